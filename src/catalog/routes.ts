@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { JsonCache, sendCachedJson } from '../http/cached-json.ts';
+import { JA } from '../http/messages.ts';
+import { defineRoute, type Route } from '../http/route.ts';
+import { errorResponses } from '../http/schemas.ts';
+import type { Catalog } from './catalog.ts';
+import { ProductSchema } from './product.ts';
+import { queryProducts, queryWords } from './query.ts';
+
+const PAGE_MESSAGE = 'page must be a positive integer';
+const PER_PAGE_MESSAGE = 'per_page must be between 1 and 200';
+const Q_MESSAGE = 'q must be at most 200 characters';
+const MAX_PER_PAGE = 200;
+
+/**
+ * SPEC §3: page ≤ 0 reads as 1, per_page over 200 as 200; anything that is not an integer, and
+ * per_page below 1, is rejected. A name given twice is rejected too, rather than guessing which counts.
+ */
+export const ProductsQuery = z.object({
+  tag: z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .transform((tags) => [tags ?? []].flat().filter(Boolean))
+    .describe('Tag key; repeat for several (OR)'),
+  q: z
+    .string({ error: Q_MESSAGE })
+    .optional()
+    .transform((q) => (q ?? '').trim())
+    .refine((q) => [...q].length <= 200, Q_MESSAGE)
+    .describe('Keywords; every word must match'),
+  page: z
+    .string({ error: PAGE_MESSAGE })
+    .regex(/^[+-]?\d+$/, PAGE_MESSAGE)
+    .transform((page) => Math.max(1, Number(page)))
+    .optional()
+    .describe('1-based page; values below 1 read as 1'),
+  per_page: z
+    .string({ error: PER_PAGE_MESSAGE })
+    .regex(/^\+?\d+$/, PER_PAGE_MESSAGE)
+    .transform(Number)
+    .refine((n) => n >= 1, PER_PAGE_MESSAGE)
+    .transform((n) => Math.min(n, MAX_PER_PAGE))
+    .optional()
+    .describe('Page size, 1-200 (larger values read as 200); default 50'),
+});
+
+const ProductsResponse = z.object({
+  success: z.literal(true),
+  products: z.array(ProductSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  totalPages: z.number().int(),
+  availableTags: z.array(z.string()),
+});
+
+/** Distinct answers kept serialized; the catalog is fixed, so an answer never goes stale. */
+const CACHE_ENTRIES = 2_000;
+
+export function catalogRoutes(catalog: Catalog): Route[] {
+  const cache = new JsonCache(CACHE_ENTRIES);
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/api/products',
+      tag: 'Catalog',
+      summary: 'List and filter the product catalog',
+      cors: 'allow-list',
+      query: ProductsQuery,
+      serverError: JA.serverError,
+      responses: {
+        200: { description: 'One page of matching products', schema: ProductsResponse },
+        ...errorResponses(400, 405, 500),
+      },
+      handle: (c, { query }) => {
+        const tags = [...new Set(query.tag)].sort();
+        const words = queryWords(query.q);
+        const page = query.page ?? 1;
+        const perPage = query.per_page ?? 50;
+        const key = JSON.stringify([tags, words, page, perPage]);
+        return sendCachedJson(
+          c,
+          cache.get(key, () => queryProducts(catalog, { tags, words, page, perPage })),
+        );
+      },
+    }),
+  ];
+}

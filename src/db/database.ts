@@ -1,0 +1,60 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { DatabaseTarget } from '../config.ts';
+import type { Logger } from '../log.ts';
+import { migrateToLatest } from './migrate.ts';
+import type { Tables } from './schema.ts';
+import { openSqlite } from './sqlite-adapter.ts';
+
+export type Dialect = DatabaseTarget['dialect'];
+
+export interface Database {
+  db: Kysely<Tables>;
+  dialect: Dialect;
+  /** Resolves when the store answers a trivial query. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+// COUNT(*) and SUM() come back from PostgreSQL as int8, which pg returns as a string to avoid
+// precision loss. Our counts stay far below 2^53, so numbers are the honest type.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+/** Opens the store named by the configuration and brings its schema up to date. */
+export async function openDatabase(target: DatabaseTarget, log: Logger): Promise<Database> {
+  const db = new Kysely<Tables>({ dialect: createDialect(target, log) });
+  try {
+    await migrateToLatest(db as Kysely<unknown>);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return {
+    db,
+    dialect: target.dialect,
+    ping: async () => {
+      await sql`select 1`.execute(db);
+    },
+    close: () => db.destroy(),
+  };
+}
+
+function createDialect(target: DatabaseTarget, log: Logger) {
+  if (target.dialect === 'sqlite') {
+    if (target.path !== ':memory:') mkdirSync(dirname(target.path), { recursive: true });
+    return new SqliteDialect({ database: openSqlite(target.path) });
+  }
+  const pool = new pg.Pool({
+    connectionString: target.url,
+    max: 10,
+    connectionTimeoutMillis: 5_000,
+    // A store that stops answering must fail requests, not hang them.
+    query_timeout: 10_000,
+  });
+  // An idle connection dropped by the server (restart, failover) is reported here; the pool replaces
+  // it on next use. Unhandled, this event would end the process.
+  pool.on('error', (error) => log.warn({ err: error.message }, 'database connection lost'));
+  return new PostgresDialect({ pool });
+}

@@ -1,0 +1,63 @@
+import type { Generated } from 'kysely';
+
+/**
+ * The tables, as Kysely sees them. Timestamps are ISO 8601 strings from `Date.toISOString()` in both
+ * dialects: they sort correctly as text, compare without time-zone surprises, and come back exactly as
+ * the API returns them. "Archived" is `archived_at IS NOT NULL`; there is no separate flag to disagree with it.
+ */
+export interface Tables {
+  reservations: ReservationRow;
+  subscriptions: SubscriptionRow;
+  keyword_logs: KeywordLogRow;
+  outbox: OutboxRow;
+}
+
+export interface ReservationRow {
+  id: string;
+  name: string;
+  email: string;
+  product_slug: string;
+  status: string;
+  notes: Generated<string>;
+  created_at: string;
+  responded_at: string | null;
+  archived_at: string | null;
+}
+
+export interface SubscriptionRow {
+  id: string;
+  email: string;
+  product_slug: string;
+  status: string;
+  created_at: string;
+  notified_at: string | null;
+  archived_at: string | null;
+}
+
+export interface KeywordLogRow {
+  keyword: string;
+  timestamp: string;
+  result_count: number;
+}
+
+/** One message to deliver (an email, a chat post), written in the same transaction as its cause. */
+export interface OutboxRow {
+  id: string;
+  /** 'email' or 'chat' */
+  channel: string;
+  /** Who receives it: an email address, or the name of a configured webhook ('reservation', 'restock', 'public'). */
+  destination: string;
+  /** The rendered message as JSON. */
+  payload: string;
+  /** Sent with the delivery (the email API's Idempotency-Key), unique per message. */
+  idempotency_key: string;
+  /** 'pending', 'sent' or 'dead' */
+  status: string;
+  attempts: Generated<number>;
+  next_attempt_at: string;
+  /** While set and in the future, one dispatcher holds the message. */
+  locked_until: string | null;
+  last_error: string | null;
+  created_at: string;
+  sent_at: string | null;
+}

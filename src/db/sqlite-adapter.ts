@@ -1,0 +1,51 @@
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import type { SqliteDatabase, SqliteStatement } from 'kysely';
+
+const STATEMENT_CACHE_SIZE = 256;
+
+/**
+ * Presents Node's built-in `node:sqlite` as the better-sqlite3 shape Kysely's SqliteDialect expects,
+ * so the embedded default needs no native addon. Prepared statements are cached by SQL text: Kysely
+ * compiles the same few statements over and over, and preparing is the costly part of a small query.
+ */
+export function openSqlite(path: string): SqliteDatabase & { raw: DatabaseSync } {
+  const raw = new DatabaseSync(path);
+  raw.exec('PRAGMA journal_mode = WAL');
+  raw.exec('PRAGMA synchronous = NORMAL');
+  raw.exec('PRAGMA busy_timeout = 5000');
+  raw.exec('PRAGMA foreign_keys = ON');
+  const statements = new Map<string, SqliteStatement>();
+
+  return {
+    raw,
+    close: () => raw.close(),
+    prepare(sql: string): SqliteStatement {
+      const cached = statements.get(sql);
+      if (cached) return cached;
+      const statement = adapt(raw.prepare(sql));
+      if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
+      statements.set(sql, statement);
+      return statement;
+    },
+  };
+}
+
+type Parameter = null | number | bigint | string | NodeJS.ArrayBufferView;
+
+function adapt(statement: StatementSync): SqliteStatement {
+  const reader = statement.columns().length > 0;
+  const bind = (parameters: ReadonlyArray<unknown>) => parameters.map(toSqlite);
+  return {
+    reader,
+    all: (parameters) => statement.all(...bind(parameters)),
+    run: (parameters) => statement.run(...bind(parameters)),
+    iterate: (parameters) => statement.iterate(...bind(parameters)),
+  };
+}
+
+/** node:sqlite binds only these types; booleans become 0/1 as better-sqlite3 would store them. */
+function toSqlite(value: unknown): Parameter {
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (value === undefined) return null;
+  return value as Parameter;
+}

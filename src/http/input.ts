@@ -1,0 +1,45 @@
+import type { Context } from 'hono';
+import type { AppEnv } from './app-env.ts';
+import { AppError } from './app-error.ts';
+import type { Route } from './route.ts';
+
+/**
+ * Reads and validates a request's query and body against its route's schemas. Query values are
+ * strings, or arrays of strings when a name is repeated; names like `__proto__` are plain keys.
+ * The body is parsed as JSON whatever the Content-Type says, and must be an object.
+ */
+export async function readInput(c: Context<AppEnv>, route: Route): Promise<{ query: unknown; body: unknown }> {
+  const query = route.query ? parse(route, route.query, queryObject(c.req.url)) : undefined;
+  const body = route.body ? parse(route, route.body, await jsonObject(c, route.notAnObject)) : undefined;
+  return { query, body };
+}
+
+function parse(route: Route, schema: NonNullable<Route['query']>, value: unknown): unknown {
+  const result = schema.safeParse(value);
+  if (!result.success) throw route.invalid(result.error.issues);
+  return result.data;
+}
+
+function queryObject(url: string): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = Object.create(null);
+  const start = url.indexOf('?');
+  if (start === -1) return query;
+  // URLSearchParams never throws: a broken percent-escape stays as written.
+  for (const [name, value] of new URLSearchParams(url.slice(start + 1))) {
+    const previous = query[name];
+    query[name] = previous === undefined ? value : [previous, value].flat();
+  }
+  return query;
+}
+
+async function jsonObject(c: Context<AppEnv>, notAnObject: string): Promise<Record<string, unknown>> {
+  const text = await c.req.text();
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new AppError(400, notAnObject);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new AppError(400, notAnObject);
+  return value as Record<string, unknown>;
+}

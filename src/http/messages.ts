@@ -1,0 +1,10 @@
+/** The customer-facing Japanese texts of the public storefront endpoints (SPEC §3). */
+export const JA = {
+  invalidInput: '入力内容に誤りがあります',
+  nameRequired: 'お名前を入力してください',
+  emailInvalid: '有効なメールアドレスを入力してください',
+  productSlugInvalid: '商品の指定が正しくありません',
+  productNotFound: '指定された商品が見つかりません',
+  serverError: 'サーバーエラーが発生しました。しばらくしてから再度お試しください',
+  tooManyRequests: 'リクエストが多すぎます。しばらくしてから再度お試しください',
+} as const;

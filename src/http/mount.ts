@@ -1,0 +1,44 @@
+import type { Hono, MiddlewareHandler } from 'hono';
+import type { AppEnv } from './app-env.ts';
+import { adminGuard } from './admin-auth.ts';
+import { AppError } from './app-error.ts';
+import { corsFor, type shopOrigins } from './cors.ts';
+import { readInput } from './input.ts';
+import type { Route } from './route.ts';
+
+interface MountOptions {
+  adminToken: string;
+  isShopOrigin: ReturnType<typeof shopOrigins>;
+}
+
+/**
+ * Mounts routes one path at a time, so every path behaves the same way around its handlers:
+ * OPTIONS is the CORS preflight (204), HEAD is GET without a body, any other method is 405 with an
+ * `Allow` header, the admin check comes before the body is read, then input is validated.
+ */
+export function mountRoutes(app: Hono<AppEnv>, routes: Route[], options: MountOptions): void {
+  const checkAdmin = adminGuard(options.adminToken);
+  for (const [path, pathRoutes] of Map.groupBy(routes, (route) => route.path)) {
+    const served = pathRoutes.map((route) => route.method);
+    const allow = [...served, ...(served.includes('GET') ? ['HEAD'] : []), 'OPTIONS'];
+    const allowHeader = allow.join(', ');
+    const cors = corsFor(pathRoutes[0]!.cors, allow, options.isShopOrigin);
+
+    const preflightOrMethod: MiddlewareHandler<AppEnv> = async (c, next) => {
+      if (c.req.method === 'OPTIONS') {
+        c.header('Allow', allowHeader);
+        return cors ? cors(c, next) : c.body(null, 204);
+      }
+      return cors ? cors(c, next) : next();
+    };
+
+    app.all(path, preflightOrMethod, async (c) => {
+      const method = c.req.method === 'HEAD' ? 'GET' : c.req.method;
+      const route = pathRoutes.find((r) => r.method === method);
+      if (!route) throw new AppError(405, 'Method not allowed', { headers: { Allow: allowHeader } });
+      c.set('serverErrorMessage', route.serverError);
+      if (route.admin) checkAdmin(c.req.header('authorization'));
+      return route.handle(c, await readInput(c, route));
+    });
+  }
+}

@@ -1,0 +1,86 @@
+import type { Context } from 'hono';
+import type { z } from 'zod';
+import type { AppEnv } from './app-env.ts';
+import { AppError } from './app-error.ts';
+import { detailsFrom } from './validation.ts';
+
+/** Who may read a route's responses from a browser on another origin. */
+export type CorsPolicy =
+  /** The shop's own sites only (production, preview pattern, local development). */
+  | 'allow-list'
+  /** Anyone: `Access-Control-Allow-Origin: *`. */
+  | 'any'
+  /** No CORS headers at all. */
+  | 'none';
+
+export interface ResponseDoc {
+  description: string;
+  schema?: z.ZodType;
+  headers?: Record<string, string>;
+}
+
+export type Method = 'GET' | 'POST';
+
+/**
+ * One endpoint: its contract (schemas, errors, documentation) and its handler. The same object
+ * mounts the route on the app and describes it in the OpenAPI document, so the two cannot drift.
+ */
+export interface Route {
+  method: Method;
+  path: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  cors: CorsPolicy;
+  /** Requires `Authorization: Bearer <admin token>`, checked before the body is read. */
+  admin: boolean;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  /** Turns schema failures into the route's 400. */
+  invalid: (issues: z.core.$ZodIssue[]) => AppError;
+  /** The 400 message for a body that is not a JSON object. */
+  notAnObject: string;
+  /** The 500 message. */
+  serverError: string;
+  responses: Record<number, ResponseDoc>;
+  handle(c: Context<AppEnv>, input: { query: unknown; body: unknown }): Response | Promise<Response>;
+}
+
+export interface RouteDefinition<Q extends z.ZodType | undefined, B extends z.ZodType | undefined> {
+  method: Method;
+  path: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  cors: CorsPolicy;
+  admin?: boolean;
+  query?: Q;
+  body?: B;
+  invalid?: string | ((issues: z.core.$ZodIssue[]) => AppError);
+  notAnObject?: string;
+  serverError?: string;
+  responses: Record<number, ResponseDoc>;
+  handle(c: Context<AppEnv>, input: { query: Output<Q>; body: Output<B> }): Response | Promise<Response>;
+}
+
+type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export const INVALID_PARAMETERS = 'Invalid parameters';
+export const INTERNAL_SERVER_ERROR = 'Internal server error';
+
+/** Fills a route's defaults and erases its input types so routes of any shape share one list. */
+export function defineRoute<Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined>(
+  definition: RouteDefinition<Q, B>,
+): Route {
+  const invalid = definition.invalid ?? INVALID_PARAMETERS;
+  return {
+    ...definition,
+    admin: definition.admin ?? false,
+    invalid:
+      typeof invalid === 'string' ? (issues) => new AppError(400, invalid, { details: detailsFrom(issues) }) : invalid,
+    notAnObject: definition.notAnObject ?? 'Invalid JSON body',
+    serverError: definition.serverError ?? INTERNAL_SERVER_ERROR,
+    // The input was parsed by this route's own schemas (see mount.ts), so it has their output types.
+    handle: (c, input) => definition.handle(c, input as { query: Output<Q>; body: Output<B> }),
+  };
+}

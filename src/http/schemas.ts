@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import type { ResponseDoc } from './route.ts';
+
+export const ErrorSchema = z.object({
+  success: z.literal(false),
+  error: z.string(),
+  details: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+});
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'Invalid input',
+  401: 'Missing or wrong admin token',
+  404: 'Not found',
+  405: 'Method not allowed',
+  409: 'Conflicts with the current state',
+  413: 'Body larger than 64 KiB',
+  429: 'Too many requests (see Retry-After)',
+  500: 'Unexpected failure',
+  503: 'Unavailable',
+};
+
+/** The documented error responses of a route, all in the envelope shape. */
+export function errorResponses(...statuses: number[]): Record<number, ResponseDoc> {
+  return Object.fromEntries(
+    statuses.map((status) => [status, { description: ERROR_DESCRIPTIONS[status] ?? 'Error', schema: ErrorSchema }]),
+  );
+}

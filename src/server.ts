@@ -1,0 +1,66 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { serve } from '@hono/node-server';
+import { createApp, type Services } from './app.ts';
+import { loadCatalog } from './catalog/catalog.ts';
+import type { Config } from './config.ts';
+import { openDatabase } from './db/database.ts';
+import type { Logger } from './log.ts';
+
+/** How long shutdown waits for requests in flight before closing their connections. */
+const DRAIN_TIMEOUT_MS = 10_000;
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  services: Services;
+  /** Stops accepting, lets requests in flight finish, then closes the store. */
+  close(): Promise<void>;
+}
+
+/** Loads everything the service needs, then listens. Throws (and leaves nothing open) if any part fails. */
+export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
+  const catalog = loadCatalog(config.catalogPath);
+  const database = await openDatabase(config.database, log);
+  const services: Services = { config, log, database, catalog };
+  const app = createApp(services);
+
+  let server: Server;
+  try {
+    server = await listen(app.fetch, config.port, config.host);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const { port } = server.address() as AddressInfo;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    services,
+    close: async () => {
+      await drain(server);
+      await database.close();
+    },
+  };
+}
+
+function listen(fetch: (request: Request) => Response | Promise<Response>, port: number, hostname: string): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch, port, hostname }) as Server;
+    server.once('listening', () => resolve(server));
+    server.once('error', reject);
+  });
+}
+
+function drain(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    const force = setTimeout(() => server.closeAllConnections(), DRAIN_TIMEOUT_MS);
+    server.close(() => {
+      clearTimeout(force);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
