@@ -1,20 +1,16 @@
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
-import { requestId } from 'hono/request-id';
 import { catalogRoutes } from './catalog/routes.ts';
 import type { Catalog } from './catalog/catalog.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { healthRoutes } from './health/routes.ts';
-import { accessLog } from './http/access-log.ts';
 import type { AppEnv } from './http/app-env.ts';
 import { shopOrigins } from './http/cors.ts';
-import { errorHandler, notFound, payloadTooLarge } from './http/error-handler.ts';
+import { errorHandler, notFound } from './http/error-handler.ts';
 import { mountRoutes } from './http/mount.ts';
+import { requestContext } from './http/request-context.ts';
 import type { Route } from './http/route.ts';
 import type { Logger } from './log.ts';
-
-const MAX_BODY_BYTES = 64 * 1024;
 
 /** Everything the routes need, opened and loaded by the caller (server.ts, or a test). */
 export interface Services {
@@ -32,9 +28,7 @@ export function allRoutes(services: Services): Route[] {
 /** Builds the HTTP application. Does no I/O of its own. */
 export function createApp(services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.use(requestId());
-  app.use(accessLog(services.log));
-  app.use(bodyLimit({ maxSize: MAX_BODY_BYTES, onError: payloadTooLarge }));
+  app.use(requestContext(services.log));
   app.onError(errorHandler(services.log));
   app.notFound(notFound);
   mountRoutes(app, allRoutes(services), {

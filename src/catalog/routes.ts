@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { JsonCache, sendCachedJson } from '../http/cached-json.ts';
+import { LruCache, sendCachedJson, serializeJson, type CachedJson } from '../http/cached-json.ts';
 import { JA } from '../http/messages.ts';
+import { requestTarget } from '../http/reply.ts';
 import { defineRoute, type Route } from '../http/route.ts';
 import { errorResponses } from '../http/schemas.ts';
 import type { Catalog } from './catalog.ts';
@@ -57,7 +58,10 @@ const ProductsResponse = z.object({
 const CACHE_ENTRIES = 2_000;
 
 export function catalogRoutes(catalog: Catalog): Route[] {
-  const cache = new JsonCache(CACHE_ENTRIES);
+  // Two levels: by the normalised query (so `?tag=a&tag=b` and `?tag=b&tag=a` share one answer),
+  // and by the URL exactly as sent, so a repeated URL skips parsing and validation altogether.
+  const byQuery = new LruCache<CachedJson>(CACHE_ENTRIES);
+  const byUrl = new LruCache<CachedJson>(CACHE_ENTRIES);
   return [
     defineRoute({
       method: 'GET',
@@ -71,16 +75,19 @@ export function catalogRoutes(catalog: Catalog): Route[] {
         200: { description: 'One page of matching products', schema: ProductsResponse },
         ...errorResponses(400, 405, 500),
       },
+      answerKnown: (c) => {
+        const entry = byUrl.get(requestTarget(c));
+        return entry && sendCachedJson(c, entry);
+      },
       handle: (c, { query }) => {
         const tags = [...new Set(query.tag)].sort();
         const words = queryWords(query.q);
         const page = query.page ?? 1;
         const perPage = query.per_page ?? 50;
         const key = JSON.stringify([tags, words, page, perPage]);
-        return sendCachedJson(
-          c,
-          cache.get(key, () => queryProducts(catalog, { tags, words, page, perPage })),
-        );
+        const entry = byQuery.getOrCompute(key, () => serializeJson(queryProducts(catalog, { tags, words, page, perPage })));
+        byUrl.set(requestTarget(c), entry);
+        return sendCachedJson(c, entry);
       },
     }),
   ];

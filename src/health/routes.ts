@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Environment } from '../config.ts';
 import type { Database } from '../db/database.ts';
+import { replyJson } from '../http/reply.ts';
 import { defineRoute, type Route } from '../http/route.ts';
 import packageJson from '../../package.json' with { type: 'json' };
 
@@ -28,11 +29,8 @@ export function healthRoutes(environment: Environment, database: Database): Rout
       handle: async (c) => {
         const healthy = await answersWithin(database.ping(), PING_TIMEOUT_MS);
         const status = healthy ? 'ok' : 'error';
-        c.header('Cache-Control', 'no-store');
-        return c.json(
-          { status, environment, version: packageJson.version, checks: { database: status } },
-          healthy ? 200 : 503,
-        );
+        const body = { status, environment, version: packageJson.version, checks: { database: status } };
+        return replyJson(c, healthy ? 200 : 503, body, { 'Cache-Control': 'no-store' });
       },
     }),
   ];

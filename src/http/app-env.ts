@@ -1,10 +1,14 @@
 import type { Logger } from '../log.ts';
 
-/** What every request carries through the middleware chain. */
+/** What every request carries through the middleware chain. Read with c.get(): c.var copies. */
 export interface AppEnv {
   Variables: {
     requestId: string;
+    baseLog: Logger;
+    /** Use requestLog(c), which makes it on first use. */
     log: Logger;
+    /** Headers for the response, whichever code ends up producing it (see reply.ts). */
+    responseHeaders: Record<string, string>;
     /** The 500 message of the route being served (some routes answer in Japanese). */
     serverErrorMessage: string;
   };

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
+import type { AppEnv } from './app-env.ts';
+import { reply, requestHeader } from './reply.ts';
 
 /** A JSON body serialized once, with its strong validator. */
 export interface CachedJson {
@@ -12,29 +14,34 @@ export function serializeJson(value: unknown): CachedJson {
   return { bytes, etag: `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 32)}"` };
 }
 
-/**
- * A bounded map from a normalised request to its serialized answer, for answers that depend on the
- * request alone. Least recently used entries leave first.
- */
-export class JsonCache {
-  readonly #entries = new Map<string, CachedJson>();
+/** A bounded map; the least recently used entry leaves first. */
+export class LruCache<V> {
+  readonly #entries = new Map<string, V>();
   readonly #maxEntries: number;
 
   constructor(maxEntries: number) {
     this.#maxEntries = maxEntries;
   }
 
-  get(key: string, compute: () => unknown): CachedJson {
+  get(key: string): V | undefined {
     const hit = this.#entries.get(key);
-    if (hit) {
+    if (hit !== undefined) {
       this.#entries.delete(key);
       this.#entries.set(key, hit);
-      return hit;
     }
-    const entry = serializeJson(compute());
+    return hit;
+  }
+
+  set(key: string, value: V): void {
+    this.#entries.delete(key);
     if (this.#entries.size >= this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
-    this.#entries.set(key, entry);
-    return entry;
+    this.#entries.set(key, value);
+  }
+
+  getOrCompute(key: string, compute: () => V): V {
+    let value = this.get(key);
+    if (value === undefined) this.set(key, (value = compute()));
+    return value;
   }
 
   get size(): number {
@@ -43,12 +50,9 @@ export class JsonCache {
 }
 
 /** Answers with the cached bytes, or 304 when the client already holds them (If-None-Match). */
-export function sendCachedJson(c: Context, entry: CachedJson, headers: Record<string, string> = {}): Response {
-  c.header('ETag', entry.etag);
-  for (const [name, value] of Object.entries(headers)) c.header(name, value);
-  if (matchesEtag(c.req.header('if-none-match'), entry.etag)) return c.body(null, 304);
-  c.header('Content-Type', 'application/json; charset=utf-8');
-  return c.body(entry.bytes as Uint8Array<ArrayBuffer>, 200);
+export function sendCachedJson(c: Context<AppEnv>, entry: CachedJson, headers: Record<string, string> = {}): Response {
+  if (matchesEtag(requestHeader(c, 'if-none-match'), entry.etag)) return reply(c, 304, null, { ETag: entry.etag, ...headers });
+  return reply(c, 200, entry.bytes, { 'Content-Type': 'application/json; charset=utf-8', ETag: entry.etag, ...headers });
 }
 
 /** If-None-Match uses the weak comparison (RFC 9110 §13.1.2): W/ prefixes are ignored. */

@@ -1,6 +1,7 @@
-import type { MiddlewareHandler } from 'hono';
-import { cors } from 'hono/cors';
+import type { Context } from 'hono';
 import type { Config } from '../config.ts';
+import type { AppEnv } from './app-env.ts';
+import { reply, requestHeader, setHeader } from './reply.ts';
 import type { CorsPolicy } from './route.ts';
 
 const LOCAL_DEVELOPMENT = /^http:\/\/(?:[a-z0-9-]+\.)*localhost:34434$/;
@@ -13,16 +14,34 @@ export function shopOrigins(settings: Config['cors']): (origin: string) => boole
 }
 
 /**
- * CORS for one path. Preflight (OPTIONS) answers 204 with the methods the path serves; a disallowed
- * origin simply gets no Access-Control-Allow-Origin, so the browser keeps the response from it.
+ * CORS for one path: sets the headers for the response and answers a preflight (OPTIONS) itself
+ * with 204 and the methods the path serves. A disallowed origin simply gets no
+ * Access-Control-Allow-Origin, so the browser keeps the response from it.
+ *
+ * Hand-written rather than hono/cors because that one edits `c.res.headers` after the handler,
+ * which makes the Node adapter build a full web Response and copy the body (see reply.ts).
  */
-export function corsFor(policy: CorsPolicy, methods: string[], isShopOrigin: (origin: string) => boolean): MiddlewareHandler | undefined {
-  if (policy === 'none') return undefined;
-  return cors({
-    origin: policy === 'any' ? '*' : (origin) => (isShopOrigin(origin) ? origin : null),
-    allowMethods: methods,
-    allowHeaders: ['Content-Type', 'Authorization'],
-    exposeHeaders: ['X-Request-Id', 'Retry-After'],
-    maxAge: 600,
-  });
+export function corsFor(
+  policy: CorsPolicy,
+  methods: string[],
+  isShopOrigin: (origin: string) => boolean,
+): (c: Context<AppEnv>) => Response | undefined {
+  const allowMethods = methods.join(', ');
+  return (c) => {
+    if (policy === 'any') {
+      setHeader(c, 'Access-Control-Allow-Origin', '*');
+    } else if (policy === 'allow-list') {
+      setHeader(c, 'Vary', 'Origin');
+      const origin = requestHeader(c, 'origin');
+      if (origin && isShopOrigin(origin)) setHeader(c, 'Access-Control-Allow-Origin', origin);
+    }
+    if (policy !== 'none') setHeader(c, 'Access-Control-Expose-Headers', 'X-Request-Id, Retry-After');
+    if (c.req.method !== 'OPTIONS') return undefined;
+    if (policy === 'none') return reply(c, 204, null);
+    return reply(c, 204, null, {
+      'Access-Control-Allow-Methods': allowMethods,
+      'Access-Control-Allow-Headers': 'Content-Type, Authorization',
+      'Access-Control-Max-Age': '600',
+    });
+  };
 }

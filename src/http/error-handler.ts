@@ -3,6 +3,8 @@ import { HTTPException } from 'hono/http-exception';
 import type { Logger } from '../log.ts';
 import type { AppEnv } from './app-env.ts';
 import { AppError } from './app-error.ts';
+import { replyJson } from './reply.ts';
+import { requestLog } from './request-context.ts';
 import { INTERNAL_SERVER_ERROR } from './route.ts';
 
 /**
@@ -12,15 +14,13 @@ import { INTERNAL_SERVER_ERROR } from './route.ts';
  */
 export function errorHandler(log: Logger): ErrorHandler<AppEnv> {
   return (error, c) => {
-    if (error instanceof AppError) return c.json(error.toBody(), error.status, error.headers);
+    if (error instanceof AppError) return replyJson(c, error.status, error.toBody(), error.headers);
     if (error instanceof HTTPException && error.status < 500) {
-      return c.json({ success: false, error: error.message || 'Bad request' }, error.status);
+      return replyJson(c, error.status, { success: false, error: error.message || 'Bad request' });
     }
-    (c.var.log ?? log).error({ err: error }, 'request failed');
-    return c.json({ success: false, error: c.var.serverErrorMessage ?? INTERNAL_SERVER_ERROR }, 500);
+    (c.get('baseLog') ? requestLog(c) : log).error({ err: error }, 'request failed');
+    return replyJson(c, 500, { success: false, error: c.get('serverErrorMessage') ?? INTERNAL_SERVER_ERROR });
   };
 }
 
-export const notFound: NotFoundHandler<AppEnv> = (c: Context<AppEnv>) => c.json({ success: false, error: 'Not found' }, 404);
-
-export const payloadTooLarge = (c: Context<AppEnv>) => c.json({ success: false, error: 'Payload too large' }, 413);
+export const notFound: NotFoundHandler<AppEnv> = (c: Context<AppEnv>) => replyJson(c, 404, { success: false, error: 'Not found' });

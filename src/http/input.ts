@@ -32,8 +32,11 @@ function queryObject(url: string): Record<string, string | string[]> {
   return query;
 }
 
+/** Bodies larger than this are refused with 413 (SPEC §5). */
+export const MAX_BODY_BYTES = 64 * 1024;
+
 async function jsonObject(c: Context<AppEnv>, notAnObject: string): Promise<Record<string, unknown>> {
-  const text = await c.req.text();
+  const text = await readBody(c.req.raw, MAX_BODY_BYTES);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -42,4 +45,22 @@ async function jsonObject(c: Context<AppEnv>, notAnObject: string): Promise<Reco
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new AppError(400, notAnObject);
   return value as Record<string, unknown>;
+}
+
+/**
+ * Reads the body as UTF-8, refusing it as soon as it passes the limit: at once when Content-Length
+ * says so, otherwise while streaming, so an oversized body is never held in memory.
+ */
+async function readBody(request: Request, limit: number): Promise<string> {
+  const tooLarge = () => new AppError(413, 'Payload too large');
+  if (Number(request.headers.get('content-length')) > limit) throw tooLarge();
+  if (!request.body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of request.body) {
+    size += chunk.byteLength;
+    if (size > limit) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }

@@ -1,9 +1,10 @@
-import type { Hono, MiddlewareHandler } from 'hono';
+import type { Hono } from 'hono';
 import type { AppEnv } from './app-env.ts';
 import { adminGuard } from './admin-auth.ts';
 import { AppError } from './app-error.ts';
 import { corsFor, type shopOrigins } from './cors.ts';
 import { readInput } from './input.ts';
+import { requestHeader, setHeader } from './reply.ts';
 import type { Route } from './route.ts';
 
 interface MountOptions {
@@ -24,21 +25,16 @@ export function mountRoutes(app: Hono<AppEnv>, routes: Route[], options: MountOp
     const allowHeader = allow.join(', ');
     const cors = corsFor(pathRoutes[0]!.cors, allow, options.isShopOrigin);
 
-    const preflightOrMethod: MiddlewareHandler<AppEnv> = async (c, next) => {
-      if (c.req.method === 'OPTIONS') {
-        c.header('Allow', allowHeader);
-        return cors ? cors(c, next) : c.body(null, 204);
-      }
-      return cors ? cors(c, next) : next();
-    };
-
-    app.all(path, preflightOrMethod, async (c) => {
+    app.all(path, async (c) => {
+      if (c.req.method === 'OPTIONS') setHeader(c, 'Allow', allowHeader);
+      const preflight = cors(c);
+      if (preflight) return preflight;
       const method = c.req.method === 'HEAD' ? 'GET' : c.req.method;
       const route = pathRoutes.find((r) => r.method === method);
       if (!route) throw new AppError(405, 'Method not allowed', { headers: { Allow: allowHeader } });
       c.set('serverErrorMessage', route.serverError);
-      if (route.admin) checkAdmin(c.req.header('authorization'));
-      return route.handle(c, await readInput(c, route));
+      if (route.admin) checkAdmin(requestHeader(c, 'authorization'));
+      return route.answerKnown?.(c) ?? route.handle(c, await readInput(c, route));
     });
   }
 }

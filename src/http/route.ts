@@ -43,6 +43,11 @@ export interface Route {
   /** The 500 message. */
   serverError: string;
   responses: Record<number, ResponseDoc>;
+  /**
+   * Answers a request this route has already answered, before its input is parsed again (a cache
+   * keyed by the raw URL, say); undefined lets the request go the normal way.
+   */
+  answerKnown?(c: Context<AppEnv>): Response | undefined;
   handle(c: Context<AppEnv>, input: { query: unknown; body: unknown }): Response | Promise<Response>;
 }
 
@@ -60,6 +65,7 @@ export interface RouteDefinition<Q extends z.ZodType | undefined, B extends z.Zo
   notAnObject?: string;
   serverError?: string;
   responses: Record<number, ResponseDoc>;
+  answerKnown?(c: Context<AppEnv>): Response | undefined;
   handle(c: Context<AppEnv>, input: { query: Output<Q>; body: Output<B> }): Response | Promise<Response>;
 }
 

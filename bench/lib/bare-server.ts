@@ -1,0 +1,49 @@
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+// The baseline: a bare node:http server answering each recorded URL with the very bytes and headers
+// tenpo sent. Run as its own process, as tenpo is, so both get a core of their own.
+
+export interface RecordedResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string; // base64
+}
+
+export async function startBareServer(responses: Record<string, RecordedResponse>, port: number): Promise<{ url: string; stop(): Promise<void> }> {
+  const file = join(tmpdir(), `tenpo-bare-${process.pid}-${port}.json`);
+  writeFileSync(file, JSON.stringify(responses));
+  const child = spawn(process.execPath, [import.meta.filename, file, String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.once('data', () => resolve());
+    child.once('exit', (code) => reject(new Error(`bare server exited with ${code}`)));
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+if (process.argv[1] === import.meta.filename) {
+  const { readFileSync } = await import('node:fs');
+  const recorded = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as Record<string, RecordedResponse>;
+  const prepared = new Map(
+    Object.entries(recorded).map(([url, r]) => [url, { status: r.status, headers: r.headers, body: Buffer.from(r.body, 'base64') }]),
+  );
+  createServer((req, res) => {
+    const hit = prepared.get(req.url ?? '');
+    if (!hit) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(hit.status, hit.headers).end(hit.body);
+  }).listen(Number(process.argv[3]), '127.0.0.1', () => process.stdout.write('ready\n'));
+  process.on('SIGTERM', () => process.exit(0));
+}

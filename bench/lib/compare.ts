@@ -1,0 +1,47 @@
+import { load, type LoadRequest, type LoadResult } from './load.ts';
+
+export interface Comparison {
+  ours: LoadResult;
+  baseline: LoadResult;
+  /** Median over rounds of ours/baseline requests per second. */
+  ratio: number;
+}
+
+/**
+ * Loads two servers in alternating rounds (A B, B A, A B …) after a warm-up, so drift in a shared,
+ * noisy machine falls on both sides; reports each side's median round and the median ratio.
+ */
+export async function compareServers(options: {
+  ours: string;
+  baseline: string;
+  requests: LoadRequest[];
+  rounds?: number;
+  secondsPerRound?: number;
+  connections?: number;
+}): Promise<Comparison> {
+  const rounds = options.rounds ?? 3;
+  const seconds = options.secondsPerRound ?? 5;
+  const run = (url: string, s: number) => load({ url, requests: options.requests, seconds: s, connections: options.connections });
+  await run(options.ours, 2);
+  await run(options.baseline, 2);
+  const ours: LoadResult[] = [];
+  const baseline: LoadResult[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const order = round % 2 === 0 ? ['ours', 'baseline'] : ['baseline', 'ours'];
+    for (const side of order) {
+      if (side === 'ours') ours.push(await run(options.ours, seconds));
+      else baseline.push(await run(options.baseline, seconds));
+    }
+  }
+  const ratios = ours.map((o, i) => o.requestsPerSecond / baseline[i]!.requestsPerSecond);
+  return { ours: medianBy(ours), baseline: medianBy(baseline), ratio: median(ratios) };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+function medianBy(results: LoadResult[]): LoadResult {
+  return [...results].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(results.length / 2)]!;
+}

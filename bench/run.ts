@@ -1,0 +1,20 @@
+// `npm run bench [suite ...]`: runs the named suites (all by default) one after another and ends
+// with every target's verdict. Each suite is a module exporting run(): Promise<string[]>.
+
+const SUITES: Record<string, () => Promise<{ run(): Promise<string[]> }>> = {
+  catalog: () => import('./catalog.ts'),
+};
+
+const chosen = process.argv.slice(2);
+const unknown = chosen.filter((name) => !(name in SUITES));
+if (unknown.length > 0) {
+  console.error(`unknown suite(s): ${unknown.join(', ')}; choose from ${Object.keys(SUITES).join(', ')}`);
+  process.exit(2);
+}
+
+const verdicts: string[] = [];
+for (const name of chosen.length > 0 ? chosen : Object.keys(SUITES)) {
+  console.log(`\n=== ${name} ===`);
+  verdicts.push(...(await (await SUITES[name]!()).run()));
+}
+console.log(`\n=== targets ===\n${verdicts.join('\n')}`);
