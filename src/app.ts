@@ -9,8 +9,11 @@ import { shopOrigins } from './http/cors.ts';
 import { errorHandler, notFound } from './http/error-handler.ts';
 import { mountRoutes } from './http/mount.ts';
 import { requestContext } from './http/request-context.ts';
+import type { RateLimit } from './http/rate-limit.ts';
 import type { Route } from './http/route.ts';
 import type { Logger } from './log.ts';
+import type { Dispatcher } from './notifications/dispatcher.ts';
+import { reservationRoutes } from './reservations/routes.ts';
 
 /** Everything the routes need, opened and loaded by the caller (server.ts, or a test). */
 export interface Services {
@@ -18,11 +21,20 @@ export interface Services {
   log: Logger;
   database: Database;
   catalog: Catalog;
+  /** Delivers the outbox; wake it after committing messages. */
+  dispatcher: Dispatcher;
+  /** The one per-client budget of the public write endpoints (POST /api/reservation, POST /api/notify). */
+  publicWriteLimit: RateLimit;
 }
 
 /** Every route the service serves; the app and the API reference are both built from this list. */
 export function allRoutes(services: Services): Route[] {
-  return [...healthRoutes(services.config.appEnv, services.database), ...catalogRoutes(services.catalog)];
+  const wakeDispatcher = () => services.dispatcher.wake();
+  return [
+    ...healthRoutes(services.config.appEnv, services.database),
+    ...catalogRoutes(services.catalog),
+    ...reservationRoutes({ database: services.database, catalog: services.catalog, rateLimit: services.publicWriteLimit, wakeDispatcher }),
+  ];
 }
 
 /** Builds the HTTP application. Does no I/O of its own. */

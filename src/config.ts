@@ -30,6 +30,8 @@ export interface Config {
   catalogPath: string;
   contentDir: string;
   rateLimitPerMinute: number;
+  /** The client of a request is the last X-Forwarded-For address (set it behind one reverse proxy). */
+  trustProxy: boolean;
   unsubscribeSecret: string;
   logLevel: string;
 }
@@ -84,6 +86,7 @@ const EnvSchema = z.object({
   CATALOG_PATH: z.string().default('data/products.json'),
   CONTENT_DIR: z.string().default('content'),
   RATE_LIMIT_PER_MINUTE: integer(0, 1_000_000).default(10),
+  TRUST_PROXY: z.enum(['true', 'false', '1', '0']).optional(),
   UNSUBSCRIBE_SECRET: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -152,6 +155,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     catalogPath: e.CATALOG_PATH,
     contentDir: e.CONTENT_DIR,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    trustProxy: e.TRUST_PROXY === 'true' || e.TRUST_PROXY === '1',
     unsubscribeSecret: e.UNSUBSCRIBE_SECRET ?? deriveSecret('unsubscribe', adminToken),
     logLevel: e.LOG_LEVEL,
   };

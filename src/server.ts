@@ -5,7 +5,10 @@ import { createApp, type Services } from './app.ts';
 import { loadCatalog } from './catalog/catalog.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
+import { createRateLimit } from './http/rate-limit.ts';
 import type { Logger } from './log.ts';
+import { createDelivery } from './notifications/delivery.ts';
+import { Dispatcher, type DispatcherTimings } from './notifications/dispatcher.ts';
 
 /** How long shutdown waits for requests in flight before closing their connections. */
 const DRAIN_TIMEOUT_MS = 10_000;
@@ -14,24 +17,35 @@ export interface RunningServer {
   url: string;
   port: number;
   services: Services;
-  /** Stops accepting, lets requests in flight finish, then closes the store. */
+  /** Stops accepting, lets requests in flight finish, settles deliveries in flight, then closes the store. */
   close(): Promise<void>;
 }
 
+export interface StartOptions {
+  /** Shorter outbox timings for tests; production uses DEFAULT_DISPATCHER_TIMINGS. */
+  dispatcher?: Partial<DispatcherTimings>;
+}
+
 /** Loads everything the service needs, then listens. Throws (and leaves nothing open) if any part fails. */
-export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
+export async function startServer(config: Config, log: Logger, options: StartOptions = {}): Promise<RunningServer> {
   const catalog = loadCatalog(config.catalogPath);
   const database = await openDatabase(config.database, log);
-  const services: Services = { config, log, database, catalog };
+  const delivery = createDelivery(config, log);
+  const dispatcher = new Dispatcher({ database, deliver: delivery.deliver, log, timings: options.dispatcher });
+  const publicWriteLimit = createRateLimit({ perMinute: config.rateLimitPerMinute, trustProxy: config.trustProxy });
+  const services: Services = { config, log, database, catalog, dispatcher, publicWriteLimit };
   const app = createApp(services);
 
   let server: Server;
   try {
     server = await listen(app.fetch, config.port, config.host);
   } catch (error) {
+    await delivery.close();
     await database.close();
     throw error;
   }
+  // Messages left pending by an earlier run (or another instance) are picked up from here on.
+  dispatcher.start();
   const { port } = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
 
@@ -41,6 +55,9 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     services,
     close: async () => {
       await drain(server);
+      // Requests have finished, so nothing more is queued; deliveries in flight are settled, the rest stays pending.
+      await dispatcher.stop();
+      await delivery.close();
       await database.close();
     },
   };

@@ -51,7 +51,7 @@ export interface OutboxRow {
   payload: string;
   /** Sent with the delivery (the email API's Idempotency-Key), unique per message. */
   idempotency_key: string;
-  /** 'pending', 'sent' or 'dead' */
+  /** 'pending', 'sent', 'skipped' (its channel is not configured) or 'dead' (given up after the last attempt) */
   status: string;
   attempts: Generated<number>;
   next_attempt_at: string;
@@ -60,4 +60,6 @@ export interface OutboxRow {
   last_error: string | null;
   created_at: string;
   sent_at: string | null;
+  /** The record the message is about (migration 002), erased with it. */
+  record_id: string | null;
 }

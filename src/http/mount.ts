@@ -15,7 +15,7 @@ interface MountOptions {
 /**
  * Mounts routes one path at a time, so every path behaves the same way around its handlers:
  * OPTIONS is the CORS preflight (204), HEAD is GET without a body, any other method is 405 with an
- * `Allow` header, the admin check comes before the body is read, then input is validated.
+ * `Allow` header, the admin check and the rate limit come before the body is read, then input is validated.
  */
 export function mountRoutes(app: Hono<AppEnv>, routes: Route[], options: MountOptions): void {
   const checkAdmin = adminGuard(options.adminToken);
@@ -34,6 +34,7 @@ export function mountRoutes(app: Hono<AppEnv>, routes: Route[], options: MountOp
       if (!route) throw new AppError(405, 'Method not allowed', { headers: { Allow: allowHeader } });
       c.set('serverErrorMessage', route.serverError);
       if (route.admin) checkAdmin(requestHeader(c, 'authorization'));
+      route.rateLimit?.check(c);
       return route.answerKnown?.(c) ?? route.handle(c, await readInput(c, route));
     });
   }

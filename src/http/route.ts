@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import type { z } from 'zod';
 import type { AppEnv } from './app-env.ts';
 import { AppError } from './app-error.ts';
+import type { RateLimit } from './rate-limit.ts';
 import { detailsFrom } from './validation.ts';
 
 /** Who may read a route's responses from a browser on another origin. */
@@ -34,6 +35,8 @@ export interface Route {
   cors: CorsPolicy;
   /** Requires `Authorization: Bearer <admin token>`, checked before the body is read. */
   admin: boolean;
+  /** A per-client budget, counted before the input is read (so refused and invalid requests count too). */
+  rateLimit?: RateLimit;
   query?: z.ZodType;
   body?: z.ZodType;
   /** Turns schema failures into the route's 400. */
@@ -59,6 +62,7 @@ export interface RouteDefinition<Q extends z.ZodType | undefined, B extends z.Zo
   tag: string;
   cors: CorsPolicy;
   admin?: boolean;
+  rateLimit?: RateLimit;
   query?: Q;
   body?: B;
   invalid?: string | ((issues: z.core.$ZodIssue[]) => AppError);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
-import { startServer, type RunningServer } from '../../src/server.ts';
+import { startServer, type RunningServer, type StartOptions } from '../../src/server.ts';
 import { createTestDatabase } from './postgres.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -27,7 +27,7 @@ export interface TestApp extends RunningServer {
  * Starts the whole service in this process on a free port, on a fresh store of the given dialect:
  * a temp SQLite file, or a new database in the test PostgreSQL cluster.
  */
-export async function startTestApp(options: { dialect?: Dialect; env?: Record<string, string> } = {}): Promise<TestApp> {
+export async function startTestApp(options: { dialect?: Dialect; env?: Record<string, string> } & StartOptions = {}): Promise<TestApp> {
   const dialect = options.dialect ?? 'sqlite';
   let tempDir: string | undefined;
   let databaseUrl: string;
@@ -54,7 +54,7 @@ export async function startTestApp(options: { dialect?: Dialect; env?: Record<st
       done();
     },
   });
-  const server = await startServer(loadConfig(env), createLogger(env.LOG_LEVEL ?? 'info', sink));
+  const server = await startServer(loadConfig(env), createLogger(env.LOG_LEVEL ?? 'info', sink), { dispatcher: options.dispatcher });
   const request = (path: string, init?: RequestInit) => fetch(server.url + path, init);
   return {
     ...server,

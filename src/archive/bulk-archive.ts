@@ -1,0 +1,69 @@
+import type { Database } from '../db/database.ts';
+import type { ArchivableKind, ArchivableTable } from './archivable.ts';
+import { findArchiveStates, setArchivedAt, type ArchiveState } from './store.ts';
+
+export type BulkAction = 'archive' | 'unarchive';
+
+/** The most items one request may name (SPEC §4). */
+export const MAX_BULK_ITEMS = 500;
+
+export interface BulkOutcome {
+  /** Ids changed, in the order they were given. */
+  doneIds: string[];
+  /** Items left as they were, and why. `id` is '' when the item gave none. */
+  errors: { id: string; error: string }[];
+}
+
+const INVALID_ITEM = 'Invalid item';
+
+/**
+ * Archives or unarchives each `{id, productSlug}` item on its own terms: items that cannot be
+ * changed (malformed, not found, already in the wanted state) are reported and the others are
+ * changed. The batch is one transaction, so it is applied whole or, on a failure of the store, not
+ * at all. Items are taken in order: naming a record twice changes it once and reports the second.
+ */
+export async function bulkSetArchived<T extends ArchivableTable>(
+  database: Database,
+  kind: ArchivableKind<T>,
+  action: BulkAction,
+  items: unknown[],
+  now: string,
+): Promise<BulkOutcome> {
+  const wellFormed = items.map(asItem);
+  const ids = [...new Set(wellFormed.flatMap((item) => (item ? [item.id] : [])))];
+  return database.db.transaction().execute(async (trx) => {
+    const states = new Map<string, ArchiveState>();
+    for (const state of await findArchiveStates(trx, database.dialect, kind.table, ids)) states.set(state.id, state);
+    const outcome: BulkOutcome = { doneIds: [], errors: [] };
+    wellFormed.forEach((item, index) => {
+      if (!item) {
+        outcome.errors.push({ id: idOf(items[index]), error: INVALID_ITEM });
+        return;
+      }
+      const state = states.get(item.id);
+      if (!state || state.productSlug !== item.productSlug) {
+        outcome.errors.push({ id: item.id, error: kind.texts.notFound });
+        return;
+      }
+      const archived = state.archivedAt !== null;
+      if (action === 'archive' && archived) return void outcome.errors.push({ id: item.id, error: kind.texts.alreadyArchived });
+      if (action === 'unarchive' && !archived) return void outcome.errors.push({ id: item.id, error: kind.texts.notArchived });
+      state.archivedAt = action === 'archive' ? now : null;
+      outcome.doneIds.push(item.id);
+    });
+    await setArchivedAt(trx, kind.table, outcome.doneIds, action === 'archive' ? now : null);
+    return outcome;
+  });
+}
+
+function asItem(item: unknown): { id: string; productSlug: string } | undefined {
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) return undefined;
+  const { id, productSlug } = item as Record<string, unknown>;
+  if (typeof id !== 'string' || id === '' || typeof productSlug !== 'string' || productSlug === '') return undefined;
+  return { id, productSlug };
+}
+
+function idOf(item: unknown): string {
+  const id = typeof item === 'object' && item !== null ? (item as Record<string, unknown>).id : undefined;
+  return typeof id === 'string' ? id : '';
+}

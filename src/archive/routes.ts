@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import type { Database } from '../db/database.ts';
+import { AppError } from '../http/app-error.ts';
+import { replyJson } from '../http/reply.ts';
+import { defineRoute, type Route } from '../http/route.ts';
+import { errorResponses } from '../http/schemas.ts';
+import { detailsFrom } from '../http/validation.ts';
+import type { ArchivableKind, ArchivableTable } from './archivable.ts';
+import { listArchived } from './archived-list.ts';
+import { bulkSetArchived, MAX_BULK_ITEMS, type BulkAction } from './bulk-archive.ts';
+
+const IDS_REQUIRED = 'ids array is required';
+
+const BulkBody = z.object({
+  ids: z
+    .array(z.unknown(), { error: IDS_REQUIRED })
+    .min(1, 'ids array cannot be empty')
+    .max(MAX_BULK_ITEMS, `ids array cannot exceed ${MAX_BULK_ITEMS} items`)
+    .describe('The records, as {id, productSlug}; each is handled on its own'),
+});
+
+const BulkErrors = z.array(z.object({ id: z.string(), error: z.string() })).optional().describe('Items left unchanged, and why; absent when none');
+
+const PAGE_MESSAGE = 'page must be a positive integer';
+const PAGE_SIZE_MESSAGE = 'pageSize must be between 1 and 100';
+
+/** An integer given as a number or as a string of digits. */
+const integerLike = (message: string) =>
+  z.union([z.number(), z.string()], { error: message }).transform((value, ctx) => {
+    const n = typeof value === 'number' ? value : /^\s*[+-]?\d+\s*$/.test(value) ? Number(value) : NaN;
+    if (Number.isSafeInteger(n)) return n;
+    ctx.addIssue({ code: 'custom', message });
+    return z.NEVER;
+  });
+
+/** A filter value: any string; empty means no filter. */
+const filterString = (field: string) => z.string({ error: `${field} must be a string` }).optional();
+
+const ArchivedListBody = z.object({
+  page: integerLike(PAGE_MESSAGE)
+    .transform((page) => Math.max(1, page))
+    .optional()
+    .describe('1-based; values below 1 read as 1; default 1'),
+  pageSize: integerLike(PAGE_SIZE_MESSAGE)
+    .refine((size) => size >= 1 && size <= 100, PAGE_SIZE_MESSAGE)
+    .optional()
+    .describe('1-100, default 20'),
+  productSlug: filterString('productSlug'),
+  status: filterString('status').describe('The status held when archived; any value, including legacy ones'),
+});
+
+/** The first problem is the error; every field at fault is in the details. */
+const firstProblem = (issues: z.core.$ZodIssue[]) => new AppError(400, issues[0]?.message ?? 'Invalid parameters', { details: detailsFrom(issues) });
+
+/** Bulk archive, bulk unarchive and the archived list of one record kind: SPEC §4. */
+export function archiveRoutes<T extends ArchivableTable>(kind: ArchivableKind<T>, database: Database): Route[] {
+  const bulkRoute = (action: BulkAction) => {
+    const counted = action === 'archive' ? 'archived' : 'unarchived';
+    return defineRoute({
+      method: 'POST',
+      path: `${kind.pathPrefix}/${action}`,
+      tag: kind.tag,
+      summary: `${action === 'archive' ? 'Archive' : 'Unarchive'} ${kind.listKey} in bulk`,
+      description: `Each item is handled on its own: failures are listed in errors and the others succeed (200). The batch is one transaction. At most ${MAX_BULK_ITEMS} items.`,
+      cors: 'any',
+      admin: true,
+      body: BulkBody,
+      invalid: firstProblem,
+      responses: {
+        200: {
+          description: 'Every item handled',
+          schema: z.object({ success: z.literal(true), [`${counted}Count`]: z.number().int(), [`${counted}Ids`]: z.array(z.string()), errors: BulkErrors }),
+        },
+        ...errorResponses(400, 401, 413, 500),
+      },
+      handle: async (c, { body }) => {
+        const outcome = await bulkSetArchived(database, kind, action, body.ids, new Date().toISOString());
+        return replyJson(c, 200, {
+          success: true,
+          [`${counted}Count`]: outcome.doneIds.length,
+          [`${counted}Ids`]: outcome.doneIds,
+          ...(outcome.errors.length > 0 ? { errors: outcome.errors } : {}),
+        });
+      },
+    });
+  };
+
+  return [
+    bulkRoute('archive'),
+    bulkRoute('unarchive'),
+    defineRoute({
+      method: 'POST',
+      path: `${kind.pathPrefix}/archives/list`,
+      tag: kind.tag,
+      summary: `List archived ${kind.listKey}, most recently archived first`,
+      cors: 'any',
+      admin: true,
+      body: ArchivedListBody,
+      invalid: firstProblem,
+      responses: {
+        200: {
+          description: 'One page of archived records',
+          schema: z.object({
+            success: z.literal(true),
+            [kind.listKey]: z.array(kind.archivedItemSchema),
+            total: z.number().int(),
+            page: z.number().int(),
+            pageSize: z.number().int(),
+            totalPages: z.number().int(),
+          }),
+        },
+        ...errorResponses(400, 401, 413, 500),
+      },
+      handle: async (c, { body }) => {
+        const page = await listArchived(database, kind, {
+          page: body.page ?? 1,
+          pageSize: body.pageSize ?? 20,
+          productSlug: body.productSlug || undefined,
+          status: body.status || undefined,
+        });
+        const { items, ...paging } = page;
+        return replyJson(c, 200, { success: true, [kind.listKey]: items, ...paging });
+      },
+    }),
+  ];
+}

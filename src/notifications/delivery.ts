@@ -1,0 +1,41 @@
+import type { Config } from '../config.ts';
+import type { Logger } from '../log.ts';
+import { chatPayload } from './chat-payload.ts';
+import type { Deliver } from './dispatcher.ts';
+import { createEmailSender, headerSafe } from './email-sender.ts';
+import { postJson } from './http-post.ts';
+import type { QueuedMessage } from './message.ts';
+
+export interface Delivery {
+  deliver: Deliver;
+  close(): Promise<void>;
+}
+
+/**
+ * Delivers one queued message through the channel configured now: the email provider, or the chat
+ * webhook of that name (read at send time, so its URL is never stored). An email with no provider
+ * configured is written to the log and skipped; a chat message whose webhook is unset is skipped
+ * without a word, as SPEC §1 asks.
+ */
+export function createDelivery(config: Pick<Config, 'email' | 'webhooks'>, log: Logger): Delivery {
+  const email = createEmailSender(config.email);
+  if (!email) log.warn('no email provider configured (EMAIL_PROVIDER_API_KEY or SMTP_URL): emails are logged and skipped');
+
+  const deliver: Deliver = async ({ message, idempotencyKey, id }: QueuedMessage) => {
+    if (message.channel === 'email') {
+      const outgoing = headerSafe({ ...message.content, from: config.email.from, to: message.to });
+      if (!email) {
+        log.info({ messageId: id, to: outgoing.to, subject: outgoing.subject, text: outgoing.text }, 'email skipped: no provider configured');
+        return 'skipped';
+      }
+      await email.send(outgoing, idempotencyKey);
+      return 'sent';
+    }
+    const url = config.webhooks[message.webhook];
+    if (!url) return 'skipped';
+    await postJson(url, chatPayload(url, message.content));
+    return 'sent';
+  };
+
+  return { deliver, close: async () => email?.close() };
+}

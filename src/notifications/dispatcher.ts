@@ -1,0 +1,173 @@
+import type { Database } from '../db/database.ts';
+import type { Logger } from '../log.ts';
+import type { QueuedMessage } from './message.ts';
+import { claimDueMessages, markDelivered, markFailed, type ClaimedMessage } from './outbox-store.ts';
+import { retryDelayMs } from './retry-delay.ts';
+
+/** What delivering one message came to; a failure is thrown. */
+export type DeliveryOutcome = 'sent' | 'skipped';
+export type Deliver = (message: QueuedMessage) => Promise<DeliveryOutcome>;
+
+export interface DispatcherTimings {
+  /** How often the outbox is looked at when nothing wakes the dispatcher (retries falling due, other instances' work). */
+  pollIntervalMs: number;
+  /** How long a claim holds a message; a holder that crashed lets it go after this long. */
+  leaseMs: number;
+  /** The first retry's delay; each further one doubles, up to `retryCapMs`, with jitter. */
+  retryBaseMs: number;
+  retryCapMs: number;
+  /** Attempts before a message is given up (`dead`). */
+  maxAttempts: number;
+  /** Deliveries in flight at once. */
+  concurrency: number;
+}
+
+/**
+ * The production timings. A message is tried for about two hours (16 attempts, the delay doubling
+ * from 2 s to at most 15 min) before it is given up. The lease must outlast the slowest delivery
+ * (senders time out after 15 s), or a slow message could be claimed again while still in flight.
+ */
+export const DEFAULT_DISPATCHER_TIMINGS: DispatcherTimings = {
+  pollIntervalMs: 1_000,
+  leaseMs: 60_000,
+  retryBaseMs: 2_000,
+  retryCapMs: 15 * 60_000,
+  maxAttempts: 16,
+  concurrency: 16,
+};
+
+/** Longest kept `last_error`; provider answers can be long. */
+const MAX_ERROR_LENGTH = 500;
+
+/**
+ * Delivers the outbox in the background of the process. It claims due messages under a lease,
+ * delivers them in parallel, and settles each: sent (or skipped), retried later with backoff, or
+ * given up after the last attempt with an error line in the log. Work left pending by a stop or a
+ * crash is found again by the next claim, in this instance or another.
+ */
+export class Dispatcher {
+  readonly #database: Database;
+  readonly #deliver: Deliver;
+  readonly #log: Logger;
+  readonly #timings: DispatcherTimings;
+  readonly #now: () => number;
+  readonly #inFlight = new Set<Promise<void>>();
+  #running = false;
+  #claiming: Promise<void> | undefined;
+  #claimAgain = false;
+  #timer: NodeJS.Timeout | undefined;
+  /** Successful deliveries waiting to be written, in one statement per claim. */
+  #delivered: { id: string; lease: string; status: DeliveryOutcome }[] = [];
+  #writingDelivered: Promise<void> | undefined;
+
+  constructor(options: { database: Database; deliver: Deliver; log: Logger; timings?: Partial<DispatcherTimings>; now?: () => number }) {
+    this.#database = options.database;
+    this.#deliver = options.deliver;
+    this.#log = options.log;
+    this.#timings = { ...DEFAULT_DISPATCHER_TIMINGS, ...options.timings };
+    this.#now = options.now ?? Date.now;
+  }
+
+  start(): void {
+    if (this.#running) return;
+    this.#running = true;
+    this.#timer = setInterval(() => this.wake(), this.#timings.pollIntervalMs);
+    this.wake();
+  }
+
+  /** Looks for due messages now, e.g. right after a transaction that queued some has committed. */
+  wake(): void {
+    if (!this.#running) return;
+    if (this.#claiming) {
+      this.#claimAgain = true;
+      return;
+    }
+    this.#claiming = this.#claimWhileDue().finally(() => (this.#claiming = undefined));
+  }
+
+  /** Stops claiming and waits for the deliveries in flight to be settled. Unclaimed messages stay pending. */
+  async stop(): Promise<void> {
+    this.#running = false;
+    clearInterval(this.#timer);
+    await this.#claiming;
+    await Promise.all(this.#inFlight);
+    await this.#writeDelivered();
+  }
+
+  async #claimWhileDue(): Promise<void> {
+    try {
+      do {
+        this.#claimAgain = false;
+        const free = this.#timings.concurrency - this.#inFlight.size;
+        if (free <= 0) return; // a finishing delivery wakes us
+        const now = this.#now();
+        const claimed = await claimDueMessages(this.#database.db, this.#database.dialect, {
+          now: new Date(now).toISOString(),
+          leaseUntil: new Date(now + this.#timings.leaseMs).toISOString(),
+          limit: free,
+        });
+        for (const message of claimed) this.#track(this.#attempt(message));
+        if (claimed.length === free) this.#claimAgain = true; // there may be more
+      } while (this.#claimAgain && this.#running);
+    } catch (error) {
+      this.#log.error({ err: error }, 'outbox: claiming messages failed');
+    }
+  }
+
+  #track(delivery: Promise<void>): void {
+    this.#inFlight.add(delivery);
+    void delivery.finally(() => {
+      this.#inFlight.delete(delivery);
+      // Claim again once half the slots are free, rather than one statement per finished message.
+      if (this.#inFlight.size <= this.#timings.concurrency / 2) this.wake();
+    });
+  }
+
+  async #attempt(message: ClaimedMessage): Promise<void> {
+    let outcome: DeliveryOutcome;
+    try {
+      outcome = await this.#deliver(message);
+    } catch (error) {
+      await this.#settleFailure(message, error);
+      return;
+    }
+    this.#delivered.push({ id: message.id, lease: message.lease, status: outcome });
+    this.#writingDelivered ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.#writeDelivered());
+    await this.#writingDelivered;
+  }
+
+  async #writeDelivered(): Promise<void> {
+    const batch = this.#delivered;
+    this.#delivered = [];
+    this.#writingDelivered = undefined;
+    if (batch.length === 0) return;
+    try {
+      const held = await markDelivered(this.#database.db, batch, new Date(this.#now()).toISOString());
+      if (held < batch.length) this.#log.warn({ lost: batch.length - held }, 'outbox: lease expired during delivery; the message may be sent again');
+    } catch (error) {
+      // The leases run out and the messages are claimed again: better twice than never.
+      this.#log.error({ err: error, messages: batch.length }, 'outbox: recording deliveries failed');
+    }
+  }
+
+  async #settleFailure(message: ClaimedMessage, error: unknown): Promise<void> {
+    const reason = describe(error);
+    const giveUp = message.attempts >= this.#timings.maxAttempts;
+    const retryAt = giveUp ? null : new Date(this.#now() + retryDelayMs(message.attempts, { baseMs: this.#timings.retryBaseMs, capMs: this.#timings.retryCapMs })).toISOString();
+    const line = { messageId: message.id, channel: message.message.channel, attempts: message.attempts, error: reason };
+    if (giveUp) this.#log.error(line, 'outbox: message given up after its last attempt');
+    else this.#log.warn({ ...line, retryAt }, 'outbox: delivery failed; will retry');
+    try {
+      await markFailed(this.#database.db, message, { error: reason, retryAt });
+    } catch (storeError) {
+      this.#log.error({ err: storeError, messageId: message.id }, 'outbox: recording a failed delivery failed');
+    }
+  }
+}
+
+function describe(error: unknown): string {
+  // fetch() says only "fetch failed"; the cause says why (refused, timed out). Neither carries the URL's path.
+  const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
+  const text = (error instanceof Error ? error.message : String(error)) + cause;
+  return text.length > MAX_ERROR_LENGTH ? `${text.slice(0, MAX_ERROR_LENGTH)}…` : text;
+}

@@ -1,0 +1,40 @@
+import { createHash } from 'node:crypto';
+import nodemailer from 'nodemailer';
+import type { Email, EmailSender } from './email-sender.ts';
+import { SEND_TIMEOUT_MS } from './http-post.ts';
+
+/**
+ * SMTP through nodemailer, on a small pool of kept-open connections. SMTP has no idempotency key;
+ * the Message-ID is derived from it instead, so a repeated delivery carries the same Message-ID and
+ * mail systems that deduplicate on it show one email.
+ */
+export function smtpSender(url: string): EmailSender {
+  const transport = nodemailer.createTransport({
+    url,
+    pool: true,
+    maxConnections: 4,
+    connectionTimeout: SEND_TIMEOUT_MS,
+    greetingTimeout: SEND_TIMEOUT_MS,
+    socketTimeout: SEND_TIMEOUT_MS,
+  });
+  return {
+    kind: 'smtp',
+    send: async (email: Email, idempotencyKey: string) => {
+      await transport.sendMail({
+        from: email.from,
+        to: email.to,
+        subject: email.subject,
+        text: email.text,
+        html: email.html,
+        headers: email.headers,
+        messageId: messageId(idempotencyKey, email.from),
+      });
+    },
+    close: async () => transport.close(),
+  };
+}
+
+function messageId(idempotencyKey: string, from: string): string {
+  const domain = /@([A-Za-z0-9.-]+)/.exec(from)?.[1] ?? 'tenpo.invalid';
+  return `<${createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 32)}@${domain}>`;
+}

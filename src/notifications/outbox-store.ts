@@ -1,0 +1,142 @@
+import { sql, type Kysely } from 'kysely';
+import { v7 as uuidv7 } from 'uuid';
+import type { Dialect } from '../db/database.ts';
+import type { OutboxRow, Tables } from '../db/schema.ts';
+import type { OutboxEntry, OutgoingMessage, QueuedMessage, WebhookName } from './message.ts';
+
+// The outbox's SQL. A message is `pending` until delivered (`sent`), found to have no configured
+// channel (`skipped`), or given up (`dead`). A claim is a lease: `locked_until` marks who holds it and
+// until when, and `next_attempt_at` moves to the same instant, so a message whose holder crashed
+// simply becomes due again when the lease runs out. Every write after a claim names the lease it
+// holds, so a holder whose lease ran out and was taken over can no longer change the row.
+
+export type OutboxStatus = 'pending' | 'sent' | 'skipped' | 'dead';
+
+/**
+ * Queues messages, normally inside the transaction that writes their cause. A message whose
+ * idempotency key is already queued is left as it was.
+ */
+export async function enqueueMessages(db: Kysely<Tables>, entries: OutboxEntry[], now: string): Promise<void> {
+  if (entries.length === 0) return;
+  await db
+    .insertInto('outbox')
+    .values(
+      entries.map(({ idempotencyKey, recordId, message }) => ({
+        id: uuidv7(),
+        channel: message.channel,
+        destination: message.channel === 'email' ? message.to : message.webhook,
+        payload: JSON.stringify(message.content),
+        idempotency_key: idempotencyKey,
+        record_id: recordId ?? null,
+        status: 'pending',
+        next_attempt_at: now,
+        created_at: now,
+      })),
+    )
+    .onConflict((conflict) => conflict.column('idempotency_key').doNothing())
+    .execute();
+}
+
+/** A claimed message and the lease that must be named to settle it. */
+export interface ClaimedMessage extends QueuedMessage {
+  lease: string;
+}
+
+/**
+ * Takes up to `limit` due messages, oldest first, under a lease until `leaseUntil`, counting the
+ * attempt. One statement on both dialects; on PostgreSQL rows another instance is claiming are
+ * skipped (`FOR UPDATE SKIP LOCKED`) rather than waited for, and the due condition is checked again
+ * on the locked row, so no message is handed to two instances.
+ */
+export async function claimDueMessages(
+  db: Kysely<Tables>,
+  dialect: Dialect,
+  options: { now: string; leaseUntil: string; limit: number },
+): Promise<ClaimedMessage[]> {
+  const { now, leaseUntil, limit } = options;
+  let due = db
+    .selectFrom('outbox')
+    .select('id')
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', now)
+    .orderBy('next_attempt_at')
+    .limit(limit);
+  if (dialect === 'postgres') due = due.forUpdate().skipLocked();
+  const rows = await db
+    .updateTable('outbox')
+    .set({ locked_until: leaseUntil, next_attempt_at: leaseUntil, attempts: sql<number>`attempts + 1` })
+    .where('id', 'in', due)
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', now)
+    .returning(['id', 'channel', 'destination', 'payload', 'idempotency_key', 'attempts'])
+    .execute();
+  return rows.map((row) => ({ ...toQueued(row), lease: leaseUntil }));
+}
+
+function toQueued(row: Pick<OutboxRow, 'id' | 'channel' | 'destination' | 'payload' | 'idempotency_key'> & { attempts: number }): QueuedMessage {
+  const content = JSON.parse(row.payload);
+  const message: OutgoingMessage =
+    row.channel === 'email'
+      ? { channel: 'email', to: row.destination, content }
+      : { channel: 'chat', webhook: row.destination as WebhookName, content };
+  return { id: row.id, idempotencyKey: row.idempotency_key, attempts: row.attempts, message };
+}
+
+/** Settles claimed messages as sent or skipped. Returns how many were still held under their lease. */
+export async function markDelivered(
+  db: Kysely<Tables>,
+  settled: { id: string; lease: string; status: 'sent' | 'skipped' }[],
+  now: string,
+): Promise<number> {
+  let updated = 0;
+  // One statement per (lease, status): a claim's messages share its lease, so this is usually one or two.
+  for (const group of Map.groupBy(settled, (s) => `${s.lease}\n${s.status}`).values()) {
+    const { lease, status } = group[0]!;
+    const result = await db
+      .updateTable('outbox')
+      .set({ status, sent_at: now, locked_until: null, last_error: null })
+      .where('id', 'in', group.map((s) => s.id))
+      .where('locked_until', '=', lease)
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    updated += Number(result.numUpdatedRows);
+  }
+  return updated;
+}
+
+/** A failed attempt: try again at `retryAt`, or give up (`dead`) when there is none. False if the lease was lost. */
+export async function markFailed(
+  db: Kysely<Tables>,
+  claimed: { id: string; lease: string },
+  failure: { error: string; retryAt: string | null },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('outbox')
+    .set(
+      failure.retryAt === null
+        ? { status: 'dead', locked_until: null, last_error: failure.error }
+        : { next_attempt_at: failure.retryAt, locked_until: null, last_error: failure.error },
+    )
+    .where('id', '=', claimed.id)
+    .where('locked_until', '=', claimed.lease)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** How many messages are in each state (absent states count 0). */
+export async function countMessagesByStatus(db: Kysely<Tables>): Promise<Record<OutboxStatus, number>> {
+  const rows = await db
+    .selectFrom('outbox')
+    .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
+    .groupBy('status')
+    .execute();
+  const counts: Record<OutboxStatus, number> = { pending: 0, sent: 0, skipped: 0, dead: 0 };
+  for (const row of rows) if (row.status in counts) counts[row.status as OutboxStatus] = Number(row.count);
+  return counts;
+}
+
+/** Erases every message about a record, delivered or not (personal-data erasure). */
+export async function deleteMessagesAbout(db: Kysely<Tables>, recordId: string): Promise<void> {
+  await db.deleteFrom('outbox').where('record_id', '=', recordId).execute();
+}

@@ -1,0 +1,51 @@
+import type { Product } from '../../catalog/product.ts';
+import type { ChatContent, EmailContent } from '../message.ts';
+import { formatJapanTime, formatYen, renderEmail } from './email-layout.ts';
+
+export interface ReservationFacts {
+  id: string;
+  name: string;
+  email: string;
+  createdAt: string;
+}
+
+/** The customer's confirmation: what was reserved, at what price, under which number, and what comes next. */
+export function reservationConfirmationEmail(reservation: ReservationFacts, product: Product): EmailContent {
+  return renderEmail({
+    subject: `ご予約を受け付けました（${product.name}）`,
+    addressee: reservation.name,
+    paragraphs: ['このたびはご予約いただき、誠にありがとうございます。', '以下の内容でご予約を受け付けました。'],
+    details: [
+      { label: 'ご予約番号', value: reservation.id },
+      { label: '商品', value: product.name },
+      { label: '価格', value: formatYen(product.price) },
+      { label: '受付日時', value: formatJapanTime(reservation.createdAt) },
+    ],
+    sections: [
+      {
+        heading: '今後の流れ',
+        items: [
+          '担当者がご予約内容を確認し、あらためてメールでご連絡いたします。',
+          '商品のご用意ができ次第、お支払い方法とお受け取り方法をご案内いたします。',
+          'ご予約の変更・キャンセルをご希望の際は、ご予約番号を添えてショップまでお問い合わせください。',
+        ],
+      },
+    ],
+    footer: 'このメールは送信専用のアドレスからお送りしています。お心当たりのない場合は、このメールを破棄してください。',
+  });
+}
+
+/** The shop's chat notice of a new reservation, with everything needed to act on it. */
+export function reservationChatMessage(reservation: ReservationFacts, product: Product): ChatContent {
+  return {
+    title: `新しい予約: ${product.name}`,
+    fields: [
+      { label: '商品', value: `${product.name} (${product.slug})` },
+      { label: 'お名前', value: reservation.name },
+      { label: 'メールアドレス', value: reservation.email },
+      { label: '予約番号', value: reservation.id },
+      { label: '受付日時', value: formatJapanTime(reservation.createdAt) },
+    ],
+    timestamp: reservation.createdAt,
+  };
+}

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import type { Catalog } from '../catalog/catalog.ts';
+import { SLUG_PATTERN } from '../catalog/product.ts';
+import type { Database } from '../db/database.ts';
+import { AppError } from '../http/app-error.ts';
+import { JA } from '../http/messages.ts';
+import type { RateLimit } from '../http/rate-limit.ts';
+import { replyJson } from '../http/reply.ts';
+import { defineRoute, type Route } from '../http/route.ts';
+import { errorResponses } from '../http/schemas.ts';
+import { detailsFrom } from '../http/validation.ts';
+import { reserve } from './reserve.ts';
+
+const codePoints = (text: string) => [...text].length;
+
+/**
+ * SPEC §3. The name is kept on one line (line breaks and other control characters become spaces)
+ * and trimmed; the address is trimmed and lowercased.
+ */
+export const ReservationBody = z.object({
+  name: z
+    .string({ error: JA.nameRequired })
+    .transform((name) => name.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim())
+    .refine((name) => codePoints(name) >= 1 && codePoints(name) <= 100, JA.nameRequired)
+    .describe('1-100 characters after trimming'),
+  email: z
+    .string({ error: JA.emailInvalid })
+    .transform((email) => email.trim())
+    .refine((email) => codePoints(email) <= 254 && z.regexes.email.test(email), JA.emailInvalid)
+    .transform((email) => email.toLowerCase())
+    .describe('A valid address, at most 254 characters; stored lowercased'),
+  productSlug: z
+    .string({ error: JA.productSlugInvalid })
+    .refine((slug) => slug.length <= 100 && SLUG_PATTERN.test(slug), JA.productSlugInvalid)
+    .describe('A product of the catalog'),
+});
+
+const ReservationResponse = z.object({ success: z.literal(true), reservationId: z.string().describe('res_<uuid v7>') });
+
+export function publicReservationRoutes(deps: { database: Database; catalog: Catalog; rateLimit: RateLimit; wakeDispatcher: () => void }): Route[] {
+  return [
+    defineRoute({
+      method: 'POST',
+      path: '/api/reservation',
+      tag: 'Reservations',
+      summary: 'Reserve a product',
+      description:
+        'Stores the reservation and queues the confirmation email and the shop chat notice in the same transaction; they are delivered after the response. Rate-limited per client (shared with POST /api/notify).',
+      cors: 'allow-list',
+      rateLimit: deps.rateLimit,
+      body: ReservationBody,
+      invalid: (issues) => new AppError(400, JA.invalidInput, { details: detailsFrom(issues) }),
+      notAnObject: JA.invalidInput,
+      serverError: JA.serverError,
+      responses: {
+        200: { description: 'Reserved', schema: ReservationResponse },
+        ...errorResponses(400, 413, 429, 500),
+      },
+      handle: async (c, { body }) => {
+        const result = await reserve(deps, body);
+        if (!result.ok) throw new AppError(400, JA.productNotFound);
+        return replyJson(c, 200, { success: true, reservationId: result.reservationId });
+      },
+    }),
+  ];
+}

@@ -1,0 +1,13 @@
+import { archiveRoutes } from '../archive/routes.ts';
+import type { Catalog } from '../catalog/catalog.ts';
+import type { Database } from '../db/database.ts';
+import type { RateLimit } from '../http/rate-limit.ts';
+import type { Route } from '../http/route.ts';
+import { adminReservationRoutes } from './admin-routes.ts';
+import { reservationArchive } from './archive-kind.ts';
+import { publicReservationRoutes } from './public-routes.ts';
+
+/** Every reservation endpoint: the public form, the admin workflow and the archive. */
+export function reservationRoutes(deps: { database: Database; catalog: Catalog; rateLimit: RateLimit; wakeDispatcher: () => void }): Route[] {
+  return [...publicReservationRoutes(deps), ...adminReservationRoutes(deps.database), ...archiveRoutes(reservationArchive, deps.database)];
+}

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import type { Reservation } from './store.ts';
+import { RESERVATION_STATUSES } from './status.ts';
+
+// What the reservation endpoints answer with, as data and as schemas for the API reference.
+
+export const ActiveReservationSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  productSlug: z.string(),
+  status: z.enum(RESERVATION_STATUSES),
+  notes: z.string().describe("Admin notes; '' if none"),
+  createdAt: z.string(),
+});
+
+export const ArchivedReservationSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  productSlug: z.string(),
+  status: z.string().describe('The status held when archived (legacy records may hold reserved or responded)'),
+  notes: z.string(),
+  createdAt: z.string(),
+  respondedAt: z.string().nullable().describe('First move away from pending; null if never'),
+  isArchived: z.literal(true),
+  archivedAt: z.string(),
+});
+
+export function activeReservation(row: Reservation): z.output<typeof ActiveReservationSchema> {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    productSlug: row.product_slug,
+    status: row.status as z.output<typeof ActiveReservationSchema>['status'],
+    notes: row.notes,
+    createdAt: row.created_at,
+  };
+}
+
+export function archivedReservation(row: Reservation): z.output<typeof ArchivedReservationSchema> {
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    productSlug: row.product_slug,
+    status: row.status,
+    notes: row.notes,
+    createdAt: row.created_at,
+    respondedAt: row.responded_at,
+    isArchived: true,
+    archivedAt: row.archived_at ?? '',
+  };
+}

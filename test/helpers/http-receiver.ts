@@ -1,0 +1,82 @@
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { waitUntil } from './wait.ts';
+
+export interface ReceivedRequest {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  /** The body parsed as JSON (the raw text when it is not JSON). */
+  body: any;
+  /** The status this receiver answered with. */
+  status: number;
+}
+
+export interface HttpReceiver {
+  url: string;
+  /** Every request, answered 2xx or not, in arrival order. */
+  requests: ReceivedRequest[];
+  /** The requests to `path` that were accepted (answered 2xx). */
+  accepted(path?: string): ReceivedRequest[];
+  /** Answer the next `count` requests (to any path) with `status` instead of 200. */
+  failNext(count: number, status?: number): void;
+  /** Answer every request with `status` until told otherwise (0 → back to 200). */
+  failAlways(status: number): void;
+  /** Waits until `count` requests to `path` have been accepted; returns them. */
+  waitForAccepted(count: number, path?: string, timeoutMs?: number): Promise<ReceivedRequest[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * A local HTTP server standing in for the email API and the chat webhooks: it records what it is
+ * sent and answers 200, or fails as told, so tests can watch retries from the outside.
+ */
+export async function startHttpReceiver(): Promise<HttpReceiver> {
+  const requests: ReceivedRequest[] = [];
+  let failures = 0;
+  let failureStatus = 503;
+  let alwaysStatus = 0;
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {}
+      let status = 200;
+      if (alwaysStatus) status = alwaysStatus;
+      else if (failures > 0) {
+        failures -= 1;
+        status = failureStatus;
+      }
+      requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, status });
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(status === 200 ? { id: `msg-${requests.length}` } : { error: 'unavailable' }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const accepted = (path?: string) => requests.filter((r) => r.status < 300 && (path === undefined || r.path === path));
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    accepted,
+    failNext: (count, status = 503) => {
+      failures = count;
+      failureStatus = status;
+    },
+    failAlways: (status) => {
+      alwaysStatus = status;
+    },
+    waitForAccepted: async (count, path, timeoutMs) => {
+      await waitUntil(() => accepted(path).length >= count, { timeoutMs, what: `${count} accepted request(s) to ${path ?? 'any path'}` });
+      return accepted(path);
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
