@@ -22,6 +22,10 @@ export interface HttpReceiver {
   failNext(count: number, status?: number): void;
   /** Answer every request with `status` until told otherwise (0 → back to 200). */
   failAlways(status: number): void;
+  /** Hold each answer this long (0 → answer at once). */
+  delayAnswers(ms: number): void;
+  /** The most requests that were ever open at the same time. */
+  readonly maxConcurrent: number;
   /** Waits until `count` requests to `path` have been accepted; returns them. */
   waitForAccepted(count: number, path?: string, timeoutMs?: number): Promise<ReceivedRequest[]>;
   close(): Promise<void>;
@@ -36,10 +40,17 @@ export async function startHttpReceiver(): Promise<HttpReceiver> {
   let failures = 0;
   let failureStatus = 503;
   let alwaysStatus = 0;
+  let delayMs = 0;
+  let open = 0;
+  let maxConcurrent = 0;
   const server = createServer((req, res) => {
+    open += 1;
+    maxConcurrent = Math.max(maxConcurrent, open);
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
+    req.on('end', async () => {
+      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+      open -= 1;
       const text = Buffer.concat(chunks).toString('utf8');
       let body: unknown = text;
       try {
@@ -68,6 +79,12 @@ export async function startHttpReceiver(): Promise<HttpReceiver> {
     },
     failAlways: (status) => {
       alwaysStatus = status;
+    },
+    delayAnswers: (ms) => {
+      delayMs = ms;
+    },
+    get maxConcurrent() {
+      return maxConcurrent;
     },
     waitForAccepted: async (count, path, timeoutMs) => {
       await waitUntil(() => accepted(path).length >= count, { timeoutMs, what: `${count} accepted request(s) to ${path ?? 'any path'}` });

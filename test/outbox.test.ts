@@ -1,0 +1,122 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, beforeEach, describe, test } from 'node:test';
+import { openDatabase, type Database } from '../src/db/database.ts';
+import { createLogger } from '../src/log.ts';
+import type { OutboxEntry } from '../src/notifications/message.ts';
+import {
+  claimDueMessages,
+  countMessagesByStatus,
+  deleteMessagesAbout,
+  enqueueMessages,
+  markDelivered,
+  markFailed,
+} from '../src/notifications/outbox-store.ts';
+import { DIALECTS } from './helpers/app.ts';
+import { createTestDatabase } from './helpers/postgres.ts';
+
+// The outbox's claims, leases and settlements on both dialects, with the clock passed in.
+
+const at = (ms: number) => new Date(Date.UTC(2030, 0, 1) + ms).toISOString();
+
+function email(key: string, recordId?: string): OutboxEntry {
+  return { idempotencyKey: key, recordId, message: { channel: 'email', to: `${key}@example.com`, content: { subject: key, text: key, html: key } } };
+}
+
+for (const dialect of DIALECTS) {
+  describe(`outbox store (${dialect})`, () => {
+    let database: Database;
+    let dir: string | undefined;
+    before(async () => {
+      if (dialect === 'sqlite') {
+        dir = mkdtempSync(join(tmpdir(), 'tenpo-outbox-'));
+        database = await openDatabase({ dialect, path: join(dir, 'db.sqlite') }, createLogger('silent'));
+      } else {
+        database = await openDatabase({ dialect, url: await createTestDatabase() }, createLogger('silent'));
+      }
+    });
+    after(async () => {
+      await database.close();
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    });
+    beforeEach(async () => {
+      await database.db.deleteFrom('outbox').execute();
+    });
+
+    const claim = (now: number, limit = 10, leaseMs = 1_000) =>
+      claimDueMessages(database.db, database.dialect, { now: at(now), leaseUntil: at(now + leaseMs), limit });
+
+    test('queuing a key twice keeps the first message', async () => {
+      await enqueueMessages(database.db, [email('a')], at(0));
+      await enqueueMessages(database.db, [email('a'), email('b')], at(1));
+      const rows = await database.db.selectFrom('outbox').select(['idempotency_key', 'created_at']).orderBy('idempotency_key').execute();
+      assert.deepEqual(rows.map((row) => ({ ...row })), [{ idempotency_key: 'a', created_at: at(0) }, { idempotency_key: 'b', created_at: at(1) }]);
+    });
+
+    test('a claim takes due messages oldest first, counts the attempt and holds them for the lease', async () => {
+      await enqueueMessages(database.db, [email('late')], at(500));
+      await enqueueMessages(database.db, [email('early')], at(100));
+      assert.deepEqual(await claim(50), [], 'nothing is due yet');
+      const claimed = await claim(600, 1);
+      assert.deepEqual(claimed.map((m) => [m.idempotencyKey, m.attempts, m.lease]), [['early', 1, at(1_600)]]);
+      assert.deepEqual(claimed[0]!.message, { channel: 'email', to: 'early@example.com', content: { subject: 'early', text: 'early', html: 'early' } });
+      assert.deepEqual((await claim(700)).map((m) => m.idempotencyKey), ['late'], 'a held message is not claimed again');
+      assert.deepEqual(await claim(1_599), []);
+    });
+
+    test('when a lease runs out the message is claimed again, and the old holder can no longer settle it', async () => {
+      await enqueueMessages(database.db, [email('a')], at(0));
+      const [first] = await claim(0);
+      const [second] = await claim(1_000);
+      assert.equal(second!.attempts, 2);
+      assert.equal(await markDelivered(database.db, [{ id: first!.id, lease: first!.lease, status: 'sent' }], at(1_001)), 0);
+      assert.equal(await markFailed(database.db, first!, { error: 'late', retryAt: at(5_000) }), false);
+      assert.equal(await markDelivered(database.db, [{ id: second!.id, lease: second!.lease, status: 'sent' }], at(1_002)), 1);
+      const row = await database.db.selectFrom('outbox').selectAll().executeTakeFirstOrThrow();
+      assert.deepEqual([row.status, row.sent_at, row.locked_until, row.attempts], ['sent', at(1_002), null, 2]);
+      assert.deepEqual(await claim(100_000), [], 'a sent message is never claimed');
+    });
+
+    test('a failure waits for its retry time; a last failure is dead for good', async () => {
+      await enqueueMessages(database.db, [email('a')], at(0));
+      const [first] = await claim(0);
+      assert.equal(await markFailed(database.db, first!, { error: 'HTTP 503', retryAt: at(3_000) }), true);
+      assert.deepEqual(await claim(2_999), []);
+      const [again] = await claim(3_000);
+      assert.equal(again!.attempts, 2);
+      assert.equal(await markFailed(database.db, again!, { error: 'HTTP 500', retryAt: null }), true);
+      assert.deepEqual(await claim(1_000_000), []);
+      const row = await database.db.selectFrom('outbox').selectAll().executeTakeFirstOrThrow();
+      assert.deepEqual([row.status, row.last_error, row.locked_until], ['dead', 'HTTP 500', null]);
+    });
+
+    test('counts by status, and erases the messages about a record', async () => {
+      await enqueueMessages(database.db, [email('a', 'res_1'), email('b', 'res_1'), email('c', 'res_2'), email('d')], at(0));
+      const [a, b, c] = await claim(0, 3);
+      await markDelivered(database.db, [{ id: a!.id, lease: a!.lease, status: 'sent' }, { id: b!.id, lease: b!.lease, status: 'skipped' }], at(1));
+      await markFailed(database.db, c!, { error: 'x', retryAt: null });
+      assert.deepEqual(await countMessagesByStatus(database.db), { pending: 1, sent: 1, skipped: 1, dead: 1 });
+      await deleteMessagesAbout(database.db, 'res_1');
+      assert.deepEqual(await countMessagesByStatus(database.db), { pending: 1, sent: 0, skipped: 0, dead: 1 });
+    });
+
+    test('claimers running at once never get the same message', async () => {
+      const entries = Array.from({ length: 300 }, (_, i) => email(`m${String(i).padStart(3, '0')}`));
+      await enqueueMessages(database.db, entries, at(0));
+      const seen: string[] = [];
+      await Promise.all(
+        Array.from({ length: 6 }, async () => {
+          for (;;) {
+            const claimed = await claim(10, 7);
+            if (claimed.length === 0) return;
+            seen.push(...claimed.map((m) => m.idempotencyKey));
+          }
+        }),
+      );
+      assert.equal(seen.length, 300);
+      assert.equal(new Set(seen).size, 300);
+    });
+  });
+}
