@@ -3,9 +3,10 @@ import pino, { type DestinationStream, type Logger } from 'pino';
 export type { Logger };
 
 /**
- * The service's logger: JSON lines on stdout, buffered (flushed at shutdown). Secrets are kept out
- * by never passing them to it; pino's path redaction would cost every line (measured ~2% of the
- * catalog's throughput) to guard fields we do not log.
+ * The service's logger: JSON lines on stdout, written asynchronously (lines logged in the same tick
+ * go out in one write) but promptly, so an operator tailing a quiet service sees each line as it
+ * happens. Flushed at shutdown. Secrets are kept out by never passing them to it; pino's path
+ * redaction would cost every line to guard fields we do not log.
  */
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   return pino(
@@ -13,6 +14,6 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
       level,
       base: { service: 'tenpo' },
     },
-    destination ?? pino.destination({ sync: false, minLength: 4096 }),
+    destination ?? pino.destination({ sync: false }),
   );
 }

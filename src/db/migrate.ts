@@ -9,16 +9,33 @@ const migrations: Record<string, Migration> = {
   '002-outbox-record': outboxRecord,
 };
 
+const ATTEMPTS = 4;
+
 /**
- * Brings the schema up to date. Safe to run from several instances at once: Kysely takes a lock
- * (an advisory lock on PostgreSQL) so one runs the migrations and the others find them done.
+ * Brings the schema up to date. Safe to run from several processes at once. On PostgreSQL Kysely
+ * holds an advisory lock, so one runs the migrations and the others find them done. On SQLite it
+ * takes no lock (it assumes one connection), so two processes started together on one file can
+ * collide; each migration runs in a transaction, so the loser rolls back and, on its next attempt,
+ * finds the work done.
  */
 export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await migrateOnce(db);
+    } catch (error) {
+      if (attempt === ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
+    }
+  }
+}
+
+async function migrateOnce(db: Kysely<unknown>): Promise<string[]> {
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
   const { error, results = [] } = await migrator.migrateToLatest();
   if (error) {
-    const failed = results.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
-    throw new Error(`migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    const reason = error instanceof Error ? error.message : String(error);
+    const failed = results.find((r) => r.status === 'Error')?.migrationName;
+    throw new Error(failed ? `migration ${failed} failed: ${reason}` : `database: ${reason}`, { cause: error });
   }
   return results.filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

@@ -1,0 +1,99 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { ConfigError, loadConfig, parseDatabaseUrl } from './config.ts';
+
+describe('defaults', () => {
+  test('an empty environment is a working development setup', () => {
+    const config = loadConfig({});
+    assert.equal(config.port, 8787);
+    assert.equal(config.host, '0.0.0.0');
+    assert.equal(config.appEnv, 'development');
+    assert.deepEqual(config.database, { dialect: 'sqlite', path: './var/tenpo-development.db' });
+    assert.equal(config.adminTokenGenerated, true);
+    assert.ok(config.adminToken.length >= 32);
+    assert.equal(config.email.from, 'tenpo <no-reply@localhost>');
+    assert.equal(config.email.api, undefined);
+    assert.equal(config.publicBaseUrl, 'http://localhost:8787');
+    assert.equal(config.catalogPath, 'data/products.json');
+    assert.equal(config.contentDir, 'content');
+    assert.equal(config.rateLimitPerMinute, 10);
+  });
+
+  test('each environment gets its own default store', () => {
+    assert.deepEqual(loadConfig({ APP_ENV: 'preview' }).database, { dialect: 'sqlite', path: './var/tenpo-preview.db' });
+  });
+
+  test('empty values count as unset', () => {
+    assert.equal(loadConfig({ PORT: '', RATE_LIMIT_PER_MINUTE: '  ' }).port, 8787);
+  });
+
+  test('a generated token is new for every start', () => {
+    assert.notEqual(loadConfig({}).adminToken, loadConfig({}).adminToken);
+  });
+});
+
+describe('the admin token', () => {
+  test('either name sets it', () => {
+    assert.equal(loadConfig({ PREORDER_API_TOKEN: 'a-token' }).adminToken, 'a-token');
+    assert.equal(loadConfig({ ADMIN_API_TOKEN: 'b-token' }).adminToken, 'b-token');
+    assert.equal(loadConfig({ ADMIN_API_TOKEN: 'same', PREORDER_API_TOKEN: 'same' }).adminTokenGenerated, false);
+  });
+
+  test('production refuses to start without one', () => {
+    assert.throws(() => loadConfig({ APP_ENV: 'production' }), { name: 'ConfigError', message: /PREORDER_API_TOKEN.*production/ });
+  });
+
+  test('two different tokens are refused rather than one picked silently', () => {
+    assert.throws(() => loadConfig({ ADMIN_API_TOKEN: 'a', PREORDER_API_TOKEN: 'b' }), ConfigError);
+  });
+
+  test('the unsubscribe secret is derived from the token when not given, never equal to it', () => {
+    const config = loadConfig({ PREORDER_API_TOKEN: 'tok' });
+    assert.notEqual(config.unsubscribeSecret, 'tok');
+    assert.equal(config.unsubscribeSecret, loadConfig({ PREORDER_API_TOKEN: 'tok' }).unsubscribeSecret);
+    assert.equal(loadConfig({ PREORDER_API_TOKEN: 'tok', UNSUBSCRIBE_SECRET: 's' }).unsubscribeSecret, 's');
+  });
+});
+
+describe('bad values name the variable', () => {
+  const cases: [Record<string, string>, RegExp][] = [
+    [{ PORT: 'eighty' }, /^PORT must be an integer between 0 and 65535 \(got "eighty"\)$/],
+    [{ PORT: '70000' }, /^PORT /],
+    [{ PORT: '-1' }, /^PORT /],
+    [{ APP_ENV: 'staging' }, /^APP_ENV must be one of development, preview, production/],
+    [{ DATABASE_URL: 'mysql://x' }, /^DATABASE_URL must be sqlite:<path>/],
+    [{ DATABASE_URL: 'sqlite:' }, /^DATABASE_URL /],
+    [{ RATE_LIMIT_PER_MINUTE: 'many' }, /^RATE_LIMIT_PER_MINUTE /],
+    [{ EMAIL_API_URL: 'not a url' }, /^EMAIL_API_URL must be an http\(s\) URL/],
+    [{ SMTP_URL: 'http://mail' }, /^SMTP_URL must be an smtp/],
+    [{ RESERVATION_WEBHOOK_URL: 'ftp://x' }, /^RESERVATION_WEBHOOK_URL /],
+    [{ PREVIEW_ORIGIN_PATTERN: '(' }, /^PREVIEW_ORIGIN_PATTERN must be a valid regular expression/],
+    [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL /],
+  ];
+  for (const [env, message] of cases) {
+    test(Object.keys(env)[0]!, () => {
+      assert.throws(() => loadConfig(env), (error: Error) => error instanceof ConfigError && message.test(error.message));
+    });
+  }
+
+  test('secret values are never echoed', () => {
+    const secret = 'smtp://user:hunter2@mail';
+    assert.throws(
+      () => loadConfig({ SMTP_URL: secret.replace('smtp', 'http') }),
+      (error: Error) => !error.message.includes('hunter2'),
+    );
+  });
+});
+
+test('database URLs', () => {
+  assert.deepEqual(parseDatabaseUrl('sqlite::memory:'), { dialect: 'sqlite', path: ':memory:' });
+  assert.deepEqual(parseDatabaseUrl('sqlite:/data/shop.db'), { dialect: 'sqlite', path: '/data/shop.db' });
+  assert.deepEqual(parseDatabaseUrl('postgres://u:p@db:5432/shop'), { dialect: 'postgres', url: 'postgres://u:p@db:5432/shop' });
+  assert.equal(parseDatabaseUrl('postgresql://db/shop').dialect, 'postgres');
+});
+
+test('the preview pattern must match the whole origin', () => {
+  const pattern = loadConfig({ PREVIEW_ORIGIN_PATTERN: 'https://[a-z0-9-]+\\.pages\\.dev' }).cors.previewOriginPattern!;
+  assert.ok(pattern.test('https://pr-1.pages.dev'));
+  assert.ok(!pattern.test('https://pr-1.pages.dev.evil.example'));
+});

@@ -1,0 +1,145 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { sql, type Kysely } from 'kysely';
+import type { DatabaseTarget } from '../src/config.ts';
+import { openDatabase, type Database } from '../src/db/database.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import { createLogger } from '../src/log.ts';
+import { DIALECTS, type Dialect } from './helpers/app.ts';
+import { createTestDatabase } from './helpers/postgres.ts';
+
+// Migrations and the storage layer, the same cases on both dialects.
+
+const log = createLogger('silent');
+const tempDir = mkdtempSync(join(tmpdir(), 'tenpo-storage-'));
+
+async function freshTarget(dialect: Dialect): Promise<DatabaseTarget> {
+  if (dialect === 'sqlite') return { dialect, path: join(tempDir, `${Math.random().toString(36).slice(2)}.db`) };
+  return { dialect, url: await createTestDatabase() };
+}
+
+const open: Database[] = [];
+after(() => Promise.all(open.map((d) => d.close())));
+async function openFresh(dialect: Dialect, target?: DatabaseTarget) {
+  const database = await openDatabase(target ?? (await freshTarget(dialect)), log);
+  open.push(database);
+  return database;
+}
+
+for (const dialect of DIALECTS) {
+  describe(dialect, () => {
+    test('migrations create every table the service needs, and running them again changes nothing', async () => {
+      const target = await freshTarget(dialect);
+      const database = await openFresh(dialect, target);
+      const tables = (await database.db.introspection.getTables()).map((t) => t.name);
+      for (const table of ['reservations', 'subscriptions', 'keyword_logs', 'outbox']) assert.ok(tables.includes(table), table);
+      assert.deepEqual(await migrateToLatest(database.db as Kysely<unknown>), []);
+      const reopened = await openFresh(dialect, target);
+      assert.deepEqual(await migrateToLatest(reopened.db as Kysely<unknown>), []);
+    });
+
+    test('several instances starting at once migrate once', async () => {
+      const target = await freshTarget(dialect);
+      const databases = await Promise.all([1, 2, 3].map(() => openFresh(dialect, target)));
+      const applied = await databases[0]!.db
+        .selectFrom('kysely_migration' as never)
+        .select(sql<number>`count(*)`.as('n'))
+        .executeTakeFirstOrThrow();
+      const names = await migrateToLatest(databases[1]!.db as Kysely<unknown>);
+      assert.deepEqual(names, []);
+      assert.ok(Number((applied as { n: number }).n) >= 1);
+    });
+
+    test('every filter and sort column of the record tables is indexed', async () => {
+      const database = await openFresh(dialect);
+      const indexes = await indexNames(database);
+      for (const table of ['reservations', 'subscriptions']) {
+        for (const index of ['active_created', 'active_status', 'active_product', 'archived_at', 'archived_status', 'archived_product']) {
+          assert.ok(indexes.includes(`${table}_${index}`), `${table}_${index}`);
+        }
+      }
+      assert.ok(indexes.includes('keyword_logs_timestamp'));
+      assert.ok(indexes.includes('outbox_due'));
+    });
+
+    test('rows round-trip exactly, including text that looks like SQL and non-BMP characters', async () => {
+      const { db } = await openFresh(dialect);
+      const row = {
+        id: 'res_1',
+        name: "Robert'); DROP TABLE reservations;-- 🎛️ 山田",
+        email: 'a@example.jp',
+        product_slug: 'kumo-vco-2',
+        status: 'pending',
+        created_at: new Date().toISOString(),
+        responded_at: null,
+        archived_at: null,
+      };
+      await db.insertInto('reservations').values(row).execute();
+      const stored = await db.selectFrom('reservations').selectAll().where('id', '=', 'res_1').executeTakeFirstOrThrow();
+      assert.deepEqual({ ...stored }, { ...row, notes: '' });
+    });
+
+    test('an outbox idempotency key is unique', async () => {
+      const { db } = await openFresh(dialect);
+      const message = (id: string) => ({
+        id,
+        channel: 'email',
+        destination: 'a@example.jp',
+        payload: '{}',
+        idempotency_key: 'same-key',
+        status: 'pending',
+        next_attempt_at: new Date().toISOString(),
+        locked_until: null,
+        last_error: null,
+        created_at: new Date().toISOString(),
+        sent_at: null,
+      });
+      await db.insertInto('outbox').values(message('m1')).execute();
+      await assert.rejects(db.insertInto('outbox').values(message('m2')).execute());
+    });
+
+    test('at most one active pending subscription per address and product', async () => {
+      const { db } = await openFresh(dialect);
+      const subscription = (id: string, status = 'pending', archived_at: string | null = null) => ({
+        id,
+        email: 'a@example.jp',
+        product_slug: 'kumo-vco-2',
+        status,
+        created_at: new Date().toISOString(),
+        notified_at: null,
+        archived_at,
+      });
+      await db.insertInto('subscriptions').values(subscription('ntf_1')).execute();
+      await assert.rejects(db.insertInto('subscriptions').values(subscription('ntf_2')).execute());
+      await db.insertInto('subscriptions').values(subscription('ntf_3', 'notified')).execute();
+      await db.insertInto('subscriptions').values(subscription('ntf_4', 'pending', new Date().toISOString())).execute();
+    });
+
+    test('ping answers while open and fails once closed', async () => {
+      const database = await openDatabase(await freshTarget(dialect), log);
+      await database.ping();
+      await database.close();
+      await assert.rejects(database.ping());
+    });
+  });
+}
+
+test('SQLite runs in WAL mode with a busy timeout and foreign keys on', async () => {
+  const { db } = await openFresh('sqlite');
+  const pragma = async (name: string) => Object.values((await sql.raw(`pragma ${name}`).execute(db)).rows[0] as object)[0];
+  assert.equal(pragma.length, 1);
+  assert.equal(await pragma('journal_mode'), 'wal');
+  assert.equal(await pragma('busy_timeout'), 5000);
+  assert.equal(await pragma('foreign_keys'), 1);
+});
+
+async function indexNames(database: Database): Promise<string[]> {
+  const query =
+    database.dialect === 'sqlite'
+      ? sql<{ name: string }>`select name from sqlite_master where type = 'index'`
+      : sql<{ name: string }>`select indexname as name from pg_indexes where schemaname = 'public'`;
+  return (await query.execute(database.db)).rows.map((r) => r.name);
+}
