@@ -53,8 +53,12 @@ function createDialect(target: DatabaseTarget, log: Logger) {
     // A store that stops answering must fail requests, not hang them.
     query_timeout: 10_000,
   });
-  // An idle connection dropped by the server (restart, failover) is reported here; the pool replaces
-  // it on next use. Unhandled, this event would end the process.
-  pool.on('error', (error) => log.warn({ err: error.message }, 'database connection lost'));
+  // A connection dropped by the server (restart, failover) emits 'error': the pool reports it for
+  // idle connections, the connection itself for one in use (whose query also fails). Unhandled,
+  // either event would end the process; handled, the pool discards the connection and opens a new
+  // one on next use, so the service recovers when the database does.
+  const lost = (error: Error) => log.warn({ err: error.message }, 'database connection lost');
+  pool.on('error', lost);
+  pool.on('connect', (client) => client.on('error', lost));
   return new PostgresDialect({ pool });
 }

@@ -36,15 +36,18 @@ export function healthRoutes(environment: Environment, database: Database): Rout
   ];
 }
 
+/** Whether the check succeeds within `ms`; a check that fails after the deadline is still handled. */
 async function answersWithin(check: Promise<void>, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<false>((resolve) => {
     timer = setTimeout(() => resolve(false), ms);
   });
+  const outcome = check.then(
+    () => true,
+    () => false,
+  );
   try {
-    return await Promise.race([check.then(() => true), timeout]);
-  } catch {
-    return false;
+    return await Promise.race([outcome, timeout]);
   } finally {
     clearTimeout(timer);
   }
