@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { freePort } from './helpers/ports.ts';
@@ -87,4 +88,44 @@ test('SIGTERM stops it cleanly, logging the shutdown', async () => {
   const messages = run.stdout.split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { msg: string }).msg);
   assert.deepEqual(messages.slice(-2), ['shutting down', 'stopped']);
   assert.ok(!run.stdout.includes('configured-token'));
+});
+
+test('SIGTERM lets a request in flight finish, refuses new connections, then exits 0', async () => {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['src/main.ts'], {
+    env: { PATH: process.env.PATH, DATABASE_URL: `sqlite:${join(dir, 'drain.db')}`, HOST: '127.0.0.1', PORT: String(port), PREORDER_API_TOKEN: 't' },
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  let stdout = '';
+  await new Promise<void>((resolve) =>
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+      if (stdout.includes('tenpo is listening')) resolve();
+    }),
+  );
+
+  const body = JSON.stringify({ name: '山田 太郎', email: 'taro@example.jp', productSlug: 'kumo-vco-2' });
+  const socket = connect(port, '127.0.0.1');
+  let response = '';
+  socket.on('data', (chunk) => (response += chunk));
+  const answered = new Promise<void>((resolve) => socket.on('end', resolve));
+  await new Promise<void>((resolve) => socket.once('connect', resolve));
+  const head = `POST /api/reservation HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`;
+  socket.write(head + body.slice(0, 10));
+  await new Promise((resolve) => setTimeout(resolve, 200));
+
+  child.kill('SIGTERM');
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const refused = await new Promise<boolean>((resolve) => {
+    const probe = connect(port, '127.0.0.1');
+    probe.once('connect', () => (probe.destroy(), resolve(false)));
+    probe.once('error', () => resolve(true));
+  });
+  assert.ok(refused, 'new connections are refused while draining');
+
+  socket.write(body.slice(10));
+  await answered;
+  assert.match(response, /^HTTP\/1\.1 200 /);
+  assert.match(response, /"reservationId":"res_[0-9a-f-]{36}"/);
+  assert.equal(await exited, 0);
 });
