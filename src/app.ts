@@ -11,9 +11,14 @@ import { mountRoutes } from './http/mount.ts';
 import { requestContext } from './http/request-context.ts';
 import type { RateLimit } from './http/rate-limit.ts';
 import type { Route } from './http/route.ts';
+import type { KeywordLogStore } from './keyword-log/store.ts';
+import { keywordLogRoutes } from './keyword-log/routes.ts';
+import type { KeywordLogWriter } from './keyword-log/writer.ts';
 import type { Logger } from './log.ts';
 import type { Dispatcher } from './notifications/dispatcher.ts';
 import { reservationRoutes } from './reservations/routes.ts';
+import { searchRoutes } from './search/routes.ts';
+import type { SearchIndex } from './search/search-index.ts';
 
 /** Everything the routes need, opened and loaded by the caller (server.ts, or a test). */
 export interface Services {
@@ -25,6 +30,11 @@ export interface Services {
   dispatcher: Dispatcher;
   /** The one per-client budget of the public write endpoints (POST /api/reservation, POST /api/notify). */
   publicWriteLimit: RateLimit;
+  /** The site content, indexed for search. */
+  searchIndex: SearchIndex;
+  keywordLogStore: KeywordLogStore;
+  /** Queues searches for the keyword log; close it before the store. */
+  keywordLog: KeywordLogWriter;
 }
 
 /** Every route the service serves; the app and the API reference are both built from this list. */
@@ -34,6 +44,8 @@ export function allRoutes(services: Services): Route[] {
     ...healthRoutes(services.config.appEnv, services.database),
     ...catalogRoutes(services.catalog),
     ...reservationRoutes({ database: services.database, catalog: services.catalog, rateLimit: services.publicWriteLimit, wakeDispatcher }),
+    ...searchRoutes(services.searchIndex, services.keywordLog),
+    ...keywordLogRoutes(services.keywordLogStore, services.keywordLog),
   ];
 }
 

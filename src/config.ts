@@ -29,6 +29,8 @@ export interface Config {
   publicBaseUrl: string;
   catalogPath: string;
   contentDir: string;
+  /** Where `npm run build` writes the search index and the start looks for it. */
+  searchIndexPath: string;
   rateLimitPerMinute: number;
   /** The client of a request is the last X-Forwarded-For address (set it behind one reverse proxy). */
   trustProxy: boolean;
@@ -85,6 +87,7 @@ const EnvSchema = z.object({
   PUBLIC_BASE_URL: httpUrl.optional(),
   CATALOG_PATH: z.string().default('data/products.json'),
   CONTENT_DIR: z.string().default('content'),
+  SEARCH_INDEX_PATH: z.string().default('build/search-index.bin'),
   RATE_LIMIT_PER_MINUTE: integer(0, 1_000_000).default(10),
   TRUST_PROXY: z.enum(['true', 'false', '1', '0']).optional(),
   UNSUBSCRIBE_SECRET: z.string().optional(),
@@ -110,19 +113,7 @@ const SECRET_VARIABLES = new Set([
  * Throws ConfigError naming the first variable at fault.
  */
 export function loadConfig(env: Record<string, string | undefined>): Config {
-  const present = Object.fromEntries(
-    Object.keys(EnvSchema.shape)
-      .map((key) => [key, env[key]?.trim()] as const)
-      .filter(([, value]) => value !== undefined && value !== ''),
-  );
-  const parsed = EnvSchema.safeParse(present);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const variable = String(issue.path[0]);
-    const shown = SECRET_VARIABLES.has(variable) ? '' : ` (got ${JSON.stringify(present[variable])})`;
-    throw new ConfigError(`${variable} ${describeIssue(issue)}${shown}`);
-  }
-  const e = parsed.data;
+  const e = parseEnv(EnvSchema, env);
 
   const tokens = [e.PREORDER_API_TOKEN, e.ADMIN_API_TOKEN].filter((t) => t !== undefined);
   if (tokens.length === 2 && tokens[0] !== tokens[1]) {
@@ -154,11 +145,38 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     catalogPath: e.CATALOG_PATH,
     contentDir: e.CONTENT_DIR,
+    searchIndexPath: e.SEARCH_INDEX_PATH,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     trustProxy: e.TRUST_PROXY === 'true' || e.TRUST_PROXY === '1',
     unsubscribeSecret: e.UNSUBSCRIBE_SECRET ?? deriveSecret('unsubscribe', adminToken),
     logLevel: e.LOG_LEVEL,
   };
+}
+
+/**
+ * The paths building the search index needs (scripts/build-search-index.ts). A build has no
+ * secrets, so nothing else is read, and nothing else is required.
+ */
+export function loadContentConfig(env: Record<string, string | undefined>): Pick<Config, 'contentDir' | 'searchIndexPath'> {
+  const e = parseEnv(EnvSchema.pick({ CONTENT_DIR: true, SEARCH_INDEX_PATH: true }), env);
+  return { contentDir: e.CONTENT_DIR, searchIndexPath: e.SEARCH_INDEX_PATH };
+}
+
+/** Empty values count as unset, as they do in most `.env` files. Throws ConfigError naming the first variable at fault. */
+function parseEnv<S extends z.ZodObject>(schema: S, env: Record<string, string | undefined>): z.output<S> {
+  const present = Object.fromEntries(
+    Object.keys(schema.shape)
+      .map((key) => [key, env[key]?.trim()] as const)
+      .filter(([, value]) => value !== undefined && value !== ''),
+  );
+  const parsed = schema.safeParse(present);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const variable = String(issue.path[0]);
+    const shown = SECRET_VARIABLES.has(variable) ? '' : ` (got ${JSON.stringify(present[variable])})`;
+    throw new ConfigError(`${variable} ${describeIssue(issue)}${shown}`);
+  }
+  return parsed.data;
 }
 
 /** A secret for one purpose derived from another, so leaking one never reveals the other. */

@@ -6,9 +6,12 @@ import { loadCatalog } from './catalog/catalog.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { createRateLimit } from './http/rate-limit.ts';
+import { createKeywordLogStore } from './keyword-log/store.ts';
+import { createKeywordLogWriter } from './keyword-log/writer.ts';
 import type { Logger } from './log.ts';
 import { createDelivery } from './notifications/delivery.ts';
 import { Dispatcher, type DispatcherTimings } from './notifications/dispatcher.ts';
+import { loadSiteIndex } from './search/site-index.ts';
 
 /** How long shutdown waits for requests in flight before closing their connections. */
 const DRAIN_TIMEOUT_MS = 10_000;
@@ -29,17 +32,21 @@ export interface StartOptions {
 /** Loads everything the service needs, then listens. Throws (and leaves nothing open) if any part fails. */
 export async function startServer(config: Config, log: Logger, options: StartOptions = {}): Promise<RunningServer> {
   const catalog = loadCatalog(config.catalogPath);
+  const searchIndex = await loadSiteIndex(config.contentDir, config.searchIndexPath, log);
   const database = await openDatabase(config.database, log);
+  const keywordLogStore = createKeywordLogStore(database);
+  const keywordLog = createKeywordLogWriter(keywordLogStore, log);
   const delivery = createDelivery(config, log);
   const dispatcher = new Dispatcher({ database, deliver: delivery.deliver, log, timings: options.dispatcher });
   const publicWriteLimit = createRateLimit({ perMinute: config.rateLimitPerMinute, trustProxy: config.trustProxy });
-  const services: Services = { config, log, database, catalog, dispatcher, publicWriteLimit };
+  const services: Services = { config, log, database, catalog, dispatcher, publicWriteLimit, searchIndex, keywordLogStore, keywordLog };
   const app = createApp(services);
 
   let server: Server;
   try {
     server = await listen(app.fetch, config.port, config.host);
   } catch (error) {
+    await keywordLog.close();
     await delivery.close();
     await database.close();
     throw error;
@@ -55,6 +62,8 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
     services,
     close: async () => {
       await drain(server);
+      // Searches answered before the drain are still queued: written while the store is open.
+      await keywordLog.close();
       // Requests have finished, so nothing more is queued; deliveries in flight are settled, the rest stays pending.
       await dispatcher.stop();
       await delivery.close();

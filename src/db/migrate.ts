@@ -2,11 +2,13 @@ import type { Kysely } from 'kysely';
 import { Migrator, type Migration } from 'kysely/migration';
 import * as initial from './migrations/001-initial.ts';
 import * as outboxRecord from './migrations/002-outbox-record.ts';
+import * as keywordLogHours from './migrations/003-keyword-log-hours.ts';
 
 /** Every migration, in order. A new one is a new file here, never an edit to a shipped one. */
 const migrations: Record<string, Migration> = {
   '001-initial': initial,
   '002-outbox-record': outboxRecord,
+  '003-keyword-log-hours': keywordLogHours,
 };
 
 const ATTEMPTS = 4;

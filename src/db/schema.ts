@@ -9,6 +9,7 @@ export interface Tables {
   reservations: ReservationRow;
   subscriptions: SubscriptionRow;
   keyword_logs: KeywordLogRow;
+  keyword_log_hours: KeywordLogHourRow;
   outbox: OutboxRow;
 }
 
@@ -38,6 +39,12 @@ export interface KeywordLogRow {
   keyword: string;
   timestamp: string;
   result_count: number;
+}
+
+/** How many keyword_logs rows fall in each hour (`2026-03-01T14`), kept with them (migration 003). */
+export interface KeywordLogHourRow {
+  hour: string;
+  entries: number;
 }
 
 /** One message to deliver (an email, a chat post), written in the same transaction as its cause. */

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
-import { hiraganaToKatakana, normalize } from './normalize.ts';
+import { hiraganaToKatakana, normalize, normalizeWithMap } from './normalize.ts';
 
 test('folds width, case and kana', () => {
   assert.equal(normalize('ＶＣＯ'), 'vco');
@@ -13,4 +15,31 @@ test('folds width, case and kana', () => {
 test('hiragana maps to katakana, the rest is untouched', () => {
   assert.equal(hiraganaToKatakana('ぁゖゝゞ'), 'ァヶヽヾ');
   assert.equal(hiraganaToKatakana('漢字カナabc'), '漢字カナabc');
+});
+
+test('the mapped normalisation is the same text, and points back into the original', () => {
+  const original = 'ｶﾞｲﾄﾞ ㌔ ＶＣＯ ﬁlter が\u3099 Cafe\u0301 𠮷 しんせ';
+  const mapped = normalizeWithMap(original);
+  assert.equal(mapped.text, normalize(original));
+  assert.equal(mapped.start.length, mapped.text.length);
+  const back = (needle: string) => {
+    const at = mapped.text.indexOf(needle);
+    return original.slice(mapped.start[at]!, mapped.end[at + needle.length - 1]!);
+  };
+  assert.equal(back('ガイド'), 'ｶﾞｲﾄﾞ');
+  assert.equal(back('vco'), 'ＶＣＯ');
+  assert.equal(back('キ'), '㌔');
+  assert.equal(back('filter'), 'ﬁlter');
+  assert.equal(back('シンセ'), 'しんせ');
+  assert.equal(back('𠮷'), '𠮷');
+});
+
+test('the mapped normalisation agrees with normalize() over the whole site content', () => {
+  const dir = 'content';
+  for (const type of readdirSync(dir)) {
+    for (const file of readdirSync(join(dir, type))) {
+      const text = readFileSync(join(dir, type, file), 'utf8');
+      assert.equal(normalizeWithMap(text).text, normalize(text), file);
+    }
+  }
 });

@@ -1,0 +1,22 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { ConfigError, loadContentConfig } from '../src/config.ts';
+import { buildIndexFile } from '../src/search/site-index.ts';
+
+// `npm run build` (and `npm install`, through `prepare`): writes the search index of CONTENT_DIR to
+// SEARCH_INDEX_PATH, so the service starts without parsing the content (src/search/site-index.ts).
+// Bad content fails here, naming the file, as it would fail the start.
+
+try {
+  const { contentDir, searchIndexPath } = loadContentConfig(process.env);
+  const started = performance.now();
+  const { index, file } = await buildIndexFile(contentDir);
+  mkdirSync(dirname(searchIndexPath), { recursive: true });
+  writeFileSync(searchIndexPath, file);
+  const ms = Math.round(performance.now() - started);
+  process.stdout.write(`search index: ${index.documents.length} documents from ${contentDir} → ${searchIndexPath} (${file.length} bytes, ${ms} ms)\n`);
+} catch (error) {
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`search index: ${error instanceof ConfigError ? 'configuration error: ' : ''}${message}\n`);
+  process.exitCode = 1;
+}

@@ -1,0 +1,103 @@
+import type { Logger } from '../log.ts';
+import type { KeywordLogEntry, KeywordLogStore } from './store.ts';
+
+export interface KeywordLogWriterOptions {
+  /** A batch is written as soon as this many entries wait. */
+  batchSize: number;
+  /** Whatever waits is written at least this often. */
+  intervalMs: number;
+  /** Entries beyond this many waiting (the store is slow, or down) are skipped. */
+  maxWaiting: number;
+}
+
+export const DEFAULT_WRITER_OPTIONS: KeywordLogWriterOptions = { batchSize: 500, intervalMs: 1_000, maxWaiting: 50_000 };
+
+export interface KeywordLogWriter {
+  /** Queues one entry. Never waits and never throws: a search must not notice the log. */
+  append(entry: KeywordLogEntry): void;
+  /** Writes everything queued so far (after any write under way). Never rejects. */
+  flush(): Promise<void>;
+  /** Stops the timer and writes what is left; call before the store closes. */
+  close(): Promise<void>;
+  /** Entries written, and entries skipped because the store failed or the queue was full. */
+  counts(): { written: number; skipped: number };
+}
+
+/**
+ * The keyword log's only writer. Searches append to a queue in memory; batches go to the store on
+ * an interval, when the queue reaches a batch, and at shutdown, one write at a time. When the store
+ * fails, the batch is skipped and counted (a lost analytics line beats a slow or failed search),
+ * with one warning when the trouble starts and one line when writes succeed again.
+ */
+export function createKeywordLogWriter(
+  store: KeywordLogStore,
+  log: Logger,
+  options: KeywordLogWriterOptions = DEFAULT_WRITER_OPTIONS,
+): KeywordLogWriter {
+  let waiting: KeywordLogEntry[] = [];
+  let written = 0;
+  let skipped = 0;
+  let skippedSinceFailure = 0;
+  let failing = false;
+  let writing: Promise<void> = Promise.resolve();
+  let busy = false;
+
+  const skip = (count: number) => {
+    skipped += count;
+    skippedSinceFailure += count;
+  };
+
+  const writeWaiting = async () => {
+    busy = true;
+    while (waiting.length > 0) {
+      const batch = waiting.length <= options.batchSize ? waiting : waiting.slice(0, options.batchSize);
+      waiting = batch === waiting ? [] : waiting.slice(batch.length);
+      try {
+        await store.append(batch);
+        written += batch.length;
+        if (failing) {
+          failing = false;
+          log.info({ skipped: skippedSinceFailure }, 'keyword log writes resumed');
+        }
+      } catch (error) {
+        skip(batch.length);
+        if (!failing) {
+          failing = true;
+          skippedSinceFailure = batch.length;
+          log.warn({ err: error instanceof Error ? error.message : String(error) }, 'keyword log store failed; entries are skipped until it answers');
+        }
+      }
+    }
+    busy = false;
+  };
+
+  const flush = () => {
+    writing = writing.then(writeWaiting);
+    return writing;
+  };
+
+  // A store that hangs holds one write; the timer does not queue more behind it.
+  const timer = setInterval(() => {
+    if (!busy) void flush();
+  }, options.intervalMs);
+  // The log must not keep a stopping process alive; close() writes what is left.
+  timer.unref();
+
+  return {
+    append: (entry) => {
+      if (waiting.length >= options.maxWaiting) {
+        skip(1);
+        return;
+      }
+      waiting.push(entry);
+      if (waiting.length === options.batchSize) void flush();
+    },
+    flush,
+    close: async () => {
+      clearInterval(timer);
+      await flush();
+      if (skipped > 0) log.info({ written, skipped }, 'keyword log closed with skipped entries');
+    },
+    counts: () => ({ written, skipped }),
+  };
+}

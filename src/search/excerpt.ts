@@ -1,0 +1,103 @@
+import { markHtml, type Span } from './highlight.ts';
+
+export interface Excerpt {
+  text: string;
+  html: string;
+}
+
+const ELLIPSIS = '…';
+
+/**
+ * At most `length` code points of `body` centred on the first match (the start of the body when
+ * nothing in it matched), with `…` at each end where the body was cut, and the same excerpt as
+ * HTML with the matches marked. Cuts move inward to the nearest word boundary when one is close
+ * (Intl.Segmenter knows Japanese words), else fall between characters.
+ */
+export function makeExcerpt(body: string, matches: Span[], length: number): Excerpt {
+  const points = codePointOffsets(body);
+  const total = points.length - 1;
+  if (total <= length) return { text: body, html: markHtml(body, matches) };
+
+  const first = matches[0];
+  let start = 0;
+  let keepFrom = 0;
+  let keepTo = 0;
+  if (first) {
+    keepFrom = toCodePoint(points, first.start);
+    keepTo = toCodePoint(points, first.end);
+    const matchLength = keepTo - keepFrom;
+    start = matchLength >= length ? keepFrom : Math.round((keepFrom + keepTo) / 2 - length / 2);
+    start = Math.min(Math.max(start, 0), total - length);
+  }
+  let end = start + length;
+  const reach = Math.min(MAX_SHIFT, Math.floor(length / 5));
+  if (start > 0) start = boundaryAfter(body, points, start, Math.min(start + reach, first ? keepFrom : start + reach));
+  if (end < total) end = boundaryBefore(body, points, end, Math.max(end - reach, first ? keepTo : end - reach));
+  while (start < end && /\s/.test(body[points[start]!]!)) start++;
+  while (end > start && /\s/.test(body[points[end]! - 1]!)) end--;
+
+  const from = points[start]!;
+  const to = points[end]!;
+  const before = start > 0 ? ELLIPSIS : '';
+  const after = end < total ? ELLIPSIS : '';
+  return { text: before + body.slice(from, to) + after, html: before + markHtml(body, matches, from, to) + after };
+}
+
+/** How far (in code points) a cut may move to land on a word boundary. */
+const MAX_SHIFT = 20;
+
+let segmenter: Intl.Segmenter | undefined;
+
+/** Word boundaries (code point positions) of body strictly inside [low, high] ∪ the ends of the body. */
+function boundaries(body: string, points: Uint32Array, low: number, high: number): number[] {
+  segmenter ??= new Intl.Segmenter('ja', { granularity: 'word' });
+  const total = points.length - 1;
+  // Look a little past the range on both sides, so a boundary at its edge is a real one.
+  const from = Math.max(low - 1, 0);
+  const to = Math.min(high + 1, total);
+  const slice = body.slice(points[from]!, points[to]!);
+  const found: number[] = [];
+  for (const { index } of segmenter.segment(slice)) {
+    const position = toCodePoint(points, points[from]! + index);
+    if (position >= low && position <= high && (position > from || from === 0)) found.push(position);
+  }
+  if (high >= total && low <= total) found.push(total);
+  return found;
+}
+
+/** The first word boundary in [at, limit], or `at` when there is none. */
+function boundaryAfter(body: string, points: Uint32Array, at: number, limit: number): number {
+  if (limit <= at) return at;
+  return boundaries(body, points, at, limit)[0] ?? at;
+}
+
+/** The last word boundary in [limit, at], or `at` when there is none. */
+function boundaryBefore(body: string, points: Uint32Array, at: number, limit: number): number {
+  if (limit >= at) return at;
+  return boundaries(body, points, limit, at).at(-1) ?? at;
+}
+
+/** UTF-16 offset of each code point, plus the length at the end. */
+function codePointOffsets(text: string): Uint32Array {
+  const offsets = new Uint32Array(text.length + 1);
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    offsets[count++] = i;
+    if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) i++;
+  }
+  offsets[count] = text.length;
+  return offsets.subarray(0, count + 1);
+}
+
+/** The code point index of a UTF-16 offset (the one that contains it). */
+function toCodePoint(points: Uint32Array, offset: number): number {
+  let low = 0;
+  let high = points.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >>> 1;
+    if (points[middle]! <= offset) low = middle;
+    else high = middle - 1;
+  }
+  return low;
+}

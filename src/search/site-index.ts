@@ -1,0 +1,61 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Logger } from '../log.ts';
+import { readContentSources, type ContentSource } from './content-sources.ts';
+import { deserializeSearchIndex, serializeSearchIndex } from './index-file.ts';
+import { buildSearchIndex, type SearchIndex } from './search-index.ts';
+
+/**
+ * The site's index, as the service starts with it. Parsing the markdown and front matter of the
+ * sample alone took the cold start past 500 ms (bench/catalog.ts), so `npm install`/`npm run build`
+ * writes the index to a file (scripts/build-search-index.ts) and a start loads that file when it was
+ * built from this very content by this very code; otherwise (content edited since, a different
+ * CONTENT_DIR, no build) the start parses and builds, slower but never stale.
+ */
+export async function loadSiteIndex(contentDir: string, indexPath: string, log: Logger): Promise<SearchIndex> {
+  const sources = readContentSources(contentDir);
+  const fingerprint = indexFingerprint(sources);
+  const prebuilt = readIndexFile(indexPath, fingerprint);
+  if (prebuilt) return prebuilt;
+  log.info({ contentDir, documents: sources.length }, 'no prebuilt search index for this content; building it');
+  return buildFromSources(sources);
+}
+
+/** Builds the index from the content and writes it where loadSiteIndex looks for it. */
+export async function buildIndexFile(contentDir: string): Promise<{ index: SearchIndex; file: Buffer }> {
+  const sources = readContentSources(contentDir);
+  const index = await buildFromSources(sources);
+  return { index, file: serializeSearchIndex(index, indexFingerprint(sources)) };
+}
+
+async function buildFromSources(sources: ContentSource[]): Promise<SearchIndex> {
+  // Loaded only here: the markdown and YAML parsers cost the fast path ~25 ms of imports.
+  const { parseContent } = await import('./content.ts');
+  return buildSearchIndex(parseContent(sources));
+}
+
+function readIndexFile(path: string, fingerprint: string): SearchIndex | undefined {
+  let file: Buffer;
+  try {
+    file = readFileSync(path);
+  } catch {
+    return undefined;
+  }
+  return deserializeSearchIndex(file, fingerprint);
+}
+
+/** The folders whose code decides what the index holds: the normaliser, tokenizer, parsers, index. */
+const INDEX_CODE = [import.meta.dirname, join(import.meta.dirname, '..', 'text')];
+
+/** Identifies the content and the code an index was built from: any change to either misses. */
+function indexFingerprint(sources: ContentSource[]): string {
+  const hash = createHash('sha256');
+  for (const dir of INDEX_CODE) {
+    for (const file of readdirSync(dir).filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts')).sort()) {
+      hash.update(`${file}\0`).update(readFileSync(join(dir, file))).update('\0');
+    }
+  }
+  for (const source of sources) hash.update(`${source.contentType}/${source.fileSlug}\0${source.text}\0`);
+  return hash.digest('base64url');
+}
