@@ -3,6 +3,7 @@
 
 const SUITES: Record<string, () => Promise<{ run(): Promise<string[]> }>> = {
   catalog: () => import('./catalog.ts'),
+  reservations: () => import('./reservations.ts'),
 };
 
 const chosen = process.argv.slice(2);

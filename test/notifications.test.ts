@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
 import type { DispatcherTimings } from '../src/notifications/dispatcher.ts';
-import { claimDueMessages, countMessagesByStatus, enqueueMessages } from '../src/notifications/outbox-store.ts';
+import { claimDueMessages, countUndelivered, enqueueMessages } from '../src/notifications/outbox-store.ts';
 import { DIALECTS, startTestApp, type Dialect, type TestApp } from './helpers/app.ts';
 import { startHttpReceiver, type HttpReceiver } from './helpers/http-receiver.ts';
+import { outboxStatusCounts } from './helpers/outbox.ts';
 import { createTestDatabase } from './helpers/postgres.ts';
 import { startSmtpReceiver, type SmtpReceiver } from './helpers/smtp-receiver.ts';
 import { settle, waitUntil } from './helpers/wait.ts';
@@ -92,7 +93,7 @@ for (const dialect of DIALECTS) {
 
       assert.deepEqual(Object.keys(chat!.body), ['text', 'blocks'], 'Slack-style for a non-Discord host');
       for (const expected of ['Kumo VCO II', 'kumo-vco-2', '山田 太郎', 'taro@example.com', id]) assert.ok(chat!.body.text.includes(expected), expected);
-      const createdAt = (await outboxRows(app))[0]!.created_at;
+      const createdAt = ((await (await app.admin('/api/admin-reservations-list', {})).json()) as Json).reservations[0].createdAt;
       assert.ok(JSON.stringify(chat!.body).includes(createdAt), 'the timestamp');
 
       await settle(200);
@@ -128,8 +129,9 @@ for (const dialect of DIALECTS) {
       app = await startTestApp({ dialect, env: receiverEnv(receiver), dispatcher: { ...FAST, maxAttempts: 3 } });
       receiver.failAlways(500);
       await reserve(app);
-      await waitUntil(async () => (await countMessagesByStatus(app.services.database.db)).dead === 2, { what: 'two dead messages' });
-      assert.deepEqual(await countMessagesByStatus(app.services.database.db), { pending: 0, sent: 0, skipped: 0, dead: 2 });
+      await waitUntil(async () => (await outboxStatusCounts(app.services.database.db)).dead === 2, { what: 'two dead messages' });
+      assert.deepEqual(await outboxStatusCounts(app.services.database.db), { pending: 0, sent: 0, skipped: 0, dead: 2 });
+      assert.deepEqual(await countUndelivered(app.services.database.db), { pending: 0, dead: 2 }, 'the dashboard counts');
       assert.equal(receiver.requests.length, 6, 'three attempts each');
       const givenUp = app.logs.filter((l) => l.msg === 'outbox: message given up after its last attempt');
       assert.equal(givenUp.length, 2);
@@ -200,7 +202,7 @@ for (const dialect of DIALECTS) {
         ids.map((id) => `reservation/${id}/confirmation-email`).sort(),
       );
       assert.ok(failedSoFar >= 6);
-      assert.deepEqual(await countMessagesByStatus(second.services.database.db), { pending: 0, sent: 6, skipped: 0, dead: 0 });
+      assert.deepEqual(await outboxStatusCounts(second.services.database.db), { pending: 0, sent: 6, skipped: 0, dead: 0 });
     });
 
     test('messages a crashed instance had claimed are delivered once its lease runs out', async () => {
@@ -273,8 +275,8 @@ for (const dialect of DIALECTS) {
         assert.ok(parsed.text?.includes(expected), `text: ${expected}`);
         assert.ok(String(parsed.html).includes(expected), `html: ${expected}`);
       }
-      assert.equal((await countMessagesByStatus(app.services.database.db)).sent, 1);
-      assert.equal((await countMessagesByStatus(app.services.database.db)).skipped, 1, 'no webhook configured: the chat notice is skipped');
+      assert.equal((await outboxStatusCounts(app.services.database.db)).sent, 1);
+      assert.equal((await outboxStatusCounts(app.services.database.db)).skipped, 1, 'no webhook configured: the chat notice is skipped');
     });
 
     test('a name with CR/LF and markup injects neither a header nor HTML', async () => {
@@ -312,14 +314,14 @@ for (const dialect of DIALECTS) {
 
     test('the email is written to the log and counted as skipped; the chat notice is skipped silently', async () => {
       const id = await reserve(app);
-      await waitUntil(async () => (await countMessagesByStatus(app.services.database.db)).skipped === 2, { what: 'both skipped' });
+      await waitUntil(async () => (await outboxStatusCounts(app.services.database.db)).skipped === 2, { what: 'both skipped' });
       const skipped = app.logs.filter((l) => l.msg === 'email skipped: no provider configured');
       assert.equal(skipped.length, 1);
       assert.equal(skipped[0]!.to, 'taro@example.com');
       assert.ok(String(skipped[0]!.text).includes(id));
       assert.ok(app.logs.some((l) => String(l.msg).startsWith('no email provider configured')), 'said once at start');
       assert.ok(!app.logs.some((l) => /chat|webhook/i.test(String(l.msg))), 'nothing about the webhook');
-      assert.deepEqual(await countMessagesByStatus(app.services.database.db), { pending: 0, sent: 0, skipped: 2, dead: 0 });
+      assert.deepEqual(await outboxStatusCounts(app.services.database.db), { pending: 0, sent: 0, skipped: 2, dead: 0 });
     });
   });
 }

@@ -139,6 +139,18 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(await json(response), { success: false, error: 'Payload too large' });
     });
 
+    test('a body over 64 KiB sent in chunks, without Content-Length → 413 too', async () => {
+      const chunk = new TextEncoder().encode(`{"padding":"${'x'.repeat(8 * 1024)}`);
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          controller.enqueue(chunk);
+        },
+      });
+      const response = await app.request('/api/reservation', { method: 'POST', body, duplex: 'half' } as RequestInit);
+      assert.equal(response.status, 413);
+      assert.deepEqual(await json(response), { success: false, error: 'Payload too large' });
+    });
+
     test('other methods → 405 with Allow', async () => {
       for (const method of ['GET', 'PUT', 'DELETE']) {
         const response = await app.request('/api/reservation', { method });

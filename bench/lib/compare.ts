@@ -5,6 +5,8 @@ export interface Comparison {
   baseline: LoadResult;
   /** Median over rounds of ours/baseline requests per second. */
   ratio: number;
+  /** 2xx answers over every run, warm-ups included, per side (to check what a write benchmark stored). */
+  okResponses: { ours: number; baseline: number };
 }
 
 /**
@@ -21,7 +23,12 @@ export async function compareServers(options: {
 }): Promise<Comparison> {
   const rounds = options.rounds ?? 3;
   const seconds = options.secondsPerRound ?? 5;
-  const run = (url: string, s: number) => load({ url, requests: options.requests, seconds: s, connections: options.connections });
+  const okResponses = { ours: 0, baseline: 0 };
+  const run = async (url: string, s: number) => {
+    const result = await load({ url, requests: options.requests, seconds: s, connections: options.connections });
+    okResponses[url === options.ours ? 'ours' : 'baseline'] += result.ok;
+    return result;
+  };
   await run(options.ours, 2);
   await run(options.baseline, 2);
   const ours: LoadResult[] = [];
@@ -34,7 +41,7 @@ export async function compareServers(options: {
     }
   }
   const ratios = ours.map((o, i) => o.requestsPerSecond / baseline[i]!.requestsPerSecond);
-  return { ours: medianBy(ours), baseline: medianBy(baseline), ratio: median(ratios) };
+  return { ours: medianBy(ours), baseline: medianBy(baseline), ratio: median(ratios), okResponses };
 }
 
 function median(values: number[]): number {

@@ -12,6 +12,8 @@ export interface LoadResult {
   p50Ms: number;
   p99Ms: number;
   total: number;
+  /** Requests answered 2xx. */
+  ok: number;
   errors: number;
   non2xx: number;
 }
@@ -29,6 +31,7 @@ export async function load(options: { url: string; requests: LoadRequest[]; conn
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     total: result.requests.total,
+    ok: result['2xx'],
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
   };

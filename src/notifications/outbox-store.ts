@@ -1,16 +1,20 @@
 import { sql, type Kysely } from 'kysely';
-import { v7 as uuidv7 } from 'uuid';
 import type { Dialect } from '../db/database.ts';
 import type { OutboxRow, Tables } from '../db/schema.ts';
+import { uuidV7 } from '../db/time-ordered-id.ts';
 import type { OutboxEntry, OutgoingMessage, QueuedMessage, WebhookName } from './message.ts';
 
 // The outbox's SQL. A message is `pending` until delivered (`sent`), found to have no configured
 // channel (`skipped`), or given up (`dead`). A claim is a lease: `locked_until` marks who holds it and
 // until when, and `next_attempt_at` moves to the same instant, so a message whose holder crashed
 // simply becomes due again when the lease runs out. Every write after a claim names the lease it
-// holds, so a holder whose lease ran out and was taken over can no longer change the row.
+// holds, so a holder whose lease ran out and was taken over can no longer change the row (a lease
+// is only ever set on a pending message, and settling clears it).
 
-export type OutboxStatus = 'pending' | 'sent' | 'skipped' | 'dead';
+// Written into the SQL as literals, not bound: only then can the planner use the partial indexes
+// (`outbox_due`, `outbox_dead`) whose condition they match.
+const PENDING = sql.lit('pending');
+const DEAD = sql.lit('dead');
 
 /**
  * Queues messages, normally inside the transaction that writes their cause. A message whose
@@ -22,7 +26,7 @@ export async function enqueueMessages(db: Kysely<Tables>, entries: OutboxEntry[]
     .insertInto('outbox')
     .values(
       entries.map(({ idempotencyKey, recordId, message }) => ({
-        id: uuidv7(),
+        id: uuidV7(),
         channel: message.channel,
         destination: message.channel === 'email' ? message.to : message.webhook,
         payload: JSON.stringify(message.content),
@@ -54,19 +58,17 @@ export async function claimDueMessages(
   options: { now: string; leaseUntil: string; limit: number },
 ): Promise<ClaimedMessage[]> {
   const { now, leaseUntil, limit } = options;
-  let due = db
-    .selectFrom('outbox')
-    .select('id')
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', now)
-    .orderBy('next_attempt_at')
-    .limit(limit);
-  if (dialect === 'postgres') due = due.forUpdate().skipLocked();
   const rows = await db
+    // A CTE, not `id IN (subquery)`: PostgreSQL may run such a subquery more than once, which with
+    // SKIP LOCKED can claim more than `limit` rows; a CTE with FOR UPDATE is run exactly once.
+    .with('due', (qb) => {
+      const due = qb.selectFrom('outbox').select('id').where('status', '=', PENDING).where('next_attempt_at', '<=', now).orderBy('next_attempt_at').limit(limit);
+      return dialect === 'postgres' ? due.forUpdate().skipLocked() : due;
+    })
     .updateTable('outbox')
     .set({ locked_until: leaseUntil, next_attempt_at: leaseUntil, attempts: sql<number>`attempts + 1` })
-    .where('id', 'in', due)
-    .where('status', '=', 'pending')
+    .where('id', 'in', (eb) => eb.selectFrom('due').select('id'))
+    .where('status', '=', PENDING)
     .where('next_attempt_at', '<=', now)
     .returning(['id', 'channel', 'destination', 'payload', 'idempotency_key', 'attempts'])
     .execute();
@@ -97,7 +99,6 @@ export async function markDelivered(
       .set({ status, sent_at: now, locked_until: null, last_error: null })
       .where('id', 'in', group.map((s) => s.id))
       .where('locked_until', '=', lease)
-      .where('status', '=', 'pending')
       .executeTakeFirst();
     updated += Number(result.numUpdatedRows);
   }
@@ -119,21 +120,17 @@ export async function markFailed(
     )
     .where('id', '=', claimed.id)
     .where('locked_until', '=', claimed.lease)
-    .where('status', '=', 'pending')
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** How many messages are in each state (absent states count 0). */
-export async function countMessagesByStatus(db: Kysely<Tables>): Promise<Record<OutboxStatus, number>> {
-  const rows = await db
-    .selectFrom('outbox')
-    .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
-    .groupBy('status')
-    .execute();
-  const counts: Record<OutboxStatus, number> = { pending: 0, sent: 0, skipped: 0, dead: 0 };
-  for (const row of rows) if (row.status in counts) counts[row.status as OutboxStatus] = Number(row.count);
-  return counts;
+/** Messages still to deliver and messages given up, for the dashboard; each count reads a partial index. */
+export async function countUndelivered(db: Kysely<Tables>): Promise<{ pending: number; dead: number }> {
+  const count = async (status: typeof PENDING) => {
+    const row = await db.selectFrom('outbox').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', status).executeTakeFirstOrThrow();
+    return Number(row.n);
+  };
+  return { pending: await count(PENDING), dead: await count(DEAD) };
 }
 
 /** Erases every message about a record, delivered or not (personal-data erasure). */

@@ -9,7 +9,8 @@ import { replyJson } from '../http/reply.ts';
 import { defineRoute, type Route } from '../http/route.ts';
 import { errorResponses } from '../http/schemas.ts';
 import { detailsFrom } from '../http/validation.ts';
-import { reserve } from './reserve.ts';
+import { groupCommit } from '../db/group-commit.ts';
+import { reserve, writeReservations } from './reserve.ts';
 
 const codePoints = (text: string) => [...text].length;
 
@@ -38,6 +39,7 @@ export const ReservationBody = z.object({
 const ReservationResponse = z.object({ success: z.literal(true), reservationId: z.string().describe('res_<uuid v7>') });
 
 export function publicReservationRoutes(deps: { database: Database; catalog: Catalog; rateLimit: RateLimit; wakeDispatcher: () => void }): Route[] {
+  const write = groupCommit(deps.database, writeReservations);
   return [
     defineRoute({
       method: 'POST',
@@ -57,7 +59,7 @@ export function publicReservationRoutes(deps: { database: Database; catalog: Cat
         ...errorResponses(400, 413, 429, 500),
       },
       handle: async (c, { body }) => {
-        const result = await reserve(deps, body);
+        const result = await reserve({ catalog: deps.catalog, write, wakeDispatcher: deps.wakeDispatcher }, body);
         if (!result.ok) throw new AppError(400, JA.productNotFound);
         return replyJson(c, 200, { success: true, reservationId: result.reservationId });
       },

@@ -1,9 +1,11 @@
-import { v7 as uuidv7 } from 'uuid';
+import type { Kysely } from 'kysely';
 import type { Catalog } from '../catalog/catalog.ts';
-import type { Database } from '../db/database.ts';
+import type { Tables } from '../db/schema.ts';
+import { uuidV7 } from '../db/time-ordered-id.ts';
+import type { OutboxEntry } from '../notifications/message.ts';
 import { enqueueMessages } from '../notifications/outbox-store.ts';
 import { reservationChatMessage, reservationConfirmationEmail } from '../notifications/templates/reservation.ts';
-import { insertReservation } from './store.ts';
+import { insertReservations, type NewReservationRow } from './store.ts';
 
 export interface ReservationRequest {
   /** Trimmed, on one line. */
@@ -11,6 +13,12 @@ export interface ReservationRequest {
   /** Lowercased. */
   email: string;
   productSlug: string;
+}
+
+/** A reservation and the messages it sends, written together. */
+export interface ReservationWrite {
+  row: NewReservationRow;
+  messages: OutboxEntry[];
 }
 
 export type ReserveResult = { ok: true; reservationId: string } | { ok: false; reason: 'unknown-product' };
@@ -21,40 +29,42 @@ export type ReserveResult = { ok: true; reservationId: string } | { ok: false; r
  * happens afterwards, in the dispatcher, which is woken once the transaction has committed.
  */
 export async function reserve(
-  deps: { database: Database; catalog: Catalog; wakeDispatcher: () => void },
+  deps: { catalog: Catalog; write: (reservation: ReservationWrite) => Promise<void>; wakeDispatcher: () => void },
   request: ReservationRequest,
   now: Date = new Date(),
 ): Promise<ReserveResult> {
   const product = deps.catalog.bySlug.get(request.productSlug);
   if (!product) return { ok: false, reason: 'unknown-product' };
 
-  const reservation = { id: `res_${uuidv7()}`, name: request.name, email: request.email, createdAt: now.toISOString() };
-  await deps.database.db.transaction().execute(async (trx) => {
-    await insertReservation(trx, {
-      id: reservation.id,
-      name: reservation.name,
-      email: reservation.email,
-      product_slug: product.slug,
-      status: 'pending',
-      created_at: reservation.createdAt,
-    });
-    await enqueueMessages(
-      trx,
-      [
-        {
-          idempotencyKey: `reservation/${reservation.id}/confirmation-email`,
-          recordId: reservation.id,
-          message: { channel: 'email', to: reservation.email, content: reservationConfirmationEmail(reservation, product) },
-        },
-        {
-          idempotencyKey: `reservation/${reservation.id}/chat`,
-          recordId: reservation.id,
-          message: { channel: 'chat', webhook: 'reservation', content: reservationChatMessage(reservation, product) },
-        },
-      ],
-      reservation.createdAt,
-    );
+  const reservation = { id: `res_${uuidV7(now.getTime())}`, name: request.name, email: request.email, createdAt: now.toISOString() };
+  await deps.write({
+    row: { id: reservation.id, name: reservation.name, email: reservation.email, product_slug: product.slug, status: 'pending', created_at: reservation.createdAt },
+    messages: [
+      {
+        idempotencyKey: `reservation/${reservation.id}/confirmation-email`,
+        recordId: reservation.id,
+        message: { channel: 'email', to: reservation.email, content: reservationConfirmationEmail(reservation, product) },
+      },
+      {
+        idempotencyKey: `reservation/${reservation.id}/chat`,
+        recordId: reservation.id,
+        message: { channel: 'chat', webhook: 'reservation', content: reservationChatMessage(reservation, product) },
+      },
+    ],
   });
   deps.wakeDispatcher();
   return { ok: true, reservationId: reservation.id };
+}
+
+/** Writes reservations with their messages, all in the caller's transaction. */
+export async function writeReservations(trx: Kysely<Tables>, reservations: ReservationWrite[]): Promise<void> {
+  await insertReservations(
+    trx,
+    reservations.map((r) => r.row),
+  );
+  await enqueueMessages(
+    trx,
+    reservations.flatMap((r) => r.messages),
+    new Date().toISOString(),
+  );
 }

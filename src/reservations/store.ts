@@ -6,8 +6,10 @@ import type { ReservationRow, Tables } from '../db/schema.ts';
 
 export type Reservation = Selectable<ReservationRow>;
 
-export async function insertReservation(db: Kysely<Tables>, row: Omit<Reservation, 'notes' | 'responded_at' | 'archived_at'>): Promise<void> {
-  await db.insertInto('reservations').values(row).execute();
+export type NewReservationRow = Omit<Reservation, 'notes' | 'responded_at' | 'archived_at'>;
+
+export async function insertReservations(db: Kysely<Tables>, rows: NewReservationRow[]): Promise<void> {
+  if (rows.length > 0) await db.insertInto('reservations').values(rows).execute();
 }
 
 /** Active reservations, newest first (ties: id descending), optionally of one status and one product. */

@@ -1,0 +1,48 @@
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import { DatabaseSync } from 'node:sqlite';
+import { uuidV7 } from '../../src/db/time-ordered-id.ts';
+
+// The baseline for POST /api/reservation: bare node:http that parses the same JSON and inserts the
+// same row with node:sqlite (same pragmas as tenpo), and nothing else: no framework, no validation
+// beyond types, no outbox. Run as its own process, as tenpo is.
+
+export async function startBareReservationServer(databasePath: string, port: number): Promise<{ url: string; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [import.meta.filename, databasePath, String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.once('data', () => resolve());
+    child.once('exit', (code) => reject(new Error(`bare reservation server exited with ${code}`)));
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+if (process.argv[1] === import.meta.filename) {
+  const db = new DatabaseSync(process.argv[2]!);
+  db.exec('PRAGMA journal_mode = WAL');
+  db.exec('PRAGMA synchronous = NORMAL');
+  db.exec(`create table if not exists reservations (id text primary key, name text not null, email text not null, product_slug text not null,
+    status text not null, notes text not null default '', created_at text not null, responded_at text, archived_at text)`);
+  const insert = db.prepare('insert into reservations (id, name, email, product_slug, status, created_at) values (?, ?, ?, ?, ?, ?)');
+  createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+      if (typeof body.name !== 'string' || typeof body.email !== 'string' || typeof body.productSlug !== 'string') {
+        res.writeHead(400, { 'content-type': 'application/json; charset=utf-8' }).end('{"success":false}');
+        return;
+      }
+      const id = `res_${uuidV7()}`;
+      insert.run(id, body.name.trim(), body.email.toLowerCase(), body.productSlug, 'pending', new Date().toISOString());
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify({ success: true, reservationId: id }));
+    });
+  }).listen(Number(process.argv[3]), '127.0.0.1', () => process.stdout.write('ready\n'));
+  process.on('SIGTERM', () => process.exit(0));
+}
