@@ -1,0 +1,41 @@
+import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, writeFileSync, appendFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { createLogger } from '../log.ts';
+import { deserializeSearchIndex } from './index-file.ts';
+import { searchSite } from './search.ts';
+import { buildIndexFile, loadSiteIndex } from './site-index.ts';
+
+const silent = createLogger('silent');
+
+test('a prebuilt index answers exactly as the index it was written from', async () => {
+  const { index, file } = await buildIndexFile('content');
+  const dir = mkdtempSync(join(tmpdir(), 'tenpo-index-'));
+  writeFileSync(join(dir, 'index.bin'), file);
+  const loaded = await loadSiteIndex('content', join(dir, 'index.bin'), silent);
+  assert.notEqual(loaded, index);
+  for (const query of ['シンセ', 'vco', 'wavefoldng', '音', 'Eurorackケース']) {
+    assert.deepEqual(searchSite(loaded, query, 120), searchSite(index, query, 120), query);
+  }
+});
+
+test('an index built from other content, or no index file, is not used', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tenpo-index-'));
+  cpSync('content', join(dir, 'content'), { recursive: true });
+  const { file } = await buildIndexFile(join(dir, 'content'));
+  writeFileSync(join(dir, 'index.bin'), file);
+  appendFileSync(join(dir, 'content', 'guides', 'patch-cable-guide.md'), '\n追記：ケーブルホルダーもおすすめです。\n');
+
+  const logs: string[] = [];
+  const log = createLogger('info', { write: (line: string) => logs.push(line) });
+  const index = await loadSiteIndex(join(dir, 'content'), join(dir, 'index.bin'), log);
+  assert.equal(searchSite(index, 'ケーブルホルダー', 200).totalResults, 1, 'the edit is searchable');
+  assert.match(logs.join(''), /no prebuilt search index for this content/);
+
+  assert.equal(deserializeSearchIndex(file, 'another fingerprint'), undefined);
+  assert.equal(deserializeSearchIndex(Buffer.from('not an index'), 'x'), undefined);
+  const fromFiles = await loadSiteIndex(join(dir, 'content'), join(dir, 'missing.bin'), silent);
+  assert.equal(fromFiles.documents.length, index.documents.length);
+});
