@@ -18,6 +18,7 @@ import type { Logger } from './log.ts';
 import type { Dispatcher } from './notifications/dispatcher.ts';
 import { reservationRoutes } from './reservations/routes.ts';
 import { searchRoutes } from './search/routes.ts';
+import { subscriptionRoutes } from './subscriptions/routes.ts';
 import type { SearchIndex } from './search/search-index.ts';
 
 /** Everything the routes need, opened and loaded by the caller (server.ts, or a test). */
@@ -44,6 +45,14 @@ export function allRoutes(services: Services): Route[] {
     ...healthRoutes(services.config.appEnv, services.database),
     ...catalogRoutes(services.catalog),
     ...reservationRoutes({ database: services.database, catalog: services.catalog, rateLimit: services.publicWriteLimit, wakeDispatcher }),
+    ...subscriptionRoutes({
+      database: services.database,
+      catalog: services.catalog,
+      rateLimit: services.publicWriteLimit,
+      publicBaseUrl: services.config.publicBaseUrl,
+      unsubscribeSecret: services.config.unsubscribeSecret,
+      wakeDispatcher,
+    }),
     ...searchRoutes(services.searchIndex, services.keywordLog),
     ...keywordLogRoutes(services.keywordLogStore, services.keywordLog),
   ];

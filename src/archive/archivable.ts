@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { z } from 'zod';
 import type { Tables } from '../db/schema.ts';
 
@@ -26,4 +26,14 @@ export interface ArchivableKind<T extends ArchivableTable = ArchivableTable> {
   archivedItem(row: Selectable<Tables[T]>): Record<string, unknown>;
   /** Its schema, for the API reference. */
   archivedItemSchema: z.ZodType;
+  /**
+   * For kinds with records that must be unique among active ones (subscriptions: one pending per
+   * address and product). Unarchiving such a record while an active one holds its key, or two
+   * records of one key in the same request, is refused for that item with `conflict`.
+   */
+  uniqueWhileActive?: {
+    /** For each of these ids whose record must be unique while active: its key, and whether an active record holds that key already. */
+    find(db: Kysely<Tables>, ids: string[]): Promise<Map<string, { key: string; taken: boolean }>>;
+    conflict: string;
+  };
 }

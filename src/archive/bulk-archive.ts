@@ -34,6 +34,8 @@ export async function bulkSetArchived<T extends ArchivableTable>(
   return database.db.transaction().execute(async (trx) => {
     const states = new Map<string, ArchiveState>();
     for (const state of await findArchiveStates(trx, database.dialect, kind.table, ids)) states.set(state.id, state);
+    const unique = action === 'unarchive' && kind.uniqueWhileActive ? await kind.uniqueWhileActive.find(trx, ids) : new Map<string, { key: string; taken: boolean }>();
+    const keysTaken = new Set<string>();
     const outcome: BulkOutcome = { doneIds: [], errors: [] };
     wellFormed.forEach((item, index) => {
       if (!item) {
@@ -48,6 +50,11 @@ export async function bulkSetArchived<T extends ArchivableTable>(
       const archived = state.archivedAt !== null;
       if (action === 'archive' && archived) return void outcome.errors.push({ id: item.id, error: kind.texts.alreadyArchived });
       if (action === 'unarchive' && !archived) return void outcome.errors.push({ id: item.id, error: kind.texts.notArchived });
+      const key = unique.get(item.id);
+      if (key) {
+        if (key.taken || keysTaken.has(key.key)) return void outcome.errors.push({ id: item.id, error: kind.uniqueWhileActive!.conflict });
+        keysTaken.add(key.key);
+      }
       state.archivedAt = action === 'archive' ? now : null;
       outcome.doneIds.push(item.id);
     });

@@ -8,18 +8,19 @@ import type { Tables } from './schema.ts';
  * SQLite, the pages it rewrites) is shared by every request served in the same turn of the event
  * loop: under load this is most of the cost of a small write (bench/reservations.ts).
  *
- * `write` gets the whole batch and should write it with multi-row statements. If a batch fails,
- * each of its items is tried again alone, so one bad item fails only its own caller.
+ * `write` gets the whole batch and should write it with multi-row statements; it may answer one
+ * result per item, in order, which resolves that item's caller. If a batch fails, each of its items
+ * is tried again alone, so one bad item fails only its own caller.
  */
-export function groupCommit<T>(
+export function groupCommit<T, R = void>(
   database: Database,
-  write: (trx: Kysely<Tables>, items: T[]) => Promise<void>,
+  write: (trx: Kysely<Tables>, items: T[]) => Promise<R[] | void>,
   options: { maxBatch?: number } = {},
-): (item: T) => Promise<void> {
+): (item: T) => Promise<R> {
   const maxBatch = options.maxBatch ?? 100;
   // SQLite has one connection, so one transaction at a time; PostgreSQL commits a few batches at once.
   const maxInFlight = database.dialect === 'sqlite' ? 1 : 4;
-  let waiting: { item: T; done: (error?: unknown) => void }[] = [];
+  let waiting: { item: T; done: (outcome: { result?: R; error?: unknown }) => void }[] = [];
   let inFlight = 0;
   let scheduled = false;
 
@@ -33,10 +34,15 @@ export function groupCommit<T>(
       inFlight += 1;
       void commit(batch.map((w) => w.item))
         .then(
-          () => batch.forEach((w) => w.done()),
+          (results) => batch.forEach((w, i) => w.done({ result: results?.[i] })),
           async (error) => {
-            if (batch.length === 1) return batch[0]!.done(error);
-            for (const w of batch) await commit([w.item]).then(() => w.done(), (alone) => w.done(alone));
+            if (batch.length === 1) return batch[0]!.done({ error });
+            for (const w of batch) {
+              await commit([w.item]).then(
+                (results) => w.done({ result: results?.[0] }),
+                (alone) => w.done({ error: alone }),
+              );
+            }
           },
         )
         .finally(() => {
@@ -54,8 +60,9 @@ export function groupCommit<T>(
   };
 
   return (item) =>
-    new Promise<void>((resolve, reject) => {
-      waiting.push({ item, done: (error) => (error === undefined ? resolve() : reject(error)) });
+    new Promise<R>((resolve, reject) => {
+      // A write that answers no results (void) resolves its callers with undefined, which R = void allows.
+      waiting.push({ item, done: ({ result, error }) => (error === undefined ? resolve(result as R) : reject(error)) });
       schedule();
     });
 }

@@ -17,6 +17,8 @@ export type CorsPolicy =
 export interface ResponseDoc {
   description: string;
   schema?: z.ZodType;
+  /** The media type of the body; absent means `application/json`. */
+  contentType?: string;
   headers?: Record<string, string>;
 }
 

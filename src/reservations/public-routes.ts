@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { Catalog } from '../catalog/catalog.ts';
-import { SLUG_PATTERN } from '../catalog/product.ts';
 import type { Database } from '../db/database.ts';
 import { AppError } from '../http/app-error.ts';
 import { JA } from '../http/messages.ts';
@@ -8,6 +7,7 @@ import type { RateLimit } from '../http/rate-limit.ts';
 import { replyJson } from '../http/reply.ts';
 import { defineRoute, type Route } from '../http/route.ts';
 import { errorResponses } from '../http/schemas.ts';
+import { EmailField, ProductSlugField } from '../records/form-fields.ts';
 import { detailsFrom } from '../http/validation.ts';
 import { groupCommit } from '../db/group-commit.ts';
 import { reserve, writeReservations } from './reserve.ts';
@@ -24,19 +24,11 @@ export const ReservationBody = z.object({
     .transform((name) => name.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim())
     .refine((name) => codePoints(name) >= 1 && codePoints(name) <= 100, JA.nameRequired)
     .describe('1-100 characters after trimming'),
-  email: z
-    .string({ error: JA.emailInvalid })
-    .transform((email) => email.trim())
-    .refine((email) => codePoints(email) <= 254 && z.regexes.email.test(email), JA.emailInvalid)
-    .transform((email) => email.toLowerCase())
-    .describe('A valid address, at most 254 characters; stored lowercased'),
-  productSlug: z
-    .string({ error: JA.productSlugInvalid })
-    .refine((slug) => slug.length <= 100 && SLUG_PATTERN.test(slug), JA.productSlugInvalid)
-    .describe('A product of the catalog'),
+  email: EmailField,
+  productSlug: ProductSlugField,
 });
 
-const ReservationResponse = z.object({ success: z.literal(true), reservationId: z.string().describe('res_<uuid v7>') });
+export const ReservationResponse = z.object({ success: z.literal(true), reservationId: z.string().describe('res_<uuid v7>') });
 
 export function publicReservationRoutes(deps: { database: Database; catalog: Catalog; rateLimit: RateLimit; wakeDispatcher: () => void }): Route[] {
   const write = groupCommit(deps.database, writeReservations);

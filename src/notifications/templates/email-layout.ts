@@ -11,6 +11,8 @@ export interface EmailLayout {
   /** The addressee's name, shown as "<name> 様"; omitted → no greeting line. */
   addressee?: string;
   paragraphs: string[];
+  /** The one thing to do next (open the product page), shown as a link after the paragraphs. */
+  action?: { label: string; url: string };
   details: { label: string; value: string }[];
   sections: { heading: string; items: string[] }[];
   footer: string;
@@ -27,6 +29,7 @@ function renderText(layout: EmailLayout): string {
   const lines: string[] = [];
   if (layout.addressee !== undefined) lines.push(`${singleLine(layout.addressee)} 様`, '');
   lines.push(...layout.paragraphs, '');
+  if (layout.action) lines.push(`${layout.action.label}: ${layout.action.url}`, '');
   lines.push(...layout.details.map((d) => `${d.label}: ${singleLine(d.value)}`), '');
   for (const section of layout.sections) lines.push(`■ ${section.heading}`, ...section.items.map((item, i) => `${i + 1}. ${item}`), '');
   lines.push(layout.footer);
@@ -43,6 +46,7 @@ function renderHtml(layout: EmailLayout): string {
   ];
   if (layout.addressee !== undefined) parts.push(`<p>${e(singleLine(layout.addressee))} 様</p>`);
   parts.push(...layout.paragraphs.map((p) => `<p>${e(p)}</p>`));
+  if (layout.action) parts.push(`<p><a href="${e(layout.action.url)}" style="font-weight: bold;">${e(layout.action.label)}</a></p>`);
   parts.push(
     '<table style="border-collapse: collapse;">',
     ...layout.details.map(

@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import type { Database } from '../db/database.ts';
+import { AppError } from '../http/app-error.ts';
+import { replyJson } from '../http/reply.ts';
+import { defineRoute, INVALID_PARAMETERS, type Route } from '../http/route.ts';
+import { errorResponses } from '../http/schemas.ts';
+import { detailsFrom } from '../http/validation.ts';
+import { isStorable } from '../records/storable-text.ts';
+import { changeSubscriptionStatus } from './admin.ts';
+import { PENDING_TWIN } from './archive-kind.ts';
+import { sendRestockNotices, type RestockSendDeps } from './restock-send.ts';
+import { activeSubscription, ActiveSubscriptionSchema } from './schemas.ts';
+import { SUBSCRIPTION_STATUSES } from './status.ts';
+import { listActiveSubscriptions } from './store.ts';
+
+const TAG = 'Admin: subscriptions';
+const STATUS_MESSAGE = `status must be one of ${SUBSCRIPTION_STATUSES.join(', ')}`;
+const INVALID_STATUS = 'Invalid status';
+const MISSING_FIELDS = 'Missing required fields: id, productSlug, status';
+const MISSING_PRODUCT = 'Missing required fields: productSlug';
+const NOT_FOUND = 'Subscription not found';
+
+/** A non-empty string that can be looked up (see isStorable); anything else reads as missing. */
+const required = (message: string) => z.string({ error: message }).min(1, message).refine(isStorable, message);
+
+export const ListBody = z.object({
+  status: z.union([z.enum(SUBSCRIPTION_STATUSES), z.literal('')], { error: STATUS_MESSAGE }).optional().describe("One status; '' or absent for all"),
+  productSlug: z.string({ error: 'productSlug must be a string' }).refine(isStorable, 'productSlug must not contain NUL').optional(),
+});
+
+export const StatusBody = z.object({
+  id: required(MISSING_FIELDS),
+  productSlug: required(MISSING_FIELDS),
+  status: required(MISSING_FIELDS).pipe(z.enum(SUBSCRIPTION_STATUSES, { error: STATUS_MESSAGE })),
+});
+
+export const SendBody = z.object({ productSlug: required(MISSING_PRODUCT).describe('The product that is back in stock') });
+
+export const ListResponse = z.object({ success: z.literal(true), subscriptions: z.array(ActiveSubscriptionSchema) });
+export const StatusResponse = z.object({ success: z.literal(true), subscription: ActiveSubscriptionSchema });
+export const SendResponse = z.object({
+  success: z.literal(true),
+  notifiedCount: z.number().int().describe('Subscriptions notified by this request (0 when none waited)'),
+});
+
+/** The status update's 400s, most basic first: a required field missing, then a status that is not one. */
+function statusUpdateProblem(issues: z.core.$ZodIssue[]): AppError {
+  const details = detailsFrom(issues);
+  const messages = new Set(issues.map((issue) => issue.message));
+  if (messages.has(MISSING_FIELDS)) return new AppError(400, MISSING_FIELDS, { details });
+  if (messages.has(STATUS_MESSAGE)) return new AppError(400, INVALID_STATUS, { details });
+  return new AppError(400, issues[0]?.message ?? INVALID_PARAMETERS, { details });
+}
+
+export function adminSubscriptionRoutes(deps: RestockSendDeps): Route[] {
+  const { database } = deps;
+  return [
+    defineRoute({
+      method: 'POST',
+      path: '/api/admin-notify-list',
+      tag: TAG,
+      summary: 'List active restock subscriptions, newest first',
+      cors: 'any',
+      admin: true,
+      body: ListBody,
+      invalid: (issues) =>
+        new AppError(400, issues.some((issue) => issue.path[0] === 'status') ? INVALID_STATUS : INVALID_PARAMETERS, { details: detailsFrom(issues) }),
+      responses: {
+        200: { description: 'Active subscriptions', schema: ListResponse },
+        ...errorResponses(400, 401, 413, 500),
+      },
+      handle: async (c, { body }) => {
+        const rows = await listActiveSubscriptions(database.db, { status: body.status || undefined, productSlug: body.productSlug || undefined });
+        return replyJson(c, 200, { success: true, subscriptions: rows.map(activeSubscription) });
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/api/admin-notify-status',
+      tag: TAG,
+      summary: 'Change a restock subscription’s status',
+      description:
+        'Allowed moves: pending→notified (sets notifiedAt), pending→unsubscribed, notified→pending and unsubscribed→pending (both clear notifiedAt), or the same status (no change). A move back to pending while another active pending subscription has the same email and product is refused with 409.',
+      cors: 'any',
+      admin: true,
+      body: StatusBody,
+      invalid: statusUpdateProblem,
+      responses: {
+        200: { description: 'Updated', schema: StatusResponse },
+        ...errorResponses(400, 401, 404, 409, 413, 500),
+      },
+      handle: async (c, { body }) => {
+        const result = await changeSubscriptionStatus(database, body);
+        switch (result.outcome) {
+          case 'not-found':
+            throw new AppError(404, NOT_FOUND);
+          case 'archived':
+            throw new AppError(409, 'Subscription is archived');
+          case 'invalid-transition':
+            throw new AppError(409, `Invalid status transition: ${result.from} -> ${result.to}`);
+          case 'pending-twin':
+            throw new AppError(409, PENDING_TWIN);
+          case 'updated':
+            return replyJson(c, 200, { success: true, subscription: activeSubscription(result.subscription) });
+        }
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/api/admin/notify/send',
+      tag: TAG,
+      summary: 'Tell every waiting subscriber that a product is back in stock',
+      description:
+        'Each active pending subscription of the product gets a restock email (queued) and becomes notified, in batches, each subscription in the same transaction as its email; one public chat message without personal data is queued when anyone was notified. Answers once everything is queued, without waiting for delivery. Sending again notifies nobody twice.',
+      cors: 'any',
+      admin: true,
+      body: SendBody,
+      invalid: (issues) => new AppError(400, MISSING_PRODUCT, { details: detailsFrom(issues) }),
+      responses: {
+        200: { description: 'Queued', schema: SendResponse },
+        ...errorResponses(400, 401, 404, 413, 500),
+      },
+      handle: async (c, { body }) => {
+        const result = await sendRestockNotices(deps, body.productSlug);
+        if (!result.ok) throw new AppError(404, 'Product not found');
+        return replyJson(c, 200, { success: true, notifiedCount: result.notifiedCount });
+      },
+    }),
+  ];
+}

@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import type { Catalog } from '../catalog/catalog.ts';
+import type { Database } from '../db/database.ts';
+import { groupCommit } from '../db/group-commit.ts';
+import { AppError } from '../http/app-error.ts';
+import { JA } from '../http/messages.ts';
+import type { RateLimit } from '../http/rate-limit.ts';
+import { reply, replyJson } from '../http/reply.ts';
+import { defineRoute, type Route } from '../http/route.ts';
+import { errorResponses, ErrorSchema } from '../http/schemas.ts';
+import { detailsFrom } from '../http/validation.ts';
+import { EmailField, ProductSlugField } from '../records/form-fields.ts';
+import { UNSUBSCRIBE_PATH } from './links.ts';
+import { signUp, writeSignups } from './signup.ts';
+import { unsubscribe } from './unsubscribe.ts';
+import { invalidLinkPage, UNSUBSCRIBE_PAGE_HEADERS, unsubscribedPage } from './unsubscribe-page.ts';
+
+/** SPEC §3: the reservation form's address and product rules and messages. */
+export const SignupBody = z.object({ email: EmailField, productSlug: ProductSlugField });
+
+export const SignupResponse = z.object({
+  success: z.literal(true),
+  subscriptionId: z.string().describe('ntf_<epoch ms>-<10 [a-z0-9]>; the existing one when the address already waits for this product'),
+});
+
+/** Anything but one string reads as no token, and gets the invalid-link page like a wrong one. */
+export const UnsubscribeQuery = z.object({
+  token: z.string().optional().catch(undefined).describe('The token of the link in the restock email'),
+});
+
+const PAGE_DOCS = {
+  200: { description: 'Unsubscribed (a short Japanese page)', schema: z.string(), contentType: 'text/html; charset=utf-8' },
+  400: { description: 'The token is missing, altered or unknown (a short Japanese page)', schema: z.string(), contentType: 'text/html; charset=utf-8' },
+  500: { description: 'Unexpected failure', schema: ErrorSchema },
+};
+
+export interface PublicSubscriptionDeps {
+  database: Database;
+  catalog: Catalog;
+  rateLimit: RateLimit;
+  unsubscribeSecret: string;
+  wakeDispatcher: () => void;
+}
+
+export function publicSubscriptionRoutes(deps: PublicSubscriptionDeps): Route[] {
+  const write = groupCommit(deps.database, writeSignups);
+
+  const unsubscribeRoute = (method: 'GET' | 'POST') =>
+    defineRoute({
+      method,
+      path: UNSUBSCRIBE_PATH,
+      tag: 'Subscriptions',
+      summary: method === 'GET' ? 'Unsubscribe through the link of a restock email' : 'One-click unsubscribe (RFC 8058)',
+      description:
+        method === 'GET'
+          ? 'Moves the subscription to unsubscribed (from any status) and shows a short page; repeating it changes nothing. HEAD only checks the token.'
+          : 'What mail clients POST (body `List-Unsubscribe=One-Click`, not read) to the List-Unsubscribe URL; the same effect and pages as GET.',
+      cors: 'none',
+      query: UnsubscribeQuery,
+      serverError: JA.serverError,
+      responses: PAGE_DOCS,
+      handle: async (c, { query }) => {
+        const result = await unsubscribe(deps, query.token, { apply: c.req.method !== 'HEAD' });
+        if (!result.ok) return reply(c, 400, invalidLinkPage(), UNSUBSCRIBE_PAGE_HEADERS);
+        const product = result.productSlug === undefined ? undefined : deps.catalog.bySlug.get(result.productSlug);
+        return reply(c, 200, unsubscribedPage(product?.name), UNSUBSCRIBE_PAGE_HEADERS);
+      },
+    });
+
+  return [
+    defineRoute({
+      method: 'POST',
+      path: '/api/notify',
+      tag: 'Subscriptions',
+      summary: 'Ask to be told by email when a product is back in stock',
+      description:
+        'Creates a pending subscription and queues the restock chat notice in the same transaction. While the address already has a pending subscription for the product, answers its id and creates nothing (concurrent requests too). Rate-limited per client, sharing the budget of POST /api/reservation.',
+      cors: 'allow-list',
+      rateLimit: deps.rateLimit,
+      body: SignupBody,
+      invalid: (issues) => new AppError(400, JA.invalidInput, { details: detailsFrom(issues) }),
+      notAnObject: JA.invalidInput,
+      serverError: JA.serverError,
+      responses: {
+        200: { description: 'Subscribed, or already subscribed', schema: SignupResponse },
+        ...errorResponses(400, 413, 429, 500),
+      },
+      handle: async (c, { body }) => {
+        const result = await signUp({ catalog: deps.catalog, write, wakeDispatcher: deps.wakeDispatcher }, body);
+        if (!result.ok) throw new AppError(400, JA.productNotFound);
+        return replyJson(c, 200, { success: true, subscriptionId: result.subscriptionId });
+      },
+    }),
+    unsubscribeRoute('GET'),
+    unsubscribeRoute('POST'),
+  ];
+}

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { SUBSCRIPTION_STATUSES } from './status.ts';
+import type { Subscription } from './store.ts';
+
+// What the subscription endpoints answer with, as data and as schemas for the API reference.
+
+export const ActiveSubscriptionSchema = z.object({
+  id: z.string().describe('ntf_<epoch ms>-<10 [a-z0-9]>'),
+  email: z.string(),
+  productSlug: z.string(),
+  status: z.enum(SUBSCRIPTION_STATUSES),
+  createdAt: z.string(),
+  notifiedAt: z.string().nullable().describe('When the restock email was queued; null if not notified'),
+});
+
+export const ArchivedSubscriptionSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  productSlug: z.string(),
+  status: z.string().describe('The status held when archived'),
+  createdAt: z.string(),
+  notifiedAt: z.string().nullable(),
+  isArchived: z.literal(true),
+  archivedAt: z.string(),
+});
+
+export function activeSubscription(row: Subscription): z.output<typeof ActiveSubscriptionSchema> {
+  return {
+    id: row.id,
+    email: row.email,
+    productSlug: row.product_slug,
+    status: row.status as z.output<typeof ActiveSubscriptionSchema>['status'],
+    createdAt: row.created_at,
+    notifiedAt: row.notified_at,
+  };
+}
+
+export function archivedSubscription(row: Subscription): z.output<typeof ArchivedSubscriptionSchema> {
+  return {
+    id: row.id,
+    email: row.email,
+    productSlug: row.product_slug,
+    status: row.status,
+    createdAt: row.created_at,
+    notifiedAt: row.notified_at,
+    isArchived: true,
+    archivedAt: row.archived_at ?? '',
+  };
+}

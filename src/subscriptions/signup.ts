@@ -1,0 +1,84 @@
+import type { Kysely } from 'kysely';
+import type { Catalog } from '../catalog/catalog.ts';
+import type { Tables } from '../db/schema.ts';
+import type { OutboxEntry } from '../notifications/message.ts';
+import { enqueueMessages } from '../notifications/outbox-store.ts';
+import { restockSignupChatMessage } from '../notifications/templates/restock.ts';
+import { findPendingIds, insertUnlessPending, pairKey, type NewSubscriptionRow } from './store.ts';
+import { subscriptionId } from './subscription-id.ts';
+
+export interface SignupRequest {
+  /** Lowercased. */
+  email: string;
+  productSlug: string;
+}
+
+/** A new subscription and the shop's chat notice of it, written together if it is written at all. */
+export interface SignupWrite {
+  row: NewSubscriptionRow;
+  chat: OutboxEntry;
+}
+
+/** The pending subscription a signup ended with; undefined when its twin changed before it could be read (try again). */
+export type SignupOutcome = { subscriptionId: string; created: boolean } | undefined;
+
+export type SignupResult = { ok: true; subscriptionId: string; created: boolean } | { ok: false; reason: 'unknown-product' };
+
+/** A twin that keeps changing between our insert and our read is an admin at work; three tries are plenty. */
+const ATTEMPTS = 3;
+
+/**
+ * A restock signup. While the address has a pending subscription for the product, that one's id is
+ * the answer and nothing is written; otherwise a new pending subscription and the restock chat
+ * notice are written in one transaction. The unique index decides between concurrent signups, so
+ * twenty identical requests at once still make one subscription and one notice.
+ */
+export async function signUp(
+  deps: { catalog: Catalog; write: (signup: SignupWrite) => Promise<SignupOutcome>; wakeDispatcher: () => void },
+  request: SignupRequest,
+  now: Date = new Date(),
+): Promise<SignupResult> {
+  const product = deps.catalog.bySlug.get(request.productSlug);
+  if (!product) return { ok: false, reason: 'unknown-product' };
+
+  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    const subscription = { id: subscriptionId(now.getTime()), email: request.email, createdAt: now.toISOString() };
+    const outcome = await deps.write({
+      row: { id: subscription.id, email: subscription.email, product_slug: product.slug, status: 'pending', created_at: subscription.createdAt },
+      chat: {
+        idempotencyKey: `subscription/${subscription.id}/chat`,
+        recordId: subscription.id,
+        message: { channel: 'chat', webhook: 'restock', content: restockSignupChatMessage(subscription, product) },
+      },
+    });
+    if (!outcome) continue;
+    if (outcome.created) deps.wakeDispatcher();
+    return { ok: true, ...outcome };
+  }
+  throw new Error(`restock signup: the pending subscription changed during each of ${ATTEMPTS} attempts`);
+}
+
+/**
+ * Writes a batch of signups in the caller's transaction (see groupCommit): inserts those without a
+ * pending twin, queues their notices, and answers each signup with the subscription it ended with.
+ */
+export async function writeSignups(trx: Kysely<Tables>, signups: SignupWrite[]): Promise<SignupOutcome[]> {
+  const inserted = await insertUnlessPending(
+    trx,
+    signups.map((s) => s.row),
+  );
+  const existing = await findPendingIds(
+    trx,
+    signups.filter((s) => !inserted.has(s.row.id)).map((s) => ({ email: s.row.email, productSlug: s.row.product_slug })),
+  );
+  await enqueueMessages(
+    trx,
+    signups.filter((s) => inserted.has(s.row.id)).map((s) => s.chat),
+    new Date().toISOString(),
+  );
+  return signups.map(({ row }): SignupOutcome => {
+    if (inserted.has(row.id)) return { subscriptionId: row.id, created: true };
+    const id = existing.get(pairKey(row.product_slug, row.email));
+    return id === undefined ? undefined : { subscriptionId: id, created: false };
+  });
+}

@@ -1,0 +1,156 @@
+import { sql, type Kysely, type Selectable, type SqlBool } from 'kysely';
+import type { Dialect } from '../db/database.ts';
+import type { SubscriptionRow, Tables } from '../db/schema.ts';
+
+// The subscriptions table's SQL (archiving is in src/archive/store.ts, shared with reservations).
+// At most one active pending subscription per address and product: the partial unique index
+// `subscriptions_one_pending` (migration 001) holds that rule, and these statements work with it.
+
+export type Subscription = Selectable<SubscriptionRow>;
+
+export type NewSubscriptionRow = Pick<Subscription, 'id' | 'email' | 'product_slug' | 'status' | 'created_at'>;
+
+/** The index's condition, word for word, so both dialects see the upsert below target that index. */
+const ONE_PENDING = sql.raw<SqlBool>("status = 'pending' and archived_at is null");
+
+/**
+ * Inserts the rows that have no active pending twin (same address and product) and returns the ids
+ * it inserted. A twin being written by a concurrent transaction is waited for, so of twenty
+ * identical signups exactly one row is inserted, whichever batch or connection each is in.
+ */
+export async function insertUnlessPending(db: Kysely<Tables>, rows: NewSubscriptionRow[]): Promise<Set<string>> {
+  if (rows.length === 0) return new Set();
+  const inserted = await db
+    .insertInto('subscriptions')
+    .values(rows)
+    .onConflict((conflict) => conflict.columns(['product_slug', 'email']).where(ONE_PENDING).doNothing())
+    .returning('id')
+    .execute();
+  return new Set(inserted.map((row) => row.id));
+}
+
+/** `<product>\n<address>`: what makes two subscriptions twins. */
+export const pairKey = (productSlug: string, email: string) => `${productSlug}\n${email}`;
+
+/** The active pending subscription of each of these address/product pairs that has one, by pairKey. */
+export async function findPendingIds(db: Kysely<Tables>, pairs: { email: string; productSlug: string }[]): Promise<Map<string, string>> {
+  if (pairs.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('subscriptions')
+    .select(['id', 'email', 'product_slug'])
+    .where(ONE_PENDING)
+    .where('email', 'in', [...new Set(pairs.map((p) => p.email))])
+    .where('product_slug', 'in', [...new Set(pairs.map((p) => p.productSlug))])
+    .execute();
+  return new Map(rows.map((row) => [pairKey(row.product_slug, row.email), row.id]));
+}
+
+/** Active subscriptions, newest first (ties: id descending), optionally of one status and one product. */
+export async function listActiveSubscriptions(db: Kysely<Tables>, filter: { status?: string; productSlug?: string }): Promise<Subscription[]> {
+  let query = db.selectFrom('subscriptions').selectAll().where('archived_at', 'is', null);
+  if (filter.status) query = query.where('status', '=', filter.status);
+  if (filter.productSlug) query = query.where('product_slug', '=', filter.productSlug);
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+}
+
+/** The subscription with this id, locked until the transaction ends on PostgreSQL. */
+export async function findSubscriptionForUpdate(db: Kysely<Tables>, dialect: Dialect, id: string): Promise<Subscription | undefined> {
+  let query = db.selectFrom('subscriptions').selectAll().where('id', '=', id);
+  if (dialect === 'postgres') query = query.forUpdate();
+  return query.executeTakeFirst();
+}
+
+/** Whether another active pending subscription has this one's address and product. */
+export async function hasPendingTwin(db: Kysely<Tables>, subscription: Pick<Subscription, 'id' | 'email' | 'product_slug'>): Promise<boolean> {
+  const twin = await db
+    .selectFrom('subscriptions')
+    .select('id')
+    .where(ONE_PENDING)
+    .where('product_slug', '=', subscription.product_slug)
+    .where('email', '=', subscription.email)
+    .where('id', '<>', subscription.id)
+    .executeTakeFirst();
+  return twin !== undefined;
+}
+
+export async function updateSubscription(
+  db: Kysely<Tables>,
+  id: string,
+  changes: Partial<Pick<Subscription, 'status' | 'notified_at'>>,
+): Promise<Subscription> {
+  return db.updateTable('subscriptions').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+/**
+ * The customer's own unsubscribe: whatever the status was, it becomes `unsubscribed`. Returns the
+ * product, or undefined when there is no such subscription.
+ */
+export async function markUnsubscribed(db: Kysely<Tables>, id: string): Promise<{ productSlug: string } | undefined> {
+  const row = await db.updateTable('subscriptions').set({ status: 'unsubscribed' }).where('id', '=', id).returning('product_slug').executeTakeFirst();
+  return row && { productSlug: row.product_slug };
+}
+
+/**
+ * Marks up to `limit` active pending subscriptions of a product `notified` at `notifiedAt`, oldest
+ * first, and returns them. One statement; on PostgreSQL rows a concurrent send holds are skipped
+ * rather than waited for, and the condition is checked again on each locked row, so no subscription
+ * is notified by two sends.
+ */
+export async function markPendingNotified(
+  db: Kysely<Tables>,
+  dialect: Dialect,
+  productSlug: string,
+  notifiedAt: string,
+  limit: number,
+): Promise<Pick<Subscription, 'id' | 'email'>[]> {
+  return db
+    .with('batch', (qb) => {
+      const batch = qb
+        .selectFrom('subscriptions')
+        .select('id')
+        .where('product_slug', '=', productSlug)
+        .where(ONE_PENDING)
+        .orderBy('created_at')
+        .orderBy('id')
+        .limit(limit);
+      return dialect === 'postgres' ? batch.forUpdate().skipLocked() : batch;
+    })
+    .updateTable('subscriptions')
+    .set({ status: 'notified', notified_at: notifiedAt })
+    .where('id', 'in', (eb) => eb.selectFrom('batch').select('id'))
+    .where(ONE_PENDING)
+    .returning(['id', 'email'])
+    .execute();
+}
+
+/**
+ * For each of these ids that is pending (so must be the only active pending one of its address and
+ * product): its pairKey, and whether another active pending subscription holds that pair already.
+ */
+export async function findPendingPairs(db: Kysely<Tables>, ids: string[]): Promise<Map<string, { key: string; taken: boolean }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('subscriptions as s')
+    .select((eb) => [
+      's.id',
+      's.email',
+      's.product_slug',
+      eb
+        .exists(
+          eb
+            .selectFrom('subscriptions as a')
+            .select('a.id')
+            .whereRef('a.product_slug', '=', 's.product_slug')
+            .whereRef('a.email', '=', 's.email')
+            .where('a.status', '=', 'pending')
+            .where('a.archived_at', 'is', null)
+            .whereRef('a.id', '<>', 's.id'),
+        )
+        .as('taken'),
+    ])
+    .where('s.id', 'in', ids)
+    .where('s.status', '=', 'pending')
+    .execute();
+  // SQLite answers EXISTS with 0 or 1, PostgreSQL with a boolean.
+  return new Map(rows.map((row) => [row.id, { key: pairKey(row.product_slug, row.email), taken: Boolean(row.taken) }]));
+}
