@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { catalogRoutes } from './catalog/routes.ts';
+import { dashboardRoutes } from './dashboard/routes.ts';
 import type { Catalog } from './catalog/catalog.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
@@ -52,6 +53,12 @@ export function allRoutes(services: Services): Route[] {
       publicBaseUrl: services.config.publicBaseUrl,
       unsubscribeSecret: services.config.unsubscribeSecret,
       wakeDispatcher,
+    }),
+    ...dashboardRoutes({
+      database: services.database,
+      catalog: services.catalog,
+      keywordLogStore: services.keywordLogStore,
+      flushKeywordLog: () => services.keywordLog.flush(),
     }),
     ...searchRoutes(services.searchIndex, services.keywordLog),
     ...keywordLogRoutes(services.keywordLogStore, services.keywordLog),

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { replyJson } from '../http/reply.ts';
+import { defineRoute, type Route } from '../http/route.ts';
+import { errorResponses } from '../http/schemas.ts';
+import { dashboardStats, type DashboardDeps } from './stats.ts';
+
+const Count = z.number().int();
+
+const RecordCounts = z.object({
+  total: Count.describe('Active and archived records'),
+  archived: Count,
+  byStatus: z.record(z.string(), Count).describe('All records per status; every known status is present, legacy ones when found'),
+});
+
+const KeywordCounts = z.array(z.object({ keyword: z.string(), count: Count })).describe('At most 10, most searched first (ties by keyword)');
+
+export const DashboardBody = z.object({}).describe('No fields');
+
+export const DashboardResponse = z.object({
+  success: z.literal(true),
+  reservations: RecordCounts,
+  subscriptions: RecordCounts,
+  products: z
+    .array(
+      z.object({
+        productSlug: z.string(),
+        name: z.string().nullable().describe('From the catalog; null for a product no longer in it'),
+        reservations: Count.describe('Active and archived'),
+        pendingSubscriptions: Count.describe('Active pending subscriptions: who the next send would notify'),
+      }),
+    )
+    .describe('Every product with at least one reservation or subscription, most wanted first (reservations + pendingSubscriptions; ties by slug)'),
+  searches: z
+    .object({
+      total: Count,
+      zeroResults: Count.describe('Searches that found nothing'),
+      topKeywords: KeywordCounts,
+      topZeroResultKeywords: KeywordCounts,
+      perDay: z
+        .array(z.object({ date: z.string().describe('YYYY-MM-DD, a Japan calendar day'), count: Count }))
+        .describe('Searches on each of the 30 Japan calendar days ending today, oldest first, days without searches as 0 (an extension to SPEC §4, for the chart)'),
+    })
+    .describe('The last 30 days up to now'),
+  outbox: z.object({ pending: Count.describe('Messages still to deliver'), dead: Count.describe('Messages given up after their last attempt') }),
+});
+
+export function dashboardRoutes(deps: DashboardDeps): Route[] {
+  return [
+    defineRoute({
+      method: 'POST',
+      path: '/api/admin-dashboard-stats',
+      tag: 'Admin: dashboard',
+      summary: 'Figures for the admin dashboard',
+      description: 'Reservations and subscriptions by status, demand per product, searches of the last 30 days, and undelivered notifications; all computed as aggregates in the store.',
+      cors: 'any',
+      admin: true,
+      body: DashboardBody,
+      responses: {
+        200: { description: 'The figures', schema: DashboardResponse },
+        ...errorResponses(400, 401, 413, 500),
+      },
+      handle: async (c) => replyJson(c, 200, { success: true, ...(await dashboardStats(deps)) }),
+    }),
+  ];
+}
