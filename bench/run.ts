@@ -4,6 +4,7 @@
 const SUITES: Record<string, () => Promise<{ run(): Promise<string[]> }>> = {
   catalog: () => import('./catalog.ts'),
   reservations: () => import('./reservations.ts'),
+  search: () => import('./search.ts'),
 };
 
 const chosen = process.argv.slice(2);

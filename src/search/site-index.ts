@@ -23,10 +23,11 @@ export async function loadSiteIndex(contentDir: string, indexPath: string, log: 
 }
 
 /** Builds the index from the content and writes it where loadSiteIndex looks for it. */
-export async function buildIndexFile(contentDir: string): Promise<{ index: SearchIndex; file: Buffer }> {
+export async function buildIndexFile(contentDir: string): Promise<{ index: SearchIndex; file: Buffer; fingerprint: string }> {
   const sources = readContentSources(contentDir);
   const index = await buildFromSources(sources);
-  return { index, file: serializeSearchIndex(index, indexFingerprint(sources)) };
+  const fingerprint = indexFingerprint(sources);
+  return { index, file: serializeSearchIndex(index, fingerprint), fingerprint };
 }
 
 async function buildFromSources(sources: ContentSource[]): Promise<SearchIndex> {

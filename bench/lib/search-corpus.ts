@@ -1,0 +1,90 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ContentDocument } from '../../src/search/content.ts';
+
+// A larger site made of the sample's own material: every generated page takes its sentences,
+// titles, descriptions and tags from the sample, recombined at random, so term frequencies (and so
+// posting-list lengths, the cost of a query) stay those of real shop content. Seeded: every run
+// builds the same corpus and the same queries.
+
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const pick = <T>(random: () => number, items: T[]): T => items[Math.floor(random() * items.length)]!;
+
+/** Sentences of the sample bodies: Japanese ones end in 。！？, English ones in . ! ?, lines end too. */
+function sentences(documents: ContentDocument[]): string[] {
+  return documents.flatMap((d) => d.body.split('\n').flatMap((line) => line.match(/[^。！？.!?]+[。！？.!?]?/g) ?? [])).map((s) => s.trim()).filter((s) => s.length >= 8);
+}
+
+/** Writes `count` markdown pages under `<dir>/articles` and `<dir>/guides`; returns the directory. */
+export function writeCorpus(dir: string, sample: ContentDocument[], count: number): string {
+  const random = seededRandom(20260301);
+  const pool = sentences(sample);
+  const titleParts = sample.flatMap((d) => d.title.split(/[：―:]/).map((part) => part.trim()).filter(Boolean));
+  const tags = [...new Set(sample.flatMap((d) => d.tags))];
+  for (const type of ['articles', 'guides']) mkdirSync(join(dir, type), { recursive: true });
+  for (let i = 0; i < count; i++) {
+    const title = `${pick(random, titleParts)}：${pick(random, titleParts)}`;
+    const paragraphs: string[] = [];
+    const sections = 2 + Math.floor(random() * 4);
+    for (let s = 0; s < sections; s++) {
+      paragraphs.push(`## ${pick(random, titleParts)}`);
+      const length = 2 + Math.floor(random() * 5);
+      paragraphs.push(Array.from({ length }, () => pick(random, pool)).join(''));
+    }
+    const frontMatter = [
+      '---',
+      `title: ${JSON.stringify(title)}`,
+      `description: ${JSON.stringify(pick(random, pool))}`,
+      `tags: ${JSON.stringify([pick(random, tags), pick(random, tags)].filter((t, n, all) => all.indexOf(t) === n))}`,
+      `createdAt: "2025-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')}"`,
+      '---',
+    ];
+    const type = i % 2 === 0 ? 'articles' : 'guides';
+    writeFileSync(join(dir, type, `page-${String(i).padStart(5, '0')}.md`), `${frontMatter.join('\n')}\n\n${paragraphs.join('\n\n')}\n`);
+  }
+  return dir;
+}
+
+const toHiragana = (text: string) => text.replace(/[\u30a1-\u30f6]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0x60));
+
+/**
+ * `count` distinct queries of the kinds shoppers type: katakana words and their hiragana spelling,
+ * kanji compounds and single kanji, English words, prefixes and one-letter typos of them, and
+ * two-word and mixed-script combinations.
+ */
+export function makeQueries(sample: ContentDocument[], count: number, seed = 7): string[] {
+  const random = seededRandom(seed);
+  const text = sample.map((d) => `${d.title}\n${d.description}\n${d.body}`).join('\n');
+  const katakana = [...new Set(text.match(/[\u30a1-\u30fa\u30fc]{3,10}/g) ?? [])];
+  const kanji = [...new Set(text.match(/\p{sc=Han}{2,4}/gu) ?? [])];
+  const english = [...new Set((text.match(/[A-Za-z]{4,}/g) ?? []).map((w) => w.toLowerCase()))];
+  const typo = (word: string) => {
+    const at = 1 + Math.floor(random() * (word.length - 2));
+    return word.slice(0, at) + word.slice(at + 1);
+  };
+  const makers: (() => string)[] = [
+    () => pick(random, katakana),
+    () => toHiragana(pick(random, katakana)),
+    () => pick(random, kanji),
+    () => pick(random, kanji)[0]!,
+    () => pick(random, english),
+    () => pick(random, english).slice(0, 3 + Math.floor(random() * 2)),
+    () => typo(pick(random, english.filter((w) => w.length >= 6))),
+    () => `${pick(random, katakana)} ${pick(random, kanji)}`,
+    () => `${pick(random, english)}${pick(random, katakana)}`,
+    () => `${pick(random, english)} ${pick(random, english)}`,
+  ];
+  const queries = new Set<string>();
+  while (queries.size < count) queries.add(makers[queries.size % makers.length]!());
+  return [...queries];
+}

@@ -1,0 +1,246 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { parseDatabaseUrl } from '../src/config.ts';
+import { openDatabase } from '../src/db/database.ts';
+import { createKeywordLogStore, type KeywordLogEntry } from '../src/keyword-log/store.ts';
+import { createLogger } from '../src/log.ts';
+import { readContentSources } from '../src/search/content-sources.ts';
+import { parseContent, type ContentDocument } from '../src/search/content.ts';
+import { deserializeSearchIndex } from '../src/search/index-file.ts';
+import type { SearchIndex } from '../src/search/search-index.ts';
+import { normalizeQuery, searchSite } from '../src/search/search.ts';
+import { buildIndexFile } from '../src/search/site-index.ts';
+import { startPostgres } from '../test/helpers/postgres.ts';
+import { startBareServer, type RecordedResponse } from './lib/bare-server.ts';
+import { compareServers } from './lib/compare.ts';
+import { load } from './lib/load.ts';
+import { printTable, verdict } from './lib/report.ts';
+import { makeQueries, seededRandom, writeCorpus } from './lib/search-corpus.ts';
+import { startTenpo, type TenpoProcess } from './lib/tenpo-process.ts';
+
+// Site search and the keyword log:
+// 1. GET /api/search with 200 distinct queries, over the sample and over a generated site of 5,000
+//    pages, under 50 connections against a bare node:http server sending the same bytes (as the
+//    catalog suite), and each query's first, uncached answer one at a time;
+// 2. the index of 5,000 pages: build time, file size, load time, heap;
+// 3. GET /api/keyword-logs (default 30-day window) with 1,000,000 entries, on SQLite and PostgreSQL.
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const ROUNDS = 3;
+const CORPUS_SIZE = 5_000;
+const LOG_ENTRIES = 1_000_000;
+const PORTS = { sample: 18851, sampleBare: 18852, corpus: 18853, corpusBare: 18854, sqlite: 18855, postgres: 18856 };
+const KEPT_HEADERS = ['content-type', 'content-length', 'etag', 'cache-control', 'access-control-allow-origin', 'access-control-expose-headers', 'x-request-id'];
+
+export async function run(): Promise<string[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'tenpo-bench-search-'));
+  const verdicts: string[] = [];
+  try {
+    const sample = parseContent(readContentSources('content'));
+    const queries = makeQueries(sample, 200);
+    const paths = queries.map((q) => `/api/search?q=${encodeURIComponent(q)}`);
+
+    // A running server has answered other searches before: warm it with 50 queries not measured.
+    const warmUp = makeQueries(sample, 60, 99).filter((q) => !queries.includes(q)).slice(0, 50).map((q) => `/api/search?q=${encodeURIComponent(q)}`);
+
+    const onSample = await startTenpo({ DATABASE_URL: `sqlite:${join(dir, 'sample.db')}` }, { port: PORTS.sample });
+    const sampleRow = await measureSearch('sample (47 pages)', onSample, paths, warmUp, PORTS.sampleBare);
+
+    const corpusDir = writeCorpus(join(dir, 'corpus'), sample, CORPUS_SIZE);
+    const indexFacts = await measureIndex(corpusDir, join(dir, 'corpus-index.bin'));
+    const inProcess = measureInProcess(indexFacts.index, sample, queries);
+    const onCorpus = await startTenpo(
+      { DATABASE_URL: `sqlite:${join(dir, 'corpus.db')}`, CONTENT_DIR: corpusDir, SEARCH_INDEX_PATH: join(dir, 'corpus-index.bin') },
+      { port: PORTS.corpus },
+    );
+    const corpusRow = await measureSearch(`generated (${CORPUS_SIZE} pages)`, onCorpus, paths, warmUp, PORTS.corpusBare);
+
+    printTable(`GET /api/search, ${queries.length} distinct queries: first (uncached) answers one at a time after 50 others, then 50 connections, ${ROUNDS} alternating rounds of ${SECONDS} s against bare node:http`, [
+      sampleRow.row,
+      corpusRow.row,
+    ]);
+    printTable(`Index of ${CORPUS_SIZE} generated pages`, [
+      {
+        'build ms': indexFacts.buildMs,
+        'file MB': indexFacts.fileBytes / 1e6,
+        'load ms': indexFacts.loadMs,
+        'heap MB': indexFacts.heapBytes / 1e6,
+        terms: indexFacts.terms,
+        postings: indexFacts.postings,
+        'in-process p50 ms': inProcess.p50,
+        'in-process p99 ms': inProcess.p99,
+        'start with it ms': Math.round(onCorpus.coldStartMs),
+      },
+    ]);
+    verdicts.push(
+      verdict(`search p99 per query, ${CORPUS_SIZE} pages, distinct uncached queries over HTTP`, corpusRow.firstP99 <= 20, `${corpusRow.firstP99.toFixed(1)} ms`, '≤ 20 ms'),
+      verdict(`search p99 under load, ${CORPUS_SIZE} pages, 50 connections`, corpusRow.loadP99 <= 20, `${corpusRow.loadP99} ms`, '≤ 20 ms'),
+      verdict('cold start with the sample index (spawn → first 200 /healthz)', onSample.coldStartMs < 500, `${Math.round(onSample.coldStartMs)} ms`, '< 500 ms'),
+    );
+
+    const logRows = [];
+    for (const dialect of ['sqlite', 'postgres'] as const) {
+      const result = await measureKeywordLogs(dialect, dir);
+      logRows.push(result.row);
+      verdicts.push(verdict(`keyword-logs p99, default window, ${LOG_ENTRIES.toLocaleString('en-US')} entries, ${dialect}`, result.p99 < 100, `${result.p99.toFixed(1)} ms`, '< 100 ms'));
+    }
+    printTable(`GET /api/keyword-logs (default window, limit 1000) with ${LOG_ENTRIES.toLocaleString('en-US')} entries in 30 days`, logRows);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return verdicts;
+}
+
+/** First answers one at a time (nothing cached yet), then load against the bare baseline. */
+async function measureSearch(label: string, tenpo: TenpoProcess, paths: string[], warmUp: string[], barePort: number) {
+  for (const path of warmUp) await (await fetch(tenpo.url + path)).arrayBuffer();
+  const first: number[] = [];
+  const recorded: Record<string, RecordedResponse> = {};
+  let results = 0;
+  for (const path of paths) {
+    const started = performance.now();
+    const response = await fetch(tenpo.url + path);
+    const body = Buffer.from(await response.arrayBuffer());
+    first.push(performance.now() - started);
+    results += (JSON.parse(body.toString()) as { totalResults: number }).totalResults;
+    const headers = Object.fromEntries([...response.headers].filter(([name]) => KEPT_HEADERS.includes(name)));
+    recorded[path] = { status: response.status, headers, body: body.toString('base64') };
+  }
+  const bare = await startBareServer(recorded, barePort);
+  const { ours, baseline, ratio } = await compareServers({
+    ours: tenpo.url,
+    baseline: bare.url,
+    requests: paths.map((path) => ({ path })),
+    rounds: ROUNDS,
+    secondsPerRound: SECONDS,
+  });
+  await Promise.all([tenpo.stop(), bare.stop()]);
+  const firstP99 = percentile(first, 0.99);
+  return {
+    firstP99,
+    loadP99: ours.p99Ms,
+    row: {
+      content: label,
+      'mean results': Math.round(results / paths.length),
+      'first p50 ms': percentile(first, 0.5),
+      'first p99 ms': firstP99,
+      'req/s': Math.round(ours.requestsPerSecond),
+      'p99 ms': ours.p99Ms,
+      'bare req/s': Math.round(baseline.requestsPerSecond),
+      ratio: ratio.toFixed(2),
+      errors: ours.errors + ours.non2xx,
+    },
+  };
+}
+
+/** Build (parse + index) from the files, as `npm run build` does; then load the file, as a start does. */
+async function measureIndex(corpusDir: string, indexPath: string) {
+  const gc = exposeGc();
+  let started = performance.now();
+  const { index, file, fingerprint } = await buildIndexFile(corpusDir);
+  const buildMs = Math.round(performance.now() - started);
+  writeFileSync(indexPath, file);
+  gc();
+  const before = memory();
+  started = performance.now();
+  const loaded = deserializeSearchIndex(file, fingerprint);
+  const loadMs = Math.round(performance.now() - started);
+  gc();
+  const heapBytes = memory() - before;
+  if (loaded?.documents.length !== index.documents.length) throw new Error('the index file did not load');
+  return { index, buildMs, fileBytes: file.length, loadMs, heapBytes, terms: index.terms.length, postings: index.postingDocuments.length };
+}
+
+/** The engine alone, each query once after a warm-up on other queries: what a cache miss costs. */
+function measureInProcess(index: SearchIndex, sample: ContentDocument[], queries: string[]) {
+  for (const query of makeQueries(sample, 50, 99)) searchSite(index, normalizeQuery(query), 200);
+  const times = queries.map((query) => {
+    const started = performance.now();
+    searchSite(index, normalizeQuery(query), 200);
+    return performance.now() - started;
+  });
+  return { p50: percentile(times, 0.5), p99: percentile(times, 0.99) };
+}
+
+async function measureKeywordLogs(dialect: 'sqlite' | 'postgres', dir: string) {
+  const cluster = dialect === 'postgres' ? await startPostgres() : undefined;
+  try {
+    const url = cluster ? cluster.url : `sqlite:${join(dir, 'keyword-logs.db')}`;
+    const seedStarted = performance.now();
+    const database = await openDatabase(parseDatabaseUrl(url), createLogger('silent'));
+    const store = createKeywordLogStore(database);
+    const random = seededRandom(42);
+    const keywords = makeQueries(parseContent(readContentSources('content')), 200);
+    const now = Date.now();
+    const batch: KeywordLogEntry[] = [];
+    for (let i = 0; i < LOG_ENTRIES; i++) {
+      const timestamp = new Date(now - random() * 30 * 86_400_000).toISOString();
+      batch.push({ keyword: keywords[i % keywords.length]!, timestamp, resultCount: Math.floor(random() * 20) });
+      if (batch.length === 10_000) await store.append(batch.splice(0));
+    }
+    await store.append(batch);
+    await database.close();
+    const seedSeconds = (performance.now() - seedStarted) / 1000;
+
+    const tenpo = await startTenpo({ DATABASE_URL: url }, { port: dialect === 'sqlite' ? PORTS.sqlite : PORTS.postgres });
+    const times: number[] = [];
+    let total = 0;
+    for (let i = 0; i < 200; i++) {
+      const started = performance.now();
+      const body = await getText(`${tenpo.url}/api/keyword-logs`);
+      times.push(performance.now() - started);
+      total = (JSON.parse(body) as { total: number }).total;
+    }
+    const loaded = await load({ url: tenpo.url, requests: [{ path: '/api/keyword-logs' }], connections: 10, seconds: SECONDS });
+    await tenpo.stop();
+    const p99 = percentile(times, 0.99);
+    return {
+      p99,
+      row: {
+        dialect,
+        'seed s': Math.round(seedSeconds),
+        total,
+        'one at a time p50 ms': percentile(times, 0.5),
+        'p99 ms': p99,
+        '10 conn req/s': Math.round(loaded.requestsPerSecond),
+        '10 conn p99 ms': loaded.p99Ms,
+        errors: loaded.errors + loaded.non2xx,
+      },
+    };
+  } finally {
+    cluster?.stop();
+  }
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]! * 10) / 10;
+}
+
+function getText(url: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    request(url, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk) => (text += chunk));
+      response.on('end', () => resolve(text));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+/** Heap and array buffers: the index's typed arrays live outside the JS heap. */
+function memory(): number {
+  const usage = process.memoryUsage();
+  return usage.heapUsed + usage.arrayBuffers;
+}
+
+function exposeGc(): () => void {
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+}
