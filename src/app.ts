@@ -1,4 +1,6 @@
 import { Hono } from 'hono';
+import { adminConsoleRoutes } from './admin-console/server/routes.ts';
+import { apiReferenceRoutes } from './api-reference/routes.ts';
 import { catalogRoutes } from './catalog/routes.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
 import type { Catalog } from './catalog/catalog.ts';
@@ -42,7 +44,7 @@ export interface Services {
 /** Every route the service serves; the app and the API reference are both built from this list. */
 export function allRoutes(services: Services): Route[] {
   const wakeDispatcher = () => services.dispatcher.wake();
-  return [
+  const routes: Route[] = [
     ...healthRoutes(services.config.appEnv, services.database),
     ...catalogRoutes(services.catalog),
     ...reservationRoutes({ database: services.database, catalog: services.catalog, rateLimit: services.publicWriteLimit, wakeDispatcher }),
@@ -62,7 +64,11 @@ export function allRoutes(services: Services): Route[] {
     }),
     ...searchRoutes(services.searchIndex, services.keywordLog),
     ...keywordLogRoutes(services.keywordLogStore, services.keywordLog),
+    ...adminConsoleRoutes(),
   ];
+  // The reference describes every route, its own included.
+  routes.push(...apiReferenceRoutes(() => routes));
+  return routes;
 }
 
 /** Builds the HTTP application. Does no I/O of its own. */

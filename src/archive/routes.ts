@@ -11,7 +11,7 @@ import { bulkSetArchived, MAX_BULK_ITEMS, type BulkAction } from './bulk-archive
 
 const IDS_REQUIRED = 'ids array is required';
 
-const BulkBody = z.object({
+export const BulkBody = z.object({
   ids: z
     .array(z.unknown(), { error: IDS_REQUIRED })
     .min(1, 'ids array cannot be empty')
@@ -20,6 +20,10 @@ const BulkBody = z.object({
 });
 
 const BulkErrors = z.array(z.object({ id: z.string(), error: z.string() })).optional().describe('Items left unchanged, and why; absent when none');
+
+export const ArchiveResponse = z.object({ success: z.literal(true), archivedCount: z.number().int(), archivedIds: z.array(z.string()), errors: BulkErrors });
+export const UnarchiveResponse = z.object({ success: z.literal(true), unarchivedCount: z.number().int(), unarchivedIds: z.array(z.string()), errors: BulkErrors });
+const BULK_RESPONSES = { archive: ArchiveResponse, unarchive: UnarchiveResponse };
 
 const PAGE_MESSAGE = 'page must be a positive integer';
 const PAGE_SIZE_MESSAGE = 'pageSize must be between 1 and 100';
@@ -36,7 +40,7 @@ const integerLike = (message: string) =>
 /** A filter value: any string; empty means no filter. */
 const filterString = (field: string) => z.string({ error: `${field} must be a string` }).optional();
 
-const ArchivedListBody = z.object({
+export const ArchivedListBody = z.object({
   page: integerLike(PAGE_MESSAGE)
     .transform((page) => Math.max(1, page))
     .optional()
@@ -48,6 +52,21 @@ const ArchivedListBody = z.object({
   productSlug: filterString('productSlug'),
   status: filterString('status').describe('The status held when archived; any value, including legacy ones'),
 });
+
+/**
+ * One page of archived records, under the kind's own key (`reservations`, `subscriptions`). Typed
+ * with that key so the typed client can name it: TypeScript widens a computed key to `string`.
+ */
+export function archivedListResponse<K extends string, I extends z.ZodType>(listKey: K, item: I) {
+  return z.object({
+    success: z.literal(true),
+    ...({ [listKey]: z.array(item) } as Record<K, z.ZodArray<I>>),
+    total: z.number().int(),
+    page: z.number().int(),
+    pageSize: z.number().int(),
+    totalPages: z.number().int(),
+  });
+}
 
 /** The first problem is the error; every field at fault is in the details. */
 const firstProblem = (issues: z.core.$ZodIssue[]) => new AppError(400, issues[0]?.message ?? 'Invalid parameters', { details: detailsFrom(issues) });
@@ -69,7 +88,7 @@ export function archiveRoutes<T extends ArchivableTable>(kind: ArchivableKind<T>
       responses: {
         200: {
           description: 'Every item handled',
-          schema: z.object({ success: z.literal(true), [`${counted}Count`]: z.number().int(), [`${counted}Ids`]: z.array(z.string()), errors: BulkErrors }),
+          schema: BULK_RESPONSES[action],
         },
         ...errorResponses(400, 401, 413, 500),
       },
@@ -100,14 +119,7 @@ export function archiveRoutes<T extends ArchivableTable>(kind: ArchivableKind<T>
       responses: {
         200: {
           description: 'One page of archived records',
-          schema: z.object({
-            success: z.literal(true),
-            [kind.listKey]: z.array(kind.archivedItemSchema),
-            total: z.number().int(),
-            page: z.number().int(),
-            pageSize: z.number().int(),
-            totalPages: z.number().int(),
-          }),
+          schema: archivedListResponse(kind.listKey, kind.archivedItemSchema),
         },
         ...errorResponses(400, 401, 413, 500),
       },

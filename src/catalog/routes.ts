@@ -45,7 +45,7 @@ export const ProductsQuery = z.object({
     .describe('Page size, 1-200 (larger values read as 200); default 50'),
 });
 
-const ProductsResponse = z.object({
+export const ProductsResponse = z.object({
   success: z.literal(true),
   products: z.array(ProductSchema),
   total: z.number().int(),

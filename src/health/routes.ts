@@ -7,7 +7,7 @@ import packageJson from '../../package.json' with { type: 'json' };
 
 const PING_TIMEOUT_MS = 2_000;
 
-const HealthResponse = z.object({
+export const HealthResponse = z.object({
   status: z.enum(['ok', 'error']),
   environment: z.string(),
   version: z.string(),

@@ -53,7 +53,7 @@ export const KeywordLogsQuery = z
     return { from: new Date(from).toISOString(), to: new Date(to).toISOString(), limit: query.limit ?? DEFAULT_LIMIT };
   });
 
-const KeywordLogsResponse = z.object({
+export const KeywordLogsResponse = z.object({
   logs: z
     .array(z.object({ keyword: z.string(), timestamp: z.string(), resultCount: z.number().int() }))
     .describe('Newest first'),

@@ -22,12 +22,12 @@ const NOT_FOUND = 'Reservation not found';
 /** A non-empty string that can be looked up (see isStorable); anything else reads as missing. */
 const required = (message: string) => z.string({ error: message }).min(1, message).refine(isStorable, message);
 
-const ListBody = z.object({
+export const ListBody = z.object({
   status: z.union([z.enum(RESERVATION_STATUSES), z.literal('')], { error: STATUS_MESSAGE }).optional().describe("One status; '' or absent for all"),
   productSlug: z.string({ error: 'productSlug must be a string' }).refine(isStorable, 'productSlug must not contain NUL').optional(),
 });
 
-const StatusBody = z.object({
+export const StatusBody = z.object({
   id: required(MISSING_FIELDS),
   productSlug: required(MISSING_FIELDS),
   status: required(MISSING_FIELDS).pipe(z.enum(RESERVATION_STATUSES, { error: STATUS_MESSAGE })),
@@ -38,7 +38,11 @@ const StatusBody = z.object({
     .describe("Replaces the notes when present ('' clears them); absent keeps them"),
 });
 
-const DeleteBody = z.object({ id: required(MISSING_ID), productSlug: required(MISSING_ID) });
+export const DeleteBody = z.object({ id: required(MISSING_ID), productSlug: required(MISSING_ID) });
+
+export const ListResponse = z.object({ success: z.literal(true), reservations: z.array(ActiveReservationSchema) });
+export const StatusResponse = z.object({ success: z.literal(true), reservation: ActiveReservationSchema });
+export const DeleteResponse = z.object({ success: z.literal(true), deletedId: z.string() });
 
 /**
  * The status update's 400s, most basic first: a required field missing, then a status that is not
@@ -65,7 +69,7 @@ export function adminReservationRoutes(database: Database): Route[] {
       invalid: (issues) =>
         new AppError(400, issues.some((issue) => issue.path[0] === 'status') ? INVALID_STATUS : INVALID_PARAMETERS, { details: detailsFrom(issues) }),
       responses: {
-        200: { description: 'Active reservations', schema: z.object({ success: z.literal(true), reservations: z.array(ActiveReservationSchema) }) },
+        200: { description: 'Active reservations', schema: ListResponse },
         ...errorResponses(400, 401, 413, 500),
       },
       handle: async (c, { body }) => {
@@ -84,7 +88,7 @@ export function adminReservationRoutes(database: Database): Route[] {
       body: StatusBody,
       invalid: statusUpdateProblem,
       responses: {
-        200: { description: 'Updated', schema: z.object({ success: z.literal(true), reservation: ActiveReservationSchema }) },
+        200: { description: 'Updated', schema: StatusResponse },
         ...errorResponses(400, 401, 404, 409, 413, 500),
       },
       handle: async (c, { body }) => {
@@ -112,7 +116,7 @@ export function adminReservationRoutes(database: Database): Route[] {
       body: DeleteBody,
       invalid: (issues) => new AppError(400, MISSING_ID, { details: detailsFrom(issues) }),
       responses: {
-        200: { description: 'Deleted', schema: z.object({ success: z.literal(true), deletedId: z.string() }) },
+        200: { description: 'Deleted', schema: DeleteResponse },
         ...errorResponses(400, 401, 404, 413, 500),
       },
       handle: async (c, { body }) => {

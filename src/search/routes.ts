@@ -48,7 +48,7 @@ const SearchResultSchema = z.object({
   score: z.number().describe('Relevance, higher is better'),
 });
 
-const SearchResponseSchema = z.object({
+export const SearchResponseSchema = z.object({
   results: z.array(SearchResultSchema).describe(`The best ${MAX_RESULTS} matches, best first`),
   query: z.string().describe('The normalised query'),
   totalResults: z.number().int().describe('Every match, also those beyond the results'),

@@ -1,0 +1,67 @@
+import type { Output } from '../client/tenpo-client.ts';
+import { barChart, dailyChart } from './charts.ts';
+import { h, replace } from './dom.ts';
+import { formatCount } from './format.ts';
+import { labelOf, RESERVATION_STATUS_LABELS, SUBSCRIPTION_STATUS_LABELS } from './labels.ts';
+import { placeholder } from './record-table.ts';
+import type { View, ViewContext } from './shell.ts';
+
+type Stats = Output<'/api/admin-dashboard-stats'>;
+
+/** The figures at a glance: totals, records by status and product, searches, and notifications still owed. */
+export const dashboardView: View = {
+  hash: '#/dashboard',
+  label: 'ダッシュボード',
+  render(container, context) {
+    const body = h('div');
+    replace(container, h('div', { class: 'view-head' }, h('h1', {}, 'ダッシュボード'), h('button', { type: 'button', onClick: () => void load() }, '更新')), body);
+
+    async function load(): Promise<void> {
+      body.setAttribute('aria-busy', 'true');
+      replace(body, placeholder('読み込み中…'));
+      try {
+        replace(body, ...figures(await context.api.call('/api/admin-dashboard-stats', {}), context));
+      } catch (error) {
+        context.fail(error);
+        replace(body, placeholder('集計を読み込めませんでした。', h('button', { type: 'button', onClick: () => void load() }, '再試行')));
+      } finally {
+        body.removeAttribute('aria-busy');
+      }
+    }
+    void load();
+  },
+};
+
+function figures(stats: Stats, context: ViewContext): Node[] {
+  const { reservations, subscriptions, searches, outbox } = stats;
+  const byStatus = (counts: Record<string, number>, labels: Record<string, string>) => Object.entries(counts).map(([status, count]) => ({ label: labelOf(labels, status), values: [count] }));
+  const keywords = (list: { keyword: string; count: number }[]) => list.map((entry) => ({ label: entry.keyword, values: [entry.count] }));
+  return [
+    h(
+      'div',
+      { class: 'cards' },
+      card('予約', reservations.total, `うちアーカイブ ${formatCount(reservations.archived)} 件`),
+      card('再入荷通知の登録', subscriptions.total, `通知待ち ${formatCount(subscriptions.byStatus.pending ?? 0)} 件`),
+      card('検索（過去30日）', searches.total, `結果0件 ${formatCount(searches.zeroResults)} 件`),
+      card('未配信の通知', outbox.pending, outbox.dead > 0 ? `配信できなかった通知 ${formatCount(outbox.dead)} 件` : '配信の失敗はありません', outbox.dead > 0),
+    ),
+    h(
+      'div',
+      { class: 'charts' },
+      barChart('予約（ステータス別）', byStatus(reservations.byStatus, RESERVATION_STATUS_LABELS)),
+      barChart('再入荷通知の登録（ステータス別）', byStatus(subscriptions.byStatus, SUBSCRIPTION_STATUS_LABELS)),
+      barChart(
+        '商品別の予約と通知待ち',
+        stats.products.map((p) => ({ label: p.name ?? context.products.get(p.productSlug)?.name ?? p.productSlug, values: [p.reservations, p.pendingSubscriptions] })),
+        ['予約', '通知待ち'],
+      ),
+      dailyChart('日別の検索数（過去30日）', searches.perDay),
+      barChart('よく検索されたキーワード（過去30日）', keywords(searches.topKeywords)),
+      barChart('結果が0件だったキーワード（過去30日）', keywords(searches.topZeroResultKeywords)),
+    ),
+  ];
+}
+
+function card(label: string, value: number, sub: string, alert = false): HTMLElement {
+  return h('div', { class: alert ? 'card alert' : 'card' }, h('div', { class: 'label' }, label), h('div', { class: 'value' }, formatCount(value)), h('div', { class: 'sub' }, sub));
+}

@@ -1,0 +1,29 @@
+import { createTenpoClient } from '../client/tenpo-client.ts';
+import { dashboardView } from './dashboard-view.ts';
+import { renderLogin } from './login-view.ts';
+import { reservationsView } from './reservations-view.ts';
+import { forgetToken, storedToken } from './session.ts';
+import { subscriptionsView } from './subscriptions-view.ts';
+import { renderShell, type View } from './shell.ts';
+
+// The console's entry: the sign-in form until the tab holds an accepted token, then the screens.
+
+const VIEWS: View[] = [dashboardView, reservationsView, subscriptionsView];
+
+const root = document.getElementById('app')!;
+const api = createTenpoClient({ token: storedToken });
+let leaveShell: (() => void) | undefined;
+
+function showLogin(message?: string): void {
+  leaveShell?.();
+  leaveShell = undefined;
+  forgetToken();
+  renderLogin(root, { message, onSignedIn: showConsole });
+}
+
+function showConsole(): void {
+  leaveShell = renderShell(root, { api, views: VIEWS, onSignOut: showLogin });
+}
+
+if (storedToken()) showConsole();
+else showLogin();

@@ -1,0 +1,60 @@
+import type { TenpoClient } from '../client/tenpo-client.ts';
+import type { StatusTable } from '../records/status-transitions.ts';
+import type { Child } from './dom.ts';
+import type { ViewContext } from './shell.ts';
+
+// Reservations and restock subscriptions are listed, filtered, moved between statuses, archived and
+// unarchived the same way: one set of screens serves both, and this is everything that differs.
+
+export interface ActiveRecord {
+  id: string;
+  productSlug: string;
+  status: string;
+  createdAt: string;
+}
+
+export interface ArchivedRecord extends ActiveRecord {
+  archivedAt: string;
+}
+
+export interface Filter {
+  status?: string;
+  productSlug?: string;
+}
+
+export interface BulkResult {
+  doneIds: string[];
+  errors: { id: string; error: string }[];
+}
+
+export interface ArchivedPage<A> {
+  items: A[];
+  total: number;
+  page: number;
+  totalPages: number;
+}
+
+/** A cell of a record's row; `update` shows the record as the service now returns it. */
+export interface Column<R> {
+  label: string;
+  cell(record: R, context: ViewContext, update: (record: R) => void): Child;
+  /** A class for the cell (its width, say). */
+  class?: string;
+}
+
+export interface RecordKind<R extends ActiveRecord, A extends ArchivedRecord> {
+  /** What one record is called: 予約, 登録. */
+  noun: string;
+  statusLabels: Record<string, string>;
+  statusTable: StatusTable<string>;
+  /** The statuses the archived view can filter on (legacy ones included). */
+  archivedStatuses: string[];
+  list(api: TenpoClient, filter: Filter): Promise<R[]>;
+  changeStatus(api: TenpoClient, record: R, status: string): Promise<R>;
+  setArchived(api: TenpoClient, archived: boolean, items: { id: string; productSlug: string }[]): Promise<BulkResult>;
+  archivedPage(api: TenpoClient, request: Filter & { page: number; pageSize: number }): Promise<ArchivedPage<A>>;
+  columns: Column<R>[];
+  archivedColumns: Column<A>[];
+  /** A panel above the active list (the restock sender); `reload` refreshes the list after it acted. */
+  panel?(context: ViewContext, reload: () => void): Node;
+}

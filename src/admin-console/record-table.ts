@@ -1,0 +1,144 @@
+import { serviceText } from './api-errors.ts';
+import { h, type Child } from './dom.ts';
+import { labelOf } from './labels.ts';
+import type { ProductOption } from './products.ts';
+import type { BulkResult, Column, Filter } from './record-kind.ts';
+import type { ViewContext } from './shell.ts';
+
+// The pieces both record screens (active and archived) are made of: the filter bar, the table with
+// a checkbox per row, and the bar acting on the selected rows.
+
+/** Status and product selects; every change calls `onChange` with the whole filter. */
+export function filterBar(options: {
+  statuses: string[];
+  labels: Record<string, string>;
+  products: Map<string, ProductOption>;
+  filter: Filter;
+  onChange: (filter: Filter) => void;
+  onReload: () => void;
+}): HTMLElement {
+  const status = h(
+    'select',
+    { id: 'filter-status', onChange: () => changed() },
+    h('option', { value: '' }, 'すべて'),
+    ...options.statuses.map((value) => h('option', { value, selected: value === options.filter.status }, labelOf(options.labels, value))),
+  );
+  const product = h(
+    'select',
+    { id: 'filter-product', onChange: () => changed() },
+    h('option', { value: '' }, 'すべての商品'),
+    ...[...options.products.values()].map((p) => h('option', { value: p.slug, selected: p.slug === options.filter.productSlug }, p.name)),
+  );
+  const changed = () => options.onChange({ status: status.value || undefined, productSlug: product.value || undefined });
+  return h(
+    'div',
+    { class: 'filters' },
+    h('label', { for: 'filter-status' }, 'ステータス'),
+    status,
+    h('label', { for: 'filter-product' }, '商品'),
+    product,
+    h('button', { type: 'button', onClick: options.onReload }, '再読み込み'),
+  );
+}
+
+/**
+ * The records as a table, a checkbox first in every row. On a narrow screen each row becomes a card
+ * whose cells carry their column's name (console.css).
+ */
+export function recordTable<R extends { id: string }>(options: {
+  records: R[];
+  columns: Column<R>[];
+  noun: string;
+  context: ViewContext;
+  selected: Set<string>;
+  onSelectionChange: () => void;
+}): HTMLTableElement {
+  const { columns, selected, context } = options;
+  const boxes: HTMLInputElement[] = [];
+  const all = h('input', {
+    type: 'checkbox',
+    'aria-label': 'すべて選択',
+    onChange: () => {
+      for (const box of boxes) box.checked = all.checked;
+      for (const record of options.records) all.checked ? selected.add(record.id) : selected.delete(record.id);
+      options.onSelectionChange();
+    },
+  });
+
+  const row = (record: R): HTMLTableRowElement => {
+    const box = h('input', {
+      type: 'checkbox',
+      checked: selected.has(record.id),
+      'aria-label': `この${options.noun}を選択`,
+      onChange: () => {
+        box.checked ? selected.add(record.id) : selected.delete(record.id);
+        all.checked = boxes.every((b) => b.checked);
+        options.onSelectionChange();
+      },
+    });
+    boxes.push(box);
+    const tr: HTMLTableRowElement = h(
+      'tr',
+      { 'data-id': record.id },
+      h('td', { class: 'select' }, box),
+      ...columns.map((column) =>
+        h('td', { 'data-label': column.label, class: column.class }, column.cell(record, context, (updated) => {
+          boxes.splice(boxes.indexOf(box), 1);
+          tr.replaceWith(row(updated));
+        })),
+      ),
+    );
+    return tr;
+  };
+
+  return h(
+    'table',
+    { class: 'records' },
+    h('thead', {}, h('tr', {}, h('th', { class: 'select' }, all), ...columns.map((column) => h('th', { scope: 'col' }, column.label)))),
+    h('tbody', {}, ...options.records.map(row)),
+  );
+}
+
+/** "N 件選択中" and the button acting on them, disabled while nothing is selected or it runs. */
+export function selectionBar(label: string, act: () => Promise<void>): { element: HTMLElement; update(count: number): void } {
+  const count = h('span', { class: 'count' }, '0 件選択中');
+  let selectedCount = 0;
+  const button: HTMLButtonElement = h('button', {
+    type: 'button',
+    disabled: true,
+    onClick: async () => {
+      button.disabled = true;
+      button.setAttribute('aria-busy', 'true');
+      try {
+        await act();
+      } finally {
+        button.removeAttribute('aria-busy');
+        button.disabled = selectedCount === 0;
+      }
+    },
+  }, label);
+  return {
+    element: h('div', { class: 'selection' }, count, button),
+    update(n) {
+      selectedCount = n;
+      count.textContent = `${n} 件選択中`;
+      button.disabled = n === 0;
+    },
+  };
+}
+
+/** What a screen shows instead of its table while loading, when empty, or when loading failed. */
+export function placeholder(text: string, ...actions: Child[]): HTMLElement {
+  return h('div', { class: 'placeholder' }, h('p', {}, text), ...actions);
+}
+
+/** The outcome of a bulk archive or unarchive; a partly failed one is an error, so it stays shown. */
+export function bulkOutcome(result: BulkResult, noun: string, done: string): { message: string; tone: 'success' | 'error' } {
+  const parts = [];
+  if (result.doneIds.length > 0) parts.push(`${result.doneIds.length} 件の${noun}を${done}。`);
+  if (result.errors.length > 0) {
+    const reasons = [...new Set(result.errors.map((e) => serviceText(e.error)))].join('、');
+    parts.push(`${result.errors.length} 件は処理できませんでした（${reasons}）。`);
+  }
+  return { message: parts.join(''), tone: result.errors.length > 0 ? 'error' : 'success' };
+}

@@ -1,0 +1,64 @@
+import { readFileSync } from 'node:fs';
+import { stripTypeScriptTypes } from 'node:module';
+import { posix } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { staticFile, type StaticFile } from '../../web-assets/static-file.ts';
+
+// The console is TypeScript under src/, type-checked with the rest (tsc --noEmit), and turned into
+// browser JavaScript here, at the first request, by Node's own type stripping: no bundler, no
+// build step, and the browser gets the same module files the editor shows (line for line, so its
+// developer tools point at the right lines). Each module is served under a name that carries a
+// hash of its content, cached for good; an import map sends the `./x.ts` imports, unchanged, to
+// those names, and the page preloads them all at once.
+
+const SOURCE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Modules live one folder deep under src/ (`admin-console/main.ts`, `client/tenpo-client.ts`). */
+const MODULE_PATH = /^[a-z0-9-]+\/[a-z0-9-]+\.ts$/;
+
+/** Static imports and re-exports (`import x from './a.ts'`, `export { y } from './b.ts'`, `import './c.ts'`). */
+const STATIC_IMPORT = /\b(?:import|export)\s*(?:[\w*{}\s,$]*?\s*from\s*)?['"]([^'"]+)['"]/g;
+const DYNAMIC_IMPORT = /\bimport\s*\(/;
+
+export interface BrowserModules {
+  /** The entry module's URL. */
+  entryUrl: string;
+  /** Every module's URL, for `<link rel="modulepreload">`. */
+  urls: string[];
+  /** From the URL an import resolves to (`…/dom.ts`) to the module's hashed URL. */
+  importMap: { imports: Record<string, string> };
+  /** The modules by their path under the URL prefix (`admin-console/dom.1a2b3c4d5e6f.js`). */
+  files: Map<string, StaticFile>;
+}
+
+/**
+ * The entry module (a path under src/) and every module it imports at run time, stripped of their
+ * types. Type-only imports vanish with the types, so the server's code and zod stay on the server;
+ * a run-time import of a package or of a file outside this layout is refused with its culprit named.
+ */
+export function loadBrowserModules(entry: string, urlPrefix: string): BrowserModules {
+  const stripped = new Map<string, string>();
+  const pending = [entry];
+  while (pending.length > 0) {
+    const path = pending.pop()!;
+    if (stripped.has(path)) continue;
+    if (!MODULE_PATH.test(path)) throw new Error(`browser module ${path} is not a .ts file one folder under src/`);
+    const code = stripTypeScriptTypes(readFileSync(SOURCE_ROOT + path, 'utf8'), { mode: 'strip' });
+    if (DYNAMIC_IMPORT.test(code)) throw new Error(`browser module ${path} imports dynamically; only static imports are served`);
+    stripped.set(path, code);
+    for (const [, specifier] of code.matchAll(STATIC_IMPORT)) {
+      if (!specifier!.startsWith('.')) throw new Error(`browser module ${path} imports '${specifier}' at run time; only the project's own modules can be served`);
+      pending.push(posix.join(posix.dirname(path), specifier!));
+    }
+  }
+
+  const files = new Map<string, StaticFile>();
+  const imports: Record<string, string> = {};
+  for (const [path, code] of stripped) {
+    const file = staticFile(posix.basename(path, '.ts') + '.js', code, { hashed: true });
+    const servedPath = `${posix.dirname(path)}/${file.name}`;
+    files.set(servedPath, file);
+    imports[urlPrefix + path] = urlPrefix + servedPath;
+  }
+  return { entryUrl: imports[urlPrefix + entry]!, urls: Object.values(imports), importMap: { imports }, files };
+}

@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { sendCachedJson, serializeJson, type CachedJson } from '../http/cached-json.ts';
+import { AppError } from '../http/app-error.ts';
+import { defineRoute, type Route } from '../http/route.ts';
+import { errorResponses } from '../http/schemas.ts';
+import { sendStaticFile } from '../web-assets/static-file.ts';
+import packageJson from '../../package.json' with { type: 'json' };
+import { DOCS_ASSETS_PREFIX, DOCS_CSP, loadDocsPage, type DocsPage } from './docs-page.ts';
+import { openApiDocument } from './openapi-document.ts';
+
+const TAG = 'API reference';
+
+const DESCRIPTION = `The back end of a eurorack module shop: catalog, site search, reservations, restock subscriptions and their administration.
+
+- Bodies are JSON, parsed as JSON whatever the Content-Type says; a body must be an object and at most 64 KiB (413 otherwise).
+- Failures answer with the envelope \`{success: false, error, details?: [{field, message}]}\`; unknown paths with 404 \`Not found\`.
+- Every path answers OPTIONS (CORS preflight, 204); GET paths also answer HEAD; other methods get 405 with an \`Allow\` header.
+- Administrator routes need \`Authorization: Bearer <token>\`, checked before the body is read, and allow any origin. Public storefront routes allow the shop's own origins only.
+- Every response carries \`X-Request-Id\` (the caller's own when it sends a short plain one); a 500 is logged under it.
+- Timestamps are ISO 8601 strings in UTC with milliseconds.`;
+
+/** The document's shape, loosely: it is checked against the OpenAPI 3.1 schema by the tests. */
+export const DocumentSchema = z.looseObject({
+  openapi: z.string(),
+  info: z.object({ title: z.string(), version: z.string(), description: z.string() }),
+  paths: z.record(z.string(), z.record(z.string(), z.unknown())),
+});
+
+/**
+ * GET /openapi.json and the interactive reference at /docs. `describedRoutes` is called on first
+ * request, so the document can describe every route, these ones included.
+ */
+export function apiReferenceRoutes(describedRoutes: () => Route[]): Route[] {
+  let document: CachedJson | undefined;
+  let docs: DocsPage | undefined;
+  const docsPage = () => (docs ??= loadDocsPage());
+
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/openapi.json',
+      tag: TAG,
+      summary: 'This document: OpenAPI 3.1, generated from the schemas the handlers validate with',
+      cors: 'any',
+      responses: {
+        200: { description: 'The OpenAPI document', schema: DocumentSchema, headers: { 'Cache-Control': 'no-cache' } },
+        ...errorResponses(405, 500),
+      },
+      handle: (c) => {
+        document ??= serializeJson(openApiDocument(describedRoutes(), { title: 'tenpo', version: packageJson.version, description: DESCRIPTION }));
+        return sendCachedJson(c, document, { 'Cache-Control': 'no-cache' });
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/docs',
+      tag: TAG,
+      summary: 'The interactive API reference (Swagger UI), served by the service itself',
+      cors: 'none',
+      responses: {
+        200: { description: 'The reference page; revalidated on every visit (ETag)', contentType: 'text/html' },
+        ...errorResponses(405, 500),
+      },
+      handle: (c) => sendStaticFile(c, docsPage().page, { 'Content-Security-Policy': DOCS_CSP }),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: `${DOCS_ASSETS_PREFIX}:file`,
+      tag: TAG,
+      summary: 'A script or stylesheet of the reference page',
+      description: 'Named by a hash of its content, so it is cached for a year (immutable); gzipped when the client accepts it.',
+      cors: 'none',
+      responses: {
+        200: { description: 'The script or stylesheet', contentType: 'text/*' },
+        ...errorResponses(404, 405, 500),
+      },
+      handle: (c) => {
+        const file = docsPage().assets.get(c.req.param('file') ?? '');
+        if (!file) throw new AppError(404, 'Not found');
+        return sendStaticFile(c, file);
+      },
+    }),
+  ];
+}

@@ -1,0 +1,106 @@
+import { ENDPOINTS, type EndpointPath, type Endpoints, type ErrorBody } from './endpoints.ts';
+
+// A typed client for the whole API, for browsers (the admin console) and Node (tests, scripts).
+// It depends on nothing but fetch.
+
+export { ENDPOINTS } from './endpoints.ts';
+export type { EndpointPath, Endpoints, ErrorBody } from './endpoints.ts';
+
+export interface ClientOptions {
+  /** The service's origin, e.g. `http://localhost:8787`; '' (the default) means the page's own. */
+  baseUrl?: string;
+  /** The admin token, asked for on every admin call (so logging out takes effect at once). */
+  token?: () => string | undefined;
+  fetch?: typeof fetch;
+}
+
+export type Input<P extends EndpointPath> = Endpoints[P]['input'];
+export type Output<P extends EndpointPath> = Endpoints[P]['output'];
+
+/** The input argument: optional where the endpoint needs nothing. */
+type InputArgs<P extends EndpointPath> = Input<P> extends undefined ? [] : {} extends Input<P> ? [input?: Input<P>] : [input: Input<P>];
+
+/** An answer as it came: the success body, or the error envelope with its status. */
+export type Reply<P extends EndpointPath> =
+  | { ok: true; status: number; body: Output<P>; headers: Headers }
+  | { ok: false; status: number; body: ErrorBody; headers: Headers };
+
+/** A call that did not succeed: the service's error, or no answer at all (status 0). */
+export class ApiError extends Error {
+  override name = 'ApiError';
+  /** The HTTP status; 0 when no answer came (offline, service down). */
+  readonly status: number;
+  /** The envelope's field errors, if any. */
+  readonly details: { field: string; message: string }[];
+  /** The service's id for the request, to quote when reporting a 500. */
+  readonly requestId: string | undefined;
+
+  constructor(status: number, message: string, options: { details?: { field: string; message: string }[]; requestId?: string; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.status = status;
+    this.details = options.details ?? [];
+    this.requestId = options.requestId;
+  }
+}
+
+export interface TenpoClient {
+  /** Calls an endpoint and returns its success body; anything else throws ApiError. */
+  call<P extends EndpointPath>(path: P, ...input: InputArgs<P>): Promise<Output<P>>;
+  /** Calls an endpoint and returns the answer whatever its status; only a missing answer throws. */
+  send<P extends EndpointPath>(path: P, ...input: InputArgs<P>): Promise<Reply<P>>;
+}
+
+export function createTenpoClient(options: ClientOptions = {}): TenpoClient {
+  const baseUrl = options.baseUrl ?? '';
+  const fetchFn = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
+
+  async function send<P extends EndpointPath>(path: P, ...[input]: InputArgs<P>): Promise<Reply<P>> {
+    const { method, admin } = ENDPOINTS[path];
+    const headers: Record<string, string> = {};
+    const token = admin ? options.token?.() : undefined;
+    if (token) headers.authorization = `Bearer ${token}`;
+    let url = baseUrl + path;
+    let body: string | undefined;
+    if (method === 'GET') {
+      url += queryString(input as Record<string, unknown> | undefined);
+    } else {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(input ?? {});
+    }
+    let response: Response;
+    try {
+      response = await fetchFn(url, { method, headers, body });
+    } catch (cause) {
+      throw new ApiError(0, 'No answer from the service', { cause });
+    }
+    const parsed: unknown = await response.json().catch(() => undefined);
+    if (response.ok && parsed !== undefined) return { ok: true, status: response.status, body: parsed as Output<P>, headers: response.headers };
+    return { ok: false, status: response.status, body: asErrorBody(parsed, response.status), headers: response.headers };
+  }
+
+  return {
+    send,
+    async call(path, ...input) {
+      const reply = await send(path, ...input);
+      if (reply.ok) return reply.body;
+      throw new ApiError(reply.status, reply.body.error, { details: reply.body.details, requestId: reply.headers.get('x-request-id') ?? undefined });
+    },
+  };
+}
+
+/** `?a=1&tag=x&tag=y`: arrays repeat their name, absent values are left out. */
+function queryString(query: Record<string, unknown> | undefined): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query ?? {})) {
+    for (const item of Array.isArray(value) ? value : [value]) if (item !== undefined && item !== null) params.append(name, String(item));
+  }
+  const text = params.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
+/** The envelope when the answer was one; otherwise (a proxy's error page, say) one made from the status. */
+function asErrorBody(value: unknown, status: number): ErrorBody {
+  const candidate = value as Partial<ErrorBody> | undefined;
+  if (candidate && typeof candidate.error === 'string') return { success: false, error: candidate.error, ...(candidate.details ? { details: candidate.details } : {}) };
+  return { success: false, error: `HTTP ${status}` };
+}

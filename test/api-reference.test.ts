@@ -1,0 +1,197 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createTenpoClient, ENDPOINTS, type EndpointPath, type TenpoClient } from 'tenpo/client';
+import { createApp } from '../src/app.ts';
+import { ADMIN_TOKEN, DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
+import { loadContract, type Contract } from './helpers/openapi-contract.ts';
+
+// GET /openapi.json: a valid OpenAPI 3.1 document listing exactly the routes the app serves, whose
+// schemas match what the service really answers (a whole admin workflow, errors included, on both
+// dialects); and the reference page at /docs with its assets, served by the service itself.
+
+type Json = Record<string, any>;
+
+for (const dialect of DIALECTS) {
+  describe(`the OpenAPI document (${dialect})`, () => {
+    let app: TestApp;
+    let contract: Contract;
+    let api: TenpoClient;
+    before(async () => {
+      app = await startTestApp({ dialect, env: { RATE_LIMIT_PER_MINUTE: '0' } });
+      contract = await loadContract(app.url);
+      api = createTenpoClient({ baseUrl: app.url, token: () => ADMIN_TOKEN });
+    });
+    after(() => app.close());
+
+    test('lists the same (method, path) pairs the app serves', async () => {
+      const served = new Set<string>();
+      // Every path mounted on the app, but the request-context middleware's catch-all.
+      const paths = new Set(createApp(app.services).routes.map((route) => route.path).filter((path) => path !== '/*'));
+      for (const path of paths) {
+        const response = await app.request(path.replace(/:\w+/g, 'probe'), { method: 'OPTIONS' });
+        assert.equal(response.status, 204, path);
+        for (const method of response.headers.get('allow')!.split(', ')) if (method !== 'HEAD' && method !== 'OPTIONS') served.add(`${method} ${path}`);
+      }
+      const documented = new Set(
+        Object.entries(contract.document.paths as Json).flatMap(([path, operations]) =>
+          Object.keys(operations as Json).map((method) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`),
+        ),
+      );
+      assert.deepEqual([...documented].sort(), [...served].sort());
+      for (const expected of ['POST /api/admin/notify/send', 'POST /api/admin-dashboard-stats', 'GET /openapi.json', 'GET /docs', 'GET /admin']) assert.ok(served.has(expected), expected);
+    });
+
+    test('marks every admin operation with the bearer scheme and its 401, and only those', () => {
+      const operations = Object.entries(contract.document.paths as Json).flatMap(([path, ops]) => Object.entries(ops as Json).map(([method, op]) => ({ path, method, op: op as Json })));
+      assert.deepEqual(contract.document.components.securitySchemes.adminToken, {
+        type: 'http',
+        scheme: 'bearer',
+        description: contract.document.components.securitySchemes.adminToken.description,
+      });
+      for (const { path, method, op } of operations) {
+        const admin = path.startsWith('/api/admin');
+        assert.equal(Boolean(op.security), admin, `${method} ${path} security`);
+        if (admin) {
+          assert.deepEqual(op.security, [{ adminToken: [] }]);
+          assert.ok(op.responses['401'], `${method} ${path} documents 401`);
+        }
+        assert.ok(Object.keys(op.responses).some((status) => status.startsWith('2')), `${method} ${path} documents a success`);
+        assert.ok(op.summary, `${method} ${path} has a summary`);
+      }
+      const ids = operations.map(({ op }) => op.operationId);
+      assert.equal(new Set(ids).size, ids.length, 'operation ids are unique');
+    });
+
+    test('describes request bodies from the input side and answers from the output side', () => {
+      const reservation = contract.document.paths['/api/reservation'].post;
+      assert.deepEqual(reservation.requestBody.content['application/json'].schema.required, ['name', 'email', 'productSlug']);
+      const products = contract.document.paths['/api/products'].get;
+      const perPage = products.parameters.find((p: Json) => p.name === 'per_page');
+      assert.deepEqual({ in: perPage.in, required: perPage.required, type: perPage.schema.type }, { in: 'query', required: false, type: 'string' });
+      const product = products.responses['200'].content['application/json'].schema.properties.products.items;
+      assert.ok(product.required.includes('subtitle'), 'defaults are filled in answers, so the field is always there');
+      assert.deepEqual(contract.document.paths['/api/admin/reservations/archive'].post.responses['400'].content['application/json'].schema, { $ref: '#/components/schemas/Error' });
+    });
+
+    test('matches every answer of a full workflow, errors included', async () => {
+      /** Calls through the typed client and checks the answer against the document. */
+      const expect = async (path: EndpointPath, input: unknown, status: number): Promise<Json> => {
+        const reply = await api.send(path, input as never);
+        assert.equal(reply.status, status, `${path} ${JSON.stringify(input)} → ${JSON.stringify(reply.body)}`);
+        contract.check(ENDPOINTS[path].method, path, reply.status, reply.body);
+        return reply.body as Json;
+      };
+
+      await expect('/healthz', undefined, 200);
+      await expect('/openapi.json', undefined, 200);
+      await expect('/api/products', { tag: ['vco', 'vcf'], per_page: '3' }, 200);
+      await expect('/api/products', { page: 'abc' }, 400);
+      await expect('/api/search', { q: 'シンセ' }, 200);
+      await expect('/api/search', { q: 'zzzzqqq' }, 200);
+      await expect('/api/keyword-logs', {}, 200);
+      await expect('/api/keyword-logs', { limit: '0' }, 400);
+
+      const { reservationId } = await expect('/api/reservation', { name: '山田 太郎', email: 'Taro@Example.com', productSlug: 'kumo-vco-2' }, 200);
+      await expect('/api/reservation', { name: '', email: 'nope', productSlug: 'Bad Slug' }, 400);
+      await expect('/api/reservation', { name: '太郎', email: 'taro@example.com', productSlug: 'no-such-product' }, 400);
+      const { subscriptionId } = await expect('/api/notify', { email: 'hanako@example.com', productSlug: 'kumo-vco-2' }, 200);
+      await expect('/api/notify', { email: 'x', productSlug: 'kumo-vco-2' }, 400);
+
+      const reservation = { id: reservationId, productSlug: 'kumo-vco-2' };
+      await expect('/api/admin-reservations-list', {}, 200);
+      await expect('/api/admin-reservations-list', { status: 'lost' }, 400);
+      await expect('/api/admin-reservations-status', { ...reservation, status: 'confirmed', notes: '電話で確認済み' }, 200);
+      await expect('/api/admin-reservations-status', { ...reservation, status: 'pending', notes: 'x'.repeat(2001) }, 400);
+      await expect('/api/admin-reservations-status', { ...reservation, status: 'confirmed' }, 200);
+      await expect('/api/admin-reservations-status', { id: 'res_missing', productSlug: 'kumo-vco-2', status: 'confirmed' }, 404);
+      await expect('/api/admin-reservations-status', { ...reservation, status: 'fulfilled' }, 200);
+      await expect('/api/admin-reservations-status', { ...reservation, status: 'cancelled' }, 409);
+      await expect('/api/admin/reservations/archive', { ids: [reservation, { id: 'res_missing', productSlug: 'kumo-vco-2' }] }, 200);
+      await expect('/api/admin/reservations/archive', { ids: [] }, 400);
+      await expect('/api/admin/reservations/archives/list', { page: 1, pageSize: 1 }, 200);
+      await expect('/api/admin/reservations/archives/list', { pageSize: 0 }, 400);
+      await expect('/api/admin/reservations/unarchive', { ids: [reservation] }, 200);
+      await expect('/api/admin-reservations-delete', reservation, 200);
+      await expect('/api/admin-reservations-delete', reservation, 404);
+
+      const subscription = { id: subscriptionId, productSlug: 'kumo-vco-2' };
+      await expect('/api/admin-notify-list', { status: 'pending' }, 200);
+      await expect('/api/admin-notify-status', { ...subscription, status: 'unsubscribed' }, 200);
+      await expect('/api/admin-notify-status', { ...subscription, status: 'notified' }, 409);
+      await expect('/api/admin-notify-status', { ...subscription, status: 'pending' }, 200);
+      await expect('/api/admin/notify/send', { productSlug: 'kumo-vco-2' }, 200);
+      await expect('/api/admin/notify/send', { productSlug: 'no-such-product' }, 404);
+      await expect('/api/admin/notify/archive', { ids: [subscription] }, 200);
+      await expect('/api/admin/notify/archives/list', {}, 200);
+      await expect('/api/admin/notify/unarchive', { ids: [subscription, { nonsense: true }] }, 200);
+      await expect('/api/admin-dashboard-stats', {}, 200);
+
+      const wrongToken = await createTenpoClient({ baseUrl: app.url, token: () => 'wrong' }).send('/api/admin-dashboard-stats', {});
+      assert.equal(wrongToken.status, 401);
+      contract.check('POST', '/api/admin-dashboard-stats', 401, wrongToken.body);
+      const huge = await app.admin('/api/admin-notify-list', { productSlug: 'x'.repeat(70_000) });
+      assert.equal(huge.status, 413);
+      contract.check('POST', '/api/admin-notify-list', 413, await huge.json());
+
+      // The check itself can fail: a body off its schema, a status the document does not list.
+      assert.throws(() => contract.check('POST', '/api/admin-notify-list', 200, { success: true }), /does not match/);
+      assert.throws(() => contract.check('POST', '/api/admin-notify-list', 200, { success: true, subscriptions: [], extra: 1 }), /does not match/);
+      assert.throws(() => contract.check('GET', '/healthz', 418, {}), /does not list/);
+    });
+  });
+}
+
+describe('serving the reference', () => {
+  let app: TestApp;
+  before(async () => {
+    app = await startTestApp();
+  });
+  after(() => app.close());
+
+  test('/openapi.json is revalidated by ETag and readable from any origin', async () => {
+    const first = await app.request('/openapi.json', { headers: { origin: 'https://integrator.example' } });
+    assert.equal(first.status, 200);
+    assert.equal(first.headers.get('cache-control'), 'no-cache');
+    assert.equal(first.headers.get('access-control-allow-origin'), '*');
+    const etag = first.headers.get('etag')!;
+    assert.match(etag, /^"[\w-]+"$/);
+    const again = await app.request('/openapi.json', { headers: { 'if-none-match': etag } });
+    assert.equal(again.status, 304);
+  });
+
+  test('/docs is a page of this origin only, whose scripts and styles come from the service with long caching', async () => {
+    const page = await app.request('/docs');
+    assert.equal(page.status, 200);
+    assert.match(page.headers.get('content-type')!, /^text\/html/);
+    assert.equal(page.headers.get('cache-control'), 'no-cache');
+    assert.match(page.headers.get('content-security-policy')!, /script-src 'self';/);
+    const html = await page.text();
+    const assets = [...html.matchAll(/(?:src|href)="(\/docs\/assets\/[^"]+)"/g)].map((m) => m[1]!);
+    assert.equal(assets.length, 4, 'Swagger UI’s script and stylesheet, and the page’s own');
+    assert.doesNotMatch(html, /https?:\/\//, 'nothing is loaded from elsewhere');
+    for (const asset of assets) {
+      const response = await app.request(asset, { headers: { 'accept-encoding': 'gzip' } });
+      assert.equal(response.status, 200, asset);
+      assert.equal(response.headers.get('cache-control'), 'public, max-age=31536000, immutable', asset);
+      assert.match(response.headers.get('content-type')!, /^text\/(javascript|css)/, asset);
+      await response.arrayBuffer();
+    }
+    const bundle = assets.find((asset) => asset.includes('swagger-ui-bundle'))!;
+    const zipped = await app.request(bundle, { headers: { 'accept-encoding': 'gzip, br' } });
+    assert.equal(zipped.headers.get('content-encoding'), 'gzip');
+    assert.equal(zipped.headers.get('vary'), 'Accept-Encoding');
+    const length = Number(zipped.headers.get('content-length'));
+    assert.ok(length > 0 && length < 700_000, `the bundle is sent gzipped (${length} bytes)`);
+    const revalidated = await app.request(bundle, { headers: { 'accept-encoding': 'gzip', 'if-none-match': zipped.headers.get('etag')! } });
+    assert.equal(revalidated.status, 304);
+    await zipped.arrayBuffer();
+  });
+
+  test('an unknown asset is a JSON 404', async () => {
+    for (const path of ['/docs/assets/swagger-ui-bundle.js', '/docs/assets/..%2Fpackage.json', '/admin/assets/admin-console/main.ts', '/admin/assets/http/mount.js']) {
+      const response = await app.request(path);
+      assert.equal(response.status, 404, path);
+      assert.deepEqual(await response.json(), { success: false, error: 'Not found' });
+    }
+  });
+});
