@@ -46,20 +46,23 @@ export function makeExcerpt(body: string, matches: Span[], length: number): Exce
 /** How far (in code points) a cut may move to land on a word boundary. */
 const MAX_SHIFT = 20;
 
+const SEGMENT_CONTEXT = 10;
+
 let segmenter: Intl.Segmenter | undefined;
 
-/** Word boundaries (code point positions) of body strictly inside [low, high] ∪ the ends of the body. */
+/** Word boundaries of the body (code point positions) within [low, high]. */
 function boundaries(body: string, points: Uint32Array, low: number, high: number): number[] {
   segmenter ??= new Intl.Segmenter('ja', { granularity: 'word' });
   const total = points.length - 1;
-  // Look a little past the range on both sides, so a boundary at its edge is a real one.
-  const from = Math.max(low - 1, 0);
-  const to = Math.min(high + 1, total);
+  // Segment past the range on both sides: the slice's own ends are not word boundaries, and the
+  // segmenter reads words from their context.
+  const from = Math.max(low - SEGMENT_CONTEXT, 0);
+  const to = Math.min(high + SEGMENT_CONTEXT, total);
   const slice = body.slice(points[from]!, points[to]!);
   const found: number[] = [];
   for (const { index } of segmenter.segment(slice)) {
     const position = toCodePoint(points, points[from]! + index);
-    if (position >= low && position <= high && (position > from || from === 0)) found.push(position);
+    if (position >= low && position <= high) found.push(position);
   }
   if (high >= total && low <= total) found.push(total);
   return found;

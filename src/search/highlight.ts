@@ -12,7 +12,7 @@ export interface Span {
  * Where the query matched in one text, as spans of the ORIGINAL text (the normalised one is
  * searched, and its offsets mapped back): whole words that matched a query word, and each
  * occurrence of a Japanese query run. A run that occurs nowhere whole in the document (it matched
- * through bigrams found apart) is shown by its bigrams instead: `wholeRunsFound` says which.
+ * through bigrams found apart) is shown by its bigrams instead: `runsFoundWhole` says which.
  * Sorted, overlaps merged.
  */
 export function findMatches(mapped: MappedText, targets: MatchTargets, runsFoundWhole: ReadonlySet<string>): Span[] {
