@@ -36,14 +36,14 @@ export interface BrowserModules {
  * types. Type-only imports vanish with the types, so the server's code and zod stay on the server;
  * a run-time import of a package or of a file outside this layout is refused with its culprit named.
  */
-export function loadBrowserModules(entry: string, urlPrefix: string): BrowserModules {
+export function loadBrowserModules(entry: string, urlPrefix: string, sourceRoot: string = SOURCE_ROOT): BrowserModules {
   const stripped = new Map<string, string>();
   const pending = [entry];
   while (pending.length > 0) {
     const path = pending.pop()!;
     if (stripped.has(path)) continue;
     if (!MODULE_PATH.test(path)) throw new Error(`browser module ${path} is not a .ts file one folder under src/`);
-    const code = stripTypeScriptTypes(readFileSync(SOURCE_ROOT + path, 'utf8'), { mode: 'strip' });
+    const code = stripTypeScriptTypes(readFileSync(posix.join(sourceRoot, path), 'utf8'), { mode: 'strip' });
     if (DYNAMIC_IMPORT.test(code)) throw new Error(`browser module ${path} imports dynamically; only static imports are served`);
     stripped.set(path, code);
     for (const [, specifier] of code.matchAll(STATIC_IMPORT)) {
