@@ -92,9 +92,11 @@ export async function markUnsubscribed(db: Kysely<Tables>, id: string): Promise<
 
 /**
  * Marks up to `limit` active pending subscriptions of a product `notified` at `notifiedAt`, oldest
- * first, and returns them. One statement; on PostgreSQL rows a concurrent send holds are skipped
- * rather than waited for, and the condition is checked again on each locked row, so no subscription
- * is notified by two sends.
+ * first, and returns them. On PostgreSQL the batch is locked as it is chosen, and rows a concurrent
+ * send holds are skipped rather than waited for, so no subscription is notified by two sends. Two
+ * statements, the second naming its ids: as `id IN (SELECT … FROM batch)`, PostgreSQL planned a
+ * semi-join that compared every pending row with every chosen one, when statistics had not yet
+ * caught up with a wave of signups (10,000 subscribers took 6 s instead of a fraction of one).
  */
 export async function markPendingNotified(
   db: Kysely<Tables>,
@@ -103,21 +105,25 @@ export async function markPendingNotified(
   notifiedAt: string,
   limit: number,
 ): Promise<Pick<Subscription, 'id' | 'email'>[]> {
+  let choose = db
+    .selectFrom('subscriptions')
+    .select('id')
+    .where('product_slug', '=', productSlug)
+    .where(ONE_PENDING)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit);
+  if (dialect === 'postgres') choose = choose.forUpdate().skipLocked();
+  const batch = await choose.execute();
+  if (batch.length === 0) return [];
   return db
-    .with('batch', (qb) => {
-      const batch = qb
-        .selectFrom('subscriptions')
-        .select('id')
-        .where('product_slug', '=', productSlug)
-        .where(ONE_PENDING)
-        .orderBy('created_at')
-        .orderBy('id')
-        .limit(limit);
-      return dialect === 'postgres' ? batch.forUpdate().skipLocked() : batch;
-    })
     .updateTable('subscriptions')
     .set({ status: 'notified', notified_at: notifiedAt })
-    .where('id', 'in', (eb) => eb.selectFrom('batch').select('id'))
+    .where(
+      'id',
+      'in',
+      batch.map((row) => row.id),
+    )
     .where(ONE_PENDING)
     .returning(['id', 'email'])
     .execute();
