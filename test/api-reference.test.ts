@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { createTenpoClient, ENDPOINTS, type EndpointPath, type TenpoClient } from 'tenpo/client';
 import { createApp } from '../src/app.ts';
 import { ADMIN_TOKEN, DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
+import { launchBrowser, recordPage, screenshot } from './helpers/browser.ts';
 import { loadContract, type Contract } from './helpers/openapi-contract.ts';
 
 // GET /openapi.json: a valid OpenAPI 3.1 document listing exactly the routes the app serves, whose
@@ -192,6 +193,34 @@ describe('serving the reference', () => {
       const response = await app.request(path);
       assert.equal(response.status, 404, path);
       assert.deepEqual(await response.json(), { success: false, error: 'Not found' });
+    }
+  });
+});
+
+describe('the reference page in a browser', () => {
+  let app: TestApp;
+  before(async () => {
+    app = await startTestApp();
+  });
+  after(() => app.close());
+
+  test('shows every operation, loading nothing from another origin and breaking no rule of its policy', async () => {
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      const record = recordPage(page);
+      await page.goto(`${app.url}/docs`);
+      await page.waitForSelector('.opblock');
+      const document = (await (await app.request('/openapi.json')).json()) as Json;
+      const operations = Object.values(document.paths as Json).reduce((n, ops) => n + Object.keys(ops as Json).length, 0);
+      assert.equal(await page.locator('.opblock').count(), operations);
+      assert.equal(await page.locator('.opblock-summary-path', { hasText: '/api/admin/notify/send' }).count(), 1);
+      for (const url of record.urls) assert.ok(url.startsWith(app.url), `${url} is of this origin`);
+      assert.deepEqual(record.errors, []);
+      assert.deepEqual(record.console.filter((line) => line.startsWith('error')), [], 'no console errors (a CSP violation would be one)');
+      await screenshot(page, 'api-reference', 'docs');
+    } finally {
+      await browser.close();
     }
   });
 });

@@ -31,22 +31,19 @@ export function renderShell(root: HTMLElement, options: { api: TenpoClient; view
   let fadeTimer: ReturnType<typeof setTimeout> | undefined;
   let products: Map<string, ProductOption> | undefined;
 
-  const context = (): ViewContext => ({
-    api,
-    products: products!,
-    announce(message, tone) {
-      clearTimeout(fadeTimer);
-      notice.textContent = message;
-      notice.className = `notice ${tone}`;
-      notice.setAttribute('role', tone === 'error' ? 'alert' : 'status');
-      notice.hidden = false;
-      if (tone === 'success') fadeTimer = setTimeout(() => (notice.hidden = true), SUCCESS_SHOWN_MS);
-    },
-    fail(error) {
-      if (error instanceof ApiError && error.status === 401) return options.onSignOut(TOKEN_REJECTED);
-      this.announce(errorMessage(error), 'error');
-    },
-  });
+  const announce = (message: string, tone: 'success' | 'error') => {
+    clearTimeout(fadeTimer);
+    notice.textContent = message;
+    notice.className = `notice ${tone}`;
+    notice.setAttribute('role', tone === 'error' ? 'alert' : 'status');
+    notice.hidden = false;
+    if (tone === 'success') fadeTimer = setTimeout(() => (notice.hidden = true), SUCCESS_SHOWN_MS);
+  };
+  const fail = (error: unknown) => {
+    if (error instanceof ApiError && error.status === 401) return options.onSignOut(TOKEN_REJECTED);
+    announce(errorMessage(error), 'error');
+  };
+  const context = (): ViewContext => ({ api, products: products!, announce, fail });
 
   function current(): View {
     return views.find((view) => view.hash === location.hash) ?? views[0]!;

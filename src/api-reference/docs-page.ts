@@ -53,6 +53,7 @@ export function loadDocsPage(): DocsPage {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>tenpo API reference</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="${url(style)}">
 <link rel="stylesheet" href="${url(pageStyle)}">
 </head>

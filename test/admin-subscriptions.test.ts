@@ -1,0 +1,306 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, test } from 'node:test';
+import { DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
+
+// The administrator's subscription endpoints over real HTTP on both dialects (SPEC §4): the list,
+// every status move, and what the one-pending rule means for moves and unarchiving. The archive
+// endpoints themselves are checked side by side with the reservation ones in archive-parity.test.ts.
+
+const ADMIN_PATHS = [
+  '/api/admin-notify-list',
+  '/api/admin-notify-status',
+  '/api/admin/notify/send',
+  '/api/admin/notify/archive',
+  '/api/admin/notify/unarchive',
+  '/api/admin/notify/archives/list',
+  '/api/admin-dashboard-stats',
+];
+
+const STATUSES = ['pending', 'notified', 'unsubscribed'];
+const ALLOWED: [string, string][] = [
+  ['pending', 'notified'],
+  ['pending', 'unsubscribed'],
+  ['notified', 'pending'],
+  ['unsubscribed', 'pending'],
+];
+const FORBIDDEN = STATUSES.flatMap((from) => STATUSES.map((to) => [from, to] as [string, string])).filter(
+  ([from, to]) => from !== to && !ALLOWED.some(([a, b]) => a === from && b === to),
+);
+const TWIN = 'Another pending subscription exists for this email and product';
+
+type Json = Record<string, any>;
+
+for (const dialect of DIALECTS) {
+  describe(`admin subscriptions (${dialect})`, () => {
+    let app: TestApp;
+    before(async () => {
+      app = await startTestApp({ dialect, env: { RATE_LIMIT_PER_MINUTE: '0' } });
+    });
+    after(() => app.close());
+    beforeEach(async () => {
+      await app.services.database.db.deleteFrom('subscriptions').execute();
+    });
+
+    async function call(path: string, body: unknown): Promise<{ status: number; body: Json }> {
+      const response = await app.admin(path, body);
+      return { status: response.status, body: (await response.json()) as Json };
+    }
+
+    /** A row written directly, for fixed times and states the API reaches only in steps. */
+    async function insert(row: { id: string; status?: string; email?: string; productSlug?: string; createdAt: string; notifiedAt?: string | null; archivedAt?: string | null }) {
+      await app.services.database.db
+        .insertInto('subscriptions')
+        .values({
+          id: row.id,
+          email: row.email ?? `${row.id}@example.com`,
+          product_slug: row.productSlug ?? 'kumo-vco-2',
+          status: row.status ?? 'pending',
+          created_at: row.createdAt,
+          notified_at: row.notifiedAt ?? null,
+          archived_at: row.archivedAt ?? null,
+        })
+        .execute();
+    }
+
+    const stored = (id: string) => app.services.database.db.selectFrom('subscriptions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const setStatus = (id: string, status: unknown, productSlug = 'kumo-vco-2') => call('/api/admin-notify-status', { id, productSlug, status });
+    const list = async (body: Json = {}) => (await call('/api/admin-notify-list', body)).body.subscriptions as Json[];
+
+    describe('authentication', () => {
+      for (const path of ADMIN_PATHS) {
+        test(`${path}: a missing or wrong token → 401 before the body is looked at`, async () => {
+          for (const headers of [{}, { authorization: 'Bearer wrong' }, { authorization: 'Basic dGVzdA==' }, { authorization: 'Bearer ' }] as Record<string, string>[]) {
+            for (const body of ['not json at all', JSON.stringify({ productSlug: 5, ids: 'x', status: 'nope' }), 'x'.repeat(70 * 1024)]) {
+              const response = await app.request(path, { method: 'POST', headers, body });
+              assert.equal(response.status, 401, `${JSON.stringify(headers)} ${body.slice(0, 20)}`);
+              assert.deepEqual(await response.json(), { success: false, error: 'Unauthorized' });
+              assert.equal(response.headers.get('access-control-allow-origin'), '*');
+            }
+          }
+        });
+      }
+
+      test('a body that is not a JSON object → 400 Invalid JSON body; over 64 KiB → 413', async () => {
+        for (const path of ADMIN_PATHS) {
+          for (const body of ['[]', '"x"', 'null', '{', '', '42']) {
+            const response = await app.request(path, { method: 'POST', headers: { authorization: `Bearer ${app.env.PREORDER_API_TOKEN}` }, body });
+            assert.equal(response.status, 400, `${path} ${body}`);
+            assert.deepEqual(await response.json(), { success: false, error: 'Invalid JSON body' });
+          }
+          const big = await app.admin(path, { padding: 'x'.repeat(70 * 1024) });
+          assert.equal(big.status, 413, path);
+        }
+      });
+
+      test('other methods → 405; the preflight answers 204 with Access-Control-Allow-Origin: *', async () => {
+        for (const path of ADMIN_PATHS) {
+          assert.equal((await app.request(path, { method: 'GET' })).status, 405, path);
+          const preflight = await app.request(path, { method: 'OPTIONS', headers: { origin: 'https://anywhere.example' } });
+          assert.equal(preflight.status, 204);
+          assert.equal(preflight.headers.get('access-control-allow-origin'), '*');
+        }
+      });
+    });
+
+    describe('POST /api/admin-notify-list', () => {
+      test('active subscriptions, newest first (ties by id, descending), with the seed fields', async () => {
+        await insert({ id: 'ntf_a', createdAt: '2025-01-01T00:00:00.000Z' });
+        await insert({ id: 'ntf_c', createdAt: '2025-01-02T00:00:00.000Z', status: 'notified', notifiedAt: '2025-01-05T00:00:00.000Z' });
+        await insert({ id: 'ntf_b', createdAt: '2025-01-02T00:00:00.000Z', productSlug: 'tsuki-dual-lfo' });
+        await insert({ id: 'ntf_z', createdAt: '2025-01-03T00:00:00.000Z', archivedAt: '2025-01-04T00:00:00.000Z' });
+        const { status, body } = await call('/api/admin-notify-list', {});
+        assert.equal(status, 200);
+        assert.deepEqual(Object.keys(body), ['success', 'subscriptions']);
+        assert.deepEqual(body.subscriptions.map((s: Json) => s.id), ['ntf_c', 'ntf_b', 'ntf_a']);
+        assert.deepEqual(body.subscriptions[0], {
+          id: 'ntf_c',
+          email: 'ntf_c@example.com',
+          productSlug: 'kumo-vco-2',
+          status: 'notified',
+          createdAt: '2025-01-02T00:00:00.000Z',
+          notifiedAt: '2025-01-05T00:00:00.000Z',
+        });
+        assert.equal(body.subscriptions[1].notifiedAt, null);
+      });
+
+      test('filters by status and by product, together too; empty filters mean all', async () => {
+        await insert({ id: 'ntf_1', createdAt: '2025-01-01T00:00:00.000Z' });
+        await insert({ id: 'ntf_2', createdAt: '2025-01-02T00:00:00.000Z', status: 'unsubscribed' });
+        await insert({ id: 'ntf_3', createdAt: '2025-01-03T00:00:00.000Z', status: 'unsubscribed', productSlug: 'tsuki-dual-lfo' });
+        const ids = async (body: Json) => (await list(body)).map((s) => s.id);
+        assert.deepEqual(await ids({ status: 'unsubscribed' }), ['ntf_3', 'ntf_2']);
+        assert.deepEqual(await ids({ productSlug: 'kumo-vco-2' }), ['ntf_2', 'ntf_1']);
+        assert.deepEqual(await ids({ status: 'unsubscribed', productSlug: 'kumo-vco-2' }), ['ntf_2']);
+        assert.deepEqual(await ids({ status: 'notified' }), []);
+        assert.deepEqual(await ids({ productSlug: 'no-such-product' }), []);
+        assert.deepEqual(await ids({ status: '', productSlug: '' }), ['ntf_3', 'ntf_2', 'ntf_1']);
+      });
+
+      test('an unknown status → 400 Invalid status with details; a productSlug that is not a string → 400', async () => {
+        for (const status of ['confirmed', 'PENDING', 3, null, ['pending'], '__proto__', 'ペンディング']) {
+          const { status: code, body } = await call('/api/admin-notify-list', { status });
+          assert.equal(code, 400, JSON.stringify(status));
+          assert.deepEqual(body, { success: false, error: 'Invalid status', details: [{ field: 'status', message: 'status must be one of pending, notified, unsubscribed' }] });
+        }
+        for (const productSlug of [42, ['a'], { a: 1 }, 'NUL\u0000']) {
+          const { status, body } = await call('/api/admin-notify-list', { productSlug });
+          assert.equal(status, 400);
+          assert.equal(body.error, 'Invalid parameters');
+          assert.equal(body.details[0].field, 'productSlug');
+        }
+      });
+    });
+
+    describe('POST /api/admin-notify-status', () => {
+      for (const [from, to] of ALLOWED) {
+        test(`allows ${from} → ${to}`, async () => {
+          await insert({ id: 'ntf_t', status: from, createdAt: '2025-01-01T00:00:00.000Z', notifiedAt: from === 'notified' ? '2025-01-02T00:00:00.000Z' : null });
+          const { status, body } = await setStatus('ntf_t', to);
+          assert.equal(status, 200);
+          assert.deepEqual(Object.keys(body), ['success', 'subscription']);
+          assert.deepEqual(Object.keys(body.subscription), ['id', 'email', 'productSlug', 'status', 'createdAt', 'notifiedAt']);
+          assert.equal(body.subscription.status, to);
+          assert.equal((await stored('ntf_t')).status, to);
+        });
+      }
+      for (const [from, to] of FORBIDDEN) {
+        test(`refuses ${from} → ${to} with 409`, async () => {
+          await insert({ id: 'ntf_t', status: from, createdAt: '2025-01-01T00:00:00.000Z' });
+          const { status, body } = await setStatus('ntf_t', to);
+          assert.equal(status, 409);
+          assert.deepEqual(body, { success: false, error: `Invalid status transition: ${from} -> ${to}` });
+          assert.equal((await stored('ntf_t')).status, from);
+        });
+      }
+
+      test('staying on the same status changes nothing', async () => {
+        for (const status of STATUSES) {
+          await insert({ id: `ntf_${status}`, status, createdAt: '2025-01-01T00:00:00.000Z', notifiedAt: status === 'notified' ? '2025-01-02T00:00:00.000Z' : null });
+          const before = await stored(`ntf_${status}`);
+          const answer = await setStatus(`ntf_${status}`, status);
+          assert.equal(answer.status, 200);
+          assert.equal(answer.body.subscription.notifiedAt, before.notified_at);
+          assert.deepEqual(await stored(`ntf_${status}`), before);
+        }
+      });
+
+      test('→ notified sets notifiedAt; back to pending clears it, from unsubscribed too', async () => {
+        await insert({ id: 'ntf_n', createdAt: '2025-01-01T00:00:00.000Z' });
+        const before = Date.now();
+        const notified = (await setStatus('ntf_n', 'notified')).body.subscription;
+        assert.ok(Date.parse(notified.notifiedAt) >= before - 5 && Date.parse(notified.notifiedAt) <= Date.now());
+        assert.equal(notified.notifiedAt, new Date(notified.notifiedAt).toISOString());
+        assert.equal((await stored('ntf_n')).notified_at, notified.notifiedAt);
+        assert.equal((await setStatus('ntf_n', 'pending')).body.subscription.notifiedAt, null);
+        assert.equal((await stored('ntf_n')).notified_at, null);
+        assert.equal((await setStatus('ntf_n', 'unsubscribed')).body.subscription.notifiedAt, null);
+
+        await insert({ id: 'ntf_u', status: 'unsubscribed', createdAt: '2025-01-01T00:00:00.000Z', notifiedAt: '2025-01-02T00:00:00.000Z' });
+        assert.equal((await setStatus('ntf_u', 'pending')).body.subscription.notifiedAt, null);
+      });
+
+      test('back to pending is refused while another active pending subscription has the address and product', async () => {
+        await insert({ id: 'ntf_old', status: 'notified', email: 'taro@example.com', createdAt: '2025-01-01T00:00:00.000Z', notifiedAt: '2025-01-02T00:00:00.000Z' });
+        await insert({ id: 'ntf_gone', status: 'unsubscribed', email: 'taro@example.com', createdAt: '2025-01-01T00:00:00.000Z' });
+        await insert({ id: 'ntf_new', email: 'taro@example.com', createdAt: '2025-01-03T00:00:00.000Z' });
+        for (const id of ['ntf_old', 'ntf_gone']) {
+          const { status, body } = await setStatus(id, 'pending');
+          assert.equal(status, 409);
+          assert.deepEqual(body, { success: false, error: TWIN });
+        }
+        assert.equal((await stored('ntf_old')).notified_at, '2025-01-02T00:00:00.000Z', 'nothing changed');
+        // Another product, or the twin archived or no longer pending: the move is allowed.
+        await insert({ id: 'ntf_other', status: 'notified', email: 'taro@example.com', productSlug: 'tsuki-dual-lfo', createdAt: '2025-01-01T00:00:00.000Z' });
+        assert.equal((await setStatus('ntf_other', 'pending', 'tsuki-dual-lfo')).status, 200);
+        assert.equal((await setStatus('ntf_new', 'notified')).status, 200);
+        assert.equal((await setStatus('ntf_old', 'pending')).status, 200);
+        assert.equal((await setStatus('ntf_gone', 'pending')).status, 409, 'ntf_old is the pending one now');
+      });
+
+      test('not found, found under another product, or an id in another case → 404', async () => {
+        await insert({ id: 'ntf_x', createdAt: '2025-01-01T00:00:00.000Z' });
+        for (const [id, slug] of [['ntf_missing', 'kumo-vco-2'], ['ntf_x', 'tsuki-dual-lfo'], ['NTF_X', 'kumo-vco-2']]) {
+          const { status, body } = await setStatus(id!, 'notified', slug);
+          assert.equal(status, 404);
+          assert.deepEqual(body, { success: false, error: 'Subscription not found' });
+        }
+      });
+
+      test('an archived subscription → 409', async () => {
+        await insert({ id: 'ntf_x', createdAt: '2025-01-01T00:00:00.000Z', archivedAt: '2025-01-02T00:00:00.000Z' });
+        const { status, body } = await setStatus('ntf_x', 'notified');
+        assert.equal(status, 409);
+        assert.deepEqual(body, { success: false, error: 'Subscription is archived' });
+      });
+
+      test('a legacy status outside the table may move nowhere', async () => {
+        await insert({ id: 'ntf_old', status: 'sent', createdAt: '2025-01-01T00:00:00.000Z' });
+        const { status, body } = await setStatus('ntf_old', 'pending');
+        assert.equal(status, 409);
+        assert.equal(body.error, 'Invalid status transition: sent -> pending');
+      });
+
+      test('missing, empty or non-string id, productSlug or status → 400 Missing required fields', async () => {
+        const full = { id: 'ntf_x', productSlug: 'kumo-vco-2', status: 'notified' };
+        for (const body of [
+          {},
+          { productSlug: 'kumo-vco-2', status: 'notified' },
+          { id: 'ntf_x', status: 'notified' },
+          { id: 'ntf_x', productSlug: 'kumo-vco-2' },
+          { ...full, id: '' },
+          { ...full, id: 42 },
+          { ...full, productSlug: null },
+          { ...full, status: ['notified'] },
+          { ...full, id: 'ntf\u0000x' },
+          { id: 'x', status: 'nonsense' },
+        ]) {
+          const { status, body: answer } = await call('/api/admin-notify-status', body);
+          assert.equal(status, 400, JSON.stringify(body));
+          assert.equal(answer.error, 'Missing required fields: id, productSlug, status');
+        }
+      });
+
+      test('a status that is not one → 400 Invalid status', async () => {
+        for (const status of ['confirmed', 'sent', 'Pending', 'unsubscribe']) {
+          const { status: code, body } = await setStatus('ntf_x', status);
+          assert.equal(code, 400);
+          assert.equal(body.error, 'Invalid status');
+          assert.deepEqual(body.details, [{ field: 'status', message: 'status must be one of pending, notified, unsubscribed' }]);
+        }
+      });
+    });
+
+    describe('unarchiving under the one-pending rule', () => {
+      test('a pending subscription whose address and product have an active pending one stays archived, with its own error', async () => {
+        await insert({ id: 'ntf_old', email: 'taro@example.com', createdAt: '2025-01-01T00:00:00.000Z', archivedAt: '2025-01-05T00:00:00.000Z' });
+        await insert({ id: 'ntf_new', email: 'taro@example.com', createdAt: '2025-01-06T00:00:00.000Z' });
+        await insert({ id: 'ntf_done', status: 'notified', email: 'taro@example.com', createdAt: '2025-01-01T00:00:00.000Z', archivedAt: '2025-01-05T00:00:00.000Z' });
+        const { status, body } = await call('/api/admin/notify/unarchive', {
+          ids: [
+            { id: 'ntf_old', productSlug: 'kumo-vco-2' },
+            { id: 'ntf_done', productSlug: 'kumo-vco-2' },
+          ],
+        });
+        assert.equal(status, 200);
+        assert.deepEqual(body, { success: true, unarchivedCount: 1, unarchivedIds: ['ntf_done'], errors: [{ id: 'ntf_old', error: TWIN }] });
+        assert.equal((await stored('ntf_old')).archived_at, '2025-01-05T00:00:00.000Z');
+      });
+
+      test('of two archived pending twins named together, the first comes back and the second is refused', async () => {
+        await insert({ id: 'ntf_1', email: 'taro@example.com', createdAt: '2025-01-01T00:00:00.000Z', archivedAt: '2025-01-02T00:00:00.000Z' });
+        await insert({ id: 'ntf_2', email: 'taro@example.com', createdAt: '2025-01-03T00:00:00.000Z', archivedAt: '2025-01-04T00:00:00.000Z' });
+        const { body } = await call('/api/admin/notify/unarchive', { ids: [{ id: 'ntf_2', productSlug: 'kumo-vco-2' }, { id: 'ntf_1', productSlug: 'kumo-vco-2' }] });
+        assert.deepEqual(body, { success: true, unarchivedCount: 1, unarchivedIds: ['ntf_2'], errors: [{ id: 'ntf_1', error: TWIN }] });
+        assert.deepEqual((await list()).map((s) => s.id), ['ntf_2']);
+      });
+
+      test('twins of other products or addresses do not clash', async () => {
+        await insert({ id: 'ntf_1', email: 'taro@example.com', createdAt: '2025-01-01T00:00:00.000Z', archivedAt: '2025-01-02T00:00:00.000Z' });
+        await insert({ id: 'ntf_2', email: 'hanako@example.com', createdAt: '2025-01-01T00:00:00.000Z' });
+        await insert({ id: 'ntf_3', email: 'taro@example.com', productSlug: 'tsuki-dual-lfo', createdAt: '2025-01-01T00:00:00.000Z' });
+        const { body } = await call('/api/admin/notify/unarchive', { ids: [{ id: 'ntf_1', productSlug: 'kumo-vco-2' }] });
+        assert.deepEqual(body, { success: true, unarchivedCount: 1, unarchivedIds: ['ntf_1'] });
+      });
+    });
+  });
+}

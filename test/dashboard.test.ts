@@ -1,0 +1,196 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, test } from 'node:test';
+import { DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
+
+// POST /api/admin-dashboard-stats over real HTTP on both dialects (SPEC §4, plus searches.perDay):
+// every figure is checked against records this test wrote itself.
+
+type Json = Record<string, any>;
+
+const DAY = 86_400_000;
+const HOUR = 3_600_000;
+
+/** The Japan calendar date of a time, computed independently of the service (Intl, not an offset). */
+const japanDate = (time: number) => new Date(time).toLocaleDateString('sv-SE', { timeZone: 'Asia/Tokyo' });
+
+for (const dialect of DIALECTS) {
+  describe(`POST /api/admin-dashboard-stats (${dialect})`, () => {
+    let app: TestApp;
+    before(async () => {
+      app = await startTestApp({ dialect, env: { RATE_LIMIT_PER_MINUTE: '0' } });
+    });
+    after(() => app.close());
+    beforeEach(async () => {
+      const { db } = app.services.database;
+      for (const table of ['reservations', 'subscriptions', 'keyword_logs', 'keyword_log_hours', 'outbox'] as const) await db.deleteFrom(table).execute();
+    });
+
+    const stats = async () => {
+      const response = await app.admin('/api/admin-dashboard-stats', {});
+      assert.equal(response.status, 200);
+      assert.equal(response.headers.get('access-control-allow-origin'), '*');
+      return (await response.json()) as Json;
+    };
+
+    test('an empty store: zeros everywhere, every known status listed, thirty days of no searches', async () => {
+      const body = await stats();
+      assert.deepEqual(Object.keys(body), ['success', 'reservations', 'subscriptions', 'products', 'searches', 'outbox']);
+      assert.deepEqual(body.reservations, { total: 0, archived: 0, byStatus: { pending: 0, confirmed: 0, fulfilled: 0, cancelled: 0 } });
+      assert.deepEqual(body.subscriptions, { total: 0, archived: 0, byStatus: { pending: 0, notified: 0, unsubscribed: 0 } });
+      assert.deepEqual(body.products, []);
+      assert.deepEqual({ ...body.searches, perDay: undefined }, { total: 0, zeroResults: 0, topKeywords: [], topZeroResultKeywords: [], perDay: undefined });
+      const now = Date.now();
+      assert.deepEqual(
+        body.searches.perDay,
+        Array.from({ length: 30 }, (_, i) => ({ date: japanDate(now - (29 - i) * DAY), count: 0 })),
+      );
+      assert.deepEqual(body.outbox, { pending: 0, dead: 0 });
+    });
+
+    test('records by status, archived ones counted in both, legacy statuses added; demand per product with catalog names', async () => {
+      const { db } = app.services.database;
+      const reservation = (id: string, productSlug: string, status: string, archived = false) => ({
+        id,
+        name: '名前',
+        email: `${id}@example.com`,
+        product_slug: productSlug,
+        status,
+        created_at: '2025-01-01T00:00:00.000Z',
+        archived_at: archived ? '2025-02-01T00:00:00.000Z' : null,
+      });
+      await db
+        .insertInto('reservations')
+        .values([
+          reservation('res_1', 'kumo-vco-2', 'pending'),
+          reservation('res_2', 'kumo-vco-2', 'pending', true),
+          reservation('res_3', 'kumo-vco-2', 'confirmed'),
+          reservation('res_4', 'tsuki-dual-lfo', 'cancelled', true),
+          reservation('res_5', 'retired-module', 'reserved', true),
+        ])
+        .execute();
+      const subscription = (id: string, productSlug: string, status: string, archived = false) => ({
+        id,
+        email: `${id}@example.com`,
+        product_slug: productSlug,
+        status,
+        created_at: '2025-01-01T00:00:00.000Z',
+        archived_at: archived ? '2025-02-01T00:00:00.000Z' : null,
+      });
+      await db
+        .insertInto('subscriptions')
+        .values([
+          subscription('ntf_1', 'hayate-wavefolder', 'pending'),
+          subscription('ntf_2', 'hayate-wavefolder', 'pending'),
+          subscription('ntf_3', 'hayate-wavefolder', 'pending', true),
+          subscription('ntf_4', 'kumo-vco-2', 'notified'),
+          subscription('ntf_5', 'yamabiko-spring-reverb', 'unsubscribed'),
+          subscription('ntf_6', 'tsuki-dual-lfo', 'pending'),
+        ])
+        .execute();
+
+      const body = await stats();
+      assert.deepEqual(body.reservations, { total: 5, archived: 3, byStatus: { pending: 2, confirmed: 1, fulfilled: 0, cancelled: 1, reserved: 1 } });
+      assert.deepEqual(body.subscriptions, { total: 6, archived: 1, byStatus: { pending: 4, notified: 1, unsubscribed: 1 } });
+      assert.deepEqual(body.products, [
+        { productSlug: 'kumo-vco-2', name: 'Kumo VCO II', reservations: 3, pendingSubscriptions: 0 },
+        { productSlug: 'hayate-wavefolder', name: app.services.catalog.bySlug.get('hayate-wavefolder')!.name, reservations: 0, pendingSubscriptions: 2 },
+        { productSlug: 'tsuki-dual-lfo', name: 'Tsuki デュアルLFO', reservations: 1, pendingSubscriptions: 1 },
+        { productSlug: 'retired-module', name: null, reservations: 1, pendingSubscriptions: 0 },
+        { productSlug: 'yamabiko-spring-reverb', name: app.services.catalog.bySlug.get('yamabiko-spring-reverb')!.name, reservations: 0, pendingSubscriptions: 0 },
+      ]);
+    });
+
+    test('searches of the last 30 days: totals, the top ten, the top ten that found nothing, and thirty Japan days', async () => {
+      const now = Date.now();
+      const todayStart = Date.parse(`${japanDate(now)}T00:00:00+09:00`);
+      const entries: { keyword: string; timestamp: string; resultCount: number }[] = [];
+      const search = (keyword: string, time: number, resultCount = 3) => entries.push({ keyword, timestamp: new Date(time).toISOString(), resultCount });
+      // Today in Japan, however early in the day the test runs.
+      const recent = now - Math.min(2 * HOUR, (now - todayStart) / 2);
+      for (let i = 0; i < 5; i++) search('vco', recent - i * 1000);
+      search('vco', recent - 9000, 0);
+      for (let i = 0; i < 3; i++) search('シンセ', recent - i * 1000);
+      for (let i = 0; i < 3; i++) search('filter', recent - i * 1000);
+      for (let i = 0; i < 12; i++) search(`rare${String(i).padStart(2, '0')}`, recent, i < 2 ? 0 : 1);
+      search('zzz', recent, 0);
+      search('zzz', recent - 1000, 0);
+      // The edges of the chart: the first moment of today in Japan and the last of yesterday, the
+      // first moment of the chart's first day, and its last moment before.
+      search('edge-today', todayStart);
+      search('edge-yesterday', todayStart - 1);
+      search('edge-first-day', todayStart - 29 * DAY);
+      search('edge-before-chart', todayStart - 29 * DAY - 1);
+      // The edges of the 30-day window, an hour inside and an hour outside; and the future.
+      search('inside', now - 30 * DAY + HOUR);
+      for (let i = 0; i < 4; i++) search('old', now - 30 * DAY - HOUR, 0);
+      await app.services.keywordLogStore.append(entries);
+
+      const { searches } = await stats();
+      const inWindow = entries.filter((e) => e.keyword !== 'old');
+      assert.equal(searches.total, inWindow.length);
+      assert.equal(searches.zeroResults, inWindow.filter((e) => e.resultCount === 0).length);
+      assert.deepEqual(searches.topKeywords.slice(0, 4), [
+        { keyword: 'vco', count: 6 },
+        { keyword: 'filter', count: 3 },
+        { keyword: 'シンセ', count: 3 },
+        { keyword: 'zzz', count: 2 },
+      ]);
+      assert.equal(searches.topKeywords.length, 10);
+      assert.ok(searches.topKeywords.slice(4).every((k: Json) => k.count === 1));
+      assert.deepEqual(searches.topZeroResultKeywords, [
+        { keyword: 'zzz', count: 2 },
+        { keyword: 'rare00', count: 1 },
+        { keyword: 'rare01', count: 1 },
+        { keyword: 'vco', count: 1 },
+      ]);
+
+      assert.equal(searches.perDay.length, 30);
+      const expected = new Map<string, number>();
+      for (const e of entries) {
+        const date = japanDate(Date.parse(e.timestamp));
+        expected.set(date, (expected.get(date) ?? 0) + 1);
+      }
+      searches.perDay.forEach((day: Json, i: number) => {
+        assert.equal(day.date, japanDate(todayStart + (i - 29) * DAY));
+        assert.equal(day.count, expected.get(day.date) ?? 0, day.date);
+      });
+      const total = searches.perDay.reduce((sum: number, day: Json) => sum + day.count, 0);
+      assert.equal(total, entries.filter((e) => Date.parse(e.timestamp) >= todayStart - 29 * DAY).length, 'edge-before-chart and the old ones are left out');
+      assert.equal(searches.perDay[29].count, entries.filter((e) => Date.parse(e.timestamp) >= todayStart).length);
+    });
+
+    test('searches answered a moment ago are counted (the keyword log is written first)', async () => {
+      for (const q of ['vco', 'vco', 'まだない言葉']) assert.equal((await app.request(`/api/search?q=${encodeURIComponent(q)}`)).status, 200);
+      const { searches } = await stats();
+      assert.equal(searches.total, 3);
+      assert.equal(searches.zeroResults, 1);
+      assert.deepEqual(searches.topKeywords[0], { keyword: 'vco', count: 2 });
+      assert.deepEqual(searches.topZeroResultKeywords, [{ keyword: 'まだない言葉', count: 1 }]);
+      assert.equal(searches.perDay.at(-1).count, 3);
+    });
+
+    test('the outbox: messages still to deliver and messages given up', async () => {
+      const future = new Date(Date.now() + DAY).toISOString();
+      const message = (id: string, status: string) => ({
+        id,
+        channel: 'email',
+        destination: 'x@example.com',
+        payload: '{}',
+        idempotency_key: id,
+        status,
+        next_attempt_at: future,
+        created_at: '2025-01-01T00:00:00.000Z',
+      });
+      await app.services.database.db
+        .insertInto('outbox')
+        .values([message('m1', 'pending'), message('m2', 'pending'), message('m3', 'dead'), message('m4', 'dead'), message('m5', 'dead'), message('m6', 'sent'), message('m7', 'skipped')])
+        .execute();
+      assert.deepEqual((await stats()).outbox, { pending: 2, dead: 3 });
+    });
+
+    test('extra fields in the body are ignored', async () => {
+      const response = await app.admin('/api/admin-dashboard-stats', { from: 'ignored', __proto__: { x: 1 } });
+      assert.equal(response.status, 200);
+    });
+  });
+}

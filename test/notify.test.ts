@@ -1,0 +1,275 @@
+import assert from 'node:assert/strict';
+import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
+import type { DispatcherTimings } from '../src/notifications/dispatcher.ts';
+import { signUp as signUpDomain, writeSignups, type SignupWrite } from '../src/subscriptions/signup.ts';
+import { ADMIN_TOKEN, DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
+import { startHttpReceiver, type HttpReceiver } from './helpers/http-receiver.ts';
+import { settle } from './helpers/wait.ts';
+
+// POST /api/notify, the public restock signup, over real HTTP on both dialects (SPEC §3).
+
+const JA = {
+  invalidInput: '入力内容に誤りがあります',
+  email: '有効なメールアドレスを入力してください',
+  productSlug: '商品の指定が正しくありません',
+  productNotFound: '指定された商品が見つかりません',
+  tooMany: 'リクエストが多すぎます。しばらくしてから再度お試しください',
+};
+const SUBSCRIPTION_ID = /^ntf_\d{13}-[a-z0-9]{10}$/;
+const FAST: Partial<DispatcherTimings> = { pollIntervalMs: 25, retryBaseMs: 40, retryCapMs: 150, leaseMs: 5_000, maxAttempts: 5 };
+const WEBHOOK_PATH = '/restock/webhook-secret-path';
+const valid = { email: 'taro@example.com', productSlug: 'kumo-vco-2' };
+
+type Json = Record<string, any>;
+
+function post(app: TestApp, body: unknown, headers: Record<string, string> = {}) {
+  return app.request('/api/notify', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+async function json(response: Response): Promise<Json> {
+  return (await response.json()) as Json;
+}
+
+for (const dialect of DIALECTS) {
+  describe(`POST /api/notify (${dialect})`, () => {
+    let app: TestApp;
+    let receiver: HttpReceiver;
+    before(async () => {
+      receiver = await startHttpReceiver();
+      app = await startTestApp({
+        dialect,
+        env: { RATE_LIMIT_PER_MINUTE: '0', PRODUCTION_ORIGIN: 'https://shop.example.jp', RESTOCK_WEBHOOK_URL: `${receiver.url}${WEBHOOK_PATH}` },
+        dispatcher: FAST,
+      });
+    });
+    after(async () => {
+      await app.close();
+      await receiver.close();
+    });
+    beforeEach(async () => {
+      await app.services.database.db.deleteFrom('subscriptions').execute();
+      await app.services.database.db.deleteFrom('outbox').execute();
+    });
+    afterEach(() => {
+      receiver.requests.length = 0;
+    });
+
+    const subscriptions = async () =>
+      app.services.database.db.selectFrom('subscriptions').selectAll().orderBy('created_at').orderBy('id').execute();
+    const chatMessages = async () =>
+      app.services.database.db.selectFrom('outbox').selectAll().where('channel', '=', 'chat').execute();
+    const signUp = async (body: Json = valid) => {
+      const response = await post(app, body);
+      assert.equal(response.status, 200);
+      return (await json(response)).subscriptionId as string;
+    };
+    const setStatus = (id: string, status: string, productSlug = 'kumo-vco-2') =>
+      app.admin('/api/admin-notify-status', { id, productSlug, status });
+
+    test('stores a pending subscription and answers its ntf_<ms>-<10 [a-z0-9]> id', async () => {
+      const before = Date.now();
+      const response = await post(app, { email: '  Hanako.Yamada+shop@Example.CO.JP ', productSlug: 'kumo-vco-2' });
+      assert.equal(response.status, 200);
+      const body = await json(response);
+      assert.deepEqual(Object.keys(body), ['success', 'subscriptionId']);
+      assert.equal(body.success, true);
+      assert.match(body.subscriptionId, SUBSCRIPTION_ID);
+      const ms = Number(body.subscriptionId.slice(4, 17));
+      assert.ok(ms >= before && ms <= Date.now());
+      const [row] = await subscriptions();
+      assert.deepEqual(
+        { ...row, created_at: undefined },
+        { id: body.subscriptionId, email: 'hanako.yamada+shop@example.co.jp', product_slug: 'kumo-vco-2', status: 'pending', created_at: undefined, notified_at: null, archived_at: null },
+      );
+      assert.equal(row!.created_at, new Date(ms).toISOString());
+    });
+
+    test('a second signup while one is pending answers the same id and creates nothing, whatever the case of the address', async () => {
+      const first = await signUp();
+      assert.equal(await signUp({ ...valid, email: ' TARO@Example.com' }), first);
+      assert.equal((await subscriptions()).length, 1);
+      assert.equal((await chatMessages()).length, 1, 'one chat notice, for the one subscription');
+    });
+
+    test('twenty identical signups at once: one subscription, one id for all, one chat notice', async () => {
+      const answers = await Promise.all(Array.from({ length: 20 }, () => post(app, valid).then(async (r) => ({ status: r.status, body: await json(r) }))));
+      assert.ok(answers.every((a) => a.status === 200));
+      const ids = new Set(answers.map((a) => a.body.subscriptionId));
+      assert.equal(ids.size, 1);
+      const rows = await subscriptions();
+      assert.deepEqual(rows.map((r) => r.id), [...ids]);
+      assert.equal((await chatMessages()).length, 1);
+    });
+
+    test('twenty signups racing in twenty transactions of their own (no group commit): still one subscription', async () => {
+      const { database, catalog } = app.services;
+      const write = (signup: SignupWrite) => database.db.transaction().execute((trx) => writeSignups(trx, [signup]).then(([outcome]) => outcome));
+      const results = await Promise.all(Array.from({ length: 20 }, () => signUpDomain({ catalog, write, wakeDispatcher: () => {} }, valid)));
+      const rows = await subscriptions();
+      assert.equal(rows.length, 1);
+      assert.ok(results.every((r) => r.ok && r.subscriptionId === rows[0]!.id));
+      assert.equal(results.filter((r) => r.ok && r.created).length, 1);
+      assert.equal((await chatMessages()).length, 1);
+    });
+
+    test('twenty concurrent signups of two addresses and two products: one subscription per pair', async () => {
+      const bodies = Array.from({ length: 20 }, (_, i) => ({ email: i % 2 ? 'a@example.com' : 'B@example.com', productSlug: i % 4 < 2 ? 'kumo-vco-2' : 'tsuki-dual-lfo' }));
+      const ids = await Promise.all(bodies.map((body) => post(app, body).then(json)));
+      const rows = await subscriptions();
+      assert.equal(rows.length, 4);
+      bodies.forEach((body, i) => {
+        const row = rows.find((r) => r.email === body.email.toLowerCase() && r.product_slug === body.productSlug);
+        assert.equal(ids[i]!.subscriptionId, row?.id);
+      });
+    });
+
+    test('other products and other addresses get their own subscriptions', async () => {
+      const ids = [await signUp(), await signUp({ ...valid, productSlug: 'tsuki-dual-lfo' }), await signUp({ ...valid, email: 'hanako@example.com' })];
+      assert.equal(new Set(ids).size, 3);
+    });
+
+    test('once the pending one is notified, unsubscribed or archived, a signup makes a new pending subscription', async () => {
+      const first = await signUp();
+      assert.equal((await setStatus(first, 'notified')).status, 200);
+      const second = await signUp();
+      assert.notEqual(second, first);
+      assert.equal((await setStatus(second, 'unsubscribed')).status, 200);
+      const third = await signUp();
+      assert.ok(![first, second].includes(third));
+      assert.equal((await app.admin('/api/admin/notify/archive', { ids: [{ id: third, productSlug: 'kumo-vco-2' }] })).status, 200);
+      const fourth = await signUp();
+      assert.ok(![first, second, third].includes(fourth));
+      assert.equal(await signUp(), fourth);
+      assert.deepEqual((await subscriptions()).map((r) => r.status), ['notified', 'unsubscribed', 'pending', 'pending']);
+    });
+
+    test('the restock chat notice arrives with product, address, id and time', async () => {
+      const id = await signUp();
+      const [chat] = await receiver.waitForAccepted(1, WEBHOOK_PATH);
+      assert.deepEqual(Object.keys(chat!.body), ['text', 'blocks']);
+      for (const expected of ['Kumo VCO II', 'kumo-vco-2', 'taro@example.com', id]) assert.ok(chat!.body.text.includes(expected), expected);
+      const [row] = await subscriptions();
+      assert.equal(chat!.body.blocks[2].elements[0].text, row!.created_at);
+      await signUp();
+      await settle(200);
+      assert.equal(receiver.accepted(WEBHOOK_PATH).length, 1, 'a repeated signup sends no second notice');
+    });
+
+    describe('invalid input → 400 with the Japanese message and per-field details', () => {
+      const cases: [string, unknown, Record<string, string>][] = [
+        ['nothing', {}, { email: JA.email, productSlug: JA.productSlug }],
+        ['wrong types', { email: ['a@b.co'], productSlug: { slug: 'kumo-vco-2' } }, { email: JA.email, productSlug: JA.productSlug }],
+        ['nulls', { email: null, productSlug: null }, { email: JA.email, productSlug: JA.productSlug }],
+        ['numbers and booleans', { email: 42, productSlug: true }, { email: JA.email, productSlug: JA.productSlug }],
+        ['no @', { ...valid, email: 'taro.example.com' }, { email: JA.email }],
+        ['no domain', { ...valid, email: 'taro@' }, { email: JA.email }],
+        ['a space inside', { ...valid, email: 'ta ro@example.com' }, { email: JA.email }],
+        ['a header injection', { ...valid, email: 'taro@example.com\r\nBcc: x@example.com' }, { email: JA.email }],
+        ['markup', { ...valid, email: '<script>@example.com' }, { email: JA.email }],
+        ['a NUL', { ...valid, email: 'taro\u0000@example.com' }, { email: JA.email }],
+        ['255 characters', { ...valid, email: `${'a'.repeat(64)}@${'b'.repeat(180)}.example.com` }, { email: JA.email }],
+        ['an upper-case slug', { ...valid, productSlug: 'Kumo-VCO-2' }, { productSlug: JA.productSlug }],
+        ['a slug with spaces', { ...valid, productSlug: 'kumo vco' }, { productSlug: JA.productSlug }],
+        ['a Japanese slug', { ...valid, productSlug: 'くも' }, { productSlug: JA.productSlug }],
+        ['a slug of 101 characters', { ...valid, productSlug: 'a'.repeat(101) }, { productSlug: JA.productSlug }],
+        ['an empty slug', { ...valid, productSlug: '' }, { productSlug: JA.productSlug }],
+        ['only __proto__', JSON.parse(`{"__proto__": ${JSON.stringify(valid)}}`), { email: JA.email, productSlug: JA.productSlug }],
+      ];
+      for (const [label, body, expected] of cases) {
+        test(label, async () => {
+          const response = await post(app, body);
+          assert.equal(response.status, 400);
+          assert.deepEqual(await json(response), {
+            success: false,
+            error: JA.invalidInput,
+            details: Object.entries(expected).map(([field, message]) => ({ field, message })),
+          });
+          assert.equal((await subscriptions()).length, 0);
+        });
+      }
+    });
+
+    test('an address of 254 characters is accepted, and a name field is simply ignored', async () => {
+      const email = `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(58)}.jp`;
+      assert.equal([...email].length, 254);
+      assert.equal((await post(app, { ...valid, email, name: 'ignored' })).status, 200);
+    });
+
+    test('__proto__ and constructor beside valid fields change nothing', async () => {
+      const response = await post(app, `{"__proto__": {"polluted": true}, "constructor": {"prototype": {"x": 1}}, ${JSON.stringify(valid).slice(1)}`);
+      assert.equal(response.status, 200);
+      assert.equal(({} as Record<string, unknown>).polluted, undefined);
+    });
+
+    test('a body that is not a JSON object → 400 with the message and no details', async () => {
+      for (const body of ['[]', '"text"', '42', 'null', 'true', '{"email":', 'email=a@b.jp', '', '\u0000']) {
+        const response = await post(app, body);
+        assert.equal(response.status, 400, JSON.stringify(body));
+        assert.deepEqual(await json(response), { success: false, error: JA.invalidInput });
+      }
+    });
+
+    test('an unknown product → 400 with its own message and no details', async () => {
+      const response = await post(app, { ...valid, productSlug: 'no-such-module' });
+      assert.equal(response.status, 400);
+      assert.deepEqual(await json(response), { success: false, error: JA.productNotFound });
+      assert.equal((await subscriptions()).length, 0);
+    });
+
+    test('a body over 64 KiB → 413', async () => {
+      const response = await post(app, { ...valid, padding: 'x'.repeat(70 * 1024) });
+      assert.equal(response.status, 413);
+      assert.deepEqual(await json(response), { success: false, error: 'Payload too large' });
+    });
+
+    test('the body is parsed as JSON whatever Content-Type says', async () => {
+      assert.equal((await post(app, valid, { 'content-type': 'text/plain' })).status, 200);
+    });
+
+    test('other methods → 405 with Allow', async () => {
+      for (const method of ['GET', 'PUT', 'DELETE']) {
+        const response = await app.request('/api/notify', { method });
+        assert.equal(response.status, 405);
+        assert.equal(response.headers.get('allow'), 'POST, OPTIONS');
+      }
+    });
+
+    test('CORS: the shop origin is echoed, others get nothing; the preflight answers 204', async () => {
+      assert.equal((await post(app, valid, { origin: 'https://shop.example.jp' })).headers.get('access-control-allow-origin'), 'https://shop.example.jp');
+      assert.equal((await post(app, valid, { origin: 'https://evil.example' })).headers.get('access-control-allow-origin'), null);
+      const preflight = await app.request('/api/notify', { method: 'OPTIONS', headers: { origin: 'http://shop.localhost:34434', 'access-control-request-method': 'POST' } });
+      assert.equal(preflight.status, 204);
+      assert.equal(preflight.headers.get('access-control-allow-origin'), 'http://shop.localhost:34434');
+    });
+
+    test('the admin token is not needed, and not looked at', async () => {
+      assert.equal((await post(app, valid, { authorization: 'Bearer wrong' })).status, 200);
+      assert.equal((await post(app, valid, { authorization: `Bearer ${ADMIN_TOKEN}` })).status, 200);
+    });
+  });
+}
+
+describe('the rate limit of POST /api/notify', () => {
+  test('is the very budget of POST /api/reservation: every request to either counts, refused ones too', async () => {
+    const app = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '4' } });
+    try {
+      const reserve = () => app.request('/api/reservation', { method: 'POST', body: JSON.stringify({ name: '山田', ...valid }) });
+      assert.equal((await reserve()).status, 200);
+      assert.equal((await post(app, valid)).status, 200);
+      assert.equal((await post(app, { email: 'x' })).status, 400);
+      assert.equal((await reserve()).status, 200);
+      for (const response of [await post(app, valid), await reserve()]) {
+        assert.equal(response.status, 429);
+        assert.deepEqual(await json(response), { success: false, error: JA.tooMany });
+        const retryAfter = Number(response.headers.get('retry-after'));
+        assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, String(retryAfter));
+      }
+    } finally {
+      await app.close();
+    }
+  });
+});
