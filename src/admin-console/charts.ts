@@ -44,7 +44,7 @@ export function barChart(title: string, rows: Bar[], series: string[] = []): HTM
   return chartBox(title, legend ? [legend, chart] : [chart]);
 }
 
-/** One column per day, oldest first; every fifth day and the last are labelled. */
+/** One column per day, oldest first; today and every seventh day before it are labelled. */
 export function dailyChart(title: string, days: { date: string; count: number }[]): HTMLElement {
   const height = 180;
   const axis = 20;
@@ -59,12 +59,12 @@ export function dailyChart(title: string, days: { date: string; count: number }[
     svg('text', { class: 'axis', x: 0, y: top - 5 }, `${formatCount(max)} 件`),
     svg('line', { class: 'grid', x1: 0, x2: '100%', y1: height - axis, y2: height - axis }),
     ...days.map((day, index) => {
-      const labelled = index % 5 === 0 || index === days.length - 1;
+      const labelled = (days.length - 1 - index) % 7 === 0;
       return svg(
         'g',
         {},
         svg('rect', { class: 'bar', x: `${(index + 0.1) * slot}%`, y: barTop(day.count), width: `${slot * 0.8}%`, height: height - axis - barTop(day.count) }, svg('title', {}, `${formatDay(day.date)}: ${formatCount(day.count)} 件`)),
-        labelled && svg('text', { class: 'axis', x: `${(index + 0.5) * slot}%`, y: height - 4, 'text-anchor': index === days.length - 1 ? 'end' : 'middle' }, formatDay(day.date)),
+        labelled && svg('text', { class: 'axis', x: `${(index + 0.5) * slot}%`, y: height - 4, 'text-anchor': index === days.length - 1 ? 'end' : index === 0 ? 'start' : 'middle' }, formatDay(day.date)),
       );
     }),
   );

@@ -33,10 +33,8 @@ export function filterBar(options: {
   return h(
     'div',
     { class: 'filters' },
-    h('label', { for: 'filter-status' }, 'ステータス'),
-    status,
-    h('label', { for: 'filter-product' }, '商品'),
-    product,
+    h('span', { class: 'field' }, h('label', { for: 'filter-status' }, 'ステータス'), status),
+    h('span', { class: 'field' }, h('label', { for: 'filter-product' }, '商品'), product),
     h('button', { type: 'button', onClick: options.onReload }, '再読み込み'),
   );
 }
