@@ -26,7 +26,7 @@ export function restockEmail(product: Product, links: { productUrl: string; unsu
     ],
     sections: [],
     footer:
-      'このメールは、この商品の入荷通知にご登録いただいた方へ一度だけお送りしています。送信専用のアドレスからお送りしているため、ご返信いただいてもお答えできません。',
+      'このメールは、この商品の入荷通知にご登録いただいた方にお送りしています。送信専用のアドレスからお送りしているため、ご返信いただいてもお答えできません。',
     link: { label: '配信停止（この商品の入荷通知を解除する）', url: links.unsubscribeUrl },
     headers: {
       'List-Unsubscribe': `<${links.unsubscribeUrl}>`,
