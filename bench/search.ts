@@ -21,12 +21,14 @@ import { load } from './lib/load.ts';
 import { printTable, verdict } from './lib/report.ts';
 import { makeQueries, seededRandom, writeCorpus } from './lib/search-corpus.ts';
 import { startTenpo, type TenpoProcess } from './lib/tenpo-process.ts';
+import { compareEngines } from './search-engines.ts';
 
 // Site search and the keyword log:
 // 1. GET /api/search with 200 distinct queries, over the sample and over a generated site of 5,000
 //    pages, under 50 connections against a bare node:http server sending the same bytes (as the
 //    catalog suite), and each query's first, uncached answer one at a time;
-// 2. the index of 5,000 pages: build time, file size, load time, heap;
+// 2. the index of 5,000 pages: build time, file size, load time, heap; and the same, with per-query
+//    times, for the custom index in service and for MiniSearch, on the same pages and queries;
 // 3. GET /api/keyword-logs (default 30-day window) with 1,000,000 entries, on SQLite and PostgreSQL.
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -53,6 +55,10 @@ export async function run(): Promise<string[]> {
     const corpusDir = writeCorpus(join(dir, 'corpus'), sample, CORPUS_SIZE);
     const indexFacts = await measureIndex(corpusDir, join(dir, 'corpus-index.bin'));
     const inProcess = measureInProcess(indexFacts.index, sample, queries);
+    const engines = [
+      ...compareEngines('sample (47 pages)', sample, sample, true),
+      ...compareEngines(`generated (${CORPUS_SIZE} pages)`, parseContent(readContentSources(corpusDir)), sample, false),
+    ];
     const onCorpus = await startTenpo(
       { DATABASE_URL: `sqlite:${join(dir, 'corpus.db')}`, CONTENT_DIR: corpusDir, SEARCH_INDEX_PATH: join(dir, 'corpus-index.bin') },
       { port: PORTS.corpus },
@@ -76,6 +82,7 @@ export async function run(): Promise<string[]> {
         'start with it ms': Math.round(onCorpus.coldStartMs),
       },
     ]);
+    printTable('Search engines, same pages, same 200 queries, in this process (engine alone: no HTTP, no excerpts); p50/p99 are medians of 5 rounds', engines);
     verdicts.push(
       verdict(`search p99 per query, ${CORPUS_SIZE} pages, distinct uncached queries over HTTP`, corpusRow.firstP99 <= 20, `${corpusRow.firstP99.toFixed(1)} ms`, '≤ 20 ms'),
       verdict(`search p99 under load, ${CORPUS_SIZE} pages, 50 connections`, corpusRow.loadP99 <= 20, `${corpusRow.loadP99} ms`, '≤ 20 ms'),
