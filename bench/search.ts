@@ -1,18 +1,17 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { parseDatabaseUrl } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { createKeywordLogStore, type KeywordLogEntry } from '../src/keyword-log/store.ts';
 import { createLogger } from '../src/log.ts';
 import { readContentSources } from '../src/search/content-sources.ts';
 import { parseContent, type ContentDocument } from '../src/search/content.ts';
-import { deserializeSearchIndex } from '../src/search/index-file.ts';
+import { matchQuery } from '../src/search/query.ts';
 import type { SearchIndex } from '../src/search/search-index.ts';
-import { normalizeQuery, searchSite } from '../src/search/search.ts';
+import { MAX_RESULTS, normalizeQuery, searchSite } from '../src/search/search.ts';
 import { buildIndexFile } from '../src/search/site-index.ts';
 import { startPostgres } from '../test/helpers/postgres.ts';
 import { startBareServer, type RecordedResponse } from './lib/bare-server.ts';
@@ -21,14 +20,13 @@ import { load } from './lib/load.ts';
 import { printTable, verdict } from './lib/report.ts';
 import { makeQueries, seededRandom, writeCorpus } from './lib/search-corpus.ts';
 import { startTenpo, type TenpoProcess } from './lib/tenpo-process.ts';
-import { compareEngines } from './search-engines.ts';
 
 // Site search and the keyword log:
 // 1. GET /api/search with 200 distinct queries, over the sample and over a generated site of 5,000
 //    pages, under 50 connections against a bare node:http server sending the same bytes (as the
 //    catalog suite), and each query's first, uncached answer one at a time;
-// 2. the index of 5,000 pages: build time, file size, load time, heap; and the same, with per-query
-//    times, for the custom index in service and for MiniSearch, on the same pages and queries;
+// 2. the index of 5,000 pages: build time, file size, load time and heap in a fresh process, and
+//    each query's cost in this process: matching alone (MiniSearch), and the whole answer;
 // 3. GET /api/keyword-logs (default 30-day window) with 1,000,000 entries, on SQLite and PostgreSQL.
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -55,10 +53,6 @@ export async function run(): Promise<string[]> {
     const corpusDir = writeCorpus(join(dir, 'corpus'), sample, CORPUS_SIZE);
     const indexFacts = await measureIndex(corpusDir, join(dir, 'corpus-index.bin'));
     const inProcess = measureInProcess(indexFacts.index, sample, queries);
-    const engines = [
-      ...compareEngines('sample (47 pages)', sample, sample, true),
-      ...compareEngines(`generated (${CORPUS_SIZE} pages)`, parseContent(readContentSources(corpusDir)), sample, false),
-    ];
     const onCorpus = await startTenpo(
       { DATABASE_URL: `sqlite:${join(dir, 'corpus.db')}`, CONTENT_DIR: corpusDir, SEARCH_INDEX_PATH: join(dir, 'corpus-index.bin') },
       { port: PORTS.corpus },
@@ -69,20 +63,20 @@ export async function run(): Promise<string[]> {
       sampleRow.row,
       corpusRow.row,
     ]);
-    printTable(`Index of ${CORPUS_SIZE} generated pages`, [
+    printTable(`Index of ${CORPUS_SIZE} generated pages (MiniSearch): build from the files, load and heap in a fresh process, each query in this process`, [
       {
         'build ms': indexFacts.buildMs,
         'file MB': indexFacts.fileBytes / 1e6,
         'load ms': indexFacts.loadMs,
         'heap MB': indexFacts.heapBytes / 1e6,
         terms: indexFacts.terms,
-        postings: indexFacts.postings,
-        'in-process p50 ms': inProcess.p50,
-        'in-process p99 ms': inProcess.p99,
+        'match p50 ms': inProcess.match.p50,
+        'match p99 ms': inProcess.match.p99,
+        'answer p50 ms': inProcess.answer.p50,
+        'answer p99 ms': inProcess.answer.p99,
         'start with it ms': Math.round(onCorpus.coldStartMs),
       },
     ]);
-    printTable('Search engines, same pages, same 200 queries, in this process (engine alone: no HTTP, no excerpts); p50/p99 are medians of 5 rounds', engines);
     verdicts.push(
       verdict(`search p99 per query, ${CORPUS_SIZE} pages, distinct uncached queries over HTTP`, corpusRow.firstP99 <= 20, `${corpusRow.firstP99.toFixed(1)} ms`, '≤ 20 ms'),
       verdict(`search p99 under load, ${CORPUS_SIZE} pages, 50 connections`, corpusRow.loadP99 <= 20, `${corpusRow.loadP99} ms`, '≤ 20 ms'),
@@ -144,33 +138,36 @@ async function measureSearch(label: string, tenpo: TenpoProcess, paths: string[]
   };
 }
 
-/** Build (parse + index) from the files, as `npm run build` does; then load the file, as a start does. */
+/**
+ * Build (parse + index) from the files, as `npm run build` does; then load the file in a fresh
+ * process, as a start does (bench/lib/load-search-index.ts).
+ */
 async function measureIndex(corpusDir: string, indexPath: string) {
-  const gc = exposeGc();
-  let started = performance.now();
+  const started = performance.now();
   const { index, file, fingerprint } = await buildIndexFile(corpusDir);
   const buildMs = Math.round(performance.now() - started);
   writeFileSync(indexPath, file);
-  gc();
-  const before = memory();
-  started = performance.now();
-  const loaded = deserializeSearchIndex(file, fingerprint);
-  const loadMs = Math.round(performance.now() - started);
-  gc();
-  const heapBytes = memory() - before;
-  if (loaded?.documents.length !== index.documents.length) throw new Error('the index file did not load');
-  return { index, buildMs, fileBytes: file.length, loadMs, heapBytes, terms: index.terms.length, postings: index.postingDocuments.length };
+  const loaded = JSON.parse(
+    execFileSync(process.execPath, ['bench/lib/load-search-index.ts', indexPath, fingerprint], { encoding: 'utf8' }),
+  ) as { loadMs: number; heapBytes: number; terms: number };
+  return { index, buildMs, fileBytes: file.length, loadMs: Math.round(loaded.loadMs), heapBytes: loaded.heapBytes, terms: loaded.terms };
 }
 
-/** The engine alone, each query once after a warm-up on other queries: what a cache miss costs. */
+/**
+ * Each query once after a warm-up on other queries, what a cache miss costs: matching and ranking
+ * alone (query.ts, MiniSearch), then the whole answer with excerpts and marks (search.ts).
+ */
 function measureInProcess(index: SearchIndex, sample: ContentDocument[], queries: string[]) {
-  for (const query of makeQueries(sample, 50, 99)) searchSite(index, normalizeQuery(query), 200);
-  const times = queries.map((query) => {
-    const started = performance.now();
-    searchSite(index, normalizeQuery(query), 200);
-    return performance.now() - started;
-  });
-  return { p50: percentile(times, 0.5), p99: percentile(times, 0.99) };
+  const timed = (search: (query: string) => unknown) => {
+    for (const query of makeQueries(sample, 50, 99)) search(normalizeQuery(query));
+    const times = queries.map((query) => {
+      const started = performance.now();
+      search(normalizeQuery(query));
+      return performance.now() - started;
+    });
+    return { p50: percentile(times, 0.5), p99: percentile(times, 0.99) };
+  };
+  return { match: timed((query) => matchQuery(index, query, MAX_RESULTS)), answer: timed((query) => searchSite(index, query, 200)) };
 }
 
 async function measureKeywordLogs(dialect: 'sqlite' | 'postgres', dir: string) {
@@ -239,15 +236,4 @@ function getText(url: string): Promise<string> {
       .on('error', reject)
       .end();
   });
-}
-
-/** Heap and array buffers: the index's typed arrays live outside the JS heap. */
-function memory(): number {
-  const usage = process.memoryUsage();
-  return usage.heapUsed + usage.arrayBuffers;
-}
-
-function exposeGc(): () => void {
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
 }

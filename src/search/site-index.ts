@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Logger } from '../log.ts';
 import { readContentSources, type ContentSource } from './content-sources.ts';
 import { deserializeSearchIndex, serializeSearchIndex } from './index-file.ts';
@@ -49,6 +50,9 @@ function readIndexFile(path: string, fingerprint: string): SearchIndex | undefin
 /** The folders whose code decides what the index holds: the normaliser, tokenizer, parsers, index. */
 const INDEX_CODE = [import.meta.dirname, join(import.meta.dirname, '..', 'text')];
 
+/** MiniSearch, which writes and reads the index: another version may not read this one's. */
+const MINISEARCH_CODE = fileURLToPath(import.meta.resolve('minisearch'));
+
 /** Identifies the content and the code an index was built from: any change to either misses. */
 function indexFingerprint(sources: ContentSource[]): string {
   const hash = createHash('sha256');
@@ -57,6 +61,7 @@ function indexFingerprint(sources: ContentSource[]): string {
       hash.update(`${file}\0`).update(readFileSync(join(dir, file))).update('\0');
     }
   }
+  hash.update(readFileSync(MINISEARCH_CODE)).update('\0');
   for (const source of sources) hash.update(`${source.contentType}/${source.fileSlug}\0${source.text}\0`);
   return hash.digest('base64url');
 }
