@@ -36,7 +36,7 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
   const database = await openDatabase(config.database, log);
   const keywordLogStore = createKeywordLogStore(database);
   const keywordLog = createKeywordLogWriter(keywordLogStore, log);
-  const delivery = createDelivery(config, log);
+  const delivery = await createDelivery(config, log);
   const dispatcher = new Dispatcher({ database, deliver: delivery.deliver, log, timings: options.dispatcher });
   const publicWriteLimit = createRateLimit({ perMinute: config.rateLimitPerMinute, trustProxy: config.trustProxy });
   const services: Services = { config, log, database, catalog, dispatcher, publicWriteLimit, searchIndex, keywordLogStore, keywordLog };

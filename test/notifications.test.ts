@@ -278,7 +278,7 @@ for (const dialect of DIALECTS) {
       // The dispatcher records a delivery just after it, so wait for the record rather than race it.
       const counts = await waitUntil(async () => {
         const now = await outboxStatusCounts(app.services.database.db);
-        return now.sent === 1 && now.skipped === 1 && now;
+        return now.sent === 1 && now.skipped === 1 ? now : undefined;
       }, { what: 'the email recorded sent and the chat notice skipped' });
       assert.equal(counts.sent, 1);
       assert.equal(counts.skipped, 1, 'no webhook configured: the chat notice is skipped');

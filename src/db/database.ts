@@ -1,7 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import pg from 'pg';
 import type { DatabaseTarget } from '../config.ts';
 import type { Logger } from '../log.ts';
 import { migrateToLatest } from './migrate.ts';
@@ -18,13 +17,9 @@ export interface Database {
   close(): Promise<void>;
 }
 
-// COUNT(*) and SUM() come back from PostgreSQL as int8, which pg returns as a string to avoid
-// precision loss. Our counts stay far below 2^53, so numbers are the honest type.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
-
 /** Opens the store named by the configuration and brings its schema up to date. */
 export async function openDatabase(target: DatabaseTarget, log: Logger): Promise<Database> {
-  const db = new Kysely<Tables>({ dialect: createDialect(target, log) });
+  const db = new Kysely<Tables>({ dialect: await createDialect(target, log) });
   try {
     await migrateToLatest(db as Kysely<unknown>);
   } catch (error) {
@@ -41,11 +36,16 @@ export async function openDatabase(target: DatabaseTarget, log: Logger): Promise
   };
 }
 
-function createDialect(target: DatabaseTarget, log: Logger) {
+async function createDialect(target: DatabaseTarget, log: Logger) {
   if (target.dialect === 'sqlite') {
     if (target.path !== ':memory:') mkdirSync(dirname(target.path), { recursive: true });
     return new SqliteDialect({ database: openSqlite(target.path) });
   }
+  // Loaded only for PostgreSQL, so the embedded default does not pay for importing it at start.
+  const { default: pg } = await import('pg');
+  // COUNT(*) and SUM() come back from PostgreSQL as int8, which pg returns as a string to avoid
+  // precision loss. Our counts stay far below 2^53, so numbers are the honest type.
+  pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
   const pool = new pg.Pool({
     connectionString: target.url,
     max: 10,

@@ -17,8 +17,8 @@ export interface Delivery {
  * configured is written to the log and skipped; a chat message whose webhook is unset is skipped
  * without a word, as SPEC §1 asks.
  */
-export function createDelivery(config: Pick<Config, 'email' | 'webhooks'>, log: Logger): Delivery {
-  const email = createEmailSender(config.email);
+export async function createDelivery(config: Pick<Config, 'email' | 'webhooks'>, log: Logger): Promise<Delivery> {
+  const email = await createEmailSender(config.email);
   if (!email) log.warn('no email provider configured (EMAIL_PROVIDER_API_KEY or SMTP_URL): emails are logged and skipped');
 
   const deliver: Deliver = async ({ message, idempotencyKey, id }: QueuedMessage) => {
