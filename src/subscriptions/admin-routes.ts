@@ -2,10 +2,9 @@ import { z } from 'zod';
 import type { Database } from '../db/database.ts';
 import { AppError } from '../http/app-error.ts';
 import { replyJson } from '../http/reply.ts';
-import { defineRoute, INVALID_PARAMETERS, type Route } from '../http/route.ts';
+import { defineRoute, type Route } from '../http/route.ts';
 import { errorResponses } from '../http/schemas.ts';
-import { detailsFrom } from '../http/validation.ts';
-import { isStorable } from '../records/storable-text.ts';
+import { listFilterBody, listFilterProblem, required, statusChangeFields, statusChangeProblem } from '../records/admin-fields.ts';
 import { changeSubscriptionStatus } from './admin.ts';
 import { PENDING_TWIN } from './archive-kind.ts';
 import { sendRestockNotices, type RestockSendDeps } from './restock-send.ts';
@@ -14,25 +13,12 @@ import { SUBSCRIPTION_STATUSES } from './status.ts';
 import { listActiveSubscriptions } from './store.ts';
 
 const TAG = 'Admin: subscriptions';
-const STATUS_MESSAGE = `status must be one of ${SUBSCRIPTION_STATUSES.join(', ')}`;
-const INVALID_STATUS = 'Invalid status';
-const MISSING_FIELDS = 'Missing required fields: id, productSlug, status';
 const MISSING_PRODUCT = 'Missing required fields: productSlug';
 const NOT_FOUND = 'Subscription not found';
 
-/** A non-empty string that can be looked up (see isStorable); anything else reads as missing. */
-const required = (message: string) => z.string({ error: message }).min(1, message).refine(isStorable, message);
+export const ListBody = listFilterBody(SUBSCRIPTION_STATUSES);
 
-export const ListBody = z.object({
-  status: z.union([z.enum(SUBSCRIPTION_STATUSES), z.literal('')], { error: STATUS_MESSAGE }).optional().describe("One status; '' or absent for all"),
-  productSlug: z.string({ error: 'productSlug must be a string' }).refine(isStorable, 'productSlug must not contain NUL').optional(),
-});
-
-export const StatusBody = z.object({
-  id: required(MISSING_FIELDS),
-  productSlug: required(MISSING_FIELDS),
-  status: required(MISSING_FIELDS).pipe(z.enum(SUBSCRIPTION_STATUSES, { error: STATUS_MESSAGE })),
-});
+export const StatusBody = z.object(statusChangeFields(SUBSCRIPTION_STATUSES));
 
 export const SendBody = z.object({ productSlug: required(MISSING_PRODUCT).describe('The product that is back in stock') });
 
@@ -42,15 +28,6 @@ export const SendResponse = z.object({
   success: z.literal(true),
   notifiedCount: z.number().int().describe('Subscriptions notified by this request (0 when none waited)'),
 });
-
-/** The status update's 400s, most basic first: a required field missing, then a status that is not one. */
-function statusUpdateProblem(issues: z.core.$ZodIssue[]): AppError {
-  const details = detailsFrom(issues);
-  const messages = new Set(issues.map((issue) => issue.message));
-  if (messages.has(MISSING_FIELDS)) return new AppError(400, MISSING_FIELDS, { details });
-  if (messages.has(STATUS_MESSAGE)) return new AppError(400, INVALID_STATUS, { details });
-  return new AppError(400, issues[0]?.message ?? INVALID_PARAMETERS, { details });
-}
 
 export function adminSubscriptionRoutes(deps: RestockSendDeps): Route[] {
   const { database } = deps;
@@ -63,8 +40,7 @@ export function adminSubscriptionRoutes(deps: RestockSendDeps): Route[] {
       cors: 'any',
       admin: true,
       body: ListBody,
-      invalid: (issues) =>
-        new AppError(400, issues.some((issue) => issue.path[0] === 'status') ? INVALID_STATUS : INVALID_PARAMETERS, { details: detailsFrom(issues) }),
+      invalid: listFilterProblem,
       responses: {
         200: { description: 'Active subscriptions', schema: ListResponse },
         ...errorResponses(400, 401, 413, 500),
@@ -84,7 +60,7 @@ export function adminSubscriptionRoutes(deps: RestockSendDeps): Route[] {
       cors: 'any',
       admin: true,
       body: StatusBody,
-      invalid: statusUpdateProblem,
+      invalid: statusChangeProblem,
       responses: {
         200: { description: 'Updated', schema: StatusResponse },
         ...errorResponses(400, 401, 404, 409, 413, 500),
@@ -115,7 +91,7 @@ export function adminSubscriptionRoutes(deps: RestockSendDeps): Route[] {
       cors: 'any',
       admin: true,
       body: SendBody,
-      invalid: (issues) => new AppError(400, MISSING_PRODUCT, { details: detailsFrom(issues) }),
+      invalid: MISSING_PRODUCT,
       responses: {
         200: { description: 'Queued', schema: SendResponse },
         ...errorResponses(400, 401, 404, 413, 500),
