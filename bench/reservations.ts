@@ -95,7 +95,7 @@ export async function run(): Promise<string[]> {
   return verdicts;
 }
 
-function tenpoEnv(databaseUrl: string, receiverUrl: string): Record<string, string> {
+function tenpoEnv(databaseUrl: string, receiverUrl: string): Record<string, string> & { DATABASE_URL: string } {
   return {
     DATABASE_URL: databaseUrl,
     RATE_LIMIT_PER_MINUTE: '0',

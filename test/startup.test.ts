@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { freePort } from './helpers/ports.ts';
+import { launchServiceProcess, startServiceProcess } from './helpers/service-process.ts';
+import { waitUntil } from './helpers/wait.ts';
 
 // `node src/main.ts` as an operator runs it: what it prints and how it exits.
 
@@ -18,24 +19,14 @@ interface Run {
 }
 
 /** Runs the service with env until it exits, or until `until` sees its output (then SIGTERM). */
-function runService(env: Record<string, string>, until?: (stdout: string) => boolean): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['src/main.ts'], {
-      env: { PATH: process.env.PATH, DATABASE_URL: `sqlite:${join(dir, `${Math.random()}.db`)}`, HOST: '127.0.0.1', ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    let signalled = false;
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-      if (!signalled && until?.(stdout)) {
-        signalled = true;
-        child.kill('SIGTERM');
-      }
-    });
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+async function runService(env: Record<string, string>, until?: (stdout: string) => boolean): Promise<Run> {
+  const service = await launchServiceProcess({ env: { DATABASE_URL: `sqlite:${join(dir, `${Math.random()}.db`)}`, ...env } });
+  if (until) {
+    await waitUntil(() => until(service.stdout) || service.child.exitCode !== null, { timeoutMs: 20_000, what: 'the expected output or an exit' });
+    await service.stop();
+  }
+  const { code } = await service.exited;
+  return { code, stdout: service.stdout, stderr: service.stderr };
 }
 
 describe('configuration errors stop the start with one line naming the variable', () => {
@@ -91,18 +82,8 @@ test('SIGTERM stops it cleanly, logging the shutdown', async () => {
 });
 
 test('SIGTERM lets a request in flight finish, refuses new connections, then exits 0', async () => {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['src/main.ts'], {
-    env: { PATH: process.env.PATH, DATABASE_URL: `sqlite:${join(dir, 'drain.db')}`, HOST: '127.0.0.1', PORT: String(port), PREORDER_API_TOKEN: 't' },
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-  let stdout = '';
-  await new Promise<void>((resolve) =>
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-      if (stdout.includes('tenpo is listening')) resolve();
-    }),
-  );
+  const service = await startServiceProcess({ env: { DATABASE_URL: `sqlite:${join(dir, 'drain.db')}`, PREORDER_API_TOKEN: 't' } });
+  const { port } = service;
 
   const body = JSON.stringify({ name: '山田 太郎', email: 'taro@example.jp', productSlug: 'kumo-vco-2' });
   const socket = connect(port, '127.0.0.1');
@@ -114,7 +95,7 @@ test('SIGTERM lets a request in flight finish, refuses new connections, then exi
   socket.write(head + body.slice(0, 10));
   await new Promise((resolve) => setTimeout(resolve, 200));
 
-  child.kill('SIGTERM');
+  const exited = service.stop();
   await new Promise((resolve) => setTimeout(resolve, 300));
   const refused = await new Promise<boolean>((resolve) => {
     const probe = connect(port, '127.0.0.1');
@@ -127,5 +108,5 @@ test('SIGTERM lets a request in flight finish, refuses new connections, then exi
   await answered;
   assert.match(response, /^HTTP\/1\.1 200 /);
   assert.match(response, /"reservationId":"res_[0-9a-f-]{36}"/);
-  assert.equal(await exited, 0);
+  assert.equal((await exited).code, 0);
 });

@@ -1,5 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { request } from 'node:http';
+import type { ChildProcess } from 'node:child_process';
+import { launchServiceProcess } from '../../test/helpers/service-process.ts';
 
 export interface TenpoProcess {
   url: string;
@@ -11,40 +11,24 @@ export interface TenpoProcess {
 }
 
 /**
- * Starts `node src/main.ts` as its own process (as `npm start` would) with the given environment,
- * and waits until /healthz answers 200. Logs go to /dev/null unless TENPO_BENCH_LOGS is set.
+ * Starts `node src/main.ts` as its own process (as `npm start` would; test/helpers/service-process.ts)
+ * with the given environment, and waits until /healthz answers 200. Logs go to /dev/null unless
+ * TENPO_BENCH_LOGS is set; stderr is shown.
  */
-export async function startTenpo(env: Record<string, string>, options: { port: number }): Promise<TenpoProcess> {
+export async function startTenpo(env: Record<string, string> & { DATABASE_URL: string }, options: { port: number }): Promise<TenpoProcess> {
   const started = performance.now();
-  const child = spawn(process.execPath, ['src/main.ts'], {
-    env: { PATH: process.env.PATH, PREORDER_API_TOKEN: 'bench-admin-token', ...env, PORT: String(options.port), HOST: '127.0.0.1' },
-    stdio: ['ignore', process.env.TENPO_BENCH_LOGS ? 'inherit' : 'ignore', 'inherit'],
+  const service = await launchServiceProcess({
+    env: { PREORDER_API_TOKEN: 'bench-admin-token', ...env },
+    port: options.port,
+    output: process.env.TENPO_BENCH_LOGS ? 'inherit' : 'ignore',
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const url = `http://127.0.0.1:${options.port}`;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`tenpo exited with code ${child.exitCode} before answering`);
-    if ((await status(`${url}/healthz`)) === 200) break;
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
+  await service.ready();
   return {
-    url,
+    url: service.url,
     coldStartMs: performance.now() - started,
-    child,
+    child: service.child,
     stop: async () => {
-      child.kill('SIGTERM');
-      await exited;
+      await service.stop();
     },
   };
-}
-
-function status(url: string): Promise<number> {
-  return new Promise((resolve) => {
-    const req = request(url, { agent: false }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
-    req.on('error', () => resolve(0));
-    req.end();
-  });
 }
