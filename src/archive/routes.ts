@@ -5,6 +5,7 @@ import { replyJson } from '../http/reply.ts';
 import { defineRoute, type Route } from '../http/route.ts';
 import { errorResponses } from '../http/schemas.ts';
 import { detailsFrom } from '../http/validation.ts';
+import { isStorable } from '../records/storable-text.ts';
 import type { ArchivableKind, ArchivableTable } from './archivable.ts';
 import { listArchived } from './archived-list.ts';
 import { bulkSetArchived, MAX_BULK_ITEMS, type BulkAction } from './bulk-archive.ts';
@@ -37,8 +38,9 @@ const integerLike = (message: string) =>
     return z.NEVER;
   });
 
-/** A filter value: any string; empty means no filter. */
-const filterString = (field: string) => z.string({ error: `${field} must be a string` }).optional();
+/** A filter value: any string PostgreSQL can hold (see isStorable); empty means no filter. */
+const filterString = (field: string) =>
+  z.string({ error: `${field} must be a string` }).refine(isStorable, `${field} must not contain NUL`).optional();
 
 export const ArchivedListBody = z.object({
   page: integerLike(PAGE_MESSAGE)
