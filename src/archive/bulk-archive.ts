@@ -1,4 +1,5 @@
 import type { Database } from '../db/database.ts';
+import { isStorable } from '../records/storable-text.ts';
 import type { ArchivableKind, ArchivableTable } from './archivable.ts';
 import { findArchiveStates, setArchivedAt, type ArchiveState } from './store.ts';
 
@@ -63,11 +64,12 @@ export async function bulkSetArchived<T extends ArchivableTable>(
   });
 }
 
+/** `{id, productSlug}`, both non-empty strings that can be looked up (see isStorable), or undefined. */
 function asItem(item: unknown): { id: string; productSlug: string } | undefined {
   if (typeof item !== 'object' || item === null || Array.isArray(item)) return undefined;
   const { id, productSlug } = item as Record<string, unknown>;
-  if (typeof id !== 'string' || id === '' || typeof productSlug !== 'string' || productSlug === '') return undefined;
-  return { id, productSlug };
+  const lookable = (value: unknown): value is string => typeof value === 'string' && value !== '' && isStorable(value);
+  return lookable(id) && lookable(productSlug) ? { id, productSlug } : undefined;
 }
 
 function idOf(item: unknown): string {
