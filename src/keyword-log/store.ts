@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { Tables } from '../db/schema.ts';
+import { storableText } from '../records/storable-text.ts';
 
 /** One search, as GET /api/keyword-logs returns it. */
 export interface KeywordLogEntry {
@@ -38,9 +39,10 @@ export function createKeywordLogStore({ db }: Database): KeywordLogStore {
       for (const { timestamp } of entries) perHour.set(hourOf(timestamp), (perHour.get(hourOf(timestamp)) ?? 0) + 1);
       await db.transaction().execute(async (trx) => {
         for (let i = 0; i < entries.length; i += ROWS_PER_INSERT) {
+          // One search for a NUL would otherwise fail its whole batch on PostgreSQL.
           const rows = entries
             .slice(i, i + ROWS_PER_INSERT)
-            .map((entry) => ({ keyword: entry.keyword, timestamp: entry.timestamp, result_count: entry.resultCount }));
+            .map((entry) => ({ keyword: storableText(entry.keyword), timestamp: entry.timestamp, result_count: entry.resultCount }));
           await trx.insertInto('keyword_logs').values(rows).execute();
         }
         await trx

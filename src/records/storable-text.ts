@@ -6,3 +6,11 @@
 export function isStorable(text: string): boolean {
   return !text.includes('\u0000');
 }
+
+/**
+ * Text that must be kept even so (a search keyword), made storable: each U+0000 becomes U+FFFD, as
+ * a decoder shows a character it cannot represent.
+ */
+export function storableText(text: string): string {
+  return text.replaceAll('\u0000', '\ufffd');
+}
