@@ -17,6 +17,7 @@ describe('defaults', () => {
     assert.equal(config.catalogPath, 'data/products.json');
     assert.equal(config.contentDir, 'content');
     assert.equal(config.rateLimitPerMinute, 10);
+    assert.equal(config.outboxLeaseMs, 60_000);
   });
 
   test('each environment gets its own default store', () => {
@@ -64,6 +65,7 @@ describe('bad values name the variable', () => {
     [{ DATABASE_URL: 'mysql://x' }, /^DATABASE_URL must be sqlite:<path>/],
     [{ DATABASE_URL: 'sqlite:' }, /^DATABASE_URL /],
     [{ RATE_LIMIT_PER_MINUTE: 'many' }, /^RATE_LIMIT_PER_MINUTE /],
+    [{ OUTBOX_LEASE_SECONDS: '0' }, /^OUTBOX_LEASE_SECONDS must be an integer between 1 and 3600/],
     [{ EMAIL_API_URL: 'not a url' }, /^EMAIL_API_URL must be an http\(s\) URL/],
     [{ SMTP_URL: 'http://mail' }, /^SMTP_URL must be an smtp/],
     [{ RESERVATION_WEBHOOK_URL: 'ftp://x' }, /^RESERVATION_WEBHOOK_URL /],

@@ -32,6 +32,8 @@ export interface Config {
   /** Where `npm run build` writes the search index and the start looks for it. */
   searchIndexPath: string;
   rateLimitPerMinute: number;
+  /** How long the dispatcher holds a message it claimed; a crashed holder's messages are sent again after this. */
+  outboxLeaseMs: number;
   /** The client of a request is the last X-Forwarded-For address (set it behind one reverse proxy). */
   trustProxy: boolean;
   unsubscribeSecret: string;
@@ -89,6 +91,7 @@ const EnvSchema = z.object({
   CONTENT_DIR: z.string().default('content'),
   SEARCH_INDEX_PATH: z.string().default('build/search-index.bin'),
   RATE_LIMIT_PER_MINUTE: integer(0, 1_000_000).default(10),
+  OUTBOX_LEASE_SECONDS: integer(1, 3600).default(60),
   TRUST_PROXY: z.enum(['true', 'false', '1', '0']).optional(),
   UNSUBSCRIBE_SECRET: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -147,6 +150,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     contentDir: e.CONTENT_DIR,
     searchIndexPath: e.SEARCH_INDEX_PATH,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    outboxLeaseMs: e.OUTBOX_LEASE_SECONDS * 1000,
     trustProxy: e.TRUST_PROXY === 'true' || e.TRUST_PROXY === '1',
     unsubscribeSecret: e.UNSUBSCRIBE_SECRET ?? deriveSecret('unsubscribe', adminToken),
     logLevel: e.LOG_LEVEL,

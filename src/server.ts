@@ -5,6 +5,7 @@ import { createApp, type Services } from './app.ts';
 import { loadCatalog } from './catalog/catalog.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
+import { answerMalformedRequests } from './http/malformed-requests.ts';
 import { createRateLimit } from './http/rate-limit.ts';
 import { createKeywordLogStore } from './keyword-log/store.ts';
 import { createKeywordLogWriter } from './keyword-log/writer.ts';
@@ -25,7 +26,7 @@ export interface RunningServer {
 }
 
 export interface StartOptions {
-  /** Shorter outbox timings for tests; production uses DEFAULT_DISPATCHER_TIMINGS. */
+  /** Shorter outbox timings for tests; production uses DEFAULT_DISPATCHER_TIMINGS and the configured lease. */
   dispatcher?: Partial<DispatcherTimings>;
 }
 
@@ -37,7 +38,7 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
   const keywordLogStore = createKeywordLogStore(database);
   const keywordLog = createKeywordLogWriter(keywordLogStore, log);
   const delivery = await createDelivery(config, log);
-  const dispatcher = new Dispatcher({ database, deliver: delivery.deliver, log, timings: options.dispatcher });
+  const dispatcher = new Dispatcher({ database, deliver: delivery.deliver, log, timings: { leaseMs: config.outboxLeaseMs, ...options.dispatcher } });
   const publicWriteLimit = createRateLimit({ perMinute: config.rateLimitPerMinute, trustProxy: config.trustProxy });
   const services: Services = { config, log, database, catalog, dispatcher, publicWriteLimit, searchIndex, keywordLogStore, keywordLog };
   const app = createApp(services);
@@ -75,6 +76,7 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
 function listen(fetch: (request: Request) => Response | Promise<Response>, port: number, hostname: string): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = serve({ fetch, port, hostname }) as Server;
+    answerMalformedRequests(server);
     server.once('listening', () => resolve(server));
     server.once('error', reject);
   });
