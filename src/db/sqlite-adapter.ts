@@ -20,6 +20,10 @@ export function openSqlite(path: string): SqliteDatabase & { raw: DatabaseSync }
     raw,
     close: () => raw.close(),
     prepare(sql: string): SqliteStatement {
+      // On some errors (a full disk, an I/O error) SQLite ends the transaction itself. Kysely then
+      // sends ROLLBACK anyway, and the "no transaction is active" that fails would replace the
+      // error that explains the failure, in the log and everywhere else.
+      if (sql === 'rollback' && !raw.isTransaction) return NOTHING_TO_ROLL_BACK;
       const cached = statements.get(sql);
       if (cached) return cached;
       const statement = adapt(raw.prepare(sql));
@@ -29,6 +33,13 @@ export function openSqlite(path: string): SqliteDatabase & { raw: DatabaseSync }
     },
   };
 }
+
+const NOTHING_TO_ROLL_BACK: SqliteStatement = {
+  reader: false,
+  all: () => [],
+  run: () => ({ changes: 0, lastInsertRowid: 0 }),
+  iterate: () => [][Symbol.iterator](),
+};
 
 type Parameter = null | number | bigint | string | NodeJS.ArrayBufferView;
 
