@@ -79,6 +79,9 @@ export function matchQuery(index: SearchIndex, query: string, limit: number): Qu
  * those it ends (one edit away: fuzzy 1). boostDocument drops the other terms one edit away (other
  * lone characters, short words). The weights make each such bigram count as the character itself
  * (MiniSearch weighs a prefix match w·len/(len + 0.3·extra), a fuzzy one w·len/(len + edits)).
+ * MiniSearch counts UTF-16 units, so a character outside the BMP (𠮷) misses the bigrams it ends
+ * after another such character: two edits would walk every bigram of the index, for a pair that
+ * hardly occurs.
  */
 function characterQuery(character: string): Query {
   return {
