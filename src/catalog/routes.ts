@@ -14,8 +14,9 @@ const Q_MESSAGE = 'q must be at most 200 characters';
 const MAX_PER_PAGE = 200;
 
 /**
- * SPEC §3: page ≤ 0 reads as 1, per_page over 200 as 200; anything that is not an integer, and
- * per_page below 1, is rejected. A name given twice is rejected too, rather than guessing which counts.
+ * SPEC §3: page ≤ 0 reads as 1, per_page over 200 as 200; anything that is not an integer, a page
+ * past 2^53, and per_page below 1, are rejected. A name given twice is rejected too, rather than
+ * guessing which counts.
  */
 export const ProductsQuery = z.object({
   tag: z
@@ -33,6 +34,8 @@ export const ProductsQuery = z.object({
     .string({ error: PAGE_MESSAGE })
     .regex(/^[+-]?\d+$/, PAGE_MESSAGE)
     .transform((page) => Math.max(1, Number(page)))
+    // A page past 2^53 cannot be answered exactly (a 400-digit one would be echoed as null).
+    .refine(Number.isSafeInteger, PAGE_MESSAGE)
     .optional()
     .describe('1-based page; values below 1 read as 1'),
   per_page: z
