@@ -1,11 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { serve } from '@hono/node-server';
 import { createApp, type Services } from './app.ts';
 import { loadCatalog } from './catalog/catalog.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
-import { answerMalformedRequests } from './http/malformed-requests.ts';
+import { createNodeServer } from './http/node-server.ts';
 import { createRateLimit } from './http/rate-limit.ts';
 import { createKeywordLogStore } from './keyword-log/store.ts';
 import { createKeywordLogWriter } from './keyword-log/writer.ts';
@@ -75,10 +74,10 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
 
 function listen(fetch: (request: Request) => Response | Promise<Response>, port: number, hostname: string): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch, port, hostname }) as Server;
-    answerMalformedRequests(server);
+    const server = createNodeServer(fetch, hostname);
     server.once('listening', () => resolve(server));
     server.once('error', reject);
+    server.listen(port, hostname);
   });
 }
 
