@@ -3,16 +3,20 @@ import { AppError } from './app-error.ts';
 
 /**
  * Checks `Authorization: Bearer <token>` against the admin token in constant time: both sides are
- * hashed first, so neither the token's content nor its length shows in the time taken.
+ * hashed first, so the values compared are always two 32-byte digests, and neither the token's
+ * content, its length nor where a guess first differs from it shows in the time taken. The scheme
+ * is case-insensitive (RFC 9110 §11.1); the token is not. A request with two Authorization headers
+ * is refused whatever they hold: a proxy in front may have judged it by the other one.
  */
-export function adminGuard(adminToken: string): (authorization: string | undefined) => void {
-  const expected = digest(adminToken);
+export function adminGuard(adminToken: string): (authorization: readonly string[]) => void {
+  const expected = tokenDigest(adminToken);
   return (authorization) => {
-    const presented = /^Bearer +(\S+) *$/i.exec(authorization ?? '')?.[1] ?? '';
-    if (!timingSafeEqual(digest(presented), expected) || presented === '') throw new AppError(401, 'Unauthorized');
+    const presented = authorization.length === 1 ? (/^Bearer +(\S+) *$/i.exec(authorization[0]!)?.[1] ?? '') : '';
+    if (!timingSafeEqual(tokenDigest(presented), expected) || presented === '') throw new AppError(401, 'Unauthorized');
   };
 }
 
-function digest(value: string): Buffer {
-  return createHash('sha256').update(value).digest();
+/** What the comparison sees of a token: its SHA-256, 32 bytes whatever the token. */
+export function tokenDigest(token: string): Buffer {
+  return createHash('sha256').update(token).digest();
 }

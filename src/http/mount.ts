@@ -4,7 +4,7 @@ import { adminGuard } from './admin-auth.ts';
 import { AppError } from './app-error.ts';
 import { corsFor, type shopOrigins } from './cors.ts';
 import { readInput } from './input.ts';
-import { requestHeader, setHeader } from './reply.ts';
+import { requestHeaderLines, setHeader } from './reply.ts';
 import type { Route } from './route.ts';
 
 interface MountOptions {
@@ -33,7 +33,7 @@ export function mountRoutes(app: Hono<AppEnv>, routes: Route[], options: MountOp
       const route = pathRoutes.find((r) => r.method === method);
       if (!route) throw new AppError(405, 'Method not allowed', { headers: { Allow: allowHeader } });
       c.set('serverErrorMessage', route.serverError);
-      if (route.admin) checkAdmin(requestHeader(c, 'authorization'));
+      if (route.admin) checkAdmin(requestHeaderLines(c, 'authorization'));
       route.rateLimit?.check(c);
       return route.answerKnown?.(c) ?? route.handle(c, await readInput(c, route));
     });

@@ -26,6 +26,16 @@ export function requestHeader(c: Context, name: string): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
+/**
+ * Every line of a request header, in order. Node's parsed headers keep only the first of a repeated
+ * Authorization (and a few others), so a second one would otherwise go unseen.
+ */
+export function requestHeaderLines(c: Context, name: string): string[] {
+  const incoming = (c.env as HttpBindings | undefined)?.incoming;
+  if (!incoming) return c.req.raw.headers.has(name) ? [c.req.raw.headers.get(name)!] : [];
+  return incoming.headersDistinct[name] ?? [];
+}
+
 /** The request target as the client sent it: path and query string, undecoded. */
 export function requestTarget(c: Context): string {
   const incoming = (c.env as HttpBindings | undefined)?.incoming;
