@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import fc from 'fast-check';
 import { chatPayload, isDiscordWebhook } from './chat-payload.ts';
 import type { ChatContent } from './message.ts';
 
@@ -42,4 +43,25 @@ test('Discord: {content, embeds} with mentions switched off and markdown escaped
   assert.equal(embed.fields[0].name, 'お名前');
   assert.ok(embed.fields[0].value.includes('\\[click\\]\\(https://evil.example\\)'), embed.fields[0].value);
   assert.ok(!embed.fields[0].value.includes('\n'));
+});
+
+test('for any customer text, neither shape lets it become a mention, a link or a second line', () => {
+  const text = fc.oneof(fc.string({ unit: 'binary', maxLength: 40 }), fc.constantFrom('<!channel>', '<!here|here>', '<https://evil.example|click>', '@everyone', '[x](https://evil.example)', '<@123>', '&lt;', '\r\nline', '\\[x\\]'));
+  fc.assert(
+    fc.property(text, (value) => {
+      const message: ChatContent = { ...content, fields: [{ label: 'お名前', value }] };
+      const slack = chatPayload('https://hooks.slack.com/services/x', message) as { text: string; blocks: any[] };
+      for (const shown of [slack.text, slack.blocks[1].fields[0].text as string]) {
+        // Slack reads <…> as links and mentions, and & as the start of an entity: only its own escapes may appear.
+        assert.doesNotMatch(shown, /[<>]|&(?!amp;|lt;|gt;)/);
+      }
+      const discord = chatPayload('https://discord.com/api/webhooks/1/x', message) as { embeds: any[]; allowed_mentions: unknown };
+      const field = discord.embeds[0].fields[0].value as string;
+      assert.doesNotMatch(field, /[\r\n\u2028\u2029]/);
+      // Every markdown character is escaped: none is left once the escapes are taken out ('-' alone stands for an empty value).
+      if (value !== '') assert.doesNotMatch(field.replace(/\\[\\*_~`|>[\]()#<-]/g, ''), /[\\*_~`|>[\]()#<-]/);
+      assert.deepEqual(discord.allowed_mentions, { parse: [] });
+    }),
+    { seed: 20_261_122, numRuns: 500 },
+  );
 });
