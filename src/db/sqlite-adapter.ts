@@ -1,3 +1,5 @@
+import { accessSync, constants, existsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
 
@@ -9,6 +11,7 @@ const STATEMENT_CACHE_SIZE = 256;
  * compiles the same few statements over and over, and preparing is the costly part of a small query.
  */
 export function openSqlite(path: string): SqliteDatabase & { raw: DatabaseSync } {
+  if (path !== ':memory:') assertWritable(path);
   const raw = new DatabaseSync(path);
   raw.exec('PRAGMA journal_mode = WAL');
   raw.exec('PRAGMA synchronous = NORMAL');
@@ -32,6 +35,21 @@ export function openSqlite(path: string): SqliteDatabase & { raw: DatabaseSync }
       return statement;
     },
   };
+}
+
+/**
+ * SQLite opens a file it may not write read-only without a word, and then fails every write; and
+ * it must create its write-ahead log beside the file. So a store this process cannot write stops
+ * the start, saying which file, rather than answering every write with a 500.
+ */
+function assertWritable(path: string): void {
+  for (const target of existsSync(path) ? [path, dirname(path)] : [dirname(path)]) {
+    try {
+      accessSync(target, constants.W_OK);
+    } catch {
+      throw new Error(`the SQLite database ${path} is read-only to this process; it needs to write the file and its directory`);
+    }
+  }
 }
 
 const NOTHING_TO_ROLL_BACK: SqliteStatement = {

@@ -86,6 +86,9 @@ export async function launchServiceProcess(options: ServiceOptions): Promise<Ser
   const launch = () => {
     child = spawn(command[0]!, command.slice(1), {
       cwd: ROOT,
+      // A group of its own, signalled as a whole: a wrapper such as runuser has the service as its
+      // child, and a SIGKILL that reached only the wrapper would leave the service running.
+      detached: true,
       env: { PATH: process.env.PATH, ...env },
       stdio: ['ignore', output === 'capture' ? 'pipe' : output, output === 'capture' ? 'pipe' : 'inherit'],
     });
@@ -115,7 +118,7 @@ export async function launchServiceProcess(options: ServiceOptions): Promise<Ser
 
   const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
     const current = exited;
-    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, signal);
     return current;
   };
 
