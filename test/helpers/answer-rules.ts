@@ -22,10 +22,8 @@ export function servedPaths(routes: Route[]): Served[] {
 
 /** Fails unless `response` is an answer the service may give to `request` on `served`. */
 export function checkAnswer(contract: Contract, served: Served, request: RawRequest, response: RawResponse): void {
-  const what = `${request.method} ${request.target.slice(0, 200)} → ${response.status} ${response.body.subarray(0, 300).toString("utf8")}`;
+  const what = `${request.method} ${request.target.slice(0, 200)} → ${response.status} ${response.body.subarray(0, 300).toString('utf8')}`;
   assert.ok(response.status < 500, `a server error: ${what}`);
-
-
   assert.ok(response.headers['x-request-id'], `no X-Request-Id: ${what}`);
   if (request.method === 'OPTIONS') return assert.equal(response.status, 204, what);
   const head = request.method === 'HEAD';

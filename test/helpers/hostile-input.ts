@@ -145,6 +145,32 @@ export const rawQueryValue: fc.Arbitrary<string> = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom('a'.repeat(6000), encodeURIComponent('あ'.repeat(600))) },
 );
 
+/** Query values nobody should have to think of twice, each tried on every parameter of every GET route. */
+export const WORST_QUERY_VALUES = [
+  '',
+  '%00',
+  'a%00b',
+  '%ff%fe',
+  '%c0%80',
+  '%ed%a0%80',
+  '%e3%81',
+  '%',
+  '%zz',
+  '%0d%0aSet-Cookie:%20x=1',
+  '9'.repeat(400),
+  `-${'9'.repeat(400)}`,
+  '1e400',
+  '0x1f',
+  '-0',
+  '+1',
+  '%201%20',
+  'a'.repeat(7000),
+  encode('あ'.repeat(700)),
+  encode("<script>alert(1)</script>' OR '1'='1 --"),
+  encode('\u202e\u200f🎛️👨‍👩‍👧'),
+  encode('__proto__'),
+];
+
 /**
  * A query string (without `?`): the route's parameters and others, repeated, empty, or broken; at
  * most 8 KiB, leaving room for headers within Node's 16 KiB (past it Node answers 431, tested apart).
