@@ -33,9 +33,10 @@ export interface HttpReceiver {
 
 /**
  * A local HTTP server standing in for the email API and the chat webhooks: it records what it is
- * sent and answers 200, or fails as told, so tests can watch retries from the outside.
+ * sent and answers 200, or fails as told, so tests can watch retries from the outside. On a free
+ * port, or on `port` (to come up where a service was already sending).
  */
-export async function startHttpReceiver(): Promise<HttpReceiver> {
+export async function startHttpReceiver(options: { port?: number } = {}): Promise<HttpReceiver> {
   const requests: ReceivedRequest[] = [];
   let failures = 0;
   let failureStatus = 503;
@@ -66,7 +67,7 @@ export async function startHttpReceiver(): Promise<HttpReceiver> {
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(status === 200 ? { id: `msg-${requests.length}` } : { error: 'unavailable' }));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const accepted = (path?: string) => requests.filter((r) => r.status < 300 && (path === undefined || r.path === path));
   return {
