@@ -179,7 +179,7 @@ function measureInProcess(index: SearchIndex, sample: ContentDocument[], queries
 }
 
 async function measureKeywordLogs(dialect: 'sqlite' | 'postgres', dir: string) {
-  const cluster = dialect === 'postgres' ? await startPostgres() : undefined;
+  const cluster = dialect === 'postgres' ? await startPostgres({ durable: true }) : undefined;
   try {
     const url = cluster ? cluster.url : `sqlite:${join(dir, 'keyword-logs.db')}`;
     const seedStarted = performance.now();

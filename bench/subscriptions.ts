@@ -35,7 +35,7 @@ interface Store {
 export async function run(): Promise<string[]> {
   const receiver = await startReceiver(PORTS.receiver);
   const dir = mkdtempSync(join(tmpdir(), 'tenpo-bench-ntf-'));
-  const cluster = await startPostgres();
+  const cluster = await startPostgres({ durable: true });
   const rows: Record<string, string | number>[] = [];
   const verdicts: string[] = [];
   try {

@@ -4,11 +4,16 @@ import { DatabaseSync } from 'node:sqlite';
 import { uuidV7 } from '../../src/db/time-ordered-id.ts';
 
 // The baseline for POST /api/reservation: bare node:http that parses the same JSON and inserts the
-// same row with node:sqlite (same pragmas as tenpo), and nothing else: no framework, no validation
-// beyond types, no outbox. Run as its own process, as tenpo is.
+// same row with node:sqlite, one transaction per request, and nothing else: no framework, no
+// validation beyond types, no outbox. Run as its own process, as tenpo is. `synchronous` FULL gives
+// it tenpo's durability (the commit is on disk before the answer); NORMAL does not wait for the disk.
 
-export async function startBareReservationServer(databasePath: string, port: number): Promise<{ url: string; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [import.meta.filename, databasePath, String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
+export async function startBareReservationServer(
+  databasePath: string,
+  port: number,
+  synchronous: 'FULL' | 'NORMAL',
+): Promise<{ url: string; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [import.meta.filename, databasePath, String(port), synchronous], { stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((resolve, reject) => {
     child.stdout!.once('data', () => resolve());
     child.once('exit', (code) => reject(new Error(`bare reservation server exited with ${code}`)));
@@ -26,7 +31,7 @@ export async function startBareReservationServer(databasePath: string, port: num
 if (process.argv[1] === import.meta.filename) {
   const db = new DatabaseSync(process.argv[2]!);
   db.exec('PRAGMA journal_mode = WAL');
-  db.exec('PRAGMA synchronous = NORMAL');
+  db.exec(`PRAGMA synchronous = ${process.argv[4] === 'FULL' ? 'FULL' : 'NORMAL'}`);
   db.exec(`create table if not exists reservations (id text primary key, name text not null, email text not null, product_slug text not null,
     status text not null, notes text not null default '', created_at text not null, responded_at text, archived_at text)`);
   const insert = db.prepare('insert into reservations (id, name, email, product_slug, status, created_at) values (?, ?, ?, ?, ?, ?)');

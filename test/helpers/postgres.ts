@@ -31,10 +31,11 @@ function binDir(): string {
 
 /**
  * Starts a throwaway cluster: initdb + pg_ctl in a temp dir, on a free port, trust auth on
- * loopback, durability off (it is thrown away). PostgreSQL refuses to run as root, so as root
- * it runs as the `postgres` account the Debian package creates.
+ * loopback. For tests durability is off (the cluster is thrown away); benchmarks ask for it on, so
+ * their figures include the fsync a real server pays at every commit. PostgreSQL refuses to run as
+ * root, so as root it runs as the `postgres` account the Debian package creates.
  */
-export async function startPostgres(): Promise<PostgresCluster> {
+export async function startPostgres(options: { durable?: boolean } = {}): Promise<PostgresCluster> {
   const bin = binDir();
   const dir = mkdtempSync(join(tmpdir(), 'tenpo-pg-'));
   const asRoot = userInfo().uid === 0;
@@ -51,16 +52,14 @@ export async function startPostgres(): Promise<PostgresCluster> {
   run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
 
   const port = await freePort();
-  const options = [
+  const settings = [
     `-p ${port}`,
     `-k ${dir}`,
     '-c listen_addresses=127.0.0.1',
-    '-c fsync=off',
-    '-c synchronous_commit=off',
-    '-c full_page_writes=off',
+    ...(options.durable ? [] : ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off']),
     '-c max_connections=200',
   ].join(' ');
-  const start = () => run('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-o', options, '-w', 'start']);
+  const start = () => run('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-o', settings, '-w', 'start']);
   start();
 
   let stopped = false;
