@@ -1,0 +1,158 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import pg from 'pg';
+import { ADMIN_TOKEN } from './helpers/app.ts';
+import { startHttpReceiver, type HttpReceiver } from './helpers/http-receiver.ts';
+import { createTestDatabase } from './helpers/postgres.ts';
+import { startServiceProcess, type ServiceProcess } from './helpers/service-process.ts';
+import { waitUntil } from './helpers/wait.ts';
+
+// The deployment the README recommends: one PostgreSQL, several stateless instances behind a load
+// balancer (TRUST_PROXY=true), each with the same admin token and unsubscribe secret. Two real
+// `node src/main.ts` processes, started together on one new database, driven in turn.
+
+const RATE_LIMIT = 3;
+
+let databaseUrl: string;
+let receiver: HttpReceiver;
+let a: ServiceProcess;
+let b: ServiceProcess;
+
+/** Each request comes from its own client address (as the proxy reports it), unless one is given. */
+let nextClient = 1;
+const client = () => `198.51.100.${nextClient++ % 250}`;
+const post = (service: ServiceProcess, path: string, body: unknown, from = client()) =>
+  service.request(path, { method: 'POST', headers: { 'x-forwarded-for': from }, body: JSON.stringify(body) });
+
+async function json<T = Record<string, any>>(response: Response | Promise<Response>): Promise<T> {
+  const answer = await response;
+  const body = await answer.json();
+  assert.equal(answer.status, 200, JSON.stringify(body));
+  return body as T;
+}
+
+before(async () => {
+  databaseUrl = await createTestDatabase();
+  receiver = await startHttpReceiver();
+  const env = {
+    DATABASE_URL: databaseUrl,
+    APP_ENV: 'production',
+    PREORDER_API_TOKEN: ADMIN_TOKEN,
+    UNSUBSCRIBE_SECRET: 'the-same-secret-on-every-instance',
+    TRUST_PROXY: 'true',
+    RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
+    PUBLIC_BASE_URL: 'https://shop.example.jp',
+    EMAIL_PROVIDER_API_KEY: 're_test',
+    EMAIL_API_URL: `${receiver.url}/emails`,
+    RESERVATION_WEBHOOK_URL: `${receiver.url}/reservation`,
+    RESTOCK_WEBHOOK_URL: `${receiver.url}/restock`,
+    PUBLIC_WEBHOOK_URL: `${receiver.url}/public`,
+  };
+  // Started together on an empty database: both migrate at once.
+  [a, b] = await Promise.all([startServiceProcess({ env }), startServiceProcess({ env })]);
+});
+
+after(async () => {
+  await Promise.all([a?.stop('SIGKILL'), b?.stop('SIGKILL')]);
+  await receiver?.close();
+});
+
+describe('two instances on one PostgreSQL', () => {
+  test('started together, they ran each migration once (under the advisory lock)', async () => {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ name: string }>('select name from kysely_migration order by name');
+      const names = rows.map((r) => r.name);
+      assert.ok(names.length >= 3, names.join());
+      assert.equal(new Set(names).size, names.length);
+      assert.ok(names.includes('001-initial'));
+    } finally {
+      await client.end();
+    }
+    for (const service of [a, b]) assert.ok(!service.logs().some((line) => Number(line.level) >= 50), service.stdout.slice(0, 2000));
+  });
+
+  test('they share the data: a reservation made on A is listed, moved and archived on B, and A sees it all', async () => {
+    const { reservationId: id } = await json(post(a, '/api/reservation', { name: '二台 太郎', email: 'two@example.com', productSlug: 'kumo-vco-2' }));
+    const onB = await json(b.admin('/api/admin-reservations-list', { productSlug: 'kumo-vco-2' }));
+    assert.equal(onB.reservations.find((r: { id: string }) => r.id === id)?.status, 'pending');
+
+    await json(b.admin('/api/admin-reservations-status', { id, productSlug: 'kumo-vco-2', status: 'confirmed', notes: 'B で確認' }));
+    const onA = (await json(a.admin('/api/admin-reservations-list', {}))).reservations.find((r: { id: string }) => r.id === id);
+    assert.deepEqual([onA.status, onA.notes], ['confirmed', 'B で確認']);
+
+    await json(a.admin('/api/admin/reservations/archive', { ids: [{ id, productSlug: 'kumo-vco-2' }] }));
+    const archivedOnB = await json(b.admin('/api/admin/reservations/archives/list', {}));
+    assert.deepEqual(archivedOnB.reservations.map((r: { id: string }) => r.id), [id]);
+  });
+
+  test('both dispatchers claim from one outbox and no message is sent twice', async () => {
+    receiver.requests.length = 0;
+    receiver.delayAnswers(20); // a backlog both dispatchers work at
+    const ids = await Promise.all(
+      Array.from({ length: 40 }, async (_, i) => {
+        const service = i % 2 === 0 ? a : b;
+        return (await json(post(service, '/api/reservation', { name: `客 ${i}`, email: `buyer${i}@example.com`, productSlug: 'hayate-wavefolder' }))).reservationId as string;
+      }),
+    );
+    await receiver.waitForAccepted(40, '/emails', 20_000);
+    await receiver.waitForAccepted(40, '/reservation', 20_000);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    receiver.delayAnswers(0);
+
+    const emailKeys = receiver.accepted('/emails').map((r) => String(r.headers['idempotency-key']));
+    assert.deepEqual(emailKeys.sort(), ids.map((id) => `reservation/${id}/confirmation-email`).sort(), 'one email per reservation, each once');
+    const chats = receiver.accepted('/reservation').map((r) => /res_[0-9a-f-]{36}/.exec(String(r.body.text))?.[0]);
+    assert.deepEqual(chats.sort(), [...ids].sort(), 'one chat notice per reservation, each once');
+    assert.equal(receiver.requests.length, 80, 'nothing else was sent');
+  });
+
+  test('searches on either instance land in one keyword log', async () => {
+    const stamp = Date.now().toString(36);
+    await a.request(`/api/search?q=${encodeURIComponent(`シンセ ${stamp}a`)}`);
+    await b.request(`/api/search?q=${encodeURIComponent(`フィルター ${stamp}b`)}`);
+    // Each instance writes its searches in batches, at least once a second.
+    for (const service of [a, b]) {
+      const keywords = await waitUntil(async () => {
+        const { logs } = await json<{ logs: { keyword: string }[] }>(service.request('/api/keyword-logs?limit=50'));
+        const found = logs.map((l) => l.keyword).filter((k) => k.endsWith(stamp + 'a') || k.endsWith(stamp + 'b'));
+        return found.length === 2 ? found.sort() : undefined;
+      }, { what: 'both searches in the log' });
+      assert.deepEqual(keywords, [`シンセ ${stamp}a`, `フィルター ${stamp}b`]);
+    }
+  });
+
+  test('a restock signup on B, the send on A, and the email’s unsubscribe link works on B (same secret everywhere)', async () => {
+    const { subscriptionId } = await json(post(b, '/api/notify', { email: 'waiting@example.com', productSlug: 'tsuki-dual-lfo' }));
+    assert.deepEqual(await json(a.admin('/api/admin/notify/send', { productSlug: 'tsuki-dual-lfo' })), { success: true, notifiedCount: 1 });
+    const email = await waitUntil(() => receiver.accepted('/emails').find((r) => String(r.headers['idempotency-key']).includes(subscriptionId)), { what: 'the restock email' });
+    const link = /^<(.+)>$/.exec(email.body.headers['List-Unsubscribe'])![1]!;
+    const { pathname, search } = new URL(link);
+    const unsubscribe = await b.request(pathname + search, { method: 'POST' });
+    assert.equal(unsubscribe.status, 200);
+    const onA = (await json(a.admin('/api/admin-notify-list', { productSlug: 'tsuki-dual-lfo' }))).subscriptions.find((s: { id: string }) => s.id === subscriptionId);
+    assert.equal(onA.status, 'unsubscribed');
+  });
+
+  test('the rate limit is per instance: one client gets RATE_LIMIT_PER_MINUTE on each', async () => {
+    const customer = '203.0.113.77';
+    for (const service of [a, b]) {
+      const statuses = [];
+      for (let i = 0; i <= RATE_LIMIT; i++) statuses.push((await post(service, '/api/reservation', {}, customer)).status);
+      // Invalid bodies count too: 400 within the budget, 429 past it.
+      assert.deepEqual(statuses, [...Array(RATE_LIMIT).fill(400), 429], service === a ? 'A' : 'B');
+    }
+  });
+
+  test('SIGTERM stops one instance cleanly while the other goes on, delivering what is queued', async () => {
+    receiver.requests.length = 0;
+    const stopping = a.stop();
+    const { reservationId } = await json(post(b, '/api/reservation', { name: '残り 一台', email: 'last@example.com', productSlug: 'kumo-vco-2' }));
+    assert.deepEqual(await stopping, { code: 0, signal: null });
+    assert.deepEqual(a.logs().slice(-2).map((line) => line.msg), ['shutting down', 'stopped']);
+    const [email] = await receiver.waitForAccepted(1, '/emails');
+    assert.equal(email!.headers['idempotency-key'], `reservation/${reservationId}/confirmation-email`);
+    assert.equal((await b.request('/healthz')).status, 200);
+  });
+});
