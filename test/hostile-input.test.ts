@@ -73,7 +73,8 @@ for (const dialect of DIALECTS) {
     const pathOf = (s: Served) =>
       fc.oneof(
         fc.constant(s.pattern.replace(/:\w+/g, 'x')),
-        fc.array(rawQueryValue.map((v) => v.slice(0, 300).replaceAll('/', '%2F') || 'x'), { minLength: 3, maxLength: 3 }).map((segments) => {
+        // A segment of dots is a dot segment, which moves the request to another path (tested below).
+        fc.array(rawQueryValue.map((v) => (/^(?:\.|%2e)*$/i.test(v) ? 'x' : v.slice(0, 300).replaceAll('/', '%2F'))), { minLength: 3, maxLength: 3 }).map((segments) => {
           let next = 0;
           return s.pattern.replace(/:\w+/g, () => segments[next++]!);
         }),
@@ -155,6 +156,16 @@ for (const dialect of DIALECTS) {
           for (const value of WORST_QUERY_VALUES) {
             for (const query of [`${name}=${value}`, `${name}=a&${name}=${value}`]) await exchange(s, { method: 'GET', target: `${s.pattern.replace(/:\w+/g, 'x')}?${query}` });
           }
+        }
+      }
+    });
+
+    test('a path that climbs out of the asset folders finds no file: 404 in the envelope', async () => {
+      for (const prefix of ['/admin/assets/', '/docs/assets/']) {
+        for (const climb of ['../../package.json', '..%2f..%2fpackage.json', '%2e%2e/%2e%2e/package.json', '..%5c..%5cpackage.json', 'x/../../../src/config.ts', '.env', '%00package.json']) {
+          const response = await client.send({ method: 'GET', target: prefix + climb });
+          assert.equal(response.status, 404, prefix + climb);
+          assert.deepEqual(JSON.parse(response.body.toString()), { success: false, error: 'Not found' });
         }
       }
     });
