@@ -102,6 +102,8 @@ const SECRET_VARIABLES = new Set([
   'PREORDER_API_TOKEN',
   'ADMIN_API_TOKEN',
   'EMAIL_PROVIDER_API_KEY',
+  // A URL can carry credentials (https://user:pass@host/…), so no URL is echoed either.
+  'EMAIL_API_URL',
   'SMTP_URL',
   'DATABASE_URL',
   'UNSUBSCRIBE_SECRET',
