@@ -1,6 +1,4 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +6,7 @@ import pg from 'pg';
 import { startPostgres } from '../test/helpers/postgres.ts';
 import { startBareReservationServer } from './lib/bare-reservation-server.ts';
 import { compareServers } from './lib/compare.ts';
+import { startCountingReceiver, type CountingReceiver } from './lib/counting-receiver.ts';
 import { load, type LoadRequest } from './lib/load.ts';
 import { printTable, verdict } from './lib/report.ts';
 import { startTenpo } from './lib/tenpo-process.ts';
@@ -33,7 +32,7 @@ const REQUESTS: LoadRequest[] = Array.from({ length: 24 }, (_, i) => ({
 }));
 
 export async function run(): Promise<string[]> {
-  const receiver = await startReceiver(PORTS.receiver);
+  const receiver = await startCountingReceiver(PORTS.receiver);
   const dir = mkdtempSync(join(tmpdir(), 'tenpo-bench-res-'));
   const verdicts: string[] = [];
   const rows: Record<string, string | number>[] = [];
@@ -138,7 +137,7 @@ async function countPostgres(client: pg.Client): Promise<StoreCount> {
 }
 
 /** Waits until the outbox holds nothing pending; returns how long that took. */
-async function drain(receiver: Receiver, count: () => StoreCount | Promise<StoreCount>): Promise<number> {
+async function drain(receiver: CountingReceiver, count: () => StoreCount | Promise<StoreCount>): Promise<number> {
   const started = Date.now();
   for (;;) {
     const { outbox } = await count();
@@ -153,7 +152,7 @@ async function drain(receiver: Receiver, count: () => StoreCount | Promise<Store
  * Rows may exceed the 200s by the requests still in flight when a run stopped (at most one per
  * connection per run): the server stored them, autocannon stopped listening.
  */
-function lossReport(answered: number, runs: number, stored: StoreCount, receiver: Receiver): { ok: boolean; text: string } {
+function lossReport(answered: number, runs: number, stored: StoreCount, receiver: CountingReceiver): { ok: boolean; text: string } {
   const sent = stored.outbox.sent ?? 0;
   const cutOff = stored.reservations - answered;
   const ok =
@@ -166,57 +165,5 @@ function lossReport(answered: number, runs: number, stored: StoreCount, receiver
   return {
     ok,
     text: `${answered} answered 200 + ${cutOff} cut off by the end of ${runs} runs = ${stored.reservations} rows; ${sent} messages sent; ${receiver.emails.size} distinct emails (+${receiver.duplicateEmails} repeats) and ${receiver.chats} chat messages received`,
-  };
-}
-
-interface Receiver {
-  url: string;
-  /** Idempotency keys of the emails received. */
-  emails: Set<string>;
-  duplicateEmails: number;
-  chats: number;
-  reset(): void;
-  close(): Promise<void>;
-}
-
-/** The email API and chat webhook stand-in: counts what it accepts, answers 200 at once. */
-async function startReceiver(port: number): Promise<Receiver> {
-  const state = { emails: new Set<string>(), duplicateEmails: 0, chats: 0 };
-  const server: Server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      if (req.url === '/emails') {
-        const key = String(req.headers['idempotency-key']);
-        if (state.emails.has(key)) state.duplicateEmails += 1;
-        state.emails.add(key);
-      } else {
-        state.chats += 1;
-      }
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"ok"}');
-    });
-  });
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    get emails() {
-      return state.emails;
-    },
-    get duplicateEmails() {
-      return state.duplicateEmails;
-    },
-    get chats() {
-      return state.chats;
-    },
-    reset: () => {
-      state.emails = new Set();
-      state.duplicateEmails = 0;
-      state.chats = 0;
-    },
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
   };
 }

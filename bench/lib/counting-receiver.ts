@@ -1,0 +1,57 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+// The email API and chat webhook stand-in of the benchmarks: it counts what it accepts and answers
+// 200 at once, keeping nothing else (a test's receiver keeps every request, too much under load).
+
+export interface CountingReceiver {
+  url: string;
+  /** Idempotency keys of the emails received. */
+  emails: Set<string>;
+  duplicateEmails: number;
+  chats: number;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+/** Listens on `port`; emails are told apart by their Idempotency-Key, so a repeat is counted as one. */
+export async function startCountingReceiver(port: number): Promise<CountingReceiver> {
+  const state = { emails: new Set<string>(), duplicateEmails: 0, chats: 0 };
+  const server: Server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      if (req.url === '/emails') {
+        const key = String(req.headers['idempotency-key']);
+        if (state.emails.has(key)) state.duplicateEmails += 1;
+        state.emails.add(key);
+      } else {
+        state.chats += 1;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"ok"}');
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    get emails() {
+      return state.emails;
+    },
+    get duplicateEmails() {
+      return state.duplicateEmails;
+    },
+    get chats() {
+      return state.chats;
+    },
+    reset: () => {
+      state.emails = new Set();
+      state.duplicateEmails = 0;
+      state.chats = 0;
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
