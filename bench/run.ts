@@ -7,6 +7,7 @@ const SUITES: Record<string, () => Promise<{ run(): Promise<string[]> }>> = {
   search: () => import('./search.ts'),
   subscriptions: () => import('./subscriptions.ts'),
   'admin-console': () => import('./admin-console.ts'),
+  sustained: () => import('./sustained.ts'),
 };
 
 const chosen = process.argv.slice(2);

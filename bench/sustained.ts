@@ -1,0 +1,262 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readContentSources } from '../src/search/content-sources.ts';
+import { parseContent } from '../src/search/content.ts';
+import { startPostgres } from '../test/helpers/postgres.ts';
+import { startCountingReceiver, type CountingReceiver } from './lib/counting-receiver.ts';
+import { runMixedLoad, type Endpoint, type LoadCall, type MixedLoadResult } from './lib/mixed-load.ts';
+import { printTable, verdict } from './lib/report.ts';
+import { makeQueries, seededRandom } from './lib/search-corpus.ts';
+import { startTenpo, type TenpoProcess } from './lib/tenpo-process.ts';
+
+// Sustained mixed traffic against one service process, on SQLite and on PostgreSQL: 50 connections
+// for 60 s, after a warm-up of the same traffic: 80 % catalog and search, 15 % reservations and
+// restock signups, 5 % admin (lists, status moves, the dashboard), with the dispatcher delivering
+// every message to a local receiver meanwhile. The service's resident memory is sampled every second.
+// Reported: req/s and latency per endpoint, errors (must be none), peak RSS, and RSS at the end
+// against RSS after the warm-up (must be within 20 %: no leak), then the outbox drained and counted.
+//
+// The warm-up lasts until memory has settled: V8 sizes its heap to the allocation rate, which takes
+// 10-30 s of this traffic (longer when the machine is busy), so RSS "after warm-up" would otherwise
+// measure heap sizing rather than a leak. It ends once RSS grew less than 3 % over 10 s, after at
+// least 10 s and at most 60 s; a leak would not settle, and would show in the 60 s that follow.
+
+const SECONDS = Number(process.env.BENCH_SUSTAINED_SECONDS ?? 60);
+const WARM_UP = { minSeconds: 10, maxSeconds: 60, settledGrowth: 0.03, overSeconds: 10 };
+const CONNECTIONS = 50;
+const PORTS = { sqlite: 18891, postgres: 18892, receiver: 18893 };
+const TOKEN = 'bench-admin-token';
+const RSS_TOLERANCE = 0.2;
+
+interface Product {
+  slug: string;
+  name: string;
+  tags: string[];
+}
+
+export async function run(): Promise<string[]> {
+  const receiver = await startCountingReceiver(PORTS.receiver);
+  const dir = mkdtempSync(join(tmpdir(), 'tenpo-bench-sustained-'));
+  const verdicts: string[] = [];
+  try {
+    verdicts.push(...(await runOn('SQLite', `sqlite:${join(dir, 'tenpo.db')}`, PORTS.sqlite, receiver)));
+    receiver.reset();
+    const cluster = await startPostgres();
+    try {
+      verdicts.push(...(await runOn('PostgreSQL', cluster.url, PORTS.postgres, receiver)));
+    } finally {
+      cluster.stop();
+    }
+  } finally {
+    await receiver.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return verdicts;
+}
+
+async function runOn(store: string, databaseUrl: string, port: number, receiver: CountingReceiver): Promise<string[]> {
+  const tenpo = await startTenpo(
+    {
+      DATABASE_URL: databaseUrl,
+      PREORDER_API_TOKEN: TOKEN,
+      RATE_LIMIT_PER_MINUTE: '0',
+      LOG_LEVEL: 'warn',
+      EMAIL_PROVIDER_API_KEY: 'bench-key',
+      EMAIL_API_URL: `${receiver.url}/emails`,
+      RESERVATION_WEBHOOK_URL: `${receiver.url}/hooks/reservation`,
+      RESTOCK_WEBHOOK_URL: `${receiver.url}/hooks/restock`,
+    },
+    { port },
+  );
+  try {
+    const random = seededRandom(20260307);
+    const endpoints = shopTraffic(random);
+    const rss = sampleRss(tenpo);
+    const warmUp = await warmUpUntilSettled(tenpo.url, endpoints, random, rss);
+    const rssAfterWarmUp = rss.now();
+    const measured = await runMixedLoad({ url: tenpo.url, endpoints, connections: CONNECTIONS, seconds: SECONDS, random });
+    const rssAtEnd = rss.now();
+    rss.stop();
+
+    const drainStarted = Date.now();
+    const stats = await waitForEmptyOutbox(tenpo.url);
+    const drainedMs = Date.now() - drainStarted;
+
+    report(store, measured, warmUp.seconds);
+    const change = (rssAtEnd - rssAfterWarmUp) / rssAfterWarmUp;
+    const peak = Math.max(...rss.samples);
+    console.log(
+      `${store}: RSS ${mb(rssAfterWarmUp)} MB after the ${warmUp.seconds} s warm-up, ${mb(rssAtEnd)} MB at the end (${(change * 100).toFixed(1)} %), peak ${mb(peak)} MB; ` +
+        `every 10 s from the start: ${rss.samples.filter((_, i) => i % 10 === 0).map(mb).join(' ')} MB`,
+    );
+    const expectedEmails = stats.reservations.total;
+    const expectedChats = stats.reservations.total + stats.subscriptions.total;
+    console.log(
+      `${store}: ${stats.reservations.total} reservations and ${stats.subscriptions.total} restock signups stored; outbox drained ${drainedMs} ms after the load (${stats.outbox.dead} dead); ` +
+        `receiver: ${receiver.emails.size} emails (+${receiver.duplicateEmails} repeats), ${receiver.chats} chat messages`,
+    );
+    if (warmUp.errors + measured.errors > 0) console.log(`${store}: first failures:\n  ${[...warmUp.failures, ...measured.failures].slice(0, 10).join('\n  ')}`);
+
+    return [
+      verdict(`sustained mix on ${store}: errors over ${warmUp.seconds + SECONDS} s`, warmUp.errors + measured.errors === 0, String(warmUp.errors + measured.errors), '0'),
+      verdict(
+        `sustained mix on ${store}: RSS at the end vs after warm-up`,
+        Math.abs(change) <= RSS_TOLERANCE,
+        `${mb(rssAtEnd)} MB vs ${mb(rssAfterWarmUp)} MB (${change >= 0 ? '+' : ''}${(change * 100).toFixed(1)} %, peak ${mb(peak)} MB)`,
+        `within ${RSS_TOLERANCE * 100} %`,
+      ),
+      verdict(
+        `sustained mix on ${store}: throughput and p99 (informational)`,
+        true,
+        `${Math.round(measured.total / measured.seconds)} req/s, p99 ${ms(measured.overall.percentile(99))} ms over every request`,
+        'none set',
+      ),
+      verdict(
+        `sustained mix on ${store}: every message delivered once`,
+        stats.outbox.dead === 0 && receiver.emails.size === expectedEmails && receiver.duplicateEmails === 0 && receiver.chats === expectedChats,
+        `${receiver.emails.size}/${expectedEmails} emails, ${receiver.chats}/${expectedChats} chat messages`,
+        'all, once',
+      ),
+    ];
+  } finally {
+    await tenpo.stop();
+  }
+}
+
+/**
+ * The shop's traffic, by weight out of 100: shoppers browsing the catalog and searching (80), reserving
+ * and signing up for restocks (15), staff in the admin console (5: status moves 2.5, lists 2, the
+ * dashboard 0.5, whose aggregates over every search logged are the heaviest request of all). Varied
+ * enough that caches do not answer everything: 200 catalog queries, 300 search queries, new
+ * customers, moves of real reservations.
+ */
+function shopTraffic(random: () => number): Endpoint[] {
+  const products = JSON.parse(readFileSync('data/products.json', 'utf8')) as Product[];
+  const pick = <T>(items: T[]) => items[Math.floor(random() * items.length)]!;
+  const tags = [...new Set(products.flatMap((p) => p.tags))];
+  const words = [...new Set(products.flatMap((p) => p.name.split(/\s+/)).filter((w) => w.length >= 3))];
+  const catalogPaths = Array.from({ length: 200 }, (_, i) => {
+    const query = [
+      () => `tag=${pick(tags)}`,
+      () => `tag=${pick(tags)}&tag=${pick(tags)}`,
+      () => `q=${encodeURIComponent(pick(words))}`,
+      () => `q=${encodeURIComponent(pick(words).slice(0, 3))}&tag=${pick(tags)}`,
+      () => `page=${1 + Math.floor(random() * 4)}&per_page=20`,
+    ][i % 5]!();
+    return `/api/products?${query}`;
+  });
+  const searchPaths = makeQueries(parseContent(readContentSources('content')), 300).map((q) => `/api/search?q=${encodeURIComponent(q)}`);
+  const admin = { authorization: `Bearer ${TOKEN}` };
+  const statuses = ['pending', 'confirmed', 'fulfilled', 'cancelled'];
+  const restockProducts = products.slice(0, 10).map((p) => p.slug);
+
+  // Reservations the staff can move, each out of the pool while a move is under way (a second move
+  // of the same one at the same time could rightly be refused).
+  const movable: { id: string; productSlug: string; status: string }[] = [];
+  const moving = new Map<string, { id: string; productSlug: string; status: string }>();
+  const nextStatus = (status: string) =>
+    ({ pending: 'confirmed', confirmed: random() < 0.2 ? 'cancelled' : 'fulfilled', fulfilled: 'confirmed', cancelled: 'pending' })[status]!;
+  let customer = 0;
+
+  return [
+    { name: 'GET /api/products', weight: 40, next: () => ({ method: 'GET', path: pick(catalogPaths) }) },
+    { name: 'GET /api/search', weight: 40, next: () => ({ method: 'GET', path: pick(searchPaths) }) },
+    {
+      name: 'POST /api/reservation',
+      weight: 10,
+      next: () => ({ method: 'POST', path: '/api/reservation', body: { name: `負荷 太郎 ${++customer}`, email: `buyer${customer}@example.com`, productSlug: pick(products).slug } }),
+      answered: (call: LoadCall, body: string) => {
+        if (movable.length < 5_000) movable.push({ id: JSON.parse(body).reservationId, productSlug: (call.body as { productSlug: string }).productSlug, status: 'pending' });
+      },
+    },
+    {
+      name: 'POST /api/notify',
+      weight: 5,
+      // Some addresses sign up again: answered with their existing subscription.
+      next: () => ({ method: 'POST', path: '/api/notify', body: { email: `waiting${Math.floor(random() * 20_000)}@example.com`, productSlug: pick(restockProducts) } }),
+    },
+    { name: 'POST /api/admin-reservations-list', weight: 1.2, next: () => ({ method: 'POST', path: '/api/admin-reservations-list', headers: admin, body: { productSlug: pick(products).slug, status: pick(statuses) } }) },
+    {
+      name: 'POST /api/admin-reservations-status',
+      weight: 2.5,
+      next: () => {
+        if (movable.length === 0) return undefined;
+        const [reservation] = movable.splice(Math.floor(random() * movable.length), 1);
+        const status = nextStatus(reservation!.status);
+        moving.set(reservation!.id, { ...reservation!, status });
+        return { method: 'POST', path: '/api/admin-reservations-status', headers: admin, body: { id: reservation!.id, productSlug: reservation!.productSlug, status, notes: `→ ${status}` } };
+      },
+      answered: (call: LoadCall) => {
+        const id = (call.body as { id: string }).id;
+        movable.push(moving.get(id)!);
+        moving.delete(id);
+      },
+      failed: (call: LoadCall) => moving.delete((call.body as { id: string }).id),
+    },
+    { name: 'POST /api/admin-notify-list', weight: 0.8, next: () => ({ method: 'POST', path: '/api/admin-notify-list', headers: admin, body: { productSlug: pick(restockProducts) } }) },
+    { name: 'POST /api/admin-dashboard-stats', weight: 0.5, next: () => ({ method: 'POST', path: '/api/admin-dashboard-stats', headers: admin, body: {} }) },
+  ];
+}
+
+/** The traffic in 5 s rounds until RSS has settled (see the top of the file). */
+async function warmUpUntilSettled(url: string, endpoints: Endpoint[], random: () => number, rss: ReturnType<typeof sampleRss>) {
+  let seconds = 0;
+  let errors = 0;
+  const failures: string[] = [];
+  const history: number[] = [rss.now()];
+  const roundsOver = WARM_UP.overSeconds / 5;
+  for (;;) {
+    const round = await runMixedLoad({ url, endpoints, connections: CONNECTIONS, seconds: 5, random });
+    seconds += 5;
+    errors += round.errors;
+    failures.push(...round.failures);
+    history.push(rss.now());
+    const before = history.at(-1 - roundsOver);
+    const settled = before !== undefined && history.at(-1)! <= before * (1 + WARM_UP.settledGrowth);
+    if ((seconds >= WARM_UP.minSeconds && settled) || seconds >= WARM_UP.maxSeconds) return { seconds, errors, failures };
+  }
+}
+
+/** The service's resident set (VmRSS), read every second. */
+function sampleRss(tenpo: TenpoProcess) {
+  const read = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${tenpo.child.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+  const samples = [read()];
+  const timer = setInterval(() => samples.push(read()), 1_000);
+  return { samples, now: read, stop: () => clearInterval(timer) };
+}
+
+interface Stats {
+  reservations: { total: number };
+  subscriptions: { total: number };
+  outbox: { pending: number; dead: number };
+}
+
+async function waitForEmptyOutbox(url: string): Promise<Stats> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const response = await fetch(`${url}/api/admin-dashboard-stats`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body: '{}' });
+    const stats = (await response.json()) as Stats;
+    if (stats.outbox.pending === 0) return stats;
+    if (Date.now() > deadline) throw new Error(`outbox not drained after 120 s: ${JSON.stringify(stats.outbox)}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+function report(store: string, result: MixedLoadResult, warmUpSeconds: number): void {
+  printTable(
+    `${store}: ${CONNECTIONS} connections, ${Math.round(result.seconds)} s after a ${warmUpSeconds} s warm-up; ${Math.round(result.total / result.seconds)} req/s in all`,
+    result.endpoints.map((e) => ({
+      endpoint: e.name,
+      share: `${((e.count / result.total) * 100).toFixed(1)} %`,
+      'req/s': Math.round(e.count / result.seconds),
+      'p50 ms': ms(e.histogram.percentile(50)),
+      'p99 ms': ms(e.histogram.percentile(99)),
+      'max ms': ms(e.histogram.max),
+      errors: e.errors,
+    })),
+  );
+}
+
+const ms = (microseconds: number) => Math.round(microseconds / 100) / 10;
+const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
