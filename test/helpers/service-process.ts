@@ -118,7 +118,13 @@ export async function launchServiceProcess(options: ServiceOptions): Promise<Ser
 
   const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
     const current = exited;
-    if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, signal);
+    if (child.exitCode === null && child.signalCode === null) {
+      try {
+        process.kill(-child.pid!, signal);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error; // it has just exited
+      }
+    }
     return current;
   };
 
@@ -169,7 +175,7 @@ export async function launchServiceProcess(options: ServiceOptions): Promise<Ser
 }
 
 /** The status of GET /healthz, 0 when nothing answers. A fresh connection each time: no pool to go stale across restarts. */
-export function healthStatus(url: string): Promise<number> {
+function healthStatus(url: string): Promise<number> {
   return new Promise((resolve) => {
     const req = httpRequest(`${url}/healthz`, { agent: false }, (res) => {
       res.resume();
