@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import { DEFAULT_DISPATCHER_TIMINGS } from '../src/notifications/dispatcher.ts';
 import { ADMIN_TOKEN, DIALECTS } from './helpers/app.ts';
 import { startHttpReceiver, type ReceivedRequest } from './helpers/http-receiver.ts';
 import { createTestDatabase } from './helpers/postgres.ts';
@@ -18,11 +19,13 @@ import { settle, waitUntil } from './helpers/wait.ts';
 // sent again once its lease runs out. The email API deduplicates by Idempotency-Key (as Resend
 // does), so the customer gets every email once: every expected key arrives, and no key the API did
 // not already hold is repeated. A chat webhook has no such key, so a notice can repeat; at most the
-// messages in flight at the kill can, and the dispatcher has at most `concurrency` (16) in flight.
+// messages in flight at the kill can, and a dispatcher has at most `concurrency` (16) in flight: a
+// message holds its slot until its delivery is recorded.
 // That bound is what the test asserts, and it prints what it measured.
 
 const LEASE_SECONDS = 2;
-const IN_FLIGHT_LIMIT = 16; // DEFAULT_DISPATCHER_TIMINGS.concurrency
+/** A dispatcher has at most this many messages claimed and not yet recorded. */
+const IN_FLIGHT_LIMIT = DEFAULT_DISPATCHER_TIMINGS.concurrency;
 const CLIENTS = 16;
 const PRODUCTS = ['kumo-vco-2', 'hayate-wavefolder', 'tsuki-dual-lfo'];
 const RESERVATION_ID = /res_[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}/;
