@@ -3,7 +3,7 @@ import type { Logger } from '../log.ts';
 import { chatPayload } from './chat-payload.ts';
 import type { Deliver } from './dispatcher.ts';
 import { createEmailSender, headerSafe } from './email-sender.ts';
-import { postJson } from './http-post.ts';
+import { createJsonPoster } from './http-post.ts';
 import type { QueuedMessage } from './message.ts';
 
 export interface Delivery {
@@ -18,7 +18,8 @@ export interface Delivery {
  * without a word, as SPEC §1 asks.
  */
 export async function createDelivery(config: Pick<Config, 'email' | 'webhooks'>, log: Logger): Promise<Delivery> {
-  const email = await createEmailSender(config.email);
+  const http = createJsonPoster();
+  const email = await createEmailSender(config.email, http);
   if (!email) log.warn('no email provider configured (EMAIL_PROVIDER_API_KEY or SMTP_URL): emails are logged and skipped');
 
   const deliver: Deliver = async ({ message, idempotencyKey, id }: QueuedMessage) => {
@@ -33,9 +34,15 @@ export async function createDelivery(config: Pick<Config, 'email' | 'webhooks'>,
     }
     const url = config.webhooks[message.webhook];
     if (!url) return 'skipped';
-    await postJson(url, chatPayload(url, message.content));
+    await http.post(url, chatPayload(url, message.content));
     return 'sent';
   };
 
-  return { deliver, close: async () => email?.close() };
+  return {
+    deliver,
+    close: async () => {
+      await email?.close();
+      http.close();
+    },
+  };
 }

@@ -1,15 +1,15 @@
 import type { Email, EmailSender } from './email-sender.ts';
-import { postJson } from './http-post.ts';
+import type { JsonPoster } from './http-post.ts';
 
 /**
  * A Resend-compatible HTTP API: `POST <url>` with the key as a bearer token and the message's
  * idempotency key as `Idempotency-Key`, so a retry after a lost answer does not send the email twice.
  */
-export function emailApiSender(api: { url: string; key: string }): EmailSender {
+export function emailApiSender(api: { url: string; key: string }, http: JsonPoster): EmailSender {
   return {
     kind: 'api',
     send: (email: Email, idempotencyKey: string) =>
-      postJson(
+      http.post(
         api.url,
         {
           from: email.from,

@@ -1,5 +1,6 @@
 import type { Config } from '../config.ts';
 import { emailApiSender } from './email-api.ts';
+import type { JsonPoster } from './http-post.ts';
 import type { EmailContent } from './message.ts';
 import { singleLine } from './safe-text.ts';
 
@@ -21,8 +22,8 @@ export interface EmailSender {
  * The configured provider: the HTTP API when its key is set, else SMTP when its URL is; none → undefined.
  * nodemailer is loaded only when SMTP is configured: importing it costs ~40 ms of every start.
  */
-export async function createEmailSender(settings: Config['email']): Promise<EmailSender | undefined> {
-  if (settings.api) return emailApiSender(settings.api);
+export async function createEmailSender(settings: Config['email'], http: JsonPoster): Promise<EmailSender | undefined> {
+  if (settings.api) return emailApiSender(settings.api, http);
   if (settings.smtpUrl) return (await import('./email-smtp.ts')).smtpSender(settings.smtpUrl);
   return undefined;
 }
