@@ -215,7 +215,14 @@ for (const dialect of DIALECTS) {
       await enqueueMessages(
         db,
         [
-          { idempotencyKey: 'crash/1', message: { channel: 'email', to: 'a@example.com', content: { subject: 's', text: 't', html: '<p>h</p>' } } },
+          {
+            idempotencyKey: 'crash/1',
+            message: {
+              channel: 'email',
+              to: 'a@example.com',
+              email: { template: 'restock-notice', facts: { productName: 's', price: null, productUrl: 'https://shop.example/p', unsubscribeUrl: 'https://shop.example/u' } },
+            },
+          },
           { idempotencyKey: 'crash/2', message: { channel: 'chat', webhook: 'reservation', content: { title: 'crash', fields: [], timestamp: new Date(now).toISOString() } } },
         ],
         new Date(now).toISOString(),

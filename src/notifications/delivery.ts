@@ -5,6 +5,7 @@ import type { Deliver } from './dispatcher.ts';
 import { createEmailSender, headerSafe } from './email-sender.ts';
 import { createJsonPoster } from './http-post.ts';
 import type { QueuedMessage } from './message.ts';
+import { renderTemplatedEmail } from './templates/email-templates.ts';
 
 export interface Delivery {
   deliver: Deliver;
@@ -24,7 +25,7 @@ export async function createDelivery(config: Pick<Config, 'email' | 'webhooks'>,
 
   const deliver: Deliver = async ({ message, idempotencyKey, id }: QueuedMessage) => {
     if (message.channel === 'email') {
-      const outgoing = headerSafe({ ...message.content, from: config.email.from, to: message.to });
+      const outgoing = headerSafe({ ...renderTemplatedEmail(message.email), from: config.email.from, to: message.to });
       if (!email) {
         log.info({ messageId: id, to: outgoing.to, subject: outgoing.subject, text: outgoing.text }, 'email skipped: no provider configured');
         return 'skipped';

@@ -1,7 +1,14 @@
+import type { ReservationConfirmation } from './templates/reservation.ts';
+import type { RestockNotice } from './templates/restock.ts';
+
 /**
- * What the outbox carries. A message is rendered when it is queued (so a template change never alters
- * a message already promised) and addressed by name for chat (so the webhook URL, a secret, is read
- * from the configuration at send time and never stored).
+ * What the outbox carries. An email is queued as its template and the facts it states (the product,
+ * its price that day, the links), fixed when it is queued; the wording is applied when it is sent
+ * (templates/email-templates.ts). A few hundred bytes a message instead of kilobytes of rendered
+ * text and HTML: the outbox row is written at enqueue, claim and settle, so its size is most of the
+ * cost of a reservation (measured: ~30 % of a reservation's CPU; bench/reservations.ts). Chat is
+ * addressed by webhook name, so the URL, a secret, is read from the configuration at send time and
+ * never stored.
  */
 
 /** The chat webhooks the service knows, each configured by its own variable. */
@@ -23,8 +30,13 @@ export interface ChatContent {
   timestamp: string;
 }
 
+/** An email as queued: which template, and the facts it states. */
+export type TemplatedEmail =
+  | { template: 'reservation-confirmation'; facts: ReservationConfirmation }
+  | { template: 'restock-notice'; facts: RestockNotice };
+
 export type OutgoingMessage =
-  | { channel: 'email'; to: string; content: EmailContent }
+  | { channel: 'email'; to: string; email: TemplatedEmail }
   | { channel: 'chat'; webhook: WebhookName; content: ChatContent };
 
 /** A message to queue. */

@@ -29,7 +29,7 @@ export async function enqueueMessages(db: Kysely<Tables>, entries: OutboxEntry[]
         id: uuidV7(),
         channel: message.channel,
         destination: message.channel === 'email' ? message.to : message.webhook,
-        payload: JSON.stringify(message.content),
+        payload: JSON.stringify(message.channel === 'email' ? message.email : message.content),
         idempotency_key: idempotencyKey,
         record_id: recordId ?? null,
         status: 'pending',
@@ -76,11 +76,11 @@ export async function claimDueMessages(
 }
 
 function toQueued(row: Pick<OutboxRow, 'id' | 'channel' | 'destination' | 'payload' | 'idempotency_key'> & { attempts: number }): QueuedMessage {
-  const content = JSON.parse(row.payload);
+  const payload = JSON.parse(row.payload);
   const message: OutgoingMessage =
     row.channel === 'email'
-      ? { channel: 'email', to: row.destination, content }
-      : { channel: 'chat', webhook: row.destination as WebhookName, content };
+      ? { channel: 'email', to: row.destination, email: payload }
+      : { channel: 'chat', webhook: row.destination as WebhookName, content: payload };
   return { id: row.id, idempotencyKey: row.idempotency_key, attempts: row.attempts, message };
 }
 

@@ -3,7 +3,7 @@ import type { Database } from '../db/database.ts';
 import { uuidV7 } from '../db/time-ordered-id.ts';
 import type { OutboxEntry } from '../notifications/message.ts';
 import { enqueueMessages } from '../notifications/outbox-store.ts';
-import { restockEmail, restockPublicChatMessage } from '../notifications/templates/restock.ts';
+import { restockNotice, restockPublicChatMessage } from '../notifications/templates/restock.ts';
 import { productPageUrl, unsubscribeUrl } from './links.ts';
 import { markPendingNotified } from './store.ts';
 import { unsubscribeToken } from './unsubscribe-token.ts';
@@ -54,7 +54,10 @@ export async function sendRestockNotices(
         message: {
           channel: 'email',
           to: subscription.email,
-          content: restockEmail(product, { productUrl, unsubscribeUrl: unsubscribeUrl(deps.publicBaseUrl, unsubscribeToken(deps.unsubscribeSecret, subscription.id)) }),
+          email: {
+            template: 'restock-notice',
+            facts: restockNotice(product, { productUrl, unsubscribeUrl: unsubscribeUrl(deps.publicBaseUrl, unsubscribeToken(deps.unsubscribeSecret, subscription.id)) }),
+          },
         },
       }));
       more = notified.length === batchSize;

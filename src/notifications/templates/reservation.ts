@@ -9,17 +9,30 @@ export interface ReservationFacts {
   createdAt: string;
 }
 
+/** What the confirmation email states, fixed when the reservation is taken (the price of that day). */
+export interface ReservationConfirmation {
+  reservationId: string;
+  name: string;
+  createdAt: string;
+  productName: string;
+  price: number | null;
+}
+
+export function reservationConfirmation(reservation: ReservationFacts, product: Product): ReservationConfirmation {
+  return { reservationId: reservation.id, name: reservation.name, createdAt: reservation.createdAt, productName: product.name, price: product.price };
+}
+
 /** The customer's confirmation: what was reserved, at what price, under which number, and what comes next. */
-export function reservationConfirmationEmail(reservation: ReservationFacts, product: Product): EmailContent {
+export function renderReservationConfirmation(facts: ReservationConfirmation): EmailContent {
   return renderEmail({
-    subject: `ご予約を受け付けました（${product.name}）`,
-    addressee: reservation.name,
+    subject: `ご予約を受け付けました（${facts.productName}）`,
+    addressee: facts.name,
     paragraphs: ['このたびはご予約いただき、誠にありがとうございます。', '以下の内容でご予約を受け付けました。'],
     details: [
-      { label: 'ご予約番号', value: reservation.id },
-      { label: '商品', value: product.name },
-      { label: '価格', value: formatYen(product.price) },
-      { label: '受付日時', value: formatJapanTime(reservation.createdAt) },
+      { label: 'ご予約番号', value: facts.reservationId },
+      { label: '商品', value: facts.productName },
+      { label: '価格', value: formatYen(facts.price) },
+      { label: '受付日時', value: formatJapanTime(facts.createdAt) },
     ],
     sections: [
       {

@@ -8,28 +8,40 @@ export interface SubscriptionFacts {
   createdAt: string;
 }
 
+/** What a "back in stock" email states, fixed when the send is made. */
+export interface RestockNotice {
+  productName: string;
+  price: number | null;
+  productUrl: string;
+  unsubscribeUrl: string;
+}
+
+export function restockNotice(product: Product, links: { productUrl: string; unsubscribeUrl: string }): RestockNotice {
+  return { productName: product.name, price: product.price, productUrl: links.productUrl, unsubscribeUrl: links.unsubscribeUrl };
+}
+
 /**
  * The "back in stock" email: the product, a link to its page and a visible unsubscribe link, with
  * the List-Unsubscribe headers (RFC 2369, and RFC 8058's one-click POST) mail clients show as a button.
  */
-export function restockEmail(product: Product, links: { productUrl: string; unsubscribeUrl: string }): EmailContent {
+export function renderRestockNotice(facts: RestockNotice): EmailContent {
   return renderEmail({
-    subject: `【入荷のお知らせ】${product.name}`,
+    subject: `【入荷のお知らせ】${facts.productName}`,
     paragraphs: [
       '入荷通知にご登録いただいた商品が入荷しました。',
       '数に限りがございますので、お早めに商品ページをご確認ください。',
     ],
-    action: { label: '商品ページを見る', url: links.productUrl },
+    action: { label: '商品ページを見る', url: facts.productUrl },
     details: [
-      { label: '商品', value: product.name },
-      { label: '価格', value: formatYen(product.price) },
+      { label: '商品', value: facts.productName },
+      { label: '価格', value: formatYen(facts.price) },
     ],
     sections: [],
     footer:
       'このメールは、この商品の入荷通知にご登録いただいた方にお送りしています。送信専用のアドレスからお送りしているため、ご返信いただいてもお答えできません。',
-    link: { label: '配信停止（この商品の入荷通知を解除する）', url: links.unsubscribeUrl },
+    link: { label: '配信停止（この商品の入荷通知を解除する）', url: facts.unsubscribeUrl },
     headers: {
-      'List-Unsubscribe': `<${links.unsubscribeUrl}>`,
+      'List-Unsubscribe': `<${facts.unsubscribeUrl}>`,
       'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
     },
   });
