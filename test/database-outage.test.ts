@@ -48,7 +48,7 @@ interface Answer {
 }
 
 test('PostgreSQL down for 5 s under load: prompt 5xx envelopes while it is down, 200 again without a restart once it is back', async (t) => {
-  const cluster = await startPostgres();
+  const cluster = await startPostgres({ durable: true });
   after(() => cluster.stop());
   const service = await startServiceProcess({ env: { DATABASE_URL: cluster.url, PREORDER_API_TOKEN: ADMIN_TOKEN, RATE_LIMIT_PER_MINUTE: '0' } });
   after(() => service.stop('SIGKILL'));
