@@ -179,12 +179,13 @@ async function seedSubscribers(store: Store, dialect: 'sqlite' | 'postgres'): Pr
     from n`);
 }
 
-/** A million searches in time order over the last 40 days, 5,000 keywords, one in ten finding nothing, and their hourly counts. */
+/** A million searches in time order over the last 40 days, 5,000 keywords, one in ten finding nothing, and their hourly counts (in all and per keyword). */
 async function seedSearches(store: Store, dialect: 'sqlite' | 'postgres'): Promise<void> {
   const start = Date.now() - 40 * DAY;
   const step = (40 * DAY) / SEARCHES;
   await store.exec('delete from keyword_logs');
   await store.exec('delete from keyword_log_hours');
+  await store.exec('delete from keyword_hours');
   if (dialect === 'postgres') {
     await store.exec(`insert into keyword_logs (keyword, "timestamp", result_count)
       select 'kw' || ((i * 7919) % 5000), to_char(to_timestamp((${start} + i * ${step}) / 1000.0) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
@@ -198,6 +199,8 @@ async function seedSearches(store: Store, dialect: 'sqlite' | 'postgres'): Promi
       from n`);
   }
   await store.exec(`insert into keyword_log_hours (hour, entries) select substr("timestamp", 1, 13), count(*) from keyword_logs group by substr("timestamp", 1, 13)`);
+  await store.exec(`insert into keyword_hours (hour, keyword, searches, zero_result_searches)
+    select substr("timestamp", 1, 13), keyword, count(*), sum(case when result_count = 0 then 1 else 0 end) from keyword_logs group by substr("timestamp", 1, 13), keyword`);
   if (dialect === 'postgres') await store.exec('analyze keyword_logs');
 }
 

@@ -59,7 +59,6 @@ export function allRoutes(services: Services): Route[] {
     ...dashboardRoutes({
       database: services.database,
       catalog: services.catalog,
-      keywordLogStore: services.keywordLogStore,
       flushKeywordLog: () => services.keywordLog.flush(),
     }),
     ...searchRoutes(services.searchIndex, services.keywordLog),

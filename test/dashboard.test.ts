@@ -22,7 +22,7 @@ for (const dialect of DIALECTS) {
     after(() => app.close());
     beforeEach(async () => {
       const { db } = app.services.database;
-      for (const table of ['reservations', 'subscriptions', 'keyword_logs', 'keyword_log_hours', 'outbox'] as const) await db.deleteFrom(table).execute();
+      for (const table of ['reservations', 'subscriptions', 'keyword_logs', 'keyword_log_hours', 'keyword_hours', 'outbox'] as const) await db.deleteFrom(table).execute();
     });
 
     const stats = async () => {

@@ -1,11 +1,12 @@
 import type { Catalog } from '../catalog/catalog.ts';
 import type { Database } from '../db/database.ts';
-import type { KeywordLogStore } from '../keyword-log/store.ts';
+import { countZeroResultSearchesSince, topKeywordsSince } from '../keyword-log/analytics.ts';
+import { countKeywordLogSince } from '../keyword-log/store.ts';
 import { countUndelivered } from '../notifications/outbox-store.ts';
 import { RESERVATION_STATUSES } from '../reservations/status.ts';
 import { SUBSCRIPTION_STATUSES } from '../subscriptions/status.ts';
 import { japanDays } from './japan-days.ts';
-import { countByProduct, countByStatus, countZeroResultSearches, searchesPerJapanDay, topKeywords, type StatusCount } from './store.ts';
+import { countByProduct, countByStatus, searchesPerJapanDay, type StatusCount } from './store.ts';
 
 const WINDOW_MS = 30 * 86_400_000;
 const TOP = 10;
@@ -14,7 +15,6 @@ const CHART_DAYS = 30;
 export interface DashboardDeps {
   database: Database;
   catalog: Catalog;
-  keywordLogStore: KeywordLogStore;
   /** Writes the searches still queued for the keyword log, so the figures include them. */
   flushKeywordLog: () => Promise<void>;
 }
@@ -41,24 +41,31 @@ export interface DashboardStats {
 
 /**
  * The admin dashboard's figures (SPEC §4), every one an aggregate the store computes. Searches are
- * those of the last 30 days up to `now`; `perDay` charts the 30 Japan calendar days ending today.
+ * those of the last 30 days: everything logged since `now` − 30 days; `perDay` charts the 30 Japan
+ * calendar days ending today.
+ *
+ * The queries run one after another in one transaction: on one connection, so the dashboard never
+ * holds most of PostgreSQL's pool while the storefront waits for it (measured: with nine queries in
+ * parallel, write p99 went from 39 ms to 225 ms under the sustained-load bench).
  */
 export async function dashboardStats(deps: DashboardDeps, now: Date = new Date()): Promise<DashboardStats> {
-  const { db, dialect } = deps.database;
+  const { dialect } = deps.database;
   await deps.flushKeywordLog();
-  const window = { from: new Date(now.getTime() - WINDOW_MS).toISOString(), to: now.toISOString() };
+  const since = new Date(now.getTime() - WINDOW_MS).toISOString();
   const chart = japanDays(now, CHART_DAYS);
-  const [reservations, subscriptions, products, logWindow, zeroResults, top, topZero, perDay, outbox] = await Promise.all([
-    countByStatus(db, 'reservations'),
-    countByStatus(db, 'subscriptions'),
-    countByProduct(db),
-    deps.keywordLogStore.read({ ...window, limit: 0 }),
-    countZeroResultSearches(db, window),
-    topKeywords(db, window, { limit: TOP, zeroResultsOnly: false }),
-    topKeywords(db, window, { limit: TOP, zeroResultsOnly: true }),
-    searchesPerJapanDay(db, dialect, chart.firstHour),
-    countUndelivered(db),
-  ]);
+  const [reservations, subscriptions, products, searchTotal, zeroResults, top, topZero, perDay, outbox] = await deps.database.db
+    .transaction()
+    .execute(async (trx) => [
+      await countByStatus(trx, 'reservations'),
+      await countByStatus(trx, 'subscriptions'),
+      await countByProduct(trx),
+      await countKeywordLogSince(trx, since),
+      await countZeroResultSearchesSince(trx, since),
+      await topKeywordsSince(trx, since, { limit: TOP, zeroResultsOnly: false }),
+      await topKeywordsSince(trx, since, { limit: TOP, zeroResultsOnly: true }),
+      await searchesPerJapanDay(trx, dialect, chart.firstHour),
+      await countUndelivered(trx),
+    ] as const);
   const perDate = new Map(perDay.map((day) => [day.date, day.count]));
   return {
     reservations: recordCounts(RESERVATION_STATUSES, reservations),
@@ -67,7 +74,7 @@ export async function dashboardStats(deps: DashboardDeps, now: Date = new Date()
       .map((p) => ({ productSlug: p.productSlug, name: deps.catalog.bySlug.get(p.productSlug)?.name ?? null, reservations: p.reservations, pendingSubscriptions: p.pendingSubscriptions }))
       .sort((a, b) => b.reservations + b.pendingSubscriptions - (a.reservations + a.pendingSubscriptions) || (a.productSlug < b.productSlug ? -1 : 1)),
     searches: {
-      total: logWindow.total,
+      total: searchTotal,
       zeroResults,
       topKeywords: top,
       topZeroResultKeywords: topZero,

@@ -60,40 +60,6 @@ export async function countByProduct(db: Kysely<Tables>): Promise<ProductCount[]
   return [...products.values()];
 }
 
-/** A window of the keyword log, both ends inclusive, as ISO strings. */
-export interface Window {
-  from: string;
-  to: string;
-}
-
-/** Searches in the window that found nothing. */
-export async function countZeroResultSearches(db: Kysely<Tables>, window: Window): Promise<number> {
-  const row = await db
-    .selectFrom('keyword_logs')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('timestamp', '>=', window.from)
-    .where('timestamp', '<=', window.to)
-    .where('result_count', '=', 0)
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
-}
-
-/** The most searched keywords of the window (only searches that found nothing, with `zeroResultsOnly`), by count, ties by keyword. */
-export async function topKeywords(
-  db: Kysely<Tables>,
-  window: Window,
-  options: { limit: number; zeroResultsOnly: boolean },
-): Promise<{ keyword: string; count: number }[]> {
-  let query = db
-    .selectFrom('keyword_logs')
-    .select((eb) => ['keyword', eb.fn.countAll<number>().as('count')])
-    .where('timestamp', '>=', window.from)
-    .where('timestamp', '<=', window.to);
-  if (options.zeroResultsOnly) query = query.where('result_count', '=', 0);
-  const rows = await query.groupBy('keyword').orderBy('count', 'desc').orderBy('keyword').limit(options.limit).execute();
-  return rows.map((row) => ({ keyword: row.keyword, count: Number(row.count) }));
-}
-
 /**
  * Searches per Japan calendar day (`YYYY-MM-DD`) from the hour `fromHour` (`2026-03-01T15`, a Japan
  * midnight) on, summed from the keyword log's hourly counts (migration 003): Japan has no daylight

@@ -3,12 +3,14 @@ import { Migrator, type Migration } from 'kysely/migration';
 import * as initial from './migrations/001-initial.ts';
 import * as outboxRecord from './migrations/002-outbox-record.ts';
 import * as keywordLogHours from './migrations/003-keyword-log-hours.ts';
+import * as keywordHours from './migrations/004-keyword-hours.ts';
 
 /** Every migration, in order. A new one is a new file here, never an edit to a shipped one. */
 const migrations: Record<string, Migration> = {
   '001-initial': initial,
   '002-outbox-record': outboxRecord,
   '003-keyword-log-hours': keywordLogHours,
+  '004-keyword-hours': keywordHours,
 };
 
 const ATTEMPTS = 4;

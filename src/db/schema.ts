@@ -10,6 +10,7 @@ export interface Tables {
   subscriptions: SubscriptionRow;
   keyword_logs: KeywordLogRow;
   keyword_log_hours: KeywordLogHourRow;
+  keyword_hours: KeywordHourRow;
   outbox: OutboxRow;
 }
 
@@ -45,6 +46,14 @@ export interface KeywordLogRow {
 export interface KeywordLogHourRow {
   hour: string;
   entries: number;
+}
+
+/** Searches for one keyword in one hour (`hour` as in keyword_log_hours). */
+export interface KeywordHourRow {
+  hour: string;
+  keyword: string;
+  searches: number;
+  zero_result_searches: number;
 }
 
 /** One message to deliver (an email, a chat post), written in the same transaction as its cause. */

@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import type { DatabaseTarget } from '../config.ts';
+import { openDatabase } from '../db/database.ts';
+import { createLogger } from '../log.ts';
+import { createTestDatabase } from '../../test/helpers/postgres.ts';
+import { countZeroResultSearchesSince, topKeywordsSince } from './analytics.ts';
+import { countKeywordLogSince, createKeywordLogStore, type KeywordLogEntry } from './store.ts';
+
+// The dashboard's search figures come from hourly counts plus the entries of the partial hour the
+// window starts in; wherever it starts, they must equal counting the entries themselves.
+
+const dir = mkdtempSync(join(tmpdir(), 'tenpo-keyword-analytics-'));
+const keywords = ['vco', 'シンセ', 'delay', 'ないもの', 'x'];
+
+/** Entries spread over three days, some at hour boundaries, appended in several batches. */
+function entries(): KeywordLogEntry[] {
+  const start = Date.parse('2026-03-01T00:00:00.000Z');
+  let seed = 7;
+  const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+  return Array.from({ length: 600 }, (_, i) => ({
+    keyword: keywords[Math.floor(random() * keywords.length)]!,
+    timestamp: new Date(start + (i % 7 === 0 ? Math.floor(random() * 72) * 3_600_000 : Math.floor(random() * 72 * 3_600_000))).toISOString(),
+    resultCount: random() < 0.3 ? 0 : 1 + Math.floor(random() * 5),
+  }));
+}
+
+function expectedTop(log: KeywordLogEntry[], since: string, zeroResultsOnly: boolean) {
+  const counts = new Map<string, number>();
+  for (const e of log) {
+    if (e.timestamp >= since && (!zeroResultsOnly || e.resultCount === 0)) counts.set(e.keyword, (counts.get(e.keyword) ?? 0) + 1);
+  }
+  return [...counts].map(([keyword, count]) => ({ keyword, count })).sort((a, b) => b.count - a.count || (a.keyword < b.keyword ? -1 : 1)).slice(0, 3);
+}
+
+for (const dialect of ['sqlite', 'postgres'] as const) {
+  describe(dialect, () => {
+    test('totals, zero-result counts and top keywords equal counting the entries, wherever the window starts', async () => {
+      const target: DatabaseTarget = dialect === 'sqlite' ? { dialect, path: join(dir, 'log.db') } : { dialect, url: await createTestDatabase() };
+      const database = await openDatabase(target, createLogger('silent'));
+      after(() => database.close());
+      const store = createKeywordLogStore(database);
+      const log = entries();
+      for (let i = 0; i < log.length; i += 150) await store.append(log.slice(i, i + 150));
+
+      const starts = ['2026-02-28T23:00:00.000Z', '2026-03-01T00:00:00.000Z', '2026-03-01T05:30:00.000Z', '2026-03-01T05:59:59.999Z',
+        '2026-03-02T12:00:00.000Z', '2026-03-02T12:00:00.001Z', '2026-03-02T12:40:00.000Z', '2026-03-03T23:59:59.999Z', '2026-03-04T00:00:00.000Z'];
+      for (const since of starts) {
+        const after = log.filter((e) => e.timestamp >= since);
+        assert.equal(await countKeywordLogSince(database.db, since), after.length, `total since ${since}`);
+        assert.equal(await countZeroResultSearchesSince(database.db, since), after.filter((e) => e.resultCount === 0).length, `zero since ${since}`);
+        for (const zeroResultsOnly of [false, true]) {
+          assert.deepEqual(await topKeywordsSince(database.db, since, { limit: 3, zeroResultsOnly }), expectedTop(log, since, zeroResultsOnly), `top ${zeroResultsOnly} since ${since}`);
+        }
+      }
+    });
+  });
+}
