@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { replyJson } from '../http/reply.ts';
 import { defineRoute, type Route } from '../http/route.ts';
 import { errorResponses } from '../http/schemas.ts';
+import { coalesce } from './coalesce.ts';
 import { dashboardStats, type DashboardDeps } from './stats.ts';
 
 const Count = z.number().int();
@@ -45,6 +46,9 @@ export const DashboardResponse = z.object({
 });
 
 export function dashboardRoutes(deps: DashboardDeps): Route[] {
+  // Staff opening the dashboard together share one computation: it stays one query at a time on
+  // one connection however many ask, and each still sees figures computed after it asked.
+  const stats = coalesce(() => dashboardStats(deps));
   return [
     defineRoute({
       method: 'POST',
@@ -59,7 +63,7 @@ export function dashboardRoutes(deps: DashboardDeps): Route[] {
         200: { description: 'The figures', schema: DashboardResponse },
         ...errorResponses(400, 401, 413, 500),
       },
-      handle: async (c) => replyJson(c, 200, { success: true, ...(await dashboardStats(deps)) }),
+      handle: async (c) => replyJson(c, 200, { success: true, ...(await stats()) }),
     }),
   ];
 }
