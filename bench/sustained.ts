@@ -85,7 +85,7 @@ async function runOn(store: string, databaseUrl: string, port: number, receiver:
 
     report(store, measured, warmUp.seconds);
     const change = (rssAtEnd - rssAfterWarmUp) / rssAfterWarmUp;
-    const peak = Math.max(...rss.samples);
+    const peak = Math.max(...rss.samples, rssAtEnd);
     console.log(
       `${store}: RSS ${mb(rssAfterWarmUp)} MB after the ${warmUp.seconds} s warm-up, ${mb(rssAtEnd)} MB at the end (${(change * 100).toFixed(1)} %), peak ${mb(peak)} MB; ` +
         `every 10 s from the start: ${rss.samples.filter((_, i) => i % 10 === 0).map(mb).join(' ')} MB`,
