@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AppError } from '../http/app-error.ts';
 import { INVALID_PARAMETERS } from '../http/route.ts';
 import { detailsFrom } from '../http/validation.ts';
+import type { StatusChangeRefused } from './status-transitions.ts';
 import { isStorable } from './storable-text.ts';
 
 // The admin request fields every record kind (reservations, subscriptions) shares, built from the
@@ -48,4 +49,16 @@ export function statusChangeProblem(issues: z.core.$ZodIssue[]): AppError {
   if (messages.includes(MISSING_STATUS_FIELDS)) return new AppError(400, MISSING_STATUS_FIELDS, { details });
   if (messages.some((message) => message.startsWith('status must be one of '))) return new AppError(400, INVALID_STATUS, { details });
   return new AppError(400, messages[0] ?? INVALID_PARAMETERS, { details });
+}
+
+/** SPEC §4's answer to a refused status change: 404 for a record not found, 409 otherwise. */
+export function statusChangeRefusal(refused: StatusChangeRefused, texts: { notFound: string; archived: string }): AppError {
+  switch (refused.outcome) {
+    case 'not-found':
+      return new AppError(404, texts.notFound);
+    case 'archived':
+      return new AppError(409, texts.archived);
+    case 'invalid-transition':
+      return new AppError(409, `Invalid status transition: ${refused.from} -> ${refused.to}`);
+  }
 }

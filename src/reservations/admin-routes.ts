@@ -4,7 +4,7 @@ import { AppError } from '../http/app-error.ts';
 import { replyJson } from '../http/reply.ts';
 import { defineRoute, type Route } from '../http/route.ts';
 import { errorResponses } from '../http/schemas.ts';
-import { listFilterBody, listFilterProblem, required, statusChangeFields, statusChangeProblem } from '../records/admin-fields.ts';
+import { listFilterBody, listFilterProblem, required, statusChangeFields, statusChangeProblem, statusChangeRefusal } from '../records/admin-fields.ts';
 import { isStorable } from '../records/storable-text.ts';
 import { changeReservationStatus, eraseReservation } from './admin.ts';
 import { activeReservation, ActiveReservationSchema } from './schemas.ts';
@@ -69,16 +69,8 @@ export function adminReservationRoutes(database: Database): Route[] {
       },
       handle: async (c, { body }) => {
         const result = await changeReservationStatus(database, body);
-        switch (result.outcome) {
-          case 'not-found':
-            throw new AppError(404, NOT_FOUND);
-          case 'archived':
-            throw new AppError(409, 'Reservation is archived');
-          case 'invalid-transition':
-            throw new AppError(409, `Invalid status transition: ${result.from} -> ${result.to}`);
-          case 'updated':
-            return replyJson(c, 200, { success: true, reservation: activeReservation(result.reservation) });
-        }
+        if (result.outcome !== 'updated') throw statusChangeRefusal(result, { notFound: NOT_FOUND, archived: 'Reservation is archived' });
+        return replyJson(c, 200, { success: true, reservation: activeReservation(result.reservation) });
       },
     }),
     defineRoute({

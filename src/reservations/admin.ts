@@ -1,6 +1,6 @@
 import type { Database } from '../db/database.ts';
 import { deleteMessagesAbout } from '../notifications/outbox-store.ts';
-import { allowsMove } from '../records/status-transitions.ts';
+import { allowsMove, type StatusChangeRefused } from '../records/status-transitions.ts';
 import { RESERVATION_STATUS_TABLE, type ReservationStatus } from './status.ts';
 import { deleteReservation, findReservationForUpdate, updateReservation, type Reservation } from './store.ts';
 
@@ -14,9 +14,7 @@ export interface StatusChange {
 
 export type StatusChangeResult =
   | { outcome: 'updated'; reservation: Reservation }
-  | { outcome: 'not-found' }
-  | { outcome: 'archived' }
-  | { outcome: 'invalid-transition'; from: string; to: string };
+  | StatusChangeRefused;
 
 /**
  * An administrator's status update. Only the seed's moves are allowed, or staying on the same

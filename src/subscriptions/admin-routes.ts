@@ -4,7 +4,7 @@ import { AppError } from '../http/app-error.ts';
 import { replyJson } from '../http/reply.ts';
 import { defineRoute, type Route } from '../http/route.ts';
 import { errorResponses } from '../http/schemas.ts';
-import { listFilterBody, listFilterProblem, required, statusChangeFields, statusChangeProblem } from '../records/admin-fields.ts';
+import { listFilterBody, listFilterProblem, required, statusChangeFields, statusChangeProblem, statusChangeRefusal } from '../records/admin-fields.ts';
 import { changeSubscriptionStatus } from './admin.ts';
 import { PENDING_TWIN } from './archive-kind.ts';
 import { sendRestockNotices, type RestockSendDeps } from './restock-send.ts';
@@ -67,18 +67,9 @@ export function adminSubscriptionRoutes(deps: RestockSendDeps): Route[] {
       },
       handle: async (c, { body }) => {
         const result = await changeSubscriptionStatus(database, body);
-        switch (result.outcome) {
-          case 'not-found':
-            throw new AppError(404, NOT_FOUND);
-          case 'archived':
-            throw new AppError(409, 'Subscription is archived');
-          case 'invalid-transition':
-            throw new AppError(409, `Invalid status transition: ${result.from} -> ${result.to}`);
-          case 'pending-twin':
-            throw new AppError(409, PENDING_TWIN);
-          case 'updated':
-            return replyJson(c, 200, { success: true, subscription: activeSubscription(result.subscription) });
-        }
+        if (result.outcome === 'pending-twin') throw new AppError(409, PENDING_TWIN);
+        if (result.outcome !== 'updated') throw statusChangeRefusal(result, { notFound: NOT_FOUND, archived: 'Subscription is archived' });
+        return replyJson(c, 200, { success: true, subscription: activeSubscription(result.subscription) });
       },
     }),
     defineRoute({

@@ -1,6 +1,6 @@
 import type { Database } from '../db/database.ts';
 import { isUniqueViolation } from '../db/unique-violation.ts';
-import { allowsMove } from '../records/status-transitions.ts';
+import { allowsMove, type StatusChangeRefused } from '../records/status-transitions.ts';
 import { SUBSCRIPTION_STATUS_TABLE, type SubscriptionStatus } from './status.ts';
 import { findSubscriptionForUpdate, hasPendingTwin, updateSubscription, type Subscription } from './store.ts';
 
@@ -12,9 +12,7 @@ export interface StatusChange {
 
 export type StatusChangeResult =
   | { outcome: 'updated'; subscription: Subscription }
-  | { outcome: 'not-found' }
-  | { outcome: 'archived' }
-  | { outcome: 'invalid-transition'; from: string; to: string }
+  | StatusChangeRefused
   | { outcome: 'pending-twin' };
 
 /**
