@@ -1,12 +1,11 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { startPostgres } from '../test/helpers/postgres.ts';
+import { startCountingReceiver } from './lib/counting-receiver.ts';
 import { printTable, verdict } from './lib/report.ts';
 import { startTenpo, type TenpoProcess } from './lib/tenpo-process.ts';
 
@@ -33,7 +32,7 @@ interface Store {
 }
 
 export async function run(): Promise<string[]> {
-  const receiver = await startReceiver(PORTS.receiver);
+  const receiver = await startCountingReceiver(PORTS.receiver);
   const dir = mkdtempSync(join(tmpdir(), 'tenpo-bench-ntf-'));
   const cluster = await startPostgres({ durable: true });
   const rows: Record<string, string | number>[] = [];
@@ -93,10 +92,10 @@ export async function run(): Promise<string[]> {
         await waitFor(() => receiver.emails.size >= SUBSCRIBERS, `${SUBSCRIBERS} emails delivered`, 300_000);
         const deliveredMs = performance.now() - started;
         await new Promise((resolve) => setTimeout(resolve, 500));
-        const sendOk = answer.notifiedCount === SUBSCRIBERS && receiver.emails.size === SUBSCRIBERS && receiver.duplicates === 0 && receiver.publicChats === 1;
+        const sendOk = answer.notifiedCount === SUBSCRIBERS && receiver.emails.size === SUBSCRIBERS && receiver.duplicateEmails === 0 && receiver.chatsTo('/hooks/public') === 1;
         console.log(
           `${dialect}: send to ${SUBSCRIBERS}: answered ${JSON.stringify(answer)} in ${Math.round(sendMs)} ms; peak RSS of the service ${rssBefore} → ${rssAfterSend} MB; ` +
-            `${receiver.emails.size} emails (${receiver.duplicates} repeated) and ${receiver.publicChats} announcement delivered ${Math.round(deliveredMs)} ms after the request`,
+            `${receiver.emails.size} emails (${receiver.duplicateEmails} repeated) and ${receiver.chatsTo('/hooks/public')} announcement delivered ${Math.round(deliveredMs)} ms after the request`,
         );
         rows.push({
           [`${dialect}`]: `send to ${SUBSCRIBERS.toLocaleString('en-US')} subscribers`,
@@ -108,7 +107,7 @@ export async function run(): Promise<string[]> {
         verdicts.push(
           verdict(`send to ${SUBSCRIBERS} on ${dialect} answers`, sendMs < 5_000, `${Math.round(sendMs)} ms`, '< 5,000 ms'),
           verdict(`service peak RSS during that send on ${dialect}`, rssAfterSend - rssBefore < 100, `+${rssAfterSend - rssBefore} MB (${rssAfterSend} MB)`, '< +100 MB'),
-          verdict(`every email delivered once, one announcement, on ${dialect}`, sendOk, `${receiver.emails.size} emails, ${receiver.duplicates} repeats, ${receiver.publicChats} announcements in ${Math.round(deliveredMs / 1000)} s`, `${SUBSCRIBERS}, 0, 1`),
+          verdict(`every email delivered once, one announcement, on ${dialect}`, sendOk, `${receiver.emails.size} emails, ${receiver.duplicateEmails} repeats, ${receiver.chatsTo('/hooks/public')} announcements in ${Math.round(deliveredMs / 1000)} s`, `${SUBSCRIBERS}, 0, 1`),
         );
 
         // 3. The dashboard over a million searches.
@@ -232,54 +231,3 @@ async function waitFor(check: () => boolean | Promise<boolean>, what: string, ti
   }
 }
 
-interface Receiver {
-  url: string;
-  /** Idempotency keys of the emails received. */
-  emails: Set<string>;
-  duplicates: number;
-  publicChats: number;
-  reset(): void;
-  close(): Promise<void>;
-}
-
-/** The email API and the webhooks: counts what it accepts, answers 200 at once. */
-async function startReceiver(port: number): Promise<Receiver> {
-  const state = { emails: new Set<string>(), duplicates: 0, publicChats: 0 };
-  const server: Server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      if (req.url === '/emails') {
-        const key = String(req.headers['idempotency-key']);
-        if (state.emails.has(key)) state.duplicates += 1;
-        state.emails.add(key);
-      } else if (req.url === '/hooks/public') {
-        state.publicChats += 1;
-      }
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"ok"}');
-    });
-  });
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    get emails() {
-      return state.emails;
-    },
-    get duplicates() {
-      return state.duplicates;
-    },
-    get publicChats() {
-      return state.publicChats;
-    },
-    reset: () => {
-      state.emails = new Set();
-      state.duplicates = 0;
-      state.publicChats = 0;
-    },
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}

@@ -29,8 +29,6 @@ const SMTP_PASSWORD = 'smtp-secret-password'; // what test/helpers/smtp-receiver
 const WRONG_SMTP_PASSWORD = 'smtp-wr0ng-zq8h9j';
 const FAST: Partial<DispatcherTimings> = { pollIntervalMs: 25, retryBaseMs: 30, retryCapMs: 100, leaseMs: 5_000, maxAttempts: 3 };
 
-type Json = Record<string, any>;
-
 /** A secret as it could appear: as is, URL-encoded, in base64 (with or without padding), base64url, hex, and as SMTP AUTH sends it. */
 function leaks(secret: string, user = SMTP_USER): string[] {
   const base64 = (text: string) => Buffer.from(text).toString('base64');

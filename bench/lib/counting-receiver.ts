@@ -10,13 +10,15 @@ export interface CountingReceiver {
   emails: Set<string>;
   duplicateEmails: number;
   chats: number;
+  /** Chat messages received per webhook path (`/hooks/public` …). */
+  chatsTo(path: string): number;
   reset(): void;
   close(): Promise<void>;
 }
 
 /** Listens on `port`; emails are told apart by their Idempotency-Key, so a repeat is counted as one. */
 export async function startCountingReceiver(port: number): Promise<CountingReceiver> {
-  const state = { emails: new Set<string>(), duplicateEmails: 0, chats: 0 };
+  const state = { emails: new Set<string>(), duplicateEmails: 0, chats: 0, chatsByPath: new Map<string, number>() };
   const server: Server = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
@@ -26,6 +28,7 @@ export async function startCountingReceiver(port: number): Promise<CountingRecei
         state.emails.add(key);
       } else {
         state.chats += 1;
+        state.chatsByPath.set(req.url ?? '', (state.chatsByPath.get(req.url ?? '') ?? 0) + 1);
       }
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"ok"}');
     });
@@ -43,10 +46,12 @@ export async function startCountingReceiver(port: number): Promise<CountingRecei
     get chats() {
       return state.chats;
     },
+    chatsTo: (path) => state.chatsByPath.get(path) ?? 0,
     reset: () => {
       state.emails = new Set();
       state.duplicateEmails = 0;
       state.chats = 0;
+      state.chatsByPath = new Map();
     },
     close: () =>
       new Promise((resolve) => {

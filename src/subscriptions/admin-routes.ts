@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { Database } from '../db/database.ts';
 import { AppError } from '../http/app-error.ts';
 import { replyJson } from '../http/reply.ts';
 import { defineRoute, type Route } from '../http/route.ts';
