@@ -1,31 +1,15 @@
-import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { DatabaseSync } from 'node:sqlite';
 import { uuidV7 } from '../../src/db/time-ordered-id.ts';
+import { startChildServer, type ChildServer } from './child-server.ts';
 
 // The baseline for POST /api/reservation: bare node:http that parses the same JSON and inserts the
 // same row with node:sqlite, one transaction per request, and nothing else: no framework, no
-// validation beyond types, no outbox. Run as its own process, as tenpo is. `synchronous` FULL gives
+// validation beyond types, no outbox. `synchronous` FULL gives
 // it tenpo's durability (the commit is on disk before the answer); NORMAL does not wait for the disk.
 
-export async function startBareReservationServer(
-  databasePath: string,
-  port: number,
-  synchronous: 'FULL' | 'NORMAL',
-): Promise<{ url: string; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [import.meta.filename, databasePath, String(port), synchronous], { stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.once('data', () => resolve());
-    child.once('exit', (code) => reject(new Error(`bare reservation server exited with ${code}`)));
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return {
-    url: `http://127.0.0.1:${port}`,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
+export function startBareReservationServer(databasePath: string, port: number, synchronous: 'FULL' | 'NORMAL'): Promise<ChildServer> {
+  return startChildServer(import.meta.filename, [databasePath, String(port), synchronous], port);
 }
 
 if (process.argv[1] === import.meta.filename) {

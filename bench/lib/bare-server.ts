@@ -1,11 +1,11 @@
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startChildServer, type ChildServer } from './child-server.ts';
 
 // The baseline: a bare node:http server answering each recorded URL with the very bytes and headers
-// tenpo sent. Run as its own process, as tenpo is, so both get a core of their own.
+// tenpo sent.
 
 export interface RecordedResponse {
   status: number;
@@ -13,22 +13,10 @@ export interface RecordedResponse {
   body: string; // base64
 }
 
-export async function startBareServer(responses: Record<string, RecordedResponse>, port: number): Promise<{ url: string; stop(): Promise<void> }> {
+export function startBareServer(responses: Record<string, RecordedResponse>, port: number): Promise<ChildServer> {
   const file = join(tmpdir(), `tenpo-bare-${process.pid}-${port}.json`);
   writeFileSync(file, JSON.stringify(responses));
-  const child = spawn(process.execPath, [import.meta.filename, file, String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.once('data', () => resolve());
-    child.once('exit', (code) => reject(new Error(`bare server exited with ${code}`)));
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return {
-    url: `http://127.0.0.1:${port}`,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
+  return startChildServer(import.meta.filename, [file, String(port)], port);
 }
 
 if (process.argv[1] === import.meta.filename) {
