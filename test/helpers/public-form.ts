@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { TestApp } from './app.ts';
+
+const INVALID_INPUT = '入力内容に誤りがあります';
+const PRODUCT_NOT_FOUND = '指定された商品が見つかりません';
+
+/**
+ * Registers the tests of the rules every public form shares (SPEC §3: POST /api/reservation and
+ * POST /api/notify): keys like __proto__ change nothing, a body that is not a JSON object is the
+ * invalid-input 400 with no details, an unknown product is its own 400 and stores nothing, and a
+ * body over 64 KiB is 413.
+ */
+export function publicFormRules(form: { app: () => TestApp; path: string; valid: Record<string, string>; table: 'reservations' | 'subscriptions' }): void {
+  const post = (body: unknown) =>
+    form.app().request(form.path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+  const stored = async () => {
+    const row = await form.app().services.database.db.selectFrom(form.table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
+  };
+
+  test('__proto__ and constructor beside valid fields change nothing', async () => {
+    const response = await post(`{"__proto__": {"polluted": true}, "constructor": {"prototype": {"x": 1}}, ${JSON.stringify(form.valid).slice(1)}`);
+    assert.equal(response.status, 200);
+    assert.equal(({} as Record<string, unknown>).polluted, undefined);
+  });
+
+  test('a body that is not a JSON object → 400 with the message and no details', async () => {
+    for (const body of ['[]', '"text"', '42', 'null', 'true', '{"email":', 'email=a@b.jp', '', '\u0000']) {
+      const response = await post(body);
+      assert.equal(response.status, 400, JSON.stringify(body));
+      assert.deepEqual(await response.json(), { success: false, error: INVALID_INPUT });
+    }
+  });
+
+  test('an unknown product → 400 with its own message and no details, and nothing is stored', async () => {
+    const before = await stored();
+    const response = await post({ ...form.valid, productSlug: 'no-such-module' });
+    assert.equal(response.status, 400);
+    assert.deepEqual(await response.json(), { success: false, error: PRODUCT_NOT_FOUND });
+    assert.equal(await stored(), before);
+  });
+
+  test('a body over 64 KiB → 413', async () => {
+    const response = await post({ ...form.valid, padding: 'x'.repeat(70 * 1024) });
+    assert.equal(response.status, 413);
+    assert.deepEqual(await response.json(), { success: false, error: 'Payload too large' });
+  });
+}
