@@ -1,4 +1,5 @@
 import type { Database } from '../db/database.ts';
+import { isUniqueViolation } from '../db/unique-violation.ts';
 import { isStorable } from '../records/storable-text.ts';
 import type { ArchivableKind, ArchivableTable } from './archivable.ts';
 import { findArchiveStates, setArchivedAt, type ArchiveState } from './store.ts';
@@ -17,13 +18,37 @@ export interface BulkOutcome {
 
 const INVALID_ITEM = 'Invalid item';
 
+/** Attempts of a batch whose unique key another request took meanwhile (see bulkSetArchived). */
+const ATTEMPTS = 3;
+
 /**
  * Archives or unarchives each `{id, productSlug}` item on its own terms: items that cannot be
  * changed (malformed, not found, already in the wanted state) are reported and the others are
  * changed. The batch is one transaction, so it is applied whole or, on a failure of the store, not
  * at all. Items are taken in order: naming a record twice changes it once and reports the second.
+ *
+ * A record that must be unique while active (a pending subscription) is checked, then restored;
+ * another request (a restock signup) can take its key in between, and the store then refuses the
+ * whole batch. Nothing was applied, so the batch runs again: the check now sees the new record and
+ * reports that item, and the others are restored.
  */
 export async function bulkSetArchived<T extends ArchivableTable>(
+  database: Database,
+  kind: ArchivableKind<T>,
+  action: BulkAction,
+  items: unknown[],
+  now: string,
+): Promise<BulkOutcome> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await applyBatch(database, kind, action, items, now);
+    } catch (error) {
+      if (attempt === ATTEMPTS || !isUniqueViolation(error)) throw error;
+    }
+  }
+}
+
+async function applyBatch<T extends ArchivableTable>(
   database: Database,
   kind: ArchivableKind<T>,
   action: BulkAction,

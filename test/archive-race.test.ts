@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import pg from 'pg';
+import { bulkSetArchived } from '../src/archive/bulk-archive.ts';
+import { PENDING_TWIN, subscriptionArchive } from '../src/subscriptions/archive-kind.ts';
+import { startTestApp, type TestApp } from './helpers/app.ts';
+
+// A restock signup that commits while a bulk unarchive is under way, on PostgreSQL, where two
+// requests' transactions really interleave: the signup takes the unique "one pending per address
+// and product" key the unarchive had just checked free. The unarchive must still answer, reporting
+// that item and restoring the others.
+
+let app: TestApp;
+before(async () => {
+  app = await startTestApp({ dialect: 'postgres', env: { RATE_LIMIT_PER_MINUTE: '0' } });
+});
+after(() => app.close());
+
+async function archivedSubscription(email: string): Promise<string> {
+  const signup = await app.request('/api/notify', { method: 'POST', body: JSON.stringify({ email, productSlug: 'kumo-vco-2' }) });
+  const { subscriptionId } = (await signup.json()) as { subscriptionId: string };
+  const archived = await app.admin('/api/admin/notify/archive', { ids: [{ id: subscriptionId, productSlug: 'kumo-vco-2' }] });
+  assert.equal(archived.status, 200);
+  return subscriptionId;
+}
+
+test('a signup taking the key between the check and the update makes that item a conflict, not a 500', async () => {
+  const contested = await archivedSubscription('race@example.com');
+  const other = await archivedSubscription('calm@example.com');
+
+  const rival = new pg.Client({ connectionString: app.env.DATABASE_URL });
+  await rival.connect();
+  after(() => rival.end());
+  let signedUpMeanwhile = false;
+  const kind = {
+    ...subscriptionArchive,
+    uniqueWhileActive: {
+      ...subscriptionArchive.uniqueWhileActive!,
+      find: async (...args: Parameters<NonNullable<typeof subscriptionArchive.uniqueWhileActive>['find']>) => {
+        const found = await subscriptionArchive.uniqueWhileActive!.find(...args);
+        if (!signedUpMeanwhile) {
+          signedUpMeanwhile = true;
+          // Another request's signup, committed on its own connection after our check.
+          const signup = await app.request('/api/notify', { method: 'POST', body: JSON.stringify({ email: 'race@example.com', productSlug: 'kumo-vco-2' }) });
+          assert.equal(signup.status, 200);
+        }
+        return found;
+      },
+    },
+  };
+
+  const outcome = await bulkSetArchived(app.services.database, kind, 'unarchive', [
+    { id: contested, productSlug: 'kumo-vco-2' },
+    { id: other, productSlug: 'kumo-vco-2' },
+  ], new Date().toISOString());
+
+  assert.deepEqual(outcome, { doneIds: [other], errors: [{ id: contested, error: PENDING_TWIN }] });
+  const { rows } = await rival.query('select id, archived_at is null as active from subscriptions where id = any($1) order by id', [[contested, other]]);
+  assert.deepEqual(Object.fromEntries(rows.map((r) => [r.id, r.active])), { [contested]: false, [other]: true });
+});
