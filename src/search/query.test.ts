@@ -1,19 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { ContentDocument } from './content.ts';
 import { matchQuery } from './query.ts';
 import { buildSearchIndex } from './search-index.ts';
+import { contentDocument } from '../../test/helpers/content-document.ts';
 
-const doc = (id: string, fields: Partial<ContentDocument>): ContentDocument => ({
-  id,
-  slug: `/${id}`,
-  title: id,
-  description: '',
-  tags: [],
-  createdAt: '2025-01-01',
-  body: '',
-  ...fields,
-});
+const doc = contentDocument;
 
 const index = buildSearchIndex([
   doc('a/modular', { title: 'モジュラーシンセ入門', body: 'ケースと電源の選び方。' }),

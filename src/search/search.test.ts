@@ -1,20 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { ContentDocument } from './content.ts';
 import { makeExcerpt } from './excerpt.ts';
 import { buildSearchIndex } from './search-index.ts';
 import { normalizeQuery, searchSite } from './search.ts';
+import { contentDocument } from '../../test/helpers/content-document.ts';
 
-const doc = (id: string, fields: Partial<ContentDocument>): ContentDocument => ({
-  id,
-  slug: `/${id}`,
-  title: id,
-  description: '',
-  tags: [],
-  createdAt: '2025-01-01',
-  body: '',
-  ...fields,
-});
+const doc = contentDocument;
 
 const codePoints = (text: string) => Array.from(text).length;
 
