@@ -2,7 +2,7 @@ import { allowsMove } from '../records/status-transitions.ts';
 import { h, replace } from './dom.ts';
 import { labelOf } from './labels.ts';
 import type { ActiveRecord, ArchivedRecord, Column, Filter, RecordKind } from './record-kind.ts';
-import { bulkOutcome, filterBar, placeholder, recordTable, selectionBar } from './record-table.ts';
+import { filterBar, listLoader, placeholder, recordTable, selectionBar, setArchivedSelected } from './record-table.ts';
 import type { ViewContext } from './shell.ts';
 
 /** The active records of a kind: filters, the table, status changes and archiving the selected ones. */
@@ -14,42 +14,20 @@ export function renderActiveList<R extends ActiveRecord, A extends ArchivedRecor
 ): void {
   const selected = new Set<string>();
   const list = h('div', { class: 'list' });
-  const bar = selectionBar('選択をアーカイブ', archiveSelected);
+  const bar = selectionBar('選択をアーカイブ', () =>
+    setArchivedSelected({ kind, context, archived: true, records, selected, done: 'アーカイブしました', reload: load }),
+  );
   let records: R[] = [];
-  // Only the latest load may draw: an earlier, slower answer is dropped.
-  let latest = 0;
 
-  async function load(): Promise<void> {
-    const mine = ++latest;
+  const load = listLoader(list, context, async (isLatest) => {
     selected.clear();
     bar.update(0);
-    list.setAttribute('aria-busy', 'true');
-    replace(list, placeholder('読み込み中…'));
-    try {
-      const answer = await kind.list(context.api, state.filter);
-      if (mine !== latest) return;
-      records = answer;
-      if (records.length === 0) replace(list, placeholder(`該当する${kind.noun}はありません。`));
-      else replace(list, h('p', { class: 'total' }, `${records.length} 件`), recordTable({ records, columns: kind.columns, noun: kind.noun, context, selected, onSelectionChange: () => bar.update(selected.size) }));
-    } catch (error) {
-      if (mine !== latest) return;
-      context.fail(error);
-      replace(list, placeholder('一覧を読み込めませんでした。', h('button', { type: 'button', onClick: () => void load() }, '再試行')));
-    } finally {
-      if (mine === latest) list.removeAttribute('aria-busy');
-    }
-  }
-
-  async function archiveSelected(): Promise<void> {
-    const items = records.filter((record) => selected.has(record.id)).map(({ id, productSlug }) => ({ id, productSlug }));
-    try {
-      const { message, tone } = bulkOutcome(await kind.setArchived(context.api, true, items), kind.noun, 'アーカイブしました');
-      context.announce(message, tone);
-      await load();
-    } catch (error) {
-      context.fail(error);
-    }
-  }
+    const answer = await kind.list(context.api, state.filter);
+    if (!isLatest()) return;
+    records = answer;
+    if (records.length === 0) replace(list, placeholder(`該当する${kind.noun}はありません。`));
+    else replace(list, h('p', { class: 'total' }, `${records.length} 件`), recordTable({ records, columns: kind.columns, noun: kind.noun, context, selected, onSelectionChange: () => bar.update(selected.size) }));
+  });
 
   replace(
     container,

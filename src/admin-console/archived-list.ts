@@ -1,6 +1,6 @@
 import { h, replace } from './dom.ts';
 import type { ActiveRecord, ArchivedRecord, Filter, RecordKind } from './record-kind.ts';
-import { bulkOutcome, filterBar, placeholder, recordTable, selectionBar } from './record-table.ts';
+import { filterBar, listLoader, placeholder, recordTable, selectionBar, setArchivedSelected } from './record-table.ts';
 import type { ViewContext } from './shell.ts';
 
 const PAGE_SIZE = 20;
@@ -14,39 +14,29 @@ export function renderArchivedList<R extends ActiveRecord, A extends ArchivedRec
 ): void {
   const selected = new Set<string>();
   const list = h('div', { class: 'list' });
-  const bar = selectionBar('選択を元に戻す', unarchiveSelected);
+  const bar = selectionBar('選択を元に戻す', () =>
+    setArchivedSelected({ kind, context, archived: false, records, selected, done: '元に戻しました', reload: load }),
+  );
   let records: A[] = [];
-  let latest = 0;
 
-  async function load(): Promise<void> {
-    const mine = ++latest;
+  const load = listLoader(list, context, async (isLatest) => {
     selected.clear();
     bar.update(0);
-    list.setAttribute('aria-busy', 'true');
-    replace(list, placeholder('読み込み中…'));
-    try {
-      const answer = await kind.archivedPage(context.api, { ...state.filter, page: state.page, pageSize: PAGE_SIZE });
-      if (mine !== latest) return;
-      if (answer.items.length === 0 && answer.total > 0) {
-        // The page emptied (its records were restored meanwhile): show the last one there is.
-        state.page = Math.max(1, answer.totalPages);
-        return void load();
-      }
-      records = answer.items;
-      if (records.length === 0) return replace(list, placeholder(`アーカイブ済みの${kind.noun}はありません。`));
-      replace(
-        list,
-        pager(answer.page, answer.totalPages, answer.total),
-        recordTable({ records, columns: kind.archivedColumns, noun: kind.noun, context, selected, onSelectionChange: () => bar.update(selected.size) }),
-      );
-    } catch (error) {
-      if (mine !== latest) return;
-      context.fail(error);
-      replace(list, placeholder('一覧を読み込めませんでした。', h('button', { type: 'button', onClick: () => void load() }, '再試行')));
-    } finally {
-      if (mine === latest) list.removeAttribute('aria-busy');
+    const answer = await kind.archivedPage(context.api, { ...state.filter, page: state.page, pageSize: PAGE_SIZE });
+    if (!isLatest()) return;
+    if (answer.items.length === 0 && answer.total > 0) {
+      // The page emptied (its records were restored meanwhile): show the last one there is.
+      state.page = Math.max(1, answer.totalPages);
+      return void load();
     }
-  }
+    records = answer.items;
+    if (records.length === 0) return replace(list, placeholder(`アーカイブ済みの${kind.noun}はありません。`));
+    replace(
+      list,
+      pager(answer.page, answer.totalPages, answer.total),
+      recordTable({ records, columns: kind.archivedColumns, noun: kind.noun, context, selected, onSelectionChange: () => bar.update(selected.size) }),
+    );
+  });
 
   function pager(page: number, totalPages: number, total: number): HTMLElement {
     const go = (to: number) => () => {
@@ -60,17 +50,6 @@ export function renderArchivedList<R extends ActiveRecord, A extends ArchivedRec
       h('span', { class: 'page' }, `${page} / ${totalPages} ページ（全 ${total} 件）`),
       h('button', { type: 'button', disabled: page >= totalPages, onClick: go(page + 1) }, '次へ →'),
     );
-  }
-
-  async function unarchiveSelected(): Promise<void> {
-    const items = records.filter((record) => selected.has(record.id)).map(({ id, productSlug }) => ({ id, productSlug }));
-    try {
-      const { message, tone } = bulkOutcome(await kind.setArchived(context.api, false, items), kind.noun, '元に戻しました');
-      context.announce(message, tone);
-      await load();
-    } catch (error) {
-      context.fail(error);
-    }
   }
 
   replace(

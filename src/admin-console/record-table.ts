@@ -1,8 +1,8 @@
 import { serviceText } from './api-errors.ts';
-import { h, type Child } from './dom.ts';
+import { h, replace, type Child } from './dom.ts';
 import { labelOf } from './labels.ts';
 import type { ProductOption } from './products.ts';
-import type { BulkResult, Column, Filter } from './record-kind.ts';
+import type { ActiveRecord, ArchivedRecord, BulkResult, Column, Filter, RecordKind } from './record-kind.ts';
 import type { ViewContext } from './shell.ts';
 
 // The pieces both record screens (active and archived) are made of: the filter bar, the table with
@@ -139,4 +139,49 @@ export function bulkOutcome(result: BulkResult, noun: string, done: string): { m
     parts.push(`${result.errors.length} 件は処理できませんでした（${reasons}）。`);
   }
   return { message: parts.join(''), tone: result.errors.length > 0 ? 'error' : 'success' };
+}
+
+/**
+ * Loads a list into `list`, with its loading placeholder, busy marker and a retry on failure. Only
+ * the latest load may draw: `fill` fetches and draws, and after each wait asks `isLatest()`, so an
+ * earlier, slower answer is dropped.
+ */
+export function listLoader(list: HTMLElement, context: ViewContext, fill: (isLatest: () => boolean) => Promise<void>): () => Promise<void> {
+  let latest = 0;
+  const load = async (): Promise<void> => {
+    const mine = ++latest;
+    const isLatest = () => mine === latest;
+    list.setAttribute('aria-busy', 'true');
+    replace(list, placeholder('読み込み中…'));
+    try {
+      await fill(isLatest);
+    } catch (error) {
+      if (!isLatest()) return;
+      context.fail(error);
+      replace(list, placeholder('一覧を読み込めませんでした。', h('button', { type: 'button', onClick: () => void load() }, '再試行')));
+    } finally {
+      if (isLatest()) list.removeAttribute('aria-busy');
+    }
+  };
+  return load;
+}
+
+/** Archives (or restores) the selected records, says how that went, and reloads the list. */
+export async function setArchivedSelected(options: {
+  kind: Pick<RecordKind<ActiveRecord, ArchivedRecord>, 'setArchived' | 'noun'>;
+  context: ViewContext;
+  archived: boolean;
+  records: { id: string; productSlug: string }[];
+  selected: ReadonlySet<string>;
+  done: string;
+  reload: () => Promise<void>;
+}): Promise<void> {
+  const items = options.records.filter((record) => options.selected.has(record.id)).map(({ id, productSlug }) => ({ id, productSlug }));
+  try {
+    const { message, tone } = bulkOutcome(await options.kind.setArchived(options.context.api, options.archived, items), options.kind.noun, options.done);
+    options.context.announce(message, tone);
+    await options.reload();
+  } catch (error) {
+    options.context.fail(error);
+  }
 }
