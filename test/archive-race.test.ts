@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import pg from 'pg';
-import { bulkSetArchived } from '../src/archive/bulk-archive.ts';
+import { bulkSetArchived } from '../src/records/bulk-archive.ts';
 import { PENDING_TWIN, subscriptionArchive } from '../src/subscriptions/archive-kind.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 

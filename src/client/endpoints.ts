@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { ProductsQuery, ProductsResponse } from '../catalog/routes.ts';
-import type { ArchivedListBody, ArchiveResponse, archivedListResponse, BulkBody, UnarchiveResponse } from '../archive/routes.ts';
+import type { ArchivedListBody, ArchiveResponse, archivedListResponse, BulkBody, UnarchiveResponse } from '../records/archive-routes.ts';
 import type { DocumentSchema } from '../api-reference/routes.ts';
 import type { DashboardBody, DashboardResponse } from '../dashboard/routes.ts';
 import type { HealthResponse } from '../health/routes.ts';

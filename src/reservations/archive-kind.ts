@@ -1,4 +1,4 @@
-import type { ArchivableKind } from '../archive/archivable.ts';
+import type { ArchivableKind } from '../records/record-kind.ts';
 import { archivedReservation, ArchivedReservationSchema } from './schemas.ts';
 
 /** How reservations are archived and listed when archived (src/archive does the work). */

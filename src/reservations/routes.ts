@@ -1,4 +1,4 @@
-import { archiveRoutes } from '../archive/routes.ts';
+import { archiveRoutes } from '../records/archive-routes.ts';
 import type { Catalog } from '../catalog/catalog.ts';
 import type { Database } from '../db/database.ts';
 import type { RateLimit } from '../http/rate-limit.ts';

@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Dialect } from '../db/database.ts';
 import type { ReservationRow, Tables } from '../db/schema.ts';
 
-// The reservations table's SQL (archiving is in src/archive/store.ts, shared with subscriptions).
+// The reservations table's SQL (archiving is in src/records/store.ts, shared with subscriptions).
 
 export type Reservation = Selectable<ReservationRow>;
 

@@ -1,4 +1,4 @@
-import type { ArchivableKind } from '../archive/archivable.ts';
+import type { ArchivableKind } from '../records/record-kind.ts';
 import { archivedSubscription, ArchivedSubscriptionSchema } from './schemas.ts';
 import { findPendingPairs } from './store.ts';
 

@@ -1,4 +1,4 @@
-import { archiveRoutes } from '../archive/routes.ts';
+import { archiveRoutes } from '../records/archive-routes.ts';
 import type { Route } from '../http/route.ts';
 import { adminSubscriptionRoutes } from './admin-routes.ts';
 import { subscriptionArchive } from './archive-kind.ts';

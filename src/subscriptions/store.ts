@@ -2,7 +2,7 @@ import { sql, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import type { Dialect } from '../db/database.ts';
 import type { SubscriptionRow, Tables } from '../db/schema.ts';
 
-// The subscriptions table's SQL (archiving is in src/archive/store.ts, shared with reservations).
+// The subscriptions table's SQL (archiving is in src/records/store.ts, shared with reservations).
 // At most one active pending subscription per address and product: the partial unique index
 // `subscriptions_one_pending` (migration 001) holds that rule, and these statements work with it.
 

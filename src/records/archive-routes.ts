@@ -5,8 +5,8 @@ import { replyJson } from '../http/reply.ts';
 import { defineRoute, type Route } from '../http/route.ts';
 import { errorResponses } from '../http/schemas.ts';
 import { detailsFrom } from '../http/validation.ts';
-import { isStorable } from '../records/storable-text.ts';
-import type { ArchivableKind, ArchivableTable } from './archivable.ts';
+import { isStorable } from './storable-text.ts';
+import type { ArchivableKind, ArchivableTable } from './record-kind.ts';
 import { listArchived } from './archived-list.ts';
 import { bulkSetArchived, MAX_BULK_ITEMS, type BulkAction } from './bulk-archive.ts';
 

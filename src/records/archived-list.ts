@@ -1,5 +1,5 @@
 import type { Database } from '../db/database.ts';
-import type { ArchivableKind, ArchivableTable } from './archivable.ts';
+import type { ArchivableKind, ArchivableTable } from './record-kind.ts';
 import { listArchivedRows, type ArchivedFilter } from './store.ts';
 
 export interface ArchivedPage {

@@ -1,7 +1,7 @@
 import type { Database } from '../db/database.ts';
 import { isUniqueViolation } from '../db/unique-violation.ts';
-import { isStorable } from '../records/storable-text.ts';
-import type { ArchivableKind, ArchivableTable } from './archivable.ts';
+import { isStorable } from './storable-text.ts';
+import type { ArchivableKind, ArchivableTable } from './record-kind.ts';
 import { findArchiveStates, setArchivedAt, type ArchiveState } from './store.ts';
 
 export type BulkAction = 'archive' | 'unarchive';

@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Dialect } from '../db/database.ts';
 import type { Tables } from '../db/schema.ts';
-import type { ArchivableTable } from './archivable.ts';
+import type { ArchivableTable } from './record-kind.ts';
 
 // The archive's SQL, written once for every archivable table: they share these columns.
 
