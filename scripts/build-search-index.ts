@@ -1,10 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ConfigError, loadContentConfig } from '../src/config.ts';
-import { buildIndexFile } from '../src/search/site-index.ts';
+import { buildIndexFile } from '../src/search/prebuilt-index.ts';
 
 // `npm run build` (and `npm install`, through `prepare`): writes the search index of CONTENT_DIR to
-// SEARCH_INDEX_PATH, so the service starts without parsing the content (src/search/site-index.ts).
+// SEARCH_INDEX_PATH, so the service starts without parsing the content (src/search/prebuilt-index.ts).
 // Bad content fails here, naming the file, as it would fail the start.
 
 try {

@@ -22,7 +22,7 @@ import type { Dispatcher } from './notifications/dispatcher.ts';
 import { reservationRoutes } from './reservations/routes.ts';
 import { searchRoutes } from './search/routes.ts';
 import { subscriptionRoutes } from './subscriptions/routes.ts';
-import type { SearchIndex } from './search/search-index.ts';
+import type { SearchIndex } from './search/index-fields.ts';
 
 /** Everything the routes need, opened and loaded by the caller (server.ts, or a test). */
 export interface Services {

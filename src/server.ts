@@ -11,7 +11,7 @@ import { createKeywordLogWriter } from './keyword-log/writer.ts';
 import type { Logger } from './log.ts';
 import { createDelivery } from './notifications/delivery.ts';
 import { Dispatcher, type DispatcherTimings } from './notifications/dispatcher.ts';
-import { loadSiteIndex } from './search/site-index.ts';
+import { loadSiteIndex } from './search/prebuilt-index.ts';
 
 /** How long shutdown waits for requests in flight before closing their connections. */
 const DRAIN_TIMEOUT_MS = 10_000;

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { readContentSources } from '../src/search/content-sources.ts';
 import { parseContent } from '../src/search/content.ts';
-import { buildSearchIndex } from '../src/search/search-index.ts';
+import { buildSearchIndex } from '../src/search/index-fields.ts';
 import { normalizeQuery, searchSite } from '../src/search/search.ts';
 
 // The relevance set (test/fixtures/search-relevance.json) over the real site content: for each

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { deserializeSearchIndex } from '../../src/search/index-file.ts';
+import { deserializeSearchIndex } from '../../src/search/index-file-format.ts';
 
 // `node bench/lib/load-search-index.ts <file> <fingerprint>`, run by bench/search.ts: loads a search
 // index file in a fresh process, as a start does, and prints the load time and what the loaded

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { matchQuery } from './query.ts';
-import { buildSearchIndex } from './search-index.ts';
+import { buildSearchIndex } from './index-fields.ts';
 import { contentDocument } from '../../test/helpers/content-document.ts';
 
 const doc = contentDocument;

@@ -1,10 +1,10 @@
 import type { Query, SearchOptions } from 'minisearch';
 import { normalize } from '../text/normalize.ts';
 import { isJapaneseTerm, textRuns, tokenize } from '../text/tokenize.ts';
-import { FIELD_BOOSTS, type SearchIndex } from './search-index.ts';
+import { FIELD_BOOSTS, type SearchIndex } from './index-fields.ts';
 
 /**
- * Matching and ranking, by MiniSearch over the site's index (search-index.ts). The query is
+ * Matching and ranking, by MiniSearch over the site's index (index-fields.ts). The query is
  * normalised and cut into runs exactly as documents are (src/text/tokenize.ts), and a document
  * matches when it matches every run (AND, as in the catalog):
  * - a Japanese run of two or more characters: every one of its bigrams (so `シンセ` finds

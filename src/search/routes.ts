@@ -7,7 +7,7 @@ import { defineRoute, type Route } from '../http/route.ts';
 import { errorResponses } from '../http/schemas.ts';
 import type { KeywordLogWriter } from '../keyword-log/writer.ts';
 import { normalizeQuery, searchSite, MAX_RESULTS } from './search.ts';
-import type { SearchIndex } from './search-index.ts';
+import type { SearchIndex } from './index-fields.ts';
 
 const DEFAULT_EXCERPT_LENGTH = 200;
 const MIN_EXCERPT_LENGTH = 50;

@@ -2,7 +2,7 @@ import { normalize, normalizeWithMap } from '../text/normalize.ts';
 import { makeExcerpt } from './excerpt.ts';
 import { findMatches, markHtml, runsFoundWhole } from './highlight.ts';
 import { matchQuery } from './query.ts';
-import type { SearchIndex } from './search-index.ts';
+import type { SearchIndex } from './index-fields.ts';
 
 export interface SearchResult {
   id: string;

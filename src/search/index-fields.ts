@@ -6,7 +6,7 @@ import type { ContentDocument } from './content.ts';
  * The site's index: MiniSearch over four fields of every page, cut into terms by the tokenizer
  * queries are cut with (src/text/tokenize.ts: words, and Japanese bigrams). How a query matches
  * and ranks is query.ts. Content never changes while the service runs, so the index is built
- * once (at `npm run build`, see site-index.ts) and only read.
+ * once (at `npm run build`, see prebuilt-index.ts) and only read.
  */
 export interface SearchIndex {
   documents: ContentDocument[];

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { createLogger } from '../log.ts';
-import { deserializeSearchIndex } from './index-file.ts';
+import { deserializeSearchIndex } from './index-file-format.ts';
 import { searchSite } from './search.ts';
-import { buildIndexFile, loadSiteIndex } from './site-index.ts';
+import { buildIndexFile, loadSiteIndex } from './prebuilt-index.ts';
 
 const silent = createLogger('silent');
 
@@ -14,7 +14,11 @@ test('a prebuilt index answers exactly as the index it was written from', async 
   const { index, file } = await buildIndexFile('content');
   const dir = mkdtempSync(join(tmpdir(), 'tenpo-index-'));
   writeFileSync(join(dir, 'index.bin'), file);
-  const loaded = await loadSiteIndex('content', join(dir, 'index.bin'), silent);
+  const logs: string[] = [];
+  const log = createLogger('info', { write: (line: string) => logs.push(line) });
+  const loaded = await loadSiteIndex('content', join(dir, 'index.bin'), log);
+  // Rejecting the file and building again would answer the same: only the log tells them apart.
+  assert.doesNotMatch(logs.join(''), /no prebuilt search index/, 'the prebuilt file was used');
   assert.notEqual(loaded, index);
   for (const query of ['シンセ', 'vco', 'wavefoldng', '音', 'Eurorackケース']) {
     assert.deepEqual(searchSite(loaded, query, 120), searchSite(index, query, 120), query);

@@ -1,10 +1,10 @@
 import MiniSearch, { type AsPlainObject } from 'minisearch';
 import type { ContentDocument } from './content.ts';
-import { INDEX_OPTIONS, type SearchIndex } from './search-index.ts';
+import { INDEX_OPTIONS, type SearchIndex } from './index-fields.ts';
 
 /**
  * The index as one file, so a start can load it instead of parsing the content again (see
- * site-index.ts): a first line `TNPSRCH2 <fingerprint>`, then JSON holding the documents and
+ * prebuilt-index.ts): a first line `TNPSRCH2 <fingerprint>`, then JSON holding the documents and
  * MiniSearch's own serialization of the index (toJSON, read back by MiniSearch.loadJS).
  */
 const MAGIC = 'TNPSRCH2';

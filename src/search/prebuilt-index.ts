@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '../log.ts';
 import { readContentSources, type ContentSource } from './content-sources.ts';
-import { deserializeSearchIndex, serializeSearchIndex } from './index-file.ts';
-import { buildSearchIndex, type SearchIndex } from './search-index.ts';
+import { deserializeSearchIndex, serializeSearchIndex } from './index-file-format.ts';
+import { buildSearchIndex, type SearchIndex } from './index-fields.ts';
 
 /**
  * The site's index, as the service starts with it. Parsing the markdown and front matter of the
