@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LruCache, sendCachedJson, serializeJson, type CachedJson } from '../http/cached-json.ts';
 import { JA } from '../http/messages.ts';
-import { requestTarget } from '../http/reply.ts';
+import { requestTarget } from '../http/request.ts';
 import { defineRoute, type Route } from '../http/route.ts';
 import { errorResponses } from '../http/schemas.ts';
 import type { Catalog } from './catalog.ts';

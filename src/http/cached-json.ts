@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
 import type { AppEnv } from './app-env.ts';
-import { reply, requestHeader } from './reply.ts';
+import { reply } from './reply.ts';
+import { requestHeader } from './request.ts';
 
 /** A JSON body serialized once, with its strong validator. */
 export interface CachedJson {

@@ -1,7 +1,8 @@
 import type { Context } from 'hono';
 import type { Config } from '../config.ts';
 import type { AppEnv } from './app-env.ts';
-import { reply, requestHeader, setHeader } from './reply.ts';
+import { reply, setHeader } from './reply.ts';
+import { requestHeader } from './request.ts';
 import type { CorsPolicy } from './route.ts';
 
 const LOCAL_DEVELOPMENT = /^http:\/\/(?:[a-z0-9-]+\.)*localhost:34434$/;

@@ -1,9 +1,8 @@
 import type { IncomingMessage } from 'node:http';
-import type { HttpBindings } from '@hono/node-server';
 import type { Context } from 'hono';
 import type { AppEnv } from './app-env.ts';
 import { AppError } from './app-error.ts';
-import { requestHeader } from './reply.ts';
+import { nodeRequest, requestHeader } from './request.ts';
 import type { Route } from './route.ts';
 
 /**
@@ -59,7 +58,7 @@ async function jsonObject(c: Context<AppEnv>, notAnObject: string): Promise<Reco
 async function readBody(c: Context<AppEnv>, limit: number): Promise<string> {
   const tooLarge = () => new AppError(413, 'Payload too large');
   if (Number(requestHeader(c, 'content-length')) > limit) throw tooLarge();
-  const incoming = (c.env as HttpBindings | undefined)?.incoming;
+  const incoming = nodeRequest(c);
   if (incoming) return readNodeStream(incoming, limit, tooLarge);
   const body = c.req.raw.body;
   if (!body) return '';

@@ -4,7 +4,8 @@ import { adminGuard } from './admin-auth.ts';
 import { AppError } from './app-error.ts';
 import { corsFor, type shopOrigins } from './cors.ts';
 import { readInput } from './input.ts';
-import { requestHeaderLines, setHeader } from './reply.ts';
+import { setHeader } from './reply.ts';
+import { requestHeaderLines } from './request.ts';
 import type { Route } from './route.ts';
 
 interface MountOptions {

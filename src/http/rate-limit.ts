@@ -1,9 +1,8 @@
-import type { HttpBindings } from '@hono/node-server';
 import type { Context } from 'hono';
 import type { AppEnv } from './app-env.ts';
 import { AppError } from './app-error.ts';
 import { JA } from './messages.ts';
-import { requestHeader } from './reply.ts';
+import { nodeRequest, requestHeader } from './request.ts';
 
 const WINDOW_MS = 60_000;
 
@@ -74,6 +73,6 @@ function clientAddress(c: Context<AppEnv>, trustProxy: boolean): string {
     const forwarded = requestHeader(c, 'x-forwarded-for')?.split(',').at(-1)?.trim();
     if (forwarded) return forwarded;
   }
-  const address = (c.env as HttpBindings | undefined)?.incoming?.socket.remoteAddress ?? 'unknown';
+  const address = nodeRequest(c)?.socket.remoteAddress ?? 'unknown';
   return address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
 }

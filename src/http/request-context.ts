@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Logger } from '../log.ts';
 import type { AppEnv } from './app-env.ts';
-import { requestHeader, setHeader } from './reply.ts';
+import { setHeader } from './reply.ts';
+import { requestHeader } from './request.ts';
 
 const ACCEPTABLE_ID = /^[\w\-.=]{1,128}$/;
 

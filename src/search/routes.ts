@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../http/app-env.ts';
 import { LruCache, sendCachedJson, serializeJson, type CachedJson } from '../http/cached-json.ts';
-import { requestTarget } from '../http/reply.ts';
+import { requestTarget } from '../http/request.ts';
 import { defineRoute, type Route } from '../http/route.ts';
 import { errorResponses } from '../http/schemas.ts';
 import type { KeywordLogWriter } from '../keyword-log/writer.ts';

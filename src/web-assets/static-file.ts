@@ -4,7 +4,8 @@ import { gzip as gzipCallback, constants } from 'node:zlib';
 import type { Context } from 'hono';
 import type { AppEnv } from '../http/app-env.ts';
 import { matchesEtag } from '../http/cached-json.ts';
-import { reply, requestHeader } from '../http/reply.ts';
+import { reply } from '../http/reply.ts';
+import { requestHeader } from '../http/request.ts';
 
 const gzip = promisify(gzipCallback);
 
