@@ -106,3 +106,30 @@ test('the preview pattern must match the whole origin', () => {
   assert.ok(pattern.test('https://pr-1.pages.dev'));
   assert.ok(!pattern.test('https://pr-1.pages.dev.evil.example'));
 });
+
+describe('a development token kept across starts', () => {
+  const files: string[] = [];
+  const keptToken = (file: string) => {
+    files.push(file);
+    return 'kept-token';
+  };
+
+  test('development without a token uses the kept one, stored beside its SQLite file', () => {
+    const config = loadConfig({ DATABASE_URL: 'sqlite:/data/shop/dev.db' }, { keptToken });
+    assert.equal(config.adminToken, 'kept-token');
+    assert.equal(config.adminTokenFile, '/data/shop/development-admin-token');
+    assert.equal(config.unsubscribeSecret, loadConfig({ DATABASE_URL: 'sqlite:/x.db' }, { keptToken }).unsubscribeSecret, 'links stay valid too');
+    assert.equal(loadConfig({}, { keptToken }).adminTokenFile, 'var/development-admin-token');
+    assert.equal(loadConfig({ DATABASE_URL: 'postgres://db/shop' }, { keptToken }).adminTokenFile, 'var/development-admin-token');
+  });
+
+  test('a configured token, or another environment, keeps nothing', () => {
+    files.length = 0;
+    assert.equal(loadConfig({ PREORDER_API_TOKEN: 'mine' }, { keptToken }).adminTokenFile, undefined);
+    const preview = loadConfig({ APP_ENV: 'preview' }, { keptToken });
+    assert.equal(preview.adminTokenFile, undefined);
+    assert.notEqual(preview.adminToken, 'kept-token');
+    assert.throws(() => loadConfig({ APP_ENV: 'production' }, { keptToken }), /required when APP_ENV is production/);
+    assert.deepEqual(files, []);
+  });
+});

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { dirname, join } from 'node:path';
 import { z } from 'zod';
 
 export type Environment = 'development' | 'preview' | 'production';
@@ -13,8 +14,10 @@ export interface Config {
   appEnv: Environment;
   database: DatabaseTarget;
   adminToken: string;
-  /** True when no token was configured and one was generated for this run. */
+  /** True when no token was configured and one was generated. */
   adminTokenGenerated: boolean;
+  /** Where a generated development token is kept across restarts (absent: new at each start). */
+  adminTokenFile?: string;
   email: {
     from: string;
     api?: { url: string; key: string };
@@ -67,34 +70,53 @@ const regex = z.string().transform((source, ctx) => {
   }
 });
 
+// Each variable's description is what `.env.example` says of it (npm run env:example writes it from here).
 const EnvSchema = z.object({
-  PORT: integer(0, 65535).default(8787),
-  HOST: z.string().default('0.0.0.0'),
-  APP_ENV: z.enum(['development', 'preview', 'production']).default('development'),
-  DATABASE_URL: z.string().optional(),
-  PREORDER_API_TOKEN: z.string().optional(),
-  ADMIN_API_TOKEN: z.string().optional(),
-  EMAIL_PROVIDER_API_KEY: z.string().optional(),
-  EMAIL_API_URL: httpUrl.default(DEFAULT_EMAIL_API_URL),
+  PORT: integer(0, 65535).default(8787).describe('HTTP port to listen on.'),
+  HOST: z.string().default('0.0.0.0').describe('Address to listen on.'),
+  APP_ENV: z
+    .enum(['development', 'preview', 'production'])
+    .default('development')
+    .describe('development, preview or production; each has its own data store.'),
+  DATABASE_URL: z
+    .string()
+    .optional()
+    .describe('sqlite:<path>, sqlite::memory: or postgres://user:pass@host:port/db. Default: sqlite:./var/tenpo-<APP_ENV>.db'),
+  PREORDER_API_TOKEN: z
+    .string()
+    .optional()
+    .describe('The admin bearer token (or ADMIN_API_TOKEN). Required in production; in development one is generated and kept in var/, elsewhere generated at each start.'),
+  ADMIN_API_TOKEN: z.string().optional().describe('Another name for PREORDER_API_TOKEN; both set and different is an error.'),
+  EMAIL_PROVIDER_API_KEY: z.string().optional().describe('Key of the Resend-compatible email API; emails go through it when set.'),
+  EMAIL_API_URL: httpUrl.default(DEFAULT_EMAIL_API_URL).describe('The email API endpoint (POST, Authorization: Bearer <key>).'),
   SMTP_URL: z
     .string()
     .refine((value) => URL.canParse(value) && /^smtps?:$/.test(new URL(value).protocol), 'must be an smtp:// or smtps:// URL')
-    .optional(),
-  EMAIL_FROM: z.string().default('tenpo <no-reply@localhost>'),
-  RESERVATION_WEBHOOK_URL: httpUrl.optional(),
-  RESTOCK_WEBHOOK_URL: httpUrl.optional(),
-  PUBLIC_WEBHOOK_URL: httpUrl.optional(),
-  PRODUCTION_ORIGIN: httpUrl.optional(),
-  PREVIEW_ORIGIN_PATTERN: regex.optional(),
-  PUBLIC_BASE_URL: httpUrl.optional(),
-  CATALOG_PATH: z.string().default('data/products.json'),
-  CONTENT_DIR: z.string().default('content'),
-  SEARCH_INDEX_PATH: z.string().default('build/search-index.bin'),
-  RATE_LIMIT_PER_MINUTE: integer(0, 1_000_000).default(10),
-  OUTBOX_LEASE_SECONDS: integer(1, 3600).default(60),
-  TRUST_PROXY: z.enum(['true', 'false', '1', '0']).optional(),
-  UNSUBSCRIBE_SECRET: z.string().optional(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    .optional()
+    .describe('smtp://user:pass@host:port (or smtps://), used when no API key is set. With neither, emails are logged and skipped.'),
+  EMAIL_FROM: z.string().default('tenpo <no-reply@localhost>').describe('Sender of customer emails.'),
+  RESERVATION_WEBHOOK_URL: httpUrl.optional().describe('Chat webhook told of each new reservation (Discord or Slack style).'),
+  RESTOCK_WEBHOOK_URL: httpUrl.optional().describe('Chat webhook told of each new restock signup.'),
+  PUBLIC_WEBHOOK_URL: httpUrl.optional().describe('Chat webhook for the public back-in-stock announcement (no names or addresses).'),
+  PRODUCTION_ORIGIN: httpUrl.optional().describe("The shop's site origin, allowed by CORS on public routes."),
+  PREVIEW_ORIGIN_PATTERN: regex.optional().describe('Regular expression matching whole preview origins allowed by CORS.'),
+  PUBLIC_BASE_URL: httpUrl.optional().describe('Base of the links in emails. Default: http://localhost:<PORT>'),
+  CATALOG_PATH: z.string().default('data/products.json').describe('The catalog snapshot (JSON array of products).'),
+  CONTENT_DIR: z.string().default('content').describe('Searchable content, <dir>/<contentType>/<fileSlug>.md.'),
+  SEARCH_INDEX_PATH: z.string().default('build/search-index.bin').describe('Where npm run build writes the prebuilt search index.'),
+  RATE_LIMIT_PER_MINUTE: integer(0, 1_000_000)
+    .default(10)
+    .describe('Requests per client per minute shared by POST /api/reservation and POST /api/notify; 0 turns it off.'),
+  OUTBOX_LEASE_SECONDS: integer(1, 3600).default(60).describe('How long an instance holds a message it is delivering (1-3600).'),
+  TRUST_PROXY: z.enum(['true', 'false', '1', '0']).optional().describe('true behind one reverse proxy: the client is the last X-Forwarded-For address.'),
+  UNSUBSCRIBE_SECRET: z
+    .string()
+    .optional()
+    .describe('Signs unsubscribe links; set the same on every instance. Default: derived from the admin token.'),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+    .default('info')
+    .describe('fatal, error, warn, info, debug, trace or silent.'),
 });
 
 /** Variables whose values must never be echoed, not even in an error message. */
@@ -112,13 +134,24 @@ const SECRET_VARIABLES = new Set([
   'PUBLIC_WEBHOOK_URL',
 ]);
 
+export interface ConfigSources {
+  /**
+   * Returns the token kept in `file`, making and saving one the first time. Given, a development
+   * start without a configured token keeps its token there, so the console stays signed in and
+   * links signed with it (unsubscribe) keep working across restarts. Without it, or outside
+   * development, a generated token lasts one run.
+   */
+  keptToken?: (file: string) => string;
+}
+
 /**
  * Reads the configuration from an environment (normally `process.env`).
  * Empty values count as unset, as they do in most `.env` files.
  * Throws ConfigError naming the first variable at fault.
  */
-export function loadConfig(env: Record<string, string | undefined>): Config {
+export function loadConfig(env: Record<string, string | undefined>, sources: ConfigSources = {}): Config {
   const e = parseEnv(EnvSchema, env);
+  const database = parseDatabaseUrl(e.DATABASE_URL ?? `sqlite:./var/tenpo-${e.APP_ENV}.db`);
 
   const tokens = [e.PREORDER_API_TOKEN, e.ADMIN_API_TOKEN].filter((t) => t !== undefined);
   if (tokens.length === 2 && tokens[0] !== tokens[1]) {
@@ -127,15 +160,17 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (tokens.length === 0 && e.APP_ENV === 'production') {
     throw new ConfigError('PREORDER_API_TOKEN (or ADMIN_API_TOKEN) is required when APP_ENV is production');
   }
-  const adminToken = tokens[0] ?? randomBytes(24).toString('base64url');
+  const adminTokenFile = tokens.length === 0 && e.APP_ENV === 'development' && sources.keptToken ? developmentTokenFile(database) : undefined;
+  const adminToken = tokens[0] ?? (adminTokenFile ? sources.keptToken!(adminTokenFile) : generateToken());
 
   return {
     port: e.PORT,
     host: e.HOST,
     appEnv: e.APP_ENV,
-    database: parseDatabaseUrl(e.DATABASE_URL ?? `sqlite:./var/tenpo-${e.APP_ENV}.db`),
+    database,
     adminToken,
     adminTokenGenerated: tokens.length === 0,
+    adminTokenFile,
     email: {
       from: e.EMAIL_FROM,
       api: e.EMAIL_PROVIDER_API_KEY ? { url: e.EMAIL_API_URL, key: e.EMAIL_PROVIDER_API_KEY } : undefined,
@@ -157,6 +192,15 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     unsubscribeSecret: e.UNSUBSCRIBE_SECRET ?? deriveSecret('unsubscribe', adminToken),
     logLevel: e.LOG_LEVEL,
   };
+}
+
+/** Every variable the configuration reads, with its description and default (for `.env.example`). */
+export function configVariables(): { name: string; description: string; defaultValue?: string }[] {
+  return Object.entries(EnvSchema.shape).map(([name, schema]) => {
+    const fallback = schema.safeParse(undefined);
+    const defaultValue = fallback.success && fallback.data !== undefined ? String(fallback.data) : undefined;
+    return { name, description: schema.description ?? '', defaultValue };
+  });
 }
 
 /**
@@ -183,6 +227,20 @@ function parseEnv<S extends z.ZodObject>(schema: S, env: Record<string, string |
     throw new ConfigError(`${variable} ${describeIssue(issue)}${shown}`);
   }
   return parsed.data;
+}
+
+/** A new random admin token. */
+export function generateToken(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+/**
+ * Where the development token is kept: beside the SQLite store it goes with (var/ by default), since
+ * what it signs refers to that store's records; `var/` for an in-memory or PostgreSQL store.
+ */
+function developmentTokenFile(database: DatabaseTarget): string {
+  const directory = database.dialect === 'sqlite' && database.path !== ':memory:' ? dirname(database.path) : 'var';
+  return join(directory, 'development-admin-token');
 }
 
 /** A secret for one purpose derived from another, so leaking one never reveals the other. */

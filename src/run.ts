@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { ConfigError, loadConfig, type Config } from './config.ts';
+import { ConfigError, generateToken, loadConfig, type Config } from './config.ts';
+import { keptToken } from './kept-token.ts';
 import { createLogger } from './log.ts';
 import { startServer } from './server.ts';
 
@@ -10,7 +11,15 @@ if (existsSync('.env')) process.loadEnvFile('.env');
 
 let config: Config;
 try {
-  config = loadConfig(process.env);
+  config = loadConfig(process.env, {
+    keptToken: (file) => {
+      try {
+        return keptToken(file, generateToken);
+      } catch (error) {
+        throw new ConfigError(`cannot keep the development admin token in ${file}: ${(error as Error).message}`);
+      }
+    },
+  });
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error;
   process.stderr.write(`tenpo: configuration error: ${error.message}\n`);
@@ -21,7 +30,8 @@ const log = createLogger(config.logLevel);
 
 if (config.adminTokenGenerated) {
   // Printed once, to the terminal, never through the log: it is a secret, if a throwaway one.
-  process.stdout.write(`tenpo: no PREORDER_API_TOKEN set; admin token for this run: ${config.adminToken}\n`);
+  const lasting = config.adminTokenFile ? `kept in ${config.adminTokenFile}` : 'for this run';
+  process.stdout.write(`tenpo: no PREORDER_API_TOKEN set; admin token ${lasting}: ${config.adminToken}\n`);
 }
 
 try {

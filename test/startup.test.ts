@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { connect } from 'node:net';
 import { join } from 'node:path';
@@ -62,13 +62,43 @@ test('an unreachable PostgreSQL stops the start with a clear error and no secret
   assert.ok(!`${run.stdout}${run.stderr}`.includes('s3cret-pass'));
 });
 
-test('without a token in development one is generated and printed exactly once', async () => {
-  const run = await runService({ PORT: String(await freePort()) }, (out) => out.includes('tenpo is listening'));
-  assert.equal(run.code, 0);
-  const printed = run.stdout.match(/admin token for this run: (\S+)/g) ?? [];
-  assert.equal(printed.length, 1);
-  const token = printed[0]!.split(': ')[1]!;
-  assert.equal(run.stdout.split(token).length - 1, 1, 'the token appears nowhere else');
+test('without a token in development one is generated, printed once, and kept beside the store for the next start', async () => {
+  const store = mkdtempSync(join(dir, 'kept-'));
+  const service = await startServiceProcess({ env: { DATABASE_URL: `sqlite:${join(store, 'dev.db')}` } });
+  const printed = service.stdout.match(/admin token kept in (\S+): (\S+)/g) ?? [];
+  assert.equal(printed.length, 1, service.stdout);
+  const [, file, token] = /admin token kept in (\S+): (\S+)/.exec(printed[0]!)!;
+  assert.equal(file, join(store, 'development-admin-token'));
+  assert.equal(readFileSync(file!, 'utf8').trim(), token);
+  assert.equal(statSync(file!).mode & 0o777, 0o600, 'readable by its owner only');
+  assert.equal(service.stdout.split(token!).length - 1, 1, 'the token appears nowhere else');
+  const signedIn = { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: '{}' };
+  assert.equal((await service.request('/api/admin-dashboard-stats', signedIn)).status, 200);
+
+  await service.stop();
+  await service.restart();
+  assert.equal((await service.request('/api/admin-dashboard-stats', signedIn)).status, 200, 'the console stays signed in');
+  await service.stop();
+});
+
+test('a preview start without a token gets a new one each time, kept nowhere', async () => {
+  const store = mkdtempSync(join(dir, 'preview-'));
+  const env = { APP_ENV: 'preview', DATABASE_URL: `sqlite:${join(store, 'preview.db')}`, PORT: String(await freePort()) };
+  const tokens = [];
+  for (let run = 0; run < 2; run++) {
+    const { stdout } = await runService(env, (out) => out.includes('tenpo is listening'));
+    tokens.push(/admin token for this run: (\S+)/.exec(stdout)?.[1]);
+  }
+  assert.ok(tokens[0] && tokens[1] && tokens[0] !== tokens[1], tokens.join());
+  assert.deepEqual(readdirSync(store).filter((name) => name.includes('token')), []);
+});
+
+test('a development token that cannot be kept stops the start naming the file', async () => {
+  const blocked = join(dir, 'not-a-directory');
+  writeFileSync(blocked, '');
+  const run = await runService({ DATABASE_URL: `sqlite:${join(blocked, 'dev.db')}`, PORT: String(await freePort()) });
+  assert.equal(run.code, 1);
+  assert.match(run.stderr.trim(), /^tenpo: configuration error: cannot keep the development admin token in .*not-a-directory\/development-admin-token: /);
 });
 
 test('SIGTERM stops it cleanly, logging the shutdown', async () => {
