@@ -4,6 +4,7 @@ import { JA } from '../http/messages.ts';
 import { requestTarget } from '../http/request.ts';
 import { defineRoute, type Route } from '../http/route.ts';
 import { errorResponses } from '../http/schemas.ts';
+import { codePointLength } from '../text/code-points.ts';
 import type { Catalog } from './catalog.ts';
 import { ProductSchema } from './product.ts';
 import { queryProducts, queryWords } from './query.ts';
@@ -28,7 +29,7 @@ export const ProductsQuery = z.object({
     .string({ error: Q_MESSAGE })
     .optional()
     .transform((q) => (q ?? '').trim())
-    .refine((q) => [...q].length <= 200, Q_MESSAGE)
+    .refine((q) => codePointLength(q) <= 200, Q_MESSAGE)
     .describe('Keywords; every word must match'),
   page: z
     .string({ error: PAGE_MESSAGE })

@@ -1,5 +1,5 @@
 import type { ChatContent } from './message.ts';
-import { singleLine } from './safe-text.ts';
+import { singleLine } from '../text/safe-text.ts';
 
 /** Discord's own webhook hosts get Discord's shape; every other host gets Slack's (SPEC §1). */
 export function isDiscordWebhook(url: string): boolean {

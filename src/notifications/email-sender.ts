@@ -2,7 +2,7 @@ import type { Config } from '../config.ts';
 import { emailApiSender } from './email-api.ts';
 import type { JsonPoster } from './http-post.ts';
 import type { EmailContent } from './message.ts';
-import { singleLine } from './safe-text.ts';
+import { singleLine } from '../text/safe-text.ts';
 
 /** An email ready to hand to a provider. */
 export interface Email extends EmailContent {

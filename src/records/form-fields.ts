@@ -1,16 +1,15 @@
 import { z } from 'zod';
 import { SLUG_PATTERN } from '../catalog/product.ts';
 import { JA } from '../http/messages.ts';
+import { codePointLength } from '../text/code-points.ts';
 
 // The fields the public forms share (reservation, restock signup), with SPEC §3's limits and messages.
-
-const codePoints = (text: string) => [...text].length;
 
 /** Trimmed, at most 254 characters, a valid address; stored lowercased, so duplicates are found case-insensitively. */
 export const EmailField = z
   .string({ error: JA.emailInvalid })
   .transform((email) => email.trim())
-  .refine((email) => codePoints(email) <= 254 && z.regexes.email.test(email), JA.emailInvalid)
+  .refine((email) => codePointLength(email) <= 254 && z.regexes.email.test(email), JA.emailInvalid)
   .transform((email) => email.toLowerCase())
   .describe('A valid address, at most 254 characters; stored lowercased');
 

@@ -6,6 +6,7 @@ import { defineRoute, type Route } from '../http/route.ts';
 import { errorResponses } from '../http/schemas.ts';
 import { listFilterBody, listFilterProblem, required, statusChangeFields, statusChangeProblem, statusChangeRefusal } from '../records/admin-fields.ts';
 import { isStorable } from '../records/storable-text.ts';
+import { codePointLength } from '../text/code-points.ts';
 import { changeReservationStatus, eraseReservation } from './admin.ts';
 import { activeReservation, ActiveReservationSchema } from './schemas.ts';
 import { RESERVATION_STATUSES } from './status.ts';
@@ -22,7 +23,7 @@ export const StatusBody = z.object({
   ...statusChangeFields(RESERVATION_STATUSES),
   notes: z
     .string({ error: NOTES_MESSAGE })
-    .refine((notes) => [...notes].length <= 2000 && isStorable(notes), NOTES_MESSAGE)
+    .refine((notes) => codePointLength(notes) <= 2000 && isStorable(notes), NOTES_MESSAGE)
     .optional()
     .describe("Replaces the notes when present ('' clears them); absent keeps them"),
 });

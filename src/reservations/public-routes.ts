@@ -10,9 +10,9 @@ import { errorResponses } from '../http/schemas.ts';
 import { EmailField, ProductSlugField } from '../records/form-fields.ts';
 import { detailsFrom } from '../http/validation.ts';
 import { groupCommit } from '../db/group-commit.ts';
+import { codePointLength } from '../text/code-points.ts';
+import { singleLine } from '../text/safe-text.ts';
 import { reserve, writeReservations } from './reserve.ts';
-
-const codePoints = (text: string) => [...text].length;
 
 /**
  * SPEC §3. The name is kept on one line (line breaks and other control characters become spaces)
@@ -21,8 +21,8 @@ const codePoints = (text: string) => [...text].length;
 export const ReservationBody = z.object({
   name: z
     .string({ error: JA.nameRequired })
-    .transform((name) => name.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim())
-    .refine((name) => codePoints(name) >= 1 && codePoints(name) <= 100, JA.nameRequired)
+    .transform((name) => singleLine(name).trim())
+    .refine((name) => codePointLength(name) >= 1 && codePointLength(name) <= 100, JA.nameRequired)
     .describe('1-100 characters after trimming'),
   email: EmailField,
   productSlug: ProductSlugField,

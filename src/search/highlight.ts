@@ -1,4 +1,5 @@
 import type { MappedText } from '../text/normalize.ts';
+import { escapeHtml } from '../text/safe-text.ts';
 import { bigrams, textRuns } from '../text/tokenize.ts';
 import type { MatchTargets } from './query.ts';
 
@@ -60,10 +61,4 @@ export function markHtml(text: string, spans: Span[], from = 0, to = text.length
     at = end;
   }
   return html + escapeHtml(text.slice(at, to));
-}
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => ESCAPES[char]!);
 }

@@ -1,4 +1,5 @@
 import type { Query, SearchOptions } from 'minisearch';
+import { codePointLength } from '../text/code-points.ts';
 import { normalize } from '../text/normalize.ts';
 import { isJapaneseTerm, textRuns, tokenize } from '../text/tokenize.ts';
 import { FIELD_BOOSTS, type SearchIndex } from './index-fields.ts';
@@ -56,7 +57,7 @@ export function matchQuery(index: SearchIndex, query: string, limit: number): Qu
   const runs: Query[] = [];
   for (const run of textRuns(normalize(query))) {
     if (run.kind === 'japanese') japanese.push(run.text);
-    runs.push(run.kind === 'japanese' && Array.from(run.text).length === 1 ? characterQuery(run.text) : run.text);
+    runs.push(run.kind === 'japanese' && codePointLength(run.text) === 1 ? characterQuery(run.text) : run.text);
   }
   if (runs.length === 0) return { total: 0, hits: [], targets: { words: new Set(), japanese } };
 

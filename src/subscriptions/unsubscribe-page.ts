@@ -1,4 +1,4 @@
-import { escapeHtml } from '../notifications/safe-text.ts';
+import { escapeHtml } from '../text/safe-text.ts';
 
 // The short Japanese page an unsubscribe link opens. Everything shown is escaped; the page loads
 // nothing and links nowhere, so the token in its URL cannot leak through a Referer.

@@ -1,5 +1,5 @@
 import type { EmailContent } from '../message.ts';
-import { escapeHtml, singleLine } from '../safe-text.ts';
+import { escapeHtml, singleLine } from '../../text/safe-text.ts';
 
 /**
  * The one shape every customer email has, rendered to both text and HTML from the same parts, so
