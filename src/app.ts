@@ -6,6 +6,7 @@ import { dashboardRoutes } from './dashboard/routes.ts';
 import type { Catalog } from './catalog/catalog.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
+import type { Readiness } from './health/readiness.ts';
 import { healthRoutes } from './health/routes.ts';
 import type { AppEnv } from './http/app-env.ts';
 import { shopOrigins } from './http/cors.ts';
@@ -32,6 +33,8 @@ export interface Services {
   catalog: Catalog;
   /** Delivers the outbox; wake it after committing messages. */
   dispatcher: Dispatcher;
+  /** Turned off when a graceful stop begins, for /readyz. */
+  readiness: Readiness;
   /** The one per-client budget of the public write endpoints (POST /api/reservation, POST /api/notify). */
   publicWriteLimit: RateLimit;
   /** The site content, indexed for search. */
@@ -45,7 +48,7 @@ export interface Services {
 export function allRoutes(services: Services): Route[] {
   const wakeDispatcher = () => services.dispatcher.wake();
   const routes: Route[] = [
-    ...healthRoutes(services.config.appEnv, services.database),
+    ...healthRoutes(services.config.appEnv, services.database, services.readiness),
     ...catalogRoutes(services.catalog),
     ...reservationRoutes({ database: services.database, catalog: services.catalog, rateLimit: services.publicWriteLimit, wakeDispatcher }),
     ...subscriptionRoutes({

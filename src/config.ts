@@ -40,6 +40,8 @@ export interface Config {
   /** The client of a request is the last X-Forwarded-For address (set it behind one reverse proxy). */
   trustProxy: boolean;
   unsubscribeSecret: string;
+  /** How long a graceful stop answers /readyz with 503, still serving, before it closes the listener. */
+  shutdownDrainMs: number;
   logLevel: string;
 }
 
@@ -113,6 +115,11 @@ const EnvSchema = z.object({
     .string()
     .optional()
     .describe('Signs unsubscribe links; set the same on every instance. Default: derived from the admin token.'),
+  SHUTDOWN_DRAIN_SECONDS: integer(0, 300)
+    .optional()
+    .describe(
+      'On SIGTERM, seconds /readyz answers 503 while requests are still served, before the listener closes: at least the load balancer health check interval times its unhealthy threshold. Default: 5, 0 in development.',
+    ),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .default('info')
@@ -190,6 +197,7 @@ export function loadConfig(env: Record<string, string | undefined>, sources: Con
     outboxLeaseMs: e.OUTBOX_LEASE_SECONDS * 1000,
     trustProxy: e.TRUST_PROXY === 'true' || e.TRUST_PROXY === '1',
     unsubscribeSecret: e.UNSUBSCRIBE_SECRET ?? deriveSecret('unsubscribe', adminToken),
+    shutdownDrainMs: (e.SHUTDOWN_DRAIN_SECONDS ?? (e.APP_ENV === 'development' ? 0 : 5)) * 1000,
     logLevel: e.LOG_LEVEL,
   };
 }

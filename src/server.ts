@@ -4,6 +4,7 @@ import { createApp, type Services } from './app.ts';
 import { loadCatalog } from './catalog/catalog.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
+import { Readiness } from './health/readiness.ts';
 import { createNodeServer } from './http/node-server.ts';
 import { createRateLimit } from './http/rate-limit.ts';
 import { createKeywordLogStore } from './keyword-log/store.ts';
@@ -20,7 +21,10 @@ export interface RunningServer {
   url: string;
   port: number;
   services: Services;
-  /** Stops accepting, lets requests in flight finish, settles deliveries in flight, then closes the store. */
+  /**
+   * Answers /readyz with 503 for the configured drain delay while still serving, then stops accepting,
+   * lets requests in flight finish, settles deliveries in flight, and closes the store.
+   */
   close(): Promise<void>;
 }
 
@@ -39,7 +43,8 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
   const delivery = await createDelivery(config, log);
   const dispatcher = new Dispatcher({ database, deliver: delivery.deliver, log, timings: { leaseMs: config.outboxLeaseMs, ...options.dispatcher } });
   const publicWriteLimit = createRateLimit({ perMinute: config.rateLimitPerMinute, trustProxy: config.trustProxy });
-  const services: Services = { config, log, database, catalog, dispatcher, publicWriteLimit, searchIndex, keywordLogStore, keywordLog };
+  const readiness = new Readiness();
+  const services: Services = { config, log, database, catalog, dispatcher, readiness, publicWriteLimit, searchIndex, keywordLogStore, keywordLog };
   const app = createApp(services);
 
   let server: Server;
@@ -61,6 +66,9 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
     port,
     services,
     close: async () => {
+      readiness.drain();
+      // The load balancer sees /readyz fail and stops sending requests; until then they are served.
+      await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
       await drain(server);
       // Searches answered before the drain are still queued: written while the store is open.
       await keywordLog.close();

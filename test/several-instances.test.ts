@@ -40,6 +40,7 @@ before(async () => {
     PREORDER_API_TOKEN: ADMIN_TOKEN,
     UNSUBSCRIBE_SECRET: 'the-same-secret-on-every-instance',
     TRUST_PROXY: 'true',
+    SHUTDOWN_DRAIN_SECONDS: '1',
     RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
     PUBLIC_BASE_URL: 'https://shop.example.jp',
     EMAIL_PROVIDER_API_KEY: 're_test',
@@ -148,11 +149,23 @@ describe('two instances on one PostgreSQL', () => {
   test('SIGTERM stops one instance cleanly while the other goes on, delivering what is queued', async () => {
     receiver.requests.length = 0;
     const stopping = a.stop();
-    const { reservationId } = await json(post(b, '/api/reservation', { name: '残り 一台', email: 'last@example.com', productSlug: 'kumo-vco-2' }));
+    // First the load balancer is told (readiness fails) while A still serves what it is sent.
+    const readyz = await waitUntil(async () => {
+      const answer = await a.request('/readyz');
+      return answer.status === 503 ? answer : undefined;
+    }, { what: "A's /readyz to fail" });
+    assert.deepEqual(await readyz.json(), { status: 'draining' });
+    assert.equal((await a.request('/livez')).status, 200);
+    const late = await json(post(a, '/api/reservation', { name: '最後 の客', email: 'late@example.com', productSlug: 'kumo-vco-2' }));
+    const onB = await json(post(b, '/api/reservation', { name: '残り 一台', email: 'last@example.com', productSlug: 'kumo-vco-2' }));
     assert.deepEqual(await stopping, { code: 0, signal: null });
-    assert.deepEqual(a.logs().slice(-2).map((line) => line.msg), ['shutting down', 'stopped']);
-    const [email] = await receiver.waitForAccepted(1, '/emails');
-    assert.equal(email!.headers['idempotency-key'], `reservation/${reservationId}/confirmation-email`);
+    const lines = a.logs().filter((line) => line.msg !== 'request' || line.path !== '/readyz');
+    assert.deepEqual(lines.slice(-2).map((line) => line.msg), ['shutting down', 'stopped']);
+    const emails = await receiver.waitForAccepted(2, '/emails');
+    assert.deepEqual(
+      emails.map((email) => email.headers['idempotency-key']).sort(),
+      [late, onB].map(({ reservationId }) => `reservation/${reservationId}/confirmation-email`).sort(),
+    );
     assert.equal((await b.request('/healthz')).status, 200);
   });
 });

@@ -3,7 +3,7 @@ import type { ProductsQuery, ProductsResponse } from '../catalog/routes.ts';
 import type { ArchivedListBody, ArchiveResponse, archivedListResponse, BulkBody, UnarchiveResponse } from '../records/archive-routes.ts';
 import type { DocumentSchema } from '../api-reference/routes.ts';
 import type { DashboardBody, DashboardResponse } from '../dashboard/routes.ts';
-import type { HealthResponse } from '../health/routes.ts';
+import type { HealthResponse, ProbeResponse } from '../health/routes.ts';
 import type { ErrorSchema } from '../http/schemas.ts';
 import type { KeywordLogsQuery, KeywordLogsResponse } from '../keyword-log/routes.ts';
 import type {
@@ -43,6 +43,8 @@ interface Endpoint<Input, Output> {
 
 export interface Endpoints {
   '/healthz': Endpoint<undefined, Out<typeof HealthResponse>>;
+  '/livez': Endpoint<undefined, Out<typeof ProbeResponse>>;
+  '/readyz': Endpoint<undefined, Out<typeof ProbeResponse>>;
   '/openapi.json': Endpoint<undefined, Out<typeof DocumentSchema>>;
   '/api/products': Endpoint<In<typeof ProductsQuery>, Out<typeof ProductsResponse>>;
   '/api/search': Endpoint<In<typeof SearchQuery>, Out<typeof SearchResponseSchema>>;
@@ -77,6 +79,8 @@ export type Method = 'GET' | 'POST';
 /** How each endpoint is called; tests check this against the routes the service mounts. */
 export const ENDPOINTS = {
   '/healthz': { method: 'GET', admin: false },
+  '/livez': { method: 'GET', admin: false },
+  '/readyz': { method: 'GET', admin: false },
   '/openapi.json': { method: 'GET', admin: false },
   '/api/products': { method: 'GET', admin: false },
   '/api/search': { method: 'GET', admin: false },

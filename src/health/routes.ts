@@ -3,6 +3,7 @@ import type { Environment } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { replyJson } from '../http/reply.ts';
 import { defineRoute, type Route } from '../http/route.ts';
+import type { Readiness } from './readiness.ts';
 import packageJson from '../../package.json' with { type: 'json' };
 
 const PING_TIMEOUT_MS = 2_000;
@@ -14,7 +15,11 @@ export const HealthResponse = z.object({
   checks: z.object({ database: z.enum(['ok', 'error']) }),
 });
 
-export function healthRoutes(environment: Environment, database: Database): Route[] {
+export const ProbeResponse = z.object({ status: z.enum(['ok', 'draining']) });
+
+const NO_STORE = { 'Cache-Control': 'no-store' };
+
+export function healthRoutes(environment: Environment, database: Database, readiness: Readiness): Route[] {
   return [
     defineRoute({
       method: 'GET',
@@ -30,8 +35,33 @@ export function healthRoutes(environment: Environment, database: Database): Rout
         const healthy = await answersWithin(database.ping(), PING_TIMEOUT_MS);
         const status = healthy ? 'ok' : 'error';
         const body = { status, environment, version: packageJson.version, checks: { database: status } };
-        return replyJson(c, healthy ? 200 : 503, body, { 'Cache-Control': 'no-store' });
+        return replyJson(c, healthy ? 200 : 503, body, NO_STORE);
       },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/livez',
+      tag: 'Health',
+      summary: 'Liveness probe: the process answers',
+      description:
+        'Always 200 while the process can answer, also while it drains and while the database is down (restarting would not help either). For a restart-on-failure probe.',
+      cors: 'none',
+      responses: { 200: { description: 'Alive', schema: ProbeResponse } },
+      handle: (c) => replyJson(c, 200, { status: 'ok' }, NO_STORE),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/readyz',
+      tag: 'Health',
+      summary: 'Readiness probe: send this instance traffic',
+      description:
+        'Turns 503 first on SIGTERM, for SHUTDOWN_DRAIN_SECONDS before the instance stops accepting connections, so a load balancer takes it out of rotation first. It does not check the database: an outage touches every instance alike, and catalog and search keep answering through it.',
+      cors: 'none',
+      responses: {
+        200: { description: 'Ready', schema: ProbeResponse },
+        503: { description: 'Stopping: take it out of rotation', schema: ProbeResponse },
+      },
+      handle: (c) => (readiness.ready ? replyJson(c, 200, { status: 'ok' }, NO_STORE) : replyJson(c, 503, { status: 'draining' }, NO_STORE)),
     }),
   ];
 }

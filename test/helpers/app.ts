@@ -44,6 +44,8 @@ export async function startTestApp(options: { dialect?: Dialect; env?: Record<st
     HOST: '127.0.0.1',
     PREORDER_API_TOKEN: ADMIN_TOKEN,
     LOG_LEVEL: 'info',
+    // A test's stop need not wait for a load balancer (test/health.test.ts sets one to see the drain).
+    SHUTDOWN_DRAIN_SECONDS: '0',
     ...options.env,
     DATABASE_URL: databaseUrl,
   };
