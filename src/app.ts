@@ -20,8 +20,10 @@ import { keywordLogRoutes } from './keyword-log/routes.ts';
 import type { KeywordLogWriter } from './keyword-log/writer.ts';
 import type { Logger } from './log.ts';
 import type { Dispatcher } from './notifications/dispatcher.ts';
+import type { ReservationWrite } from './reservations/reserve.ts';
 import { reservationRoutes } from './reservations/routes.ts';
 import { searchRoutes } from './search/routes.ts';
+import type { SignupOutcome, SignupWrite } from './subscriptions/signup.ts';
 import { subscriptionRoutes } from './subscriptions/routes.ts';
 import type { SearchIndex } from './search/index-fields.ts';
 
@@ -35,6 +37,10 @@ export interface Services {
   dispatcher: Dispatcher;
   /** Turned off when a graceful stop begins, for /readyz. */
   readiness: Readiness;
+  /** Writes a reservation with its messages; reservations taken in the same moment share one transaction (group commit). */
+  writeReservation: (reservation: ReservationWrite) => Promise<void>;
+  /** Writes a restock signup with its chat notice, unless the address already waits; group-committed the same way. */
+  writeSignup: (signup: SignupWrite) => Promise<SignupOutcome>;
   /** The one per-client budget of the public write endpoints (POST /api/reservation, POST /api/notify). */
   publicWriteLimit: RateLimit;
   /** The site content, indexed for search. */
@@ -50,10 +56,17 @@ export function allRoutes(services: Services): Route[] {
   const routes: Route[] = [
     ...healthRoutes(services.config.appEnv, services.database, services.readiness),
     ...catalogRoutes(services.catalog),
-    ...reservationRoutes({ database: services.database, catalog: services.catalog, rateLimit: services.publicWriteLimit, wakeDispatcher }),
+    ...reservationRoutes({
+      database: services.database,
+      catalog: services.catalog,
+      write: services.writeReservation,
+      rateLimit: services.publicWriteLimit,
+      wakeDispatcher,
+    }),
     ...subscriptionRoutes({
       database: services.database,
       catalog: services.catalog,
+      write: services.writeSignup,
       rateLimit: services.publicWriteLimit,
       publicBaseUrl: services.config.publicBaseUrl,
       unsubscribeSecret: services.config.unsubscribeSecret,

@@ -4,6 +4,7 @@ import { createApp, type Services } from './app.ts';
 import { loadCatalog } from './catalog/catalog.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
+import { groupCommit } from './db/group-commit.ts';
 import { Readiness } from './health/readiness.ts';
 import { createNodeServer } from './http/node-server.ts';
 import { createRateLimit } from './http/rate-limit.ts';
@@ -12,6 +13,8 @@ import { createKeywordLogWriter } from './keyword-log/writer.ts';
 import type { Logger } from './log.ts';
 import { createDelivery } from './notifications/delivery.ts';
 import { Dispatcher, type DispatcherTimings } from './notifications/dispatcher.ts';
+import { writeReservations } from './reservations/reserve.ts';
+import { writeSignups } from './subscriptions/signup.ts';
 import { loadSiteIndex } from './search/prebuilt-index.ts';
 
 /** How long shutdown waits for requests in flight before closing their connections. */
@@ -42,9 +45,24 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
   const keywordLog = createKeywordLogWriter(keywordLogStore, log);
   const delivery = await createDelivery(config, log);
   const dispatcher = new Dispatcher({ database, deliver: delivery.deliver, log, timings: { leaseMs: config.outboxLeaseMs, ...options.dispatcher } });
+  const writeReservation = groupCommit(database, writeReservations);
+  const writeSignup = groupCommit(database, writeSignups);
   const publicWriteLimit = createRateLimit({ perMinute: config.rateLimitPerMinute, trustProxy: config.trustProxy });
   const readiness = new Readiness();
-  const services: Services = { config, log, database, catalog, dispatcher, readiness, publicWriteLimit, searchIndex, keywordLogStore, keywordLog };
+  const services: Services = {
+    config,
+    log,
+    database,
+    catalog,
+    dispatcher,
+    readiness,
+    writeReservation,
+    writeSignup,
+    publicWriteLimit,
+    searchIndex,
+    keywordLogStore,
+    keywordLog,
+  };
   const app = createApp(services);
 
   let server: Server;

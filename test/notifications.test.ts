@@ -217,15 +217,15 @@ for (const dialect of DIALECTS) {
         [
           {
             idempotencyKey: 'crash/1',
+            queuedAt: new Date(now).toISOString(),
             message: {
               channel: 'email',
               to: 'a@example.com',
               email: { template: 'restock-notice', facts: { productName: 's', price: null, productUrl: 'https://shop.example/p', unsubscribeUrl: 'https://shop.example/u' } },
             },
           },
-          { idempotencyKey: 'crash/2', message: { channel: 'chat', webhook: 'reservation', content: { title: 'crash', fields: [], timestamp: new Date(now).toISOString() } } },
+          { idempotencyKey: 'crash/2', queuedAt: new Date(now).toISOString(), message: { channel: 'chat', webhook: 'reservation', content: { title: 'crash', fields: [], timestamp: new Date(now).toISOString() } } },
         ],
-        new Date(now).toISOString(),
       );
       const claimed = await claimDueMessages(db, app.services.database.dialect, {
         now: new Date(now).toISOString(),

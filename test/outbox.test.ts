@@ -24,8 +24,8 @@ const at = (ms: number) => new Date(Date.UTC(2030, 0, 1) + ms).toISOString();
 
 const notice = (key: string) => ({ productName: key, price: null, productUrl: `https://shop.example/${key}`, unsubscribeUrl: `https://shop.example/u/${key}` });
 
-function email(key: string, recordId?: string): OutboxEntry {
-  return { idempotencyKey: key, recordId, message: { channel: 'email', to: `${key}@example.com`, email: { template: 'restock-notice', facts: notice(key) } } };
+function email(key: string, queuedAt: string, recordId?: string): OutboxEntry {
+  return { idempotencyKey: key, recordId, queuedAt, message: { channel: 'email', to: `${key}@example.com`, email: { template: 'restock-notice', facts: notice(key) } } };
 }
 
 for (const dialect of DIALECTS) {
@@ -52,15 +52,15 @@ for (const dialect of DIALECTS) {
       claimDueMessages(database.db, database.dialect, { now: at(now), leaseUntil: at(now + leaseMs), limit });
 
     test('queuing a key twice keeps the first message', async () => {
-      await enqueueMessages(database.db, [email('a')], at(0));
-      await enqueueMessages(database.db, [email('a'), email('b')], at(1));
+      await enqueueMessages(database.db, [email('a', at(0))]);
+      await enqueueMessages(database.db, [email('a', at(1)), email('b', at(1))]);
       const rows = await database.db.selectFrom('outbox').select(['idempotency_key', 'created_at']).orderBy('idempotency_key').execute();
       assert.deepEqual(rows.map((row) => ({ ...row })), [{ idempotency_key: 'a', created_at: at(0) }, { idempotency_key: 'b', created_at: at(1) }]);
     });
 
     test('a claim takes due messages oldest first, counts the attempt and holds them for the lease', async () => {
-      await enqueueMessages(database.db, [email('late')], at(500));
-      await enqueueMessages(database.db, [email('early')], at(100));
+      await enqueueMessages(database.db, [email('late', at(500))]);
+      await enqueueMessages(database.db, [email('early', at(100))]);
       assert.deepEqual(await claim(50), [], 'nothing is due yet');
       const claimed = await claim(600, 1);
       assert.deepEqual(claimed.map((m) => [m.idempotencyKey, m.attempts, m.lease]), [['early', 1, at(1_600)]]);
@@ -70,7 +70,7 @@ for (const dialect of DIALECTS) {
     });
 
     test('when a lease runs out the message is claimed again, and the old holder can no longer settle it', async () => {
-      await enqueueMessages(database.db, [email('a')], at(0));
+      await enqueueMessages(database.db, [email('a', at(0))]);
       const [first] = await claim(0);
       const [second] = await claim(1_000);
       assert.equal(second!.attempts, 2);
@@ -83,7 +83,7 @@ for (const dialect of DIALECTS) {
     });
 
     test('a failure waits for its retry time; a last failure is dead for good', async () => {
-      await enqueueMessages(database.db, [email('a')], at(0));
+      await enqueueMessages(database.db, [email('a', at(0))]);
       const [first] = await claim(0);
       assert.equal(await markFailed(database.db, first!, { error: 'HTTP 503', retryAt: at(3_000) }), true);
       assert.deepEqual(await claim(2_999), []);
@@ -96,7 +96,7 @@ for (const dialect of DIALECTS) {
     });
 
     test('counts by status, and erases the messages about a record', async () => {
-      await enqueueMessages(database.db, [email('a', 'res_1'), email('b', 'res_1'), email('c', 'res_2'), email('d')], at(0));
+      await enqueueMessages(database.db, [email('a', at(0), 'res_1'), email('b', at(0), 'res_1'), email('c', at(0), 'res_2'), email('d', at(0))]);
       const [a, b, c] = await claim(0, 3);
       await markDelivered(database.db, [{ id: a!.id, lease: a!.lease, status: 'sent' }, { id: b!.id, lease: b!.lease, status: 'skipped' }], at(1));
       await markFailed(database.db, c!, { error: 'x', retryAt: null });
@@ -107,8 +107,8 @@ for (const dialect of DIALECTS) {
     });
 
     test('claimers running at once never get the same message', async () => {
-      const entries = Array.from({ length: 300 }, (_, i) => email(`m${String(i).padStart(3, '0')}`));
-      await enqueueMessages(database.db, entries, at(0));
+      const entries = Array.from({ length: 300 }, (_, i) => email(`m${String(i).padStart(3, '0')}`, at(0)));
+      await enqueueMessages(database.db, entries);
       const seen: string[] = [];
       await Promise.all(
         Array.from({ length: 6 }, async () => {

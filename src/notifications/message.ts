@@ -48,6 +48,8 @@ export interface OutboxEntry {
   idempotencyKey: string;
   /** The record the message is about; erasing the record erases its messages too. */
   recordId?: string;
+  /** When its cause happened (ISO): the row's `created_at`, and when it is first due. Passed in, so tests set the clock. */
+  queuedAt: string;
   message: OutgoingMessage;
 }
 

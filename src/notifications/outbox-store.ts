@@ -17,15 +17,15 @@ const PENDING = sql.lit('pending');
 const DEAD = sql.lit('dead');
 
 /**
- * Queues messages, normally inside the transaction that writes their cause. A message whose
- * idempotency key is already queued is left as it was.
+ * Queues messages, normally inside the transaction that writes their cause, each due at its
+ * `queuedAt`. A message whose idempotency key is already queued is left as it was.
  */
-export async function enqueueMessages(db: Kysely<Tables>, entries: OutboxEntry[], now: string): Promise<void> {
+export async function enqueueMessages(db: Kysely<Tables>, entries: OutboxEntry[]): Promise<void> {
   if (entries.length === 0) return;
   await db
     .insertInto('outbox')
     .values(
-      entries.map(({ idempotencyKey, recordId, message }) => ({
+      entries.map(({ idempotencyKey, recordId, queuedAt, message }) => ({
         id: uuidV7(),
         channel: message.channel,
         destination: message.channel === 'email' ? message.to : message.webhook,
@@ -33,8 +33,8 @@ export async function enqueueMessages(db: Kysely<Tables>, entries: OutboxEntry[]
         idempotency_key: idempotencyKey,
         record_id: recordId ?? null,
         status: 'pending',
-        next_attempt_at: now,
-        created_at: now,
+        next_attempt_at: queuedAt,
+        created_at: queuedAt,
       })),
     )
     .onConflict((conflict) => conflict.column('idempotency_key').doNothing())

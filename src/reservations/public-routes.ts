@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { Catalog } from '../catalog/catalog.ts';
-import type { Database } from '../db/database.ts';
 import { AppError } from '../http/app-error.ts';
 import { JA } from '../http/messages.ts';
 import type { RateLimit } from '../http/rate-limit.ts';
@@ -9,10 +8,9 @@ import { defineRoute, type Route } from '../http/route.ts';
 import { errorResponses } from '../http/schemas.ts';
 import { EmailField, ProductSlugField } from '../records/form-fields.ts';
 import { detailsFrom } from '../http/validation.ts';
-import { groupCommit } from '../db/group-commit.ts';
 import { codePointLength } from '../text/code-points.ts';
 import { singleLine } from '../text/safe-text.ts';
-import { reserve, writeReservations } from './reserve.ts';
+import { reserve, type ReservationWrite } from './reserve.ts';
 
 /**
  * SPEC §3. The name is kept on one line (line breaks and other control characters become spaces)
@@ -30,8 +28,15 @@ export const ReservationBody = z.object({
 
 export const ReservationResponse = z.object({ success: z.literal(true), reservationId: z.string().describe('res_<uuid v7>') });
 
-export function publicReservationRoutes(deps: { database: Database; catalog: Catalog; rateLimit: RateLimit; wakeDispatcher: () => void }): Route[] {
-  const write = groupCommit(deps.database, writeReservations);
+export interface PublicReservationDeps {
+  catalog: Catalog;
+  /** Writes the reservation and its messages (writeReservations under groupCommit, made where the app is assembled). */
+  write: (reservation: ReservationWrite) => Promise<void>;
+  rateLimit: RateLimit;
+  wakeDispatcher: () => void;
+}
+
+export function publicReservationRoutes(deps: PublicReservationDeps): Route[] {
   return [
     defineRoute({
       method: 'POST',
@@ -51,7 +56,7 @@ export function publicReservationRoutes(deps: { database: Database; catalog: Cat
         ...errorResponses(400, 413, 429, 500),
       },
       handle: async (c, { body }) => {
-        const result = await reserve({ catalog: deps.catalog, write, wakeDispatcher: deps.wakeDispatcher }, body);
+        const result = await reserve(deps, body);
         if (!result.ok) throw new AppError(400, JA.productNotFound);
         return replyJson(c, 200, { success: true, reservationId: result.reservationId });
       },

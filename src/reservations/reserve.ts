@@ -43,11 +43,13 @@ export async function reserve(
       {
         idempotencyKey: `reservation/${reservation.id}/confirmation-email`,
         recordId: reservation.id,
+        queuedAt: reservation.createdAt,
         message: { channel: 'email', to: reservation.email, email: { template: 'reservation-confirmation', facts: reservationConfirmation(reservation, product) } },
       },
       {
         idempotencyKey: `reservation/${reservation.id}/chat`,
         recordId: reservation.id,
+        queuedAt: reservation.createdAt,
         message: { channel: 'chat', webhook: 'reservation', content: reservationChatMessage(reservation, product) },
       },
     ],
@@ -62,9 +64,5 @@ export async function writeReservations(trx: Kysely<Tables>, reservations: Reser
     trx,
     reservations.map((r) => r.row),
   );
-  await enqueueMessages(
-    trx,
-    reservations.flatMap((r) => r.messages),
-    new Date().toISOString(),
-  );
+  await enqueueMessages(trx, reservations.flatMap((r) => r.messages));
 }

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { Catalog } from '../catalog/catalog.ts';
 import type { Database } from '../db/database.ts';
-import { groupCommit } from '../db/group-commit.ts';
 import { AppError } from '../http/app-error.ts';
 import { JA } from '../http/messages.ts';
 import type { RateLimit } from '../http/rate-limit.ts';
@@ -11,7 +10,7 @@ import { errorResponses, ErrorSchema } from '../http/schemas.ts';
 import { detailsFrom } from '../http/validation.ts';
 import { EmailField, ProductSlugField } from '../records/form-fields.ts';
 import { UNSUBSCRIBE_PATH } from './links.ts';
-import { signUp, writeSignups } from './signup.ts';
+import { signUp, type SignupOutcome, type SignupWrite } from './signup.ts';
 import { unsubscribe } from './unsubscribe.ts';
 import { invalidLinkPage, UNSUBSCRIBE_PAGE_HEADERS, unsubscribedPage } from './unsubscribe-page.ts';
 
@@ -37,14 +36,14 @@ const PAGE_DOCS = {
 export interface PublicSubscriptionDeps {
   database: Database;
   catalog: Catalog;
+  /** Writes a signup and its notice (writeSignups under groupCommit, made where the app is assembled). */
+  write: (signup: SignupWrite) => Promise<SignupOutcome>;
   rateLimit: RateLimit;
   unsubscribeSecret: string;
   wakeDispatcher: () => void;
 }
 
 export function publicSubscriptionRoutes(deps: PublicSubscriptionDeps): Route[] {
-  const write = groupCommit(deps.database, writeSignups);
-
   const unsubscribeRoute = (method: 'GET' | 'POST') =>
     defineRoute({
       method,
@@ -86,7 +85,7 @@ export function publicSubscriptionRoutes(deps: PublicSubscriptionDeps): Route[] 
         ...errorResponses(400, 413, 429, 500),
       },
       handle: async (c, { body }) => {
-        const result = await signUp({ catalog: deps.catalog, write, wakeDispatcher: deps.wakeDispatcher }, body);
+        const result = await signUp(deps, body);
         if (!result.ok) throw new AppError(400, JA.productNotFound);
         return replyJson(c, 200, { success: true, subscriptionId: result.subscriptionId });
       },

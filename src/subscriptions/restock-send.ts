@@ -51,6 +51,7 @@ export async function sendRestockNotices(
         // Unique per notification: an administrator may move a subscription back to pending and send again.
         idempotencyKey: `subscription/${subscription.id}/restock-email/${now}`,
         recordId: subscription.id,
+        queuedAt: now,
         message: {
           channel: 'email',
           to: subscription.email,
@@ -64,10 +65,11 @@ export async function sendRestockNotices(
       if (!more && notifiedCount + notified.length > 0) {
         messages.push({
           idempotencyKey: `restock/${product.slug}/${sendId}/public-chat`,
+          queuedAt: now,
           message: { channel: 'chat', webhook: 'public', content: restockPublicChatMessage(product, productUrl, now) },
         });
       }
-      await enqueueMessages(trx, messages, now);
+      await enqueueMessages(trx, messages);
       return notified.length;
     });
     deps.wakeDispatcher();

@@ -48,6 +48,7 @@ export async function signUp(
       chat: {
         idempotencyKey: `subscription/${subscription.id}/chat`,
         recordId: subscription.id,
+        queuedAt: subscription.createdAt,
         message: { channel: 'chat', webhook: 'restock', content: restockSignupChatMessage(subscription, product) },
       },
     });
@@ -71,11 +72,7 @@ export async function writeSignups(trx: Kysely<Tables>, signups: SignupWrite[]):
     trx,
     signups.filter((s) => !inserted.has(s.row.id)).map((s) => ({ email: s.row.email, productSlug: s.row.product_slug })),
   );
-  await enqueueMessages(
-    trx,
-    signups.filter((s) => inserted.has(s.row.id)).map((s) => s.chat),
-    new Date().toISOString(),
-  );
+  await enqueueMessages(trx, signups.filter((s) => inserted.has(s.row.id)).map((s) => s.chat));
   return signups.map(({ row }): SignupOutcome => {
     if (inserted.has(row.id)) return { subscriptionId: row.id, created: true };
     const id = existing.get(pairKey(row.product_slug, row.email));
