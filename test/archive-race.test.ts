@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import pg from 'pg';
 import { bulkSetArchived } from '../src/records/bulk-archive.ts';
-import { PENDING_TWIN, subscriptionArchive } from '../src/subscriptions/archive-kind.ts';
+import { ANOTHER_PENDING_SUBSCRIPTION } from '../src/subscriptions/admin.ts';
+import { subscriptionKind } from '../src/subscriptions/record-kind.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 
 // A restock signup that commits while a bulk unarchive is under way, on PostgreSQL, where two
@@ -33,11 +34,11 @@ test('a signup taking the key between the check and the update makes that item a
   after(() => rival.end());
   let signedUpMeanwhile = false;
   const kind = {
-    ...subscriptionArchive,
+    ...subscriptionKind,
     uniqueWhileActive: {
-      ...subscriptionArchive.uniqueWhileActive!,
-      find: async (...args: Parameters<NonNullable<typeof subscriptionArchive.uniqueWhileActive>['find']>) => {
-        const found = await subscriptionArchive.uniqueWhileActive!.find(...args);
+      ...subscriptionKind.uniqueWhileActive!,
+      find: async (...args: Parameters<NonNullable<typeof subscriptionKind.uniqueWhileActive>['find']>) => {
+        const found = await subscriptionKind.uniqueWhileActive!.find(...args);
         if (!signedUpMeanwhile) {
           signedUpMeanwhile = true;
           // Another request's signup, committed on its own connection after our check.
@@ -54,7 +55,7 @@ test('a signup taking the key between the check and the update makes that item a
     { id: other, productSlug: 'kumo-vco-2' },
   ], new Date().toISOString());
 
-  assert.deepEqual(outcome, { doneIds: [other], errors: [{ id: contested, error: PENDING_TWIN }] });
+  assert.deepEqual(outcome, { doneIds: [other], errors: [{ id: contested, error: ANOTHER_PENDING_SUBSCRIPTION }] });
   const { rows } = await rival.query('select id, archived_at is null as active from subscriptions where id = any($1) order by id', [[contested, other]]);
   assert.deepEqual(Object.fromEntries(rows.map((r) => [r.id, r.active])), { [contested]: false, [other]: true });
 });

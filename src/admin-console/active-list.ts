@@ -1,6 +1,7 @@
 import { allowsMove } from '../records/status-transitions.ts';
 import { h, replace } from './dom.ts';
 import { labelOf } from './labels.ts';
+import { changeStatus, listActive } from './record-api.ts';
 import type { ActiveRecord, ArchivedRecord, Column, Filter, RecordKind } from './record-kind.ts';
 import { filterBar, listLoader, placeholder, recordTable, selectionBar, setArchivedSelected } from './record-table.ts';
 import type { ViewContext } from './shell.ts';
@@ -22,7 +23,7 @@ export function renderActiveList<R extends ActiveRecord, A extends ArchivedRecor
   const load = listLoader(list, context, async (isLatest) => {
     selected.clear();
     bar.update(0);
-    const answer = await kind.list(context.api, state.filter);
+    const answer = await listActive<R>(context.api, kind.endpoints, state.filter);
     if (!isLatest()) return;
     records = answer;
     if (records.length === 0) replace(list, placeholder(`該当する${kind.noun}はありません。`));
@@ -53,7 +54,7 @@ export function renderActiveList<R extends ActiveRecord, A extends ArchivedRecor
  * The status as a select offering only the moves the service allows from the current status; a
  * choice is saved at once, and undone on screen if the service refuses it.
  */
-export function statusColumn<R extends ActiveRecord>(kind: Pick<RecordKind<R, ArchivedRecord>, 'statusTable' | 'statusLabels' | 'changeStatus'>): Column<R> {
+export function statusColumn<R extends ActiveRecord>(kind: Pick<RecordKind<R, ArchivedRecord>, 'statusTable' | 'statusLabels' | 'endpoints'>): Column<R> {
   return {
     label: 'ステータス',
     class: 'status',
@@ -67,7 +68,7 @@ export function statusColumn<R extends ActiveRecord>(kind: Pick<RecordKind<R, Ar
           onChange: async () => {
             select.disabled = true;
             try {
-              const updated = await kind.changeStatus(context.api, record, select.value);
+              const updated = await changeStatus(context.api, kind.endpoints, record, { status: select.value });
               context.announce(`ステータスを「${labelOf(kind.statusLabels, updated.status)}」に変更しました。`, 'success');
               update(updated);
             } catch (error) {

@@ -1,4 +1,5 @@
 import { h, replace } from './dom.ts';
+import { archivedPage } from './record-api.ts';
 import type { ActiveRecord, ArchivedRecord, Filter, RecordKind } from './record-kind.ts';
 import { filterBar, listLoader, placeholder, recordTable, selectionBar, setArchivedSelected } from './record-table.ts';
 import type { ViewContext } from './shell.ts';
@@ -22,7 +23,7 @@ export function renderArchivedList<R extends ActiveRecord, A extends ArchivedRec
   const load = listLoader(list, context, async (isLatest) => {
     selected.clear();
     bar.update(0);
-    const answer = await kind.archivedPage(context.api, { ...state.filter, page: state.page, pageSize: PAGE_SIZE });
+    const answer = await archivedPage<A>(context.api, kind.endpoints, { ...state.filter, page: state.page, pageSize: PAGE_SIZE });
     if (!isLatest()) return;
     if (answer.items.length === 0 && answer.total > 0) {
       // The page emptied (its records were restored meanwhile): show the last one there is.

@@ -1,6 +1,6 @@
-import type { TenpoClient } from '../client/tenpo-client.ts';
 import type { StatusTable } from '../records/status-transitions.ts';
 import type { Child } from './dom.ts';
+import type { RecordEndpoints } from './record-api.ts';
 import type { ViewContext } from './shell.ts';
 
 // Reservations and restock subscriptions are listed, filtered, moved between statuses, archived and
@@ -49,10 +49,8 @@ export interface RecordKind<R extends ActiveRecord, A extends ArchivedRecord> {
   statusTable: StatusTable<string>;
   /** The statuses the archived view can filter on (legacy ones included). */
   archivedStatuses: string[];
-  list(api: TenpoClient, filter: Filter): Promise<R[]>;
-  changeStatus(api: TenpoClient, record: R, status: string): Promise<R>;
-  setArchived(api: TenpoClient, archived: boolean, items: { id: string; productSlug: string }[]): Promise<BulkResult>;
-  archivedPage(api: TenpoClient, request: Filter & { page: number; pageSize: number }): Promise<ArchivedPage<A>>;
+  /** Where its records are listed, moved and archived (record-api.ts calls them). */
+  endpoints: RecordEndpoints;
   columns: Column<R>[];
   archivedColumns: Column<A>[];
   /** A panel above the active list (the restock sender); `reload` refreshes the list after it acted. */

@@ -2,6 +2,7 @@ import { serviceText } from './api-errors.ts';
 import { h, replace, type Child } from './dom.ts';
 import { labelOf } from './labels.ts';
 import type { ProductOption } from './products.ts';
+import { setArchived } from './record-api.ts';
 import type { ActiveRecord, ArchivedRecord, BulkResult, Column, Filter, RecordKind } from './record-kind.ts';
 import type { ViewContext } from './shell.ts';
 
@@ -168,7 +169,7 @@ export function listLoader(list: HTMLElement, context: ViewContext, fill: (isLat
 
 /** Archives (or restores) the selected records, says how that went, and reloads the list. */
 export async function setArchivedSelected(options: {
-  kind: Pick<RecordKind<ActiveRecord, ArchivedRecord>, 'setArchived' | 'noun'>;
+  kind: Pick<RecordKind<ActiveRecord, ArchivedRecord>, 'endpoints' | 'noun'>;
   context: ViewContext;
   archived: boolean;
   records: { id: string; productSlug: string }[];
@@ -178,7 +179,7 @@ export async function setArchivedSelected(options: {
 }): Promise<void> {
   const items = options.records.filter((record) => options.selected.has(record.id)).map(({ id, productSlug }) => ({ id, productSlug }));
   try {
-    const { message, tone } = bulkOutcome(await options.kind.setArchived(options.context.api, options.archived, items), options.kind.noun, options.done);
+    const { message, tone } = bulkOutcome(await setArchived(options.context.api, options.kind.endpoints, options.archived, items), options.kind.noun, options.done);
     options.context.announce(message, tone);
     await options.reload();
   } catch (error) {

@@ -1,10 +1,11 @@
 import type { Output } from '../client/tenpo-client.ts';
 import { RESERVATION_STATUS_TABLE } from '../reservations/status.ts';
+import { statusColumn } from './active-list.ts';
 import { h } from './dom.ts';
 import { formatDateTime } from './format.ts';
 import { labelOf, RESERVATION_STATUS_LABELS } from './labels.ts';
 import { productName } from './products.ts';
-import { statusColumn } from './active-list.ts';
+import { changeStatus, type RecordEndpoints } from './record-api.ts';
 import type { Column, RecordKind } from './record-kind.ts';
 import { recordsView } from './records-view.ts';
 
@@ -13,15 +14,18 @@ type ArchivedReservation = Output<'/api/admin/reservations/archives/list'>['rese
 
 const NOTES_MAX = 2000;
 
-// The status values below come from the filter's and the status column's own options, which are
-// built from RESERVATION_STATUS_TABLE: they are the API's values, whatever their declared type.
-type Status = Reservation['status'];
+const endpoints: RecordEndpoints = {
+  list: '/api/admin-reservations-list',
+  status: '/api/admin-reservations-status',
+  archive: '/api/admin/reservations',
+  listKey: 'reservations',
+  itemKey: 'reservation',
+};
 
-const statuses: Pick<RecordKind<Reservation, ArchivedReservation>, 'statusTable' | 'statusLabels' | 'changeStatus'> = {
+const statuses: Pick<RecordKind<Reservation, ArchivedReservation>, 'statusTable' | 'statusLabels' | 'endpoints'> = {
   statusLabels: RESERVATION_STATUS_LABELS,
   statusTable: RESERVATION_STATUS_TABLE,
-  changeStatus: async (api, record, status) =>
-    (await api.call('/api/admin-reservations-status', { id: record.id, productSlug: record.productSlug, status: status as Status })).reservation,
+  endpoints,
 };
 
 /** The notes, editable in place; saved with the status unchanged (a notes-only update). */
@@ -39,9 +43,9 @@ const notesColumn: Column<Reservation> = {
           save.disabled = true;
           save.textContent = '保存中…';
           try {
-            const answer = await context.api.call('/api/admin-reservations-status', { id: record.id, productSlug: record.productSlug, status: record.status, notes: area.value });
+            const updated = await changeStatus(context.api, endpoints, record, { status: record.status, notes: area.value });
             context.announce('メモを保存しました。', 'success');
-            update(answer.reservation);
+            update(updated);
           } catch (error) {
             save.disabled = false;
             save.textContent = '保存';
@@ -59,19 +63,6 @@ const reservations: RecordKind<Reservation, ArchivedReservation> = {
   ...statuses,
   noun: '予約',
   archivedStatuses: Object.keys(RESERVATION_STATUS_LABELS),
-  list: async (api, filter) => (await api.call('/api/admin-reservations-list', { ...filter, status: filter.status as Status | undefined })).reservations,
-  async setArchived(api, archived, ids) {
-    if (archived) {
-      const answer = await api.call('/api/admin/reservations/archive', { ids });
-      return { doneIds: answer.archivedIds, errors: answer.errors ?? [] };
-    }
-    const answer = await api.call('/api/admin/reservations/unarchive', { ids });
-    return { doneIds: answer.unarchivedIds, errors: answer.errors ?? [] };
-  },
-  async archivedPage(api, request) {
-    const answer = await api.call('/api/admin/reservations/archives/list', request);
-    return { items: answer.reservations, total: answer.total, page: answer.page, totalPages: answer.totalPages };
-  },
   columns: [
     { label: '受付日時', cell: (r) => formatDateTime(r.createdAt) },
     { label: '商品', cell: (r, context) => productName(context.products, r.productSlug) },
@@ -91,6 +82,5 @@ const reservations: RecordKind<Reservation, ArchivedReservation> = {
     { label: 'メモ', cell: (r) => r.notes, class: 'notes' },
   ],
 };
-
 
 export const reservationsView = recordsView(reservations, { hash: '#/reservations', label: '予約' });

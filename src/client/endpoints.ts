@@ -6,27 +6,25 @@ import type { DashboardBody, DashboardResponse } from '../dashboard/routes.ts';
 import type { HealthResponse, ProbeResponse } from '../health/routes.ts';
 import type { ErrorSchema } from '../http/schemas.ts';
 import type { KeywordLogsQuery, KeywordLogsResponse } from '../keyword-log/routes.ts';
+import type { DeleteBody as ReservationDeleteBody, DeleteResponse as ReservationDeleteResponse } from '../reservations/admin-routes.ts';
+import type { ReservationBody, ReservationResponse } from '../reservations/public-routes.ts';
 import type {
-  DeleteBody as ReservationDeleteBody,
-  DeleteResponse as ReservationDeleteResponse,
+  ArchivedReservationSchema,
   ListBody as ReservationListBody,
   ListResponse as ReservationListResponse,
   StatusBody as ReservationStatusBody,
   StatusResponse as ReservationStatusResponse,
-} from '../reservations/admin-routes.ts';
-import type { ReservationBody, ReservationResponse } from '../reservations/public-routes.ts';
-import type { ArchivedReservationSchema } from '../reservations/schemas.ts';
+} from '../reservations/schemas.ts';
 import type { SearchQuery, SearchResponseSchema } from '../search/routes.ts';
+import type { SendBody, SendResponse } from '../subscriptions/admin-routes.ts';
+import type { SignupBody, SignupResponse } from '../subscriptions/public-routes.ts';
 import type {
+  ArchivedSubscriptionSchema,
   ListBody as SubscriptionListBody,
   ListResponse as SubscriptionListResponse,
-  SendBody,
-  SendResponse,
   StatusBody as SubscriptionStatusBody,
   StatusResponse as SubscriptionStatusResponse,
-} from '../subscriptions/admin-routes.ts';
-import type { SignupBody, SignupResponse } from '../subscriptions/public-routes.ts';
-import type { ArchivedSubscriptionSchema } from '../subscriptions/schemas.ts';
+} from '../subscriptions/schemas.ts';
 
 // The API as types, taken from the very zod schemas the routes validate with and document: what a
 // request may send is a schema's input side, what a success answers is its output side. Imports

@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { AppError } from '../http/app-error.ts';
 import { INVALID_PARAMETERS } from '../http/route.ts';
 import { detailsFrom } from '../http/validation.ts';
-import type { StatusChangeRefused } from './status-transitions.ts';
+import type { RecordKind, StatusChangeRefused } from './record-kind.ts';
 import { isStorable } from './storable-text.ts';
 
-// The admin request fields every record kind (reservations, subscriptions) shares, built from the
-// kind's own statuses, and the 400s SPEC §4 gives for them.
+// The admin fields every record kind (reservations, subscriptions) shares, built from the kind's
+// own statuses, and the 400s SPEC §4 gives for them.
 
 export const INVALID_STATUS = 'Invalid status';
 export const MISSING_STATUS_FIELDS = 'Missing required fields: id, productSlug, status';
@@ -52,7 +52,7 @@ export function statusChangeProblem(issues: z.core.$ZodIssue[]): AppError {
 }
 
 /** SPEC §4's answer to a refused status change: 404 for a record not found, 409 otherwise. */
-export function statusChangeRefusal(refused: StatusChangeRefused, texts: { notFound: string; archived: string }): AppError {
+export function statusChangeRefusal(refused: StatusChangeRefused, texts: RecordKind['texts']): AppError {
   switch (refused.outcome) {
     case 'not-found':
       return new AppError(404, texts.notFound);
@@ -60,5 +60,7 @@ export function statusChangeRefusal(refused: StatusChangeRefused, texts: { notFo
       return new AppError(409, texts.archived);
     case 'invalid-transition':
       return new AppError(409, `Invalid status transition: ${refused.from} -> ${refused.to}`);
+    case 'conflict':
+      return new AppError(409, refused.error);
   }
 }

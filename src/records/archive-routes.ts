@@ -6,8 +6,8 @@ import { defineRoute, type Route } from '../http/route.ts';
 import { errorResponses } from '../http/schemas.ts';
 import { detailsFrom } from '../http/validation.ts';
 import { isStorable } from './storable-text.ts';
-import type { ArchivableKind, ArchivableTable } from './record-kind.ts';
-import { listArchived } from './archived-list.ts';
+import type { RecordKind, RecordTable } from './record-kind.ts';
+import { listArchived } from './lists.ts';
 import { bulkSetArchived, MAX_BULK_ITEMS, type BulkAction } from './bulk-archive.ts';
 
 const IDS_REQUIRED = 'ids array is required';
@@ -74,12 +74,12 @@ export function archivedListResponse<K extends string, I extends z.ZodType>(list
 const firstProblem = (issues: z.core.$ZodIssue[]) => new AppError(400, issues[0]?.message ?? 'Invalid parameters', { details: detailsFrom(issues) });
 
 /** Bulk archive, bulk unarchive and the archived list of one record kind: SPEC §4. */
-export function archiveRoutes<T extends ArchivableTable>(kind: ArchivableKind<T>, database: Database): Route[] {
+export function archiveRoutes<T extends RecordTable>(kind: RecordKind<T>, database: Database): Route[] {
   const bulkRoute = (action: BulkAction) => {
     const counted = action === 'archive' ? 'archived' : 'unarchived';
     return defineRoute({
       method: 'POST',
-      path: `${kind.pathPrefix}/${action}`,
+      path: `${kind.paths.archive}/${action}`,
       tag: kind.tag,
       summary: `${action === 'archive' ? 'Archive' : 'Unarchive'} ${kind.listKey} in bulk`,
       description: `Each item is handled on its own: failures are listed in errors and the others succeed (200). The batch is one transaction. At most ${MAX_BULK_ITEMS} items.`,
@@ -111,7 +111,7 @@ export function archiveRoutes<T extends ArchivableTable>(kind: ArchivableKind<T>
     bulkRoute('unarchive'),
     defineRoute({
       method: 'POST',
-      path: `${kind.pathPrefix}/archives/list`,
+      path: `${kind.paths.archive}/archives/list`,
       tag: kind.tag,
       summary: `List archived ${kind.listKey}, most recently archived first`,
       cors: 'any',
@@ -121,7 +121,7 @@ export function archiveRoutes<T extends ArchivableTable>(kind: ArchivableKind<T>
       responses: {
         200: {
           description: 'One page of archived records',
-          schema: archivedListResponse(kind.listKey, kind.archivedItemSchema),
+          schema: archivedListResponse(kind.listKey, kind.schemas.archivedItem),
         },
         ...errorResponses(400, 401, 413, 500),
       },

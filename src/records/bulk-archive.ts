@@ -1,7 +1,7 @@
 import type { Database } from '../db/database.ts';
 import { isUniqueViolation } from '../db/unique-violation.ts';
 import { isStorable } from './storable-text.ts';
-import type { ArchivableKind, ArchivableTable } from './record-kind.ts';
+import type { RecordKind, RecordTable } from './record-kind.ts';
 import { findArchiveStates, setArchivedAt, type ArchiveState } from './store.ts';
 
 export type BulkAction = 'archive' | 'unarchive';
@@ -32,9 +32,9 @@ const ATTEMPTS = 3;
  * whole batch. Nothing was applied, so the batch runs again: the check now sees the new record and
  * reports that item, and the others are restored.
  */
-export async function bulkSetArchived<T extends ArchivableTable>(
+export async function bulkSetArchived<T extends RecordTable>(
   database: Database,
-  kind: ArchivableKind<T>,
+  kind: RecordKind<T>,
   action: BulkAction,
   items: unknown[],
   now: string,
@@ -48,9 +48,9 @@ export async function bulkSetArchived<T extends ArchivableTable>(
   }
 }
 
-async function applyBatch<T extends ArchivableTable>(
+async function applyBatch<T extends RecordTable>(
   database: Database,
-  kind: ArchivableKind<T>,
+  kind: RecordKind<T>,
   action: BulkAction,
   items: unknown[],
   now: string,

@@ -1,35 +1,96 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { z } from 'zod';
 import type { Tables } from '../db/schema.ts';
+import type { StatusTable } from './status-transitions.ts';
 
-/** The tables whose records are archived the same way (archived = `archived_at` set). */
-export type ArchivableTable = 'reservations' | 'subscriptions';
+/** The tables of the record kinds: listed, moved between statuses and archived the same way. */
+export type RecordTable = 'reservations' | 'subscriptions';
+
+/** The columns every record table has, which the shared code (src/records) reads and writes. */
+export interface RecordColumns {
+  id: string;
+  product_slug: string;
+  status: string;
+  created_at: string;
+  /** Archived = set. */
+  archived_at: string | null;
+}
+
+/** A stored record of a kind: its own row, read by the shared code through the shared columns. */
+export type RecordRow<T extends RecordTable> = Selectable<Tables[T]> & RecordColumns;
+
+/** What every status change names; a kind's request may add fields of its own (a reservation's notes). */
+export interface StatusChangeRequest {
+  id: string;
+  productSlug: string;
+  status: string;
+}
+
+/** The ways a status change can be refused. */
+export type StatusChangeRefused =
+  | { outcome: 'not-found' }
+  | { outcome: 'archived' }
+  | { outcome: 'invalid-transition'; from: string; to: string }
+  /** The move would make a second active record of a key that must be unique (see uniqueWhileActive). */
+  | { outcome: 'conflict'; error: string };
+
+export type StatusChangeResult<T extends RecordTable> = { outcome: 'updated'; record: RecordRow<T> } | StatusChangeRefused;
 
 /**
- * Everything that differs between record kinds in archiving: their table, where their routes live,
- * their texts and what an archived record shows. A new kind is a new value of this, not new code.
+ * Everything that differs between record kinds (reservations, restock subscriptions) in how they
+ * are listed, moved between statuses and archived: their table, routes, texts, schemas and the
+ * kind's own part of a status move. The code in src/records reads this and serves both; a new kind
+ * is a new value of this, not new code.
  */
-export interface ArchivableKind<T extends ArchivableTable = ArchivableTable> {
+export interface RecordKind<T extends RecordTable = RecordTable, C extends StatusChangeRequest = StatusChangeRequest> {
   table: T;
-  /** Routes live at `<pathPrefix>/archive`, `/unarchive` and `/archives/list`. */
-  pathPrefix: string;
+  paths: {
+    /** The active list (`{status?, productSlug?}`). */
+    list: string;
+    /** The status change. */
+    status: string;
+    /** Archive routes live at `<archive>/archive`, `/unarchive` and `/archives/list`. */
+    archive: string;
+  };
   /** OpenAPI tag of the routes. */
   tag: string;
-  /** The plural noun used in summaries and as the list's key in the archived-list answer: 'reservations'. */
+  /** The plural noun used in summaries and as the list's key in list answers: 'reservations'. */
   listKey: string;
+  /** The key of the record in a status change's answer: 'reservation'. */
+  itemKey: string;
+  /** The API reference's words for the list and status routes. */
+  docs: { listSummary: string; statusSummary: string; statusDescription: string };
   texts: {
     notFound: string;
+    /** A status change of an archived record. */
+    archived: string;
     alreadyArchived: string;
     notArchived: string;
   };
+  /** The statuses an administrator may set and the moves between them. */
+  statusTable: StatusTable<string>;
+  schemas: {
+    listBody: z.ZodType<{ status?: string; productSlug?: string }>;
+    listResponse: z.ZodType;
+    statusBody: z.ZodType<C>;
+    statusResponse: z.ZodType;
+    /** An archived record, for the API reference. */
+    archivedItem: z.ZodType;
+  };
+  /** An active record as the list and the status change answer with it. */
+  activeItem(row: RecordRow<T>): Record<string, unknown>;
   /** An archived record as the archived list shows it. */
-  archivedItem(row: Selectable<Tables[T]>): Record<string, unknown>;
-  /** Its schema, for the API reference. */
-  archivedItemSchema: z.ZodType;
+  archivedItem(row: RecordRow<T>): Record<string, unknown>;
+  /**
+   * The kind's own part of an allowed status move (src/records/status-change.ts has found the
+   * record, locked it and checked the move): writes it in `trx` and returns the record as it now is.
+   */
+  applyStatusChange(trx: Kysely<Tables>, current: RecordRow<T>, change: C, now: Date): Promise<StatusChangeResult<T>>;
   /**
    * For kinds with records that must be unique among active ones (subscriptions: one pending per
    * address and product). Unarchiving such a record while an active one holds its key, or two
-   * records of one key in the same request, is refused for that item with `conflict`.
+   * records of one key in the same request, is refused for that item with `conflict`; a status
+   * move that would do the same is refused with 409 and this text.
    */
   uniqueWhileActive?: {
     /** For each of these ids whose record must be unique while active: its key, and whether an active record holds that key already. */

@@ -16,6 +16,3 @@ export function isStatus<S extends string>(table: StatusTable<S>, value: unknown
 export function allowsMove<S extends string>(table: StatusTable<S>, from: string, to: S): boolean {
   return from === to || table.moves.some(([a, b]) => a === from && b === to);
 }
-
-/** The ways a status change can be refused that every record kind shares. */
-export type StatusChangeRefused = { outcome: 'not-found' } | { outcome: 'archived' } | { outcome: 'invalid-transition'; from: string; to: string };

@@ -1,21 +1,42 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Dialect } from '../db/database.ts';
 import type { Tables } from '../db/schema.ts';
-import type { ArchivableTable } from './record-kind.ts';
+import type { RecordColumns, RecordRow, RecordTable } from './record-kind.ts';
 
-// The archive's SQL, written once for every archivable table: they share these columns.
+// The SQL every record table shares (listing, locking for a status move, archiving), written once
+// against the columns they have in common.
 
-interface ArchivableColumns {
-  id: string;
-  product_slug: string;
-  status: string;
-  created_at: string;
-  archived_at: string | null;
+/** The record tables seen through their shared columns only. */
+function records(db: Kysely<Tables>): Kysely<Record<RecordTable, RecordColumns>> {
+  return db as unknown as Kysely<Record<RecordTable, RecordColumns>>;
 }
 
-/** The archivable tables seen through their shared columns only. */
-function records(db: Kysely<Tables>): Kysely<Record<ArchivableTable, ArchivableColumns>> {
-  return db as unknown as Kysely<Record<ArchivableTable, ArchivableColumns>>;
+/** selectAll() returns every column of `table`; the shared-column view above only types five of them. */
+function asRows<T extends RecordTable>(rows: RecordColumns[]): RecordRow<T>[] {
+  return rows as RecordRow<T>[];
+}
+
+export interface RecordFilter {
+  productSlug?: string;
+  status?: string;
+}
+
+/** Active records, newest first (ties: id descending), optionally of one status and one product. */
+export async function listActiveRows<T extends RecordTable>(db: Kysely<Tables>, table: T, filter: RecordFilter): Promise<RecordRow<T>[]> {
+  const shared: RecordTable = table;
+  let query = records(db).selectFrom(shared).selectAll().where('archived_at', 'is', null);
+  if (filter.status) query = query.where('status', '=', filter.status);
+  if (filter.productSlug) query = query.where('product_slug', '=', filter.productSlug);
+  return asRows<T>(await query.orderBy('created_at', 'desc').orderBy('id', 'desc').execute());
+}
+
+/** The record with this id, locked until the transaction ends on PostgreSQL. */
+export async function findRecordForUpdate<T extends RecordTable>(db: Kysely<Tables>, dialect: Dialect, table: T, id: string): Promise<RecordRow<T> | undefined> {
+  const shared: RecordTable = table;
+  let query = records(db).selectFrom(shared).selectAll().where('id', '=', id);
+  if (dialect === 'postgres') query = query.forUpdate();
+  const row = await query.executeTakeFirst();
+  return row && asRows<T>([row])[0];
 }
 
 export interface ArchiveState {
@@ -25,7 +46,7 @@ export interface ArchiveState {
 }
 
 /** The archive state of the records with these ids; locked until the transaction ends on PostgreSQL. */
-export async function findArchiveStates(db: Kysely<Tables>, dialect: Dialect, table: ArchivableTable, ids: string[]): Promise<ArchiveState[]> {
+export async function findArchiveStates(db: Kysely<Tables>, dialect: Dialect, table: RecordTable, ids: string[]): Promise<ArchiveState[]> {
   if (ids.length === 0) return [];
   let query = records(db).selectFrom(table).select(['id', 'product_slug', 'archived_at']).where('id', 'in', ids);
   if (dialect === 'postgres') query = query.forUpdate();
@@ -34,24 +55,19 @@ export async function findArchiveStates(db: Kysely<Tables>, dialect: Dialect, ta
 }
 
 /** Archives (`archivedAt` an ISO time) or unarchives (`null`) the records with these ids. */
-export async function setArchivedAt(db: Kysely<Tables>, table: ArchivableTable, ids: string[], archivedAt: string | null): Promise<void> {
+export async function setArchivedAt(db: Kysely<Tables>, table: RecordTable, ids: string[], archivedAt: string | null): Promise<void> {
   if (ids.length === 0) return;
   await records(db).updateTable(table).set({ archived_at: archivedAt }).where('id', 'in', ids).execute();
 }
 
-export interface ArchivedFilter {
-  productSlug?: string;
-  status?: string;
-}
-
 /** One page of archived records, most recently archived first (ties: id descending), and how many match. */
-export async function listArchivedRows<T extends ArchivableTable>(
+export async function listArchivedRows<T extends RecordTable>(
   db: Kysely<Tables>,
   table: T,
-  filter: ArchivedFilter,
+  filter: RecordFilter,
   page: { limit: number; offset: number } | undefined,
-): Promise<{ rows: Selectable<Tables[T]>[]; total: number }> {
-  const shared: ArchivableTable = table;
+): Promise<{ rows: RecordRow<T>[]; total: number }> {
+  const shared: RecordTable = table;
   let matching = records(db).selectFrom(shared).where('archived_at', 'is not', null);
   if (filter.productSlug) matching = matching.where('product_slug', '=', filter.productSlug);
   if (filter.status) matching = matching.where('status', '=', filter.status);
@@ -59,6 +75,5 @@ export async function listArchivedRows<T extends ArchivableTable>(
   const total = Number(counted.total);
   if (!page || total === 0) return { rows: [], total };
   const rows = await matching.selectAll().orderBy('archived_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute();
-  // selectAll() returned every column of `table`; the shared-column view above only typed five of them.
-  return { rows: rows as unknown as Selectable<Tables[T]>[], total };
+  return { rows: asRows<T>(rows), total };
 }

@@ -1,10 +1,12 @@
+import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
+import type { Tables } from '../db/schema.ts';
 import { deleteMessagesAbout } from '../notifications/outbox-store.ts';
-import { allowsMove, type StatusChangeRefused } from '../records/status-transitions.ts';
-import { RESERVATION_STATUS_TABLE, type ReservationStatus } from './status.ts';
-import { deleteReservation, findReservationForUpdate, updateReservation, type Reservation } from './store.ts';
+import type { StatusChangeResult } from '../records/record-kind.ts';
+import type { ReservationStatus } from './status.ts';
+import { deleteReservation, updateReservation, type Reservation } from './store.ts';
 
-export interface StatusChange {
+export interface ReservationStatusChange {
   id: string;
   productSlug: string;
   status: ReservationStatus;
@@ -12,32 +14,24 @@ export interface StatusChange {
   notes?: string;
 }
 
-export type StatusChangeResult =
-  | { outcome: 'updated'; reservation: Reservation }
-  | StatusChangeRefused;
-
 /**
- * An administrator's status update. Only the seed's moves are allowed, or staying on the same
- * status to edit the notes; archived reservations are left alone. The first move away from
- * `pending` records when the shop responded, and that time is never overwritten. The row is locked
- * while it is checked, so two concurrent updates cannot both pass a check the other invalidates.
+ * A reservation's part of an allowed status move (src/records/status-change.ts checked it): the
+ * status, and the notes when given. Staying on the same status is a notes edit. The first move
+ * away from `pending` records when the shop responded, and that time is never overwritten.
  */
-export async function changeReservationStatus(database: Database, change: StatusChange, now: Date = new Date()): Promise<StatusChangeResult> {
-  return database.db.transaction().execute(async (trx) => {
-    const current = await findReservationForUpdate(trx, database.dialect, change.id);
-    if (!current || current.product_slug !== change.productSlug) return { outcome: 'not-found' };
-    if (current.archived_at !== null) return { outcome: 'archived' };
-    if (!allowsMove(RESERVATION_STATUS_TABLE, current.status, change.status)) {
-      return { outcome: 'invalid-transition', from: current.status, to: change.status };
-    }
-    const firstResponse = current.responded_at === null && current.status === 'pending' && change.status !== 'pending';
-    const reservation = await updateReservation(trx, current.id, {
-      status: change.status,
-      ...(change.notes !== undefined ? { notes: change.notes } : {}),
-      ...(firstResponse ? { responded_at: now.toISOString() } : {}),
-    });
-    return { outcome: 'updated', reservation };
+export async function applyReservationStatus(
+  trx: Kysely<Tables>,
+  current: Reservation,
+  change: ReservationStatusChange,
+  now: Date,
+): Promise<StatusChangeResult<'reservations'>> {
+  const firstResponse = current.responded_at === null && current.status === 'pending' && change.status !== 'pending';
+  const record = await updateReservation(trx, current.id, {
+    status: change.status,
+    ...(change.notes !== undefined ? { notes: change.notes } : {}),
+    ...(firstResponse ? { responded_at: now.toISOString() } : {}),
   });
+  return { outcome: 'updated', record };
 }
 
 /**

@@ -1,11 +1,17 @@
-import { archiveRoutes } from '../records/archive-routes.ts';
 import type { Database } from '../db/database.ts';
 import type { Route } from '../http/route.ts';
-import { adminReservationRoutes } from './admin-routes.ts';
-import { reservationArchive } from './archive-kind.ts';
+import { recordAdminRoutes } from '../records/admin-routes.ts';
+import { archiveRoutes } from '../records/archive-routes.ts';
+import { reservationEraseRoutes } from './admin-routes.ts';
 import { publicReservationRoutes, type PublicReservationDeps } from './public-routes.ts';
+import { reservationKind } from './record-kind.ts';
 
 /** Every reservation endpoint: the public form, the admin workflow and the archive. */
 export function reservationRoutes(deps: PublicReservationDeps & { database: Database }): Route[] {
-  return [...publicReservationRoutes(deps), ...adminReservationRoutes(deps.database), ...archiveRoutes(reservationArchive, deps.database)];
+  return [
+    ...publicReservationRoutes(deps),
+    ...recordAdminRoutes(reservationKind, deps.database),
+    ...reservationEraseRoutes(deps.database),
+    ...archiveRoutes(reservationKind, deps.database),
+  ];
 }

@@ -1,8 +1,15 @@
 import { z } from 'zod';
-import type { Reservation } from './store.ts';
+import { listFilterBody, statusChangeFields } from '../records/admin-fields.ts';
+import { activeListResponse, statusChangeResponse } from '../records/admin-routes.ts';
+import { isStorable } from '../records/storable-text.ts';
+import { codePointLength } from '../text/code-points.ts';
 import { RESERVATION_STATUSES } from './status.ts';
+import type { Reservation } from './store.ts';
 
-// What the reservation endpoints answer with, as data and as schemas for the API reference.
+// What the reservation admin endpoints take and answer with, as data and as schemas for the API
+// reference and the typed client.
+
+const NOTES_MESSAGE = 'notes must be a string of at most 2000 characters';
 
 export const ActiveReservationSchema = z.object({
   id: z.string(),
@@ -26,6 +33,20 @@ export const ArchivedReservationSchema = z.object({
   isArchived: z.literal(true),
   archivedAt: z.string(),
 });
+
+export const ListBody = listFilterBody(RESERVATION_STATUSES);
+
+export const StatusBody = z.object({
+  ...statusChangeFields(RESERVATION_STATUSES),
+  notes: z
+    .string({ error: NOTES_MESSAGE })
+    .refine((notes) => codePointLength(notes) <= 2000 && isStorable(notes), NOTES_MESSAGE)
+    .optional()
+    .describe("Replaces the notes when present ('' clears them); absent keeps them"),
+});
+
+export const ListResponse = activeListResponse('reservations', ActiveReservationSchema);
+export const StatusResponse = statusChangeResponse('reservation', ActiveReservationSchema);
 
 export function activeReservation(row: Reservation): z.output<typeof ActiveReservationSchema> {
   return {

@@ -1,8 +1,8 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { Dialect } from '../db/database.ts';
 import type { ReservationRow, Tables } from '../db/schema.ts';
 
-// The reservations table's SQL (archiving is in src/records/store.ts, shared with subscriptions).
+// The reservations table's own SQL (listing, locking and archiving are in src/records/store.ts,
+// shared with subscriptions).
 
 export type Reservation = Selectable<ReservationRow>;
 
@@ -10,21 +10,6 @@ export type NewReservationRow = Omit<Reservation, 'notes' | 'responded_at' | 'ar
 
 export async function insertReservations(db: Kysely<Tables>, rows: NewReservationRow[]): Promise<void> {
   if (rows.length > 0) await db.insertInto('reservations').values(rows).execute();
-}
-
-/** Active reservations, newest first (ties: id descending), optionally of one status and one product. */
-export async function listActiveReservations(db: Kysely<Tables>, filter: { status?: string; productSlug?: string }): Promise<Reservation[]> {
-  let query = db.selectFrom('reservations').selectAll().where('archived_at', 'is', null);
-  if (filter.status) query = query.where('status', '=', filter.status);
-  if (filter.productSlug) query = query.where('product_slug', '=', filter.productSlug);
-  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
-}
-
-/** The reservation with this id, locked until the transaction ends on PostgreSQL. */
-export async function findReservationForUpdate(db: Kysely<Tables>, dialect: Dialect, id: string): Promise<Reservation | undefined> {
-  let query = db.selectFrom('reservations').selectAll().where('id', '=', id);
-  if (dialect === 'postgres') query = query.forUpdate();
-  return query.executeTakeFirst();
 }
 
 export async function updateReservation(

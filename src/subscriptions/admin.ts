@@ -1,47 +1,36 @@
-import type { Database } from '../db/database.ts';
-import { isUniqueViolation } from '../db/unique-violation.ts';
-import { allowsMove, type StatusChangeRefused } from '../records/status-transitions.ts';
-import { SUBSCRIPTION_STATUS_TABLE, type SubscriptionStatus } from './status.ts';
-import { findSubscriptionForUpdate, hasPendingTwin, updateSubscription, type Subscription } from './store.ts';
+import type { Kysely } from 'kysely';
+import type { Tables } from '../db/schema.ts';
+import type { StatusChangeResult } from '../records/record-kind.ts';
+import type { SubscriptionStatus } from './status.ts';
+import { hasPendingTwin, updateSubscription, type Subscription } from './store.ts';
 
-export interface StatusChange {
+/** The 409 of a move back to pending, and the item error of an unarchive, that would make a second active pending subscription. */
+export const ANOTHER_PENDING_SUBSCRIPTION = 'Another pending subscription exists for this email and product';
+
+export interface SubscriptionStatusChange {
   id: string;
   productSlug: string;
   status: SubscriptionStatus;
 }
 
-export type StatusChangeResult =
-  | { outcome: 'updated'; subscription: Subscription }
-  | StatusChangeRefused
-  | { outcome: 'pending-twin' };
-
 /**
- * An administrator's status update (SPEC §4). Moving to `notified` records when; moving back to
- * `pending` clears that time, since a pending subscription is one the next send will notify. A move
- * back to `pending` is refused while another active pending subscription has the same address and
- * product (the unique index allows one). The row is locked while it is checked.
+ * A subscription's part of an allowed status move (src/records/status-change.ts checked it, SPEC
+ * §4). Moving to `notified` records when; moving back to `pending` clears that time, since a
+ * pending subscription is one the next send will notify. A move back to `pending` is refused while
+ * another active pending subscription has the same address and product (the unique index allows one).
  */
-export async function changeSubscriptionStatus(database: Database, change: StatusChange, now: Date = new Date()): Promise<StatusChangeResult> {
-  try {
-    return await database.db.transaction().execute(async (trx): Promise<StatusChangeResult> => {
-      const current = await findSubscriptionForUpdate(trx, database.dialect, change.id);
-      if (!current || current.product_slug !== change.productSlug) return { outcome: 'not-found' };
-      if (current.archived_at !== null) return { outcome: 'archived' };
-      if (!allowsMove(SUBSCRIPTION_STATUS_TABLE, current.status, change.status)) {
-        return { outcome: 'invalid-transition', from: current.status, to: change.status };
-      }
-      if (current.status === change.status) return { outcome: 'updated', subscription: current };
-      if (change.status === 'pending' && (await hasPendingTwin(trx, current))) return { outcome: 'pending-twin' };
-      const subscription = await updateSubscription(trx, current.id, {
-        status: change.status,
-        ...(change.status === 'notified' ? { notified_at: now.toISOString() } : {}),
-        ...(change.status === 'pending' ? { notified_at: null } : {}),
-      });
-      return { outcome: 'updated', subscription };
-    });
-  } catch (error) {
-    // A signup for the same address and product committed between our check and our write.
-    if (isUniqueViolation(error)) return { outcome: 'pending-twin' };
-    throw error;
-  }
+export async function applySubscriptionStatus(
+  trx: Kysely<Tables>,
+  current: Subscription,
+  change: SubscriptionStatusChange,
+  now: Date,
+): Promise<StatusChangeResult<'subscriptions'>> {
+  if (current.status === change.status) return { outcome: 'updated', record: current };
+  if (change.status === 'pending' && (await hasPendingTwin(trx, current))) return { outcome: 'conflict', error: ANOTHER_PENDING_SUBSCRIPTION };
+  const record = await updateSubscription(trx, current.id, {
+    status: change.status,
+    ...(change.status === 'notified' ? { notified_at: now.toISOString() } : {}),
+    ...(change.status === 'pending' ? { notified_at: null } : {}),
+  });
+  return { outcome: 'updated', record };
 }

@@ -1,8 +1,11 @@
 import { z } from 'zod';
+import { listFilterBody, statusChangeFields } from '../records/admin-fields.ts';
+import { activeListResponse, statusChangeResponse } from '../records/admin-routes.ts';
 import { SUBSCRIPTION_STATUSES } from './status.ts';
 import type { Subscription } from './store.ts';
 
-// What the subscription endpoints answer with, as data and as schemas for the API reference.
+// What the subscription admin endpoints take and answer with, as data and as schemas for the API
+// reference and the typed client.
 
 export const ActiveSubscriptionSchema = z.object({
   id: z.string().describe('ntf_<epoch ms>-<10 [a-z0-9]>'),
@@ -24,6 +27,12 @@ export const ArchivedSubscriptionSchema = z.object({
   archivedAt: z.string(),
 });
 
+export const ListBody = listFilterBody(SUBSCRIPTION_STATUSES);
+export const StatusBody = z.object(statusChangeFields(SUBSCRIPTION_STATUSES));
+
+export const ListResponse = activeListResponse('subscriptions', ActiveSubscriptionSchema);
+export const StatusResponse = statusChangeResponse('subscription', ActiveSubscriptionSchema);
+
 export function activeSubscription(row: Subscription): z.output<typeof ActiveSubscriptionSchema> {
   return {
     id: row.id,
@@ -36,14 +45,5 @@ export function activeSubscription(row: Subscription): z.output<typeof ActiveSub
 }
 
 export function archivedSubscription(row: Subscription): z.output<typeof ArchivedSubscriptionSchema> {
-  return {
-    id: row.id,
-    email: row.email,
-    productSlug: row.product_slug,
-    status: row.status,
-    createdAt: row.created_at,
-    notifiedAt: row.notified_at,
-    isArchived: true,
-    archivedAt: row.archived_at ?? '',
-  };
+  return { ...activeSubscription(row), isArchived: true, archivedAt: row.archived_at ?? '' };
 }

@@ -2,7 +2,8 @@ import { sql, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import type { Dialect } from '../db/database.ts';
 import type { SubscriptionRow, Tables } from '../db/schema.ts';
 
-// The subscriptions table's SQL (archiving is in src/records/store.ts, shared with reservations).
+// The subscriptions table's own SQL (listing, locking and archiving are in src/records/store.ts,
+// shared with reservations).
 // At most one active pending subscription per address and product: the partial unique index
 // `subscriptions_one_pending` (migration 001) holds that rule, and these statements work with it.
 
@@ -43,21 +44,6 @@ export async function findPendingIds(db: Kysely<Tables>, pairs: { email: string;
     .where('product_slug', 'in', [...new Set(pairs.map((p) => p.productSlug))])
     .execute();
   return new Map(rows.map((row) => [pairKey(row.product_slug, row.email), row.id]));
-}
-
-/** Active subscriptions, newest first (ties: id descending), optionally of one status and one product. */
-export async function listActiveSubscriptions(db: Kysely<Tables>, filter: { status?: string; productSlug?: string }): Promise<Subscription[]> {
-  let query = db.selectFrom('subscriptions').selectAll().where('archived_at', 'is', null);
-  if (filter.status) query = query.where('status', '=', filter.status);
-  if (filter.productSlug) query = query.where('product_slug', '=', filter.productSlug);
-  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
-}
-
-/** The subscription with this id, locked until the transaction ends on PostgreSQL. */
-export async function findSubscriptionForUpdate(db: Kysely<Tables>, dialect: Dialect, id: string): Promise<Subscription | undefined> {
-  let query = db.selectFrom('subscriptions').selectAll().where('id', '=', id);
-  if (dialect === 'postgres') query = query.forUpdate();
-  return query.executeTakeFirst();
 }
 
 /** Whether another active pending subscription has this one's address and product. */

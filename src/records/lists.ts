@@ -1,6 +1,14 @@
 import type { Database } from '../db/database.ts';
-import type { ArchivableKind, ArchivableTable } from './record-kind.ts';
-import { listArchivedRows, type ArchivedFilter } from './store.ts';
+import type { RecordKind, RecordTable } from './record-kind.ts';
+import { listActiveRows, listArchivedRows, type RecordFilter } from './store.ts';
+
+// A kind's two lists: its active records, and its archived ones a page at a time.
+
+/** A kind's active records, newest first, as its list shows them. */
+export async function listActive<T extends RecordTable>(database: Database, kind: RecordKind<T>, filter: RecordFilter): Promise<Record<string, unknown>[]> {
+  const rows = await listActiveRows(database.db, kind.table, filter);
+  return rows.map((row) => kind.activeItem(row));
+}
 
 export interface ArchivedPage {
   items: Record<string, unknown>[];
@@ -14,10 +22,10 @@ export interface ArchivedPage {
 const MAX_OFFSET = 2 ** 31;
 
 /** One page of a kind's archived records, as its archived list shows them. */
-export async function listArchived<T extends ArchivableTable>(
+export async function listArchived<T extends RecordTable>(
   database: Database,
-  kind: ArchivableKind<T>,
-  request: ArchivedFilter & { page: number; pageSize: number },
+  kind: RecordKind<T>,
+  request: RecordFilter & { page: number; pageSize: number },
 ): Promise<ArchivedPage> {
   const { page, pageSize } = request;
   const offset = (page - 1) * pageSize;

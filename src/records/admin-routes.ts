@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import type { Database } from '../db/database.ts';
+import { replyJson } from '../http/reply.ts';
+import { defineRoute, type Route } from '../http/route.ts';
+import { errorResponses } from '../http/schemas.ts';
+import { listFilterProblem, statusChangeProblem, statusChangeRefusal } from './admin-fields.ts';
+import { listActive } from './lists.ts';
+import type { RecordKind, RecordTable, StatusChangeRequest } from './record-kind.ts';
+import { changeStatus } from './status-change.ts';
+
+/**
+ * A kind's active records under its own key (`reservations`, `subscriptions`). Typed with that key
+ * so the typed client can name it: TypeScript widens a computed key to `string`.
+ */
+export function activeListResponse<K extends string, I extends z.ZodType>(listKey: K, item: I) {
+  return z.object({ success: z.literal(true), ...({ [listKey]: z.array(item) } as Record<K, z.ZodArray<I>>) });
+}
+
+/** A record after its status change, under the kind's own key (`reservation`, `subscription`). */
+export function statusChangeResponse<K extends string, I extends z.ZodType>(itemKey: K, item: I) {
+  return z.object({ success: z.literal(true), ...({ [itemKey]: item } as Record<K, I>) });
+}
+
+/** The active list and the status change of one record kind: SPEC §4. */
+export function recordAdminRoutes<T extends RecordTable, C extends StatusChangeRequest>(kind: RecordKind<T, C>, database: Database): Route[] {
+  return [
+    defineRoute({
+      method: 'POST',
+      path: kind.paths.list,
+      tag: kind.tag,
+      summary: kind.docs.listSummary,
+      cors: 'any',
+      admin: true,
+      body: kind.schemas.listBody,
+      invalid: listFilterProblem,
+      responses: {
+        200: { description: `Active ${kind.listKey}`, schema: kind.schemas.listResponse },
+        ...errorResponses(400, 401, 413, 500),
+      },
+      handle: async (c, { body }) => {
+        const items = await listActive(database, kind, { status: body.status || undefined, productSlug: body.productSlug || undefined });
+        return replyJson(c, 200, { success: true, [kind.listKey]: items });
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: kind.paths.status,
+      tag: kind.tag,
+      summary: kind.docs.statusSummary,
+      description: kind.docs.statusDescription,
+      cors: 'any',
+      admin: true,
+      body: kind.schemas.statusBody,
+      invalid: statusChangeProblem,
+      responses: {
+        200: { description: 'Updated', schema: kind.schemas.statusResponse },
+        ...errorResponses(400, 401, 404, 409, 413, 500),
+      },
+      handle: async (c, { body }) => {
+        const result = await changeStatus(database, kind, body);
+        if (result.outcome !== 'updated') throw statusChangeRefusal(result, kind.texts);
+        return replyJson(c, 200, { success: true, [kind.itemKey]: kind.activeItem(result.record) });
+      },
+    }),
+  ];
+}

@@ -1,0 +1,34 @@
+import type { RecordKind } from '../records/record-kind.ts';
+import { applyReservationStatus, type ReservationStatusChange } from './admin.ts';
+import { activeReservation, ArchivedReservationSchema, archivedReservation, ListBody, ListResponse, StatusBody, StatusResponse } from './schemas.ts';
+import { RESERVATION_STATUS_TABLE } from './status.ts';
+
+/** Reservations as a record kind: src/records lists them, changes their status and archives them. */
+export const reservationKind: RecordKind<'reservations', ReservationStatusChange> = {
+  table: 'reservations',
+  paths: {
+    list: '/api/admin-reservations-list',
+    status: '/api/admin-reservations-status',
+    archive: '/api/admin/reservations',
+  },
+  tag: 'Admin: reservations',
+  listKey: 'reservations',
+  itemKey: 'reservation',
+  docs: {
+    listSummary: 'List active reservations, newest first',
+    statusSummary: 'Change a reservation’s status and notes',
+    statusDescription:
+      'Allowed moves: pending→confirmed|cancelled, confirmed→fulfilled|cancelled|pending, fulfilled→confirmed, cancelled→pending, or the same status (a notes-only edit).',
+  },
+  texts: {
+    notFound: 'Reservation not found',
+    archived: 'Reservation is archived',
+    alreadyArchived: 'Reservation already archived',
+    notArchived: 'Reservation is not archived',
+  },
+  statusTable: RESERVATION_STATUS_TABLE,
+  schemas: { listBody: ListBody, listResponse: ListResponse, statusBody: StatusBody, statusResponse: StatusResponse, archivedItem: ArchivedReservationSchema },
+  activeItem: activeReservation,
+  archivedItem: archivedReservation,
+  applyStatusChange: applyReservationStatus,
+};

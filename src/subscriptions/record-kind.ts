@@ -1,0 +1,36 @@
+import type { RecordKind } from '../records/record-kind.ts';
+import { ANOTHER_PENDING_SUBSCRIPTION, applySubscriptionStatus, type SubscriptionStatusChange } from './admin.ts';
+import { activeSubscription, ArchivedSubscriptionSchema, archivedSubscription, ListBody, ListResponse, StatusBody, StatusResponse } from './schemas.ts';
+import { SUBSCRIPTION_STATUS_TABLE } from './status.ts';
+import { findPendingPairs } from './store.ts';
+
+/** Restock subscriptions as a record kind: src/records lists them, changes their status and archives them. */
+export const subscriptionKind: RecordKind<'subscriptions', SubscriptionStatusChange> = {
+  table: 'subscriptions',
+  paths: {
+    list: '/api/admin-notify-list',
+    status: '/api/admin-notify-status',
+    archive: '/api/admin/notify',
+  },
+  tag: 'Admin: subscriptions',
+  listKey: 'subscriptions',
+  itemKey: 'subscription',
+  docs: {
+    listSummary: 'List active restock subscriptions, newest first',
+    statusSummary: 'Change a restock subscription’s status',
+    statusDescription:
+      'Allowed moves: pending→notified (sets notifiedAt), pending→unsubscribed, notified→pending and unsubscribed→pending (both clear notifiedAt), or the same status (no change). A move back to pending while another active pending subscription has the same email and product is refused with 409.',
+  },
+  texts: {
+    notFound: 'Subscription not found',
+    archived: 'Subscription is archived',
+    alreadyArchived: 'Subscription already archived',
+    notArchived: 'Subscription is not archived',
+  },
+  statusTable: SUBSCRIPTION_STATUS_TABLE,
+  schemas: { listBody: ListBody, listResponse: ListResponse, statusBody: StatusBody, statusResponse: StatusResponse, archivedItem: ArchivedSubscriptionSchema },
+  activeItem: activeSubscription,
+  archivedItem: archivedSubscription,
+  applyStatusChange: applySubscriptionStatus,
+  uniqueWhileActive: { find: findPendingPairs, conflict: ANOTHER_PENDING_SUBSCRIPTION },
+};
