@@ -44,10 +44,6 @@ export class LruCache<V> {
     if (value === undefined) this.set(key, (value = compute()));
     return value;
   }
-
-  get size(): number {
-    return this.#entries.size;
-  }
 }
 
 /** Answers with the cached bytes, or 304 when the client already holds them (If-None-Match). */

@@ -7,7 +7,6 @@ import type { JsonPoster } from './http-post.ts';
  */
 export function emailApiSender(api: { url: string; key: string }, http: JsonPoster): EmailSender {
   return {
-    kind: 'api',
     send: (email: Email, idempotencyKey: string) =>
       http.post(
         api.url,

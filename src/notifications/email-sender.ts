@@ -11,8 +11,6 @@ export interface Email extends EmailContent {
 }
 
 export interface EmailSender {
-  /** For the log: 'api' or 'smtp'. */
-  readonly kind: string;
   /** Resolves once the provider accepted the email; throws otherwise. */
   send(email: Email, idempotencyKey: string): Promise<void>;
   close(): Promise<void>;

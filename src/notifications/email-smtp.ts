@@ -18,7 +18,6 @@ export function smtpSender(url: string): EmailSender {
     socketTimeout: SEND_TIMEOUT_MS,
   });
   return {
-    kind: 'smtp',
     send: async (email: Email, idempotencyKey: string) => {
       await transport.sendMail({
         from: email.from,

@@ -1,5 +1,5 @@
-import type { ReservationConfirmation } from './templates/reservation.ts';
-import type { RestockNotice } from './templates/restock.ts';
+import type { ReservationConfirmationFacts } from './templates/reservation.ts';
+import type { RestockNoticeFacts } from './templates/restock.ts';
 
 /**
  * What the outbox carries. An email is queued as its template and the facts it states (the product,
@@ -32,8 +32,8 @@ export interface ChatContent {
 
 /** An email as queued: which template, and the facts it states. */
 export type TemplatedEmail =
-  | { template: 'reservation-confirmation'; facts: ReservationConfirmation }
-  | { template: 'restock-notice'; facts: RestockNotice };
+  | { template: 'reservation-confirmation'; facts: ReservationConfirmationFacts }
+  | { template: 'restock-notice'; facts: RestockNoticeFacts };
 
 export type OutgoingMessage =
   | { channel: 'email'; to: string; email: TemplatedEmail }

@@ -8,10 +8,6 @@ export interface StatusTable<S extends string> {
   moves: readonly (readonly [S, S])[];
 }
 
-export function isStatus<S extends string>(table: StatusTable<S>, value: unknown): value is S {
-  return typeof value === 'string' && (table.statuses as readonly string[]).includes(value);
-}
-
 /** Whether a record now in `from` (possibly a legacy status outside the table) may move to `to`. */
 export function allowsMove<S extends string>(table: StatusTable<S>, from: string, to: S): boolean {
   return from === to || table.moves.some(([a, b]) => a === from && b === to);

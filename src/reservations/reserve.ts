@@ -4,7 +4,7 @@ import type { Tables } from '../db/schema.ts';
 import { uuidV7 } from '../db/time-ordered-id.ts';
 import type { OutboxEntry } from '../notifications/message.ts';
 import { enqueueMessages } from '../notifications/outbox-store.ts';
-import { reservationChatMessage, reservationConfirmation } from '../notifications/templates/reservation.ts';
+import { reservationChatMessage, reservationConfirmationFacts } from '../notifications/templates/reservation.ts';
 import { insertReservations, type NewReservationRow } from './store.ts';
 
 export interface ReservationRequest {
@@ -44,7 +44,7 @@ export async function reserve(
         idempotencyKey: `reservation/${reservation.id}/confirmation-email`,
         recordId: reservation.id,
         queuedAt: reservation.createdAt,
-        message: { channel: 'email', to: reservation.email, email: { template: 'reservation-confirmation', facts: reservationConfirmation(reservation, product) } },
+        message: { channel: 'email', to: reservation.email, email: { template: 'reservation-confirmation', facts: reservationConfirmationFacts(reservation, product) } },
       },
       {
         idempotencyKey: `reservation/${reservation.id}/chat`,

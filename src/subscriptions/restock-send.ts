@@ -3,7 +3,7 @@ import type { Database } from '../db/database.ts';
 import { uuidV7 } from '../db/time-ordered-id.ts';
 import type { OutboxEntry } from '../notifications/message.ts';
 import { enqueueMessages } from '../notifications/outbox-store.ts';
-import { restockNotice, restockPublicChatMessage } from '../notifications/templates/restock.ts';
+import { restockNoticeFacts, restockPublicChatMessage } from '../notifications/templates/restock.ts';
 import { productPageUrl, unsubscribeUrl } from './links.ts';
 import { markPendingNotified } from './store.ts';
 import { unsubscribeToken } from './unsubscribe-token.ts';
@@ -57,7 +57,7 @@ export async function sendRestockNotices(
           to: subscription.email,
           email: {
             template: 'restock-notice',
-            facts: restockNotice(product, { productUrl, unsubscribeUrl: unsubscribeUrl(deps.publicBaseUrl, unsubscribeToken(deps.unsubscribeSecret, subscription.id)) }),
+            facts: restockNoticeFacts(product, { productUrl, unsubscribeUrl: unsubscribeUrl(deps.publicBaseUrl, unsubscribeToken(deps.unsubscribeSecret, subscription.id)) }),
           },
         },
       }));

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Product } from '../../catalog/product.ts';
-import { renderReservationConfirmation, reservationChatMessage, reservationConfirmation, type ReservationFacts } from './reservation.ts';
+import { renderReservationConfirmation, reservationChatMessage, reservationConfirmationFacts, type NewReservation } from './reservation.ts';
 
-const reservationConfirmationEmail = (r: ReservationFacts, p: Product) => renderReservationConfirmation(reservationConfirmation(r, p));
+const reservationConfirmationEmail = (r: NewReservation, p: Product) => renderReservationConfirmation(reservationConfirmationFacts(r, p));
 
 const product = { slug: 'kumo-vco-2', name: 'Kumo <VCO> & "II"', price: 42000 } as Product;
 const reservation = { id: 'res_1', name: '<b>太郎</b>\r\nX-Evil: 1', email: 'taro@example.com', createdAt: '2026-01-02T15:04:05.000Z' };

@@ -2,7 +2,8 @@ import type { Product } from '../../catalog/product.ts';
 import type { ChatContent, EmailContent } from '../message.ts';
 import { formatJapanTime, formatYen, renderEmail } from './email-layout.ts';
 
-export interface ReservationFacts {
+/** A reservation as just taken: what its confirmation and chat notice are made from. */
+export interface NewReservation {
   id: string;
   name: string;
   email: string;
@@ -10,7 +11,7 @@ export interface ReservationFacts {
 }
 
 /** What the confirmation email states, fixed when the reservation is taken (the price of that day). */
-export interface ReservationConfirmation {
+export interface ReservationConfirmationFacts {
   reservationId: string;
   name: string;
   createdAt: string;
@@ -18,12 +19,13 @@ export interface ReservationConfirmation {
   price: number | null;
 }
 
-export function reservationConfirmation(reservation: ReservationFacts, product: Product): ReservationConfirmation {
+/** The facts stored with the queued confirmation email (message.ts); the wording is applied when it is sent. */
+export function reservationConfirmationFacts(reservation: NewReservation, product: Product): ReservationConfirmationFacts {
   return { reservationId: reservation.id, name: reservation.name, createdAt: reservation.createdAt, productName: product.name, price: product.price };
 }
 
 /** The customer's confirmation: what was reserved, at what price, under which number, and what comes next. */
-export function renderReservationConfirmation(facts: ReservationConfirmation): EmailContent {
+export function renderReservationConfirmation(facts: ReservationConfirmationFacts): EmailContent {
   return renderEmail({
     subject: `ご予約を受け付けました（${facts.productName}）`,
     addressee: facts.name,
@@ -49,7 +51,7 @@ export function renderReservationConfirmation(facts: ReservationConfirmation): E
 }
 
 /** The shop's chat notice of a new reservation, with everything needed to act on it. */
-export function reservationChatMessage(reservation: ReservationFacts, product: Product): ChatContent {
+export function reservationChatMessage(reservation: NewReservation, product: Product): ChatContent {
   return {
     title: `新しい予約: ${product.name}`,
     fields: [

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Product } from '../../catalog/product.ts';
-import { renderRestockNotice, restockNotice, restockPublicChatMessage, restockSignupChatMessage } from './restock.ts';
+import { renderRestockNotice, restockNoticeFacts, restockPublicChatMessage, restockSignupChatMessage } from './restock.ts';
 
 const product = { slug: 'kumo-vco-2', name: 'Kumo <VCO> & "II"', price: 42000, detailHref: '/products/kumo-vco-2' } as Product;
 const links = {
@@ -10,7 +10,7 @@ const links = {
 };
 
 test('Japanese, with the product, its page and a visible unsubscribe link in both parts', () => {
-  const email = renderRestockNotice(restockNotice(product, links));
+  const email = renderRestockNotice(restockNoticeFacts(product, links));
   assert.equal(email.subject, '【入荷のお知らせ】Kumo <VCO> & "II"');
   assert.ok(email.text.includes('入荷しました'));
   assert.ok(email.text.includes(`商品ページを見る: ${links.productUrl}`));
@@ -21,12 +21,12 @@ test('Japanese, with the product, its page and a visible unsubscribe link in bot
 });
 
 test('List-Unsubscribe names the same link, and List-Unsubscribe-Post asks for one click (RFC 8058)', () => {
-  const { headers } = renderRestockNotice(restockNotice(product, links));
+  const { headers } = renderRestockNotice(restockNoticeFacts(product, links));
   assert.deepEqual(headers, { 'List-Unsubscribe': `<${links.unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' });
 });
 
 test('catalog text is escaped in the HTML', () => {
-  const { html } = renderRestockNotice(restockNotice(product, links));
+  const { html } = renderRestockNotice(restockNoticeFacts(product, links));
   assert.ok(!html.includes('<VCO>'));
   assert.ok(html.includes('Kumo &lt;VCO&gt; &amp; &quot;II&quot;'));
 });

@@ -2,21 +2,23 @@ import type { Product } from '../../catalog/product.ts';
 import type { ChatContent, EmailContent } from '../message.ts';
 import { formatJapanTime, formatYen, renderEmail } from './email-layout.ts';
 
-export interface SubscriptionFacts {
+/** A subscription as just made: what the shop's chat notice of it is made from. */
+export interface NewSubscription {
   id: string;
   email: string;
   createdAt: string;
 }
 
 /** What a "back in stock" email states, fixed when the send is made. */
-export interface RestockNotice {
+export interface RestockNoticeFacts {
   productName: string;
   price: number | null;
   productUrl: string;
   unsubscribeUrl: string;
 }
 
-export function restockNotice(product: Product, links: { productUrl: string; unsubscribeUrl: string }): RestockNotice {
+/** The facts stored with a queued restock email (message.ts); the wording is applied when it is sent. */
+export function restockNoticeFacts(product: Product, links: { productUrl: string; unsubscribeUrl: string }): RestockNoticeFacts {
   return { productName: product.name, price: product.price, productUrl: links.productUrl, unsubscribeUrl: links.unsubscribeUrl };
 }
 
@@ -24,7 +26,7 @@ export function restockNotice(product: Product, links: { productUrl: string; uns
  * The "back in stock" email: the product, a link to its page and a visible unsubscribe link, with
  * the List-Unsubscribe headers (RFC 2369, and RFC 8058's one-click POST) mail clients show as a button.
  */
-export function renderRestockNotice(facts: RestockNotice): EmailContent {
+export function renderRestockNotice(facts: RestockNoticeFacts): EmailContent {
   return renderEmail({
     subject: `【入荷のお知らせ】${facts.productName}`,
     paragraphs: [
@@ -48,7 +50,7 @@ export function renderRestockNotice(facts: RestockNotice): EmailContent {
 }
 
 /** The shop's chat notice of a new restock signup (the restock webhook). */
-export function restockSignupChatMessage(subscription: SubscriptionFacts, product: Product): ChatContent {
+export function restockSignupChatMessage(subscription: NewSubscription, product: Product): ChatContent {
   return {
     title: `入荷通知の登録: ${product.name}`,
     fields: [
