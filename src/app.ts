@@ -19,6 +19,8 @@ import type { KeywordLogStore } from './keyword-log/store.ts';
 import { keywordLogRoutes } from './keyword-log/routes.ts';
 import type { KeywordLogWriter } from './keyword-log/writer.ts';
 import type { Logger } from './log.ts';
+import type { Metrics } from './metrics/metrics.ts';
+import { metricsRoutes } from './metrics/routes.ts';
 import type { Dispatcher } from './notifications/dispatcher.ts';
 import type { ReservationWrite } from './reservations/reserve.ts';
 import { reservationRoutes } from './reservations/routes.ts';
@@ -35,6 +37,8 @@ export interface Services {
   catalog: Catalog;
   /** Delivers the outbox; wake it after committing messages. */
   dispatcher: Dispatcher;
+  /** Prometheus metrics; the request context observes every request. */
+  metrics: Metrics;
   /** Turned off when a graceful stop begins, for /readyz. */
   readiness: Readiness;
   /** Writes a reservation with its messages; reservations taken in the same moment share one transaction (group commit). */
@@ -80,6 +84,7 @@ export function allRoutes(services: Services): Route[] {
     ...searchRoutes(services.searchIndex, services.keywordLog),
     ...keywordLogRoutes(services.keywordLogStore, services.keywordLog),
     ...adminConsoleRoutes(),
+    ...metricsRoutes(services.metrics, services.config.metricsToken),
   ];
   // The reference describes every route, its own included.
   routes.push(...apiReferenceRoutes(() => routes));
@@ -89,7 +94,7 @@ export function allRoutes(services: Services): Route[] {
 /** Builds the HTTP application. Does no I/O of its own. */
 export function createApp(services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.use(requestContext(services.log));
+  app.use(requestContext(services.log, services.metrics));
   app.onError(errorHandler(services.log));
   app.notFound(notFound);
   mountRoutes(app, allRoutes(services), {

@@ -40,6 +40,8 @@ export interface Config {
   /** The client of a request is the last X-Forwarded-For address (set it behind one reverse proxy). */
   trustProxy: boolean;
   unsubscribeSecret: string;
+  /** A bearer token for GET /metrics besides the admin token, so a scraper need not hold the admin's. */
+  metricsToken?: string;
   /** How long a graceful stop answers /readyz with 503, still serving, before it closes the listener. */
   shutdownDrainMs: number;
   logLevel: string;
@@ -115,6 +117,10 @@ const EnvSchema = z.object({
     .string()
     .optional()
     .describe('Signs unsubscribe links; set the same on every instance. Default: derived from the admin token.'),
+  METRICS_TOKEN: z
+    .string()
+    .optional()
+    .describe('A bearer token for GET /metrics besides the admin token, for the Prometheus scraper.'),
   SHUTDOWN_DRAIN_SECONDS: integer(0, 300)
     .optional()
     .describe(
@@ -136,6 +142,7 @@ const SECRET_VARIABLES = new Set([
   'SMTP_URL',
   'DATABASE_URL',
   'UNSUBSCRIBE_SECRET',
+  'METRICS_TOKEN',
   'RESERVATION_WEBHOOK_URL',
   'RESTOCK_WEBHOOK_URL',
   'PUBLIC_WEBHOOK_URL',
@@ -197,6 +204,7 @@ export function loadConfig(env: Record<string, string | undefined>, sources: Con
     outboxLeaseMs: e.OUTBOX_LEASE_SECONDS * 1000,
     trustProxy: e.TRUST_PROXY === 'true' || e.TRUST_PROXY === '1',
     unsubscribeSecret: e.UNSUBSCRIBE_SECRET ?? deriveSecret('unsubscribe', adminToken),
+    metricsToken: e.METRICS_TOKEN,
     shutdownDrainMs: (e.SHUTDOWN_DRAIN_SECONDS ?? (e.APP_ENV === 'development' ? 0 : 5)) * 1000,
     logLevel: e.LOG_LEVEL,
   };

@@ -15,6 +15,8 @@ import { createDelivery } from './notifications/delivery.ts';
 import { Dispatcher, type DispatcherTimings } from './notifications/dispatcher.ts';
 import { writeReservations } from './reservations/reserve.ts';
 import { writeSignups } from './subscriptions/signup.ts';
+import { outboxBacklog } from './notifications/outbox-store.ts';
+import { createMetrics } from './metrics/metrics.ts';
 import { loadSiteIndex } from './search/prebuilt-index.ts';
 
 /** How long shutdown waits for requests in flight before closing their connections. */
@@ -49,6 +51,11 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
   const writeSignup = groupCommit(database, writeSignups);
   const publicWriteLimit = createRateLimit({ perMinute: config.rateLimitPerMinute, trustProxy: config.trustProxy });
   const readiness = new Readiness();
+  const metrics = createMetrics({
+    outboxBacklog: () => outboxBacklog(database.db),
+    deliveryAttempts: () => dispatcher.attemptCounts(),
+    keywordLogCounts: () => keywordLog.counts(),
+  });
   const services: Services = {
     config,
     log,
@@ -56,6 +63,7 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
     catalog,
     dispatcher,
     readiness,
+    metrics,
     writeReservation,
     writeSignup,
     publicWriteLimit,

@@ -201,7 +201,7 @@ test('with the store down, search still answers 200; the log skips and counts, t
     const writer = app.services.keywordLog;
     assert.equal((await app.request('/api/search?q=vco')).status, 200);
     await writer.flush();
-    assert.deepEqual(writer.counts(), { written: 1, skipped: 0 });
+    assert.deepEqual(writer.counts(), { queued: 1, written: 1, skipped: 0 });
 
     cluster.stop({ keepData: true });
     const started = performance.now();
@@ -210,13 +210,13 @@ test('with the store down, search still answers 200; the log skips and counts, t
     assert.ok(((await response.json()) as Body).totalResults > 0);
     assert.ok(performance.now() - started < 1000, 'the answer does not wait for the store');
     await writer.flush();
-    assert.deepEqual(writer.counts(), { written: 1, skipped: 1 });
+    assert.deepEqual(writer.counts(), { queued: 2, written: 1, skipped: 1 });
     assert.ok(app.logs.some((line) => line.msg === 'keyword log store failed; entries are skipped until it answers'));
 
     cluster.start();
     await app.request('/api/search?q=vca');
     await writer.flush();
-    assert.deepEqual(writer.counts(), { written: 2, skipped: 1 });
+    assert.deepEqual(writer.counts(), { queued: 3, written: 2, skipped: 1 });
     // (The throwaway cluster runs without fsync, so what it held before the crash may be gone.)
     const keywords = (await app.services.database.db.selectFrom('keyword_logs').select('keyword').execute()).map((row) => row.keyword);
     assert.ok(keywords.includes('vca') && !keywords.includes('ディレイ'), keywords.join());

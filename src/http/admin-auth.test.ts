@@ -92,3 +92,21 @@ test('the scheme is case-insensitive (RFC 9110 §11.1), the token is not', () =>
   for (const scheme of ['Bearer', 'bearer', 'BEARER', 'bEaReR']) assert.equal(check([`${scheme} ${TOKEN}`]).allowed, true, scheme);
   for (const token of [TOKEN.toUpperCase(), TOKEN.toLowerCase(), TOKEN.replace('admin', 'Admin')]) assert.equal(check([`Bearer ${token}`]).allowed, false, token);
 });
+
+test('a guard that also takes a second token (METRICS_TOKEN) compares with both, every time, and takes either', () => {
+  const both = adminGuard(TOKEN, 'second-token');
+  const outcome = (authorization: string) => {
+    compared.length = 0;
+    try {
+      both([authorization]);
+      return { allowed: true, pairs: [...compared] };
+    } catch {
+      return { allowed: false, pairs: [...compared] };
+    }
+  };
+  for (const [authorization, allowed] of [[`Bearer ${TOKEN}`, true], ['Bearer second-token', true], ['Bearer neither', false], ['Bearer ', false]] as const) {
+    const { allowed: got, pairs } = outcome(authorization);
+    assert.equal(got, allowed, authorization);
+    assert.deepEqual(pairs.map(([, expected]) => expected), [sha256(TOKEN), sha256('second-token')], `${authorization}: both compared`);
+  }
+});

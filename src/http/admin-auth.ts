@@ -8,11 +8,16 @@ import { AppError } from './app-error.ts';
  * is case-insensitive (RFC 9110 §11.1); the token is not. A request with two Authorization headers
  * is refused whatever they hold: a proxy in front may have judged it by the other one.
  */
-export function adminGuard(adminToken: string): (authorization: readonly string[]) => void {
+export function adminGuard(adminToken: string, otherToken?: string): (authorization: readonly string[]) => void {
   const expected = tokenDigest(adminToken);
+  // A route that also takes another token (METRICS_TOKEN on /metrics) compares with both, always both.
+  const other = otherToken === undefined ? undefined : tokenDigest(otherToken);
   return (authorization) => {
     const presented = authorization.length === 1 ? (/^Bearer +(\S+) *$/i.exec(authorization[0]!)?.[1] ?? '') : '';
-    if (!timingSafeEqual(tokenDigest(presented), expected) || presented === '') throw new AppError(401, 'Unauthorized');
+    const digest = tokenDigest(presented);
+    const admin = timingSafeEqual(digest, expected);
+    const accepted = other ? timingSafeEqual(digest, other) || admin : admin;
+    if (!accepted || presented === '') throw new AppError(401, 'Unauthorized');
   };
 }
 

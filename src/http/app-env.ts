@@ -9,6 +9,8 @@ export interface AppEnv {
     log: Logger;
     /** Headers for the response, whichever code ends up producing it (see reply.ts). */
     responseHeaders: Record<string, string>;
+    /** The mounted path template that served the request (absent: no route matched). */
+    route: string;
     /** The 500 message of the route being served (some routes answer in Japanese). */
     serverErrorMessage: string;
   };

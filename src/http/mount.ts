@@ -25,8 +25,11 @@ export function mountRoutes(app: Hono<AppEnv>, routes: Route[], options: MountOp
     const allow = [...served, ...(served.includes('GET') ? ['HEAD'] : []), 'OPTIONS'];
     const allowHeader = allow.join(', ');
     const cors = corsFor(pathRoutes[0]!.cors, allow, options.isShopOrigin);
+    const guards = new Map(pathRoutes.map((route) => [route, route.alsoAccepts ? adminGuard(options.adminToken, route.alsoAccepts) : checkAdmin]));
 
     app.all(path, async (c) => {
+      // For the request metrics: the path as mounted, never the raw URL.
+      c.set('route', path);
       if (c.req.method === 'OPTIONS') setHeader(c, 'Allow', allowHeader);
       const preflight = cors(c);
       if (preflight) return preflight;
@@ -34,7 +37,7 @@ export function mountRoutes(app: Hono<AppEnv>, routes: Route[], options: MountOp
       const route = pathRoutes.find((r) => r.method === method);
       if (!route) throw new AppError(405, 'Method not allowed', { headers: { Allow: allowHeader } });
       c.set('serverErrorMessage', route.serverError);
-      if (route.admin) checkAdmin(requestHeaderLines(c, 'authorization'));
+      if (route.admin) guards.get(route)!(requestHeaderLines(c, 'authorization'));
       route.rateLimit?.check(c);
       return route.answerKnown?.(c) ?? route.handle(c, await readInput(c, route));
     });

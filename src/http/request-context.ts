@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Logger } from '../log.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import type { AppEnv } from './app-env.ts';
 import { setHeader } from './reply.ts';
 import { requestHeader } from './request.ts';
@@ -15,7 +16,7 @@ const ACCEPTABLE_ID = /^[\w\-.=]{1,128}$/;
  * throughput (bench/catalog.ts); LOG_LEVEL=debug shows them. Only the path is logged: query strings
  * can carry tokens (unsubscribe links).
  */
-export function requestContext(log: Logger): MiddlewareHandler<AppEnv> {
+export function requestContext(log: Logger, metrics: Pick<Metrics, 'observeRequest'>): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const started = performance.now();
     const given = requestHeader(c, 'x-request-id');
@@ -25,9 +26,11 @@ export function requestContext(log: Logger): MiddlewareHandler<AppEnv> {
     setHeader(c, 'X-Request-Id', reqId);
     await next();
     const status = c.res.status;
+    const elapsed = performance.now() - started;
+    metrics.observeRequest(c.get('route'), c.req.method, status, elapsed / 1000);
     const level = status >= 500 ? 'warn' : status >= 400 ? 'info' : 'debug';
     if (!log.isLevelEnabled(level)) return;
-    const ms = Math.round((performance.now() - started) * 10) / 10;
+    const ms = Math.round(elapsed * 10) / 10;
     log[level]({ reqId, method: c.req.method, path: c.req.path, status, ms }, 'request');
   };
 }

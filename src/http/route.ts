@@ -37,6 +37,8 @@ export interface Route {
   cors: CorsPolicy;
   /** Requires `Authorization: Bearer <admin token>`, checked before the body is read. */
   admin: boolean;
+  /** Another bearer token this admin route also accepts (METRICS_TOKEN on /metrics). */
+  alsoAccepts?: string;
   /** A per-client budget, counted before the input is read (so refused and invalid requests count too). */
   rateLimit?: RateLimit;
   query?: z.ZodType;
@@ -64,6 +66,7 @@ export interface RouteDefinition<Q extends z.ZodType | undefined, B extends z.Zo
   tag: string;
   cors: CorsPolicy;
   admin?: boolean;
+  alsoAccepts?: string;
   rateLimit?: RateLimit;
   query?: Q;
   body?: B;

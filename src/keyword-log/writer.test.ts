@@ -30,7 +30,7 @@ test('appending writes nothing until a batch fills, a flush or the close', async
 
   writer.append(entry('c'));
   await writer.flush();
-  assert.deepEqual(writer.counts(), { written: 3, skipped: 0 });
+  assert.deepEqual(writer.counts(), { queued: 3, written: 3, skipped: 0 });
 
   writer.append(entry('d'));
   await writer.close();
@@ -57,16 +57,16 @@ test('a failing store skips and counts entries, warns once, and recovers', async
   await writer.flush();
   writer.append(entry('lost-2'));
   await writer.flush();
-  assert.deepEqual(writer.counts(), { written: 0, skipped: 2 });
+  assert.deepEqual(writer.counts(), { queued: 2, written: 0, skipped: 2 });
   assert.equal(lines.filter((l) => l.level === 40).length, 1, 'one warning for the whole outage');
 
   // A queue that cannot drain stops growing.
   for (const keyword of ['q1', 'q2', 'q3', 'q4', 'q5']) writer.append(entry(keyword));
-  assert.deepEqual(writer.counts(), { written: 0, skipped: 4 });
+  assert.deepEqual(writer.counts(), { queued: 7, written: 0, skipped: 4 }, 'three wait');
 
   failing = false;
   await writer.flush();
-  assert.deepEqual(writer.counts(), { written: 3, skipped: 4 });
+  assert.deepEqual(writer.counts(), { queued: 7, written: 3, skipped: 4 });
   assert.ok(lines.some((l) => l.msg === 'keyword log writes resumed' && l.skipped === 4));
   await writer.close();
   await database.close();

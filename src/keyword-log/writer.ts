@@ -19,8 +19,11 @@ export interface KeywordLogWriter {
   flush(): Promise<void>;
   /** Stops the timer and writes what is left; call before the store closes. */
   close(): Promise<void>;
-  /** Entries written, and entries skipped because the store failed or the queue was full. */
-  counts(): { written: number; skipped: number };
+  /**
+   * Since the start: entries appended, written, and skipped because the store failed or the queue was
+   * full. `queued` is `written + skipped` plus what waits.
+   */
+  counts(): { queued: number; written: number; skipped: number };
 }
 
 /**
@@ -35,6 +38,7 @@ export function createKeywordLogWriter(
   options: KeywordLogWriterOptions = DEFAULT_WRITER_OPTIONS,
 ): KeywordLogWriter {
   let waiting: KeywordLogEntry[] = [];
+  let queued = 0;
   let written = 0;
   let skipped = 0;
   let skippedSinceFailure = 0;
@@ -85,6 +89,7 @@ export function createKeywordLogWriter(
 
   return {
     append: (entry) => {
+      queued += 1;
       if (waiting.length >= options.maxWaiting) {
         skip(1);
         return;
@@ -98,6 +103,6 @@ export function createKeywordLogWriter(
       await flush();
       if (skipped > 0) log.info({ written, skipped }, 'keyword log closed with skipped entries');
     },
-    counts: () => ({ written, skipped }),
+    counts: () => ({ queued, written, skipped }),
   };
 }

@@ -6,6 +6,8 @@ import { retryDelayMs } from './retry-delay.ts';
 
 /** What delivering one message came to; a failure is thrown. */
 export type DeliveryOutcome = 'sent' | 'skipped';
+/** Every way an attempt can end: delivered, skipped, failed and to be retried, or failed for the last time. */
+export type AttemptOutcome = DeliveryOutcome | 'retry' | 'dead';
 export type Deliver = (message: QueuedMessage) => Promise<DeliveryOutcome>;
 
 export interface DispatcherTimings {
@@ -59,6 +61,8 @@ export class Dispatcher {
   /** Successful deliveries waiting to be written, in one statement per claim. */
   #delivered: { id: string; lease: string; status: DeliveryOutcome }[] = [];
   #writingDelivered: Promise<void> | undefined;
+  /** Attempts since the start by channel and outcome, for /metrics. */
+  readonly #attempts = new Map<string, { channel: string; outcome: AttemptOutcome; count: number }>();
 
   constructor(options: { database: Database; deliver: Deliver; log: Logger; timings?: Partial<DispatcherTimings>; now?: () => number }) {
     this.#database = options.database;
@@ -92,6 +96,18 @@ export class Dispatcher {
     await this.#claiming;
     await Promise.all(this.#inFlight);
     await this.#writeDelivered();
+  }
+
+  /** Delivery attempts since the start, by channel and outcome. */
+  attemptCounts(): { channel: string; outcome: AttemptOutcome; count: number }[] {
+    return [...this.#attempts.values()].map((entry) => ({ ...entry }));
+  }
+
+  #count(channel: string, outcome: AttemptOutcome): void {
+    const key = `${channel} ${outcome}`;
+    const entry = this.#attempts.get(key);
+    if (entry) entry.count += 1;
+    else this.#attempts.set(key, { channel, outcome, count: 1 });
   }
 
   async #claimWhileDue(): Promise<void> {
@@ -131,6 +147,7 @@ export class Dispatcher {
       await this.#settleFailure(message, error);
       return;
     }
+    this.#count(message.message.channel, outcome);
     this.#delivered.push({ id: message.id, lease: message.lease, status: outcome });
     this.#writingDelivered ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.#writeDelivered());
     await this.#writingDelivered;
@@ -155,6 +172,7 @@ export class Dispatcher {
     const giveUp = message.attempts >= this.#timings.maxAttempts;
     const retryAt = giveUp ? null : new Date(this.#now() + retryDelayMs(message.attempts, { baseMs: this.#timings.retryBaseMs, capMs: this.#timings.retryCapMs })).toISOString();
     const line = { messageId: message.id, channel: message.message.channel, attempts: message.attempts, error: reason };
+    this.#count(message.message.channel, giveUp ? 'dead' : 'retry');
     if (giveUp) this.#log.error(line, 'outbox: message given up after its last attempt');
     else this.#log.warn({ ...line, retryAt }, 'outbox: delivery failed; will retry');
     try {

@@ -133,6 +133,16 @@ export async function countUndelivered(db: Kysely<Tables>): Promise<{ pending: n
   return { pending: await count(PENDING), dead: await count(DEAD) };
 }
 
+/** What waits, what was given up, and when the oldest waiting message was queued (null: none waits), for /metrics. */
+export async function outboxBacklog(db: Kysely<Tables>): Promise<{ pending: number; dead: number; oldestPendingAt: string | null }> {
+  const oldest = await db
+    .selectFrom('outbox')
+    .select((eb) => eb.fn.min<string | null>('created_at').as('at'))
+    .where('status', '=', PENDING)
+    .executeTakeFirstOrThrow();
+  return { ...(await countUndelivered(db)), oldestPendingAt: oldest.at };
+}
+
 /** Erases every message about a record, delivered or not (personal-data erasure). */
 export async function deleteMessagesAbout(db: Kysely<Tables>, recordId: string): Promise<void> {
   await db.deleteFrom('outbox').where('record_id', '=', recordId).execute();

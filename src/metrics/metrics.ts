@@ -1,0 +1,101 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/** What the metrics read at each scrape, from the parts that keep the figures. */
+export interface MetricsSources {
+  /** Messages waiting and given up, and when the oldest waiting one was queued (one query). */
+  outboxBacklog(): Promise<{ pending: number; dead: number; oldestPendingAt: string | null }>;
+  /** Delivery attempts since the start, by channel and outcome. */
+  deliveryAttempts(): { channel: string; outcome: string; count: number }[];
+  /** Keyword-log entries since the start. */
+  keywordLogCounts(): { queued: number; written: number; skipped: number };
+  now?: () => number;
+}
+
+export interface Metrics {
+  /** Counts one answered request: its mounted route (or `unmatched`), method, status and seconds taken. */
+  observeRequest(route: string | undefined, method: string, status: number, seconds: number): void;
+  /** The Prometheus text exposition, with the figures read now. */
+  render(): Promise<string>;
+  readonly contentType: string;
+}
+
+// From a cached catalog answer (well under a millisecond) to a slow database write.
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/**
+ * The service's Prometheus metrics, one registry per running server. Only the request histogram is
+ * touched while serving (one observation per request); everything else is read when scraped: the
+ * outbox from the store, the delivery and keyword-log figures from the counts their owners keep.
+ */
+export function createMetrics(sources: MetricsSources): Metrics {
+  const now = sources.now ?? Date.now;
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+
+  const requests = new Histogram({
+    name: 'tenpo_http_request_duration_seconds',
+    help: 'Requests answered, by route template, method and status, with the seconds taken to answer.',
+    labelNames: ['route', 'method', 'status'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const outboxMessages = new Gauge({
+    name: 'tenpo_outbox_messages',
+    help: 'Outbox messages waiting to be delivered (pending) and given up after their last attempt (dead).',
+    labelNames: ['status'] as const,
+    registers: [registry],
+  });
+  const oldestPending = new Gauge({
+    name: 'tenpo_outbox_oldest_pending_age_seconds',
+    help: 'Age of the oldest message waiting to be delivered; 0 when none waits.',
+    registers: [registry],
+  });
+  const outboxUp = new Gauge({
+    name: 'tenpo_outbox_scrape_success',
+    help: '1 when the outbox figures could be read from the store at this scrape, 0 when it did not answer.',
+    registers: [registry],
+  });
+  const deliveries = new Counter({
+    name: 'tenpo_outbox_delivery_attempts_total',
+    help: 'Delivery attempts by channel (email, chat) and outcome: sent, skipped (channel not configured), retry (failed, tried again later), dead (failed for the last time).',
+    labelNames: ['channel', 'outcome'] as const,
+    registers: [registry],
+  });
+  const keywordLog = new Counter({
+    name: 'tenpo_keyword_log_entries_total',
+    help: 'Keyword-log entries: queued (every search logged), written to the store, skipped (store down or queue full).',
+    labelNames: ['state'] as const,
+    registers: [registry],
+  });
+
+  const readOutbox = async () => {
+    outboxMessages.reset();
+    oldestPending.reset();
+    try {
+      const backlog = await sources.outboxBacklog();
+      outboxMessages.set({ status: 'pending' }, backlog.pending);
+      outboxMessages.set({ status: 'dead' }, backlog.dead);
+      oldestPending.set(backlog.oldestPendingAt ? Math.max(0, (now() - Date.parse(backlog.oldestPendingAt)) / 1000) : 0);
+      outboxUp.set(1);
+    } catch {
+      // The rest is still worth scraping during a database outage; /healthz says why.
+      outboxUp.set(0);
+    }
+  };
+
+  return {
+    contentType: registry.contentType,
+    observeRequest: (route, method, status, seconds) => {
+      requests.observe({ route: route ?? 'unmatched', method, status }, seconds);
+    },
+    render: async () => {
+      await readOutbox();
+      // Totals kept by their owners since the start: set as they are (a counter reset is a restart).
+      deliveries.reset();
+      for (const { channel, outcome, count } of sources.deliveryAttempts()) deliveries.inc({ channel, outcome }, count);
+      keywordLog.reset();
+      for (const [state, count] of Object.entries(sources.keywordLogCounts())) keywordLog.inc({ state }, count);
+      return registry.metrics();
+    },
+  };
+}
