@@ -87,7 +87,7 @@ export function allRoutes(services: Services): Route[] {
     ...metricsRoutes(services.metrics, services.config.metricsToken),
   ];
   // The reference describes every route, its own included.
-  routes.push(...apiReferenceRoutes(() => routes));
+  routes.push(...apiReferenceRoutes(() => routes, services.config.publicBaseUrl));
   return routes;
 }
 

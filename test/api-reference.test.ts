@@ -18,7 +18,7 @@ for (const dialect of DIALECTS) {
     let contract: Contract;
     let api: TenpoClient;
     before(async () => {
-      app = await startTestApp({ dialect, env: { RATE_LIMIT_PER_MINUTE: '0' } });
+      app = await startTestApp({ dialect, env: { RATE_LIMIT_PER_MINUTE: '0', PUBLIC_BASE_URL: 'https://shop.example/' } });
       contract = await loadContract(app.url);
       api = createTenpoClient({ baseUrl: app.url, token: () => ADMIN_TOKEN });
     });
@@ -69,9 +69,35 @@ for (const dialect of DIALECTS) {
       const products = contract.document.paths['/api/products'].get;
       const perPage = products.parameters.find((p: Json) => p.name === 'per_page');
       assert.deepEqual({ in: perPage.in, required: perPage.required, type: perPage.schema.type }, { in: 'query', required: false, type: 'string' });
-      const product = products.responses['200'].content['application/json'].schema.properties.products.items;
+      assert.deepEqual(products.responses['200'].content['application/json'].schema.properties.products.items, { $ref: '#/components/schemas/Product' });
+      const product = contract.document.components.schemas.Product;
       assert.ok(product.required.includes('subtitle'), 'defaults are filled in answers, so the field is always there');
-      assert.deepEqual(contract.document.paths['/api/admin/reservations/archive'].post.responses['400'].content['application/json'].schema, { $ref: '#/components/schemas/Error' });
+      assert.deepEqual(contract.document.paths['/api/admin/reservations/archive'].post.responses['400'].content['application/json'].schema, { $ref: '#/components/schemas/ErrorBody' });
+    });
+
+    test('names the shared shapes as components, refers to them wherever they appear, and names its server', () => {
+      const { paths, components, servers } = contract.document;
+      assert.deepEqual(servers, [{ url: 'https://shop.example' }], 'PUBLIC_BASE_URL, without its trailing slash');
+      const answer = (path: string, method: string, status = '200') => paths[path][method].responses[status].content['application/json'].schema;
+      const itemsOf = (path: string, method: string, list: string) => answer(path, method).properties[list].items;
+      const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+      assert.deepEqual(itemsOf('/api/products', 'get', 'products'), ref('Product'));
+      assert.deepEqual(itemsOf('/api/search', 'get', 'results'), ref('SearchResult'));
+      assert.deepEqual(itemsOf('/api/keyword-logs', 'get', 'logs'), ref('KeywordLogEntry'));
+      assert.deepEqual(itemsOf('/api/admin-reservations-list', 'post', 'reservations'), ref('Reservation'));
+      assert.deepEqual(answer('/api/admin-reservations-status', 'post').properties.reservation, ref('Reservation'));
+      assert.deepEqual(itemsOf('/api/admin/reservations/archives/list', 'post', 'reservations'), ref('ArchivedReservation'));
+      assert.deepEqual(itemsOf('/api/admin-notify-list', 'post', 'subscriptions'), ref('Subscription'));
+      assert.deepEqual(itemsOf('/api/admin/notify/archives/list', 'post', 'subscriptions'), ref('ArchivedSubscription'));
+      assert.deepEqual(answer('/healthz', 'get', '503'), ref('Health'));
+      assert.deepEqual(answer('/api/reservation', 'post', '400'), ref('ErrorBody'));
+      assert.deepEqual(components.schemas.ErrorBody.properties.details.items, ref('ErrorDetail'));
+      assert.deepEqual(components.schemas.Reservation.properties.status.enum, ['pending', 'confirmed', 'fulfilled', 'cancelled']);
+
+      // Every reference leads to a component, and every component is referred to.
+      const refs = new Set([...JSON.stringify({ paths, components }).matchAll(/"\$ref":"([^"]+)"/g)].map(([, target]) => target!));
+      const named = Object.keys(components.schemas).map((name) => `#/components/schemas/${name}`);
+      assert.deepEqual([...refs].sort(), named.sort());
     });
 
     test('matches every answer of a full workflow, errors included', async () => {

@@ -1,6 +1,6 @@
+import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import type { ResponseDoc, Route } from '../http/route.ts';
-import { ErrorSchema } from '../http/schemas.ts';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -11,25 +11,28 @@ export interface DocumentInfo {
 }
 
 const SECURITY_SCHEME = 'adminToken';
-const ERROR_REF = { $ref: '#/components/schemas/Error' };
 
 /**
  * The OpenAPI 3.1 document of these routes, from the very schemas their handlers validate with:
  * requests from the schemas' input side (what a client may send), responses from their output side
- * (what the service answers). The error envelope is one shared component.
+ * (what the service answers). A schema declared with an id (`.meta({ id: 'Product' })`, where the
+ * schema is declared) becomes a named component that every use refers to; `serverUrl` is where the
+ * service is reached (PUBLIC_BASE_URL).
  */
-export function openApiDocument(routes: Route[], info: DocumentInfo): Record<string, unknown> {
+export function openApiDocument(routes: Route[], info: DocumentInfo, serverUrl: string): Record<string, unknown> {
+  const components = new NamedSchemas();
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
-    (paths[openApiPath(route.path)] ??= {})[route.method.toLowerCase()] = operation(route);
+    (paths[openApiPath(route.path)] ??= {})[route.method.toLowerCase()] = operation(route, components);
   }
   return {
     openapi: '3.1.1',
     info,
+    servers: [{ url: serverUrl }],
     tags: [...new Set(routes.map((route) => route.tag))].map((name) => ({ name })),
     paths,
     components: {
-      schemas: { Error: convert(ErrorSchema, 'output') },
+      schemas: components.sorted(),
       securitySchemes: {
         [SECURITY_SCHEME]: {
           type: 'http',
@@ -46,8 +49,8 @@ export function openApiPath(path: string): string {
   return path.replace(/:(\w+)/g, '{$1}');
 }
 
-function operation(route: Route): Record<string, unknown> {
-  const parameters = [...pathParameters(route.path), ...(route.query ? queryParameters(route.query) : [])];
+function operation(route: Route, components: NamedSchemas): Record<string, unknown> {
+  const parameters = [...pathParameters(route.path), ...(route.query ? queryParameters(route.query, components) : [])];
   return {
     tags: [route.tag],
     summary: route.summary,
@@ -55,8 +58,8 @@ function operation(route: Route): Record<string, unknown> {
     operationId: operationId(route),
     ...(route.admin ? { security: [{ [SECURITY_SCHEME]: [] }] } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input') } } } } : {}),
-    responses: Object.fromEntries(Object.entries(route.responses).map(([status, doc]) => [status, response(doc)])),
+    ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: components.convert(route.body, 'input') } } } } : {}),
+    responses: Object.fromEntries(Object.entries(route.responses).map(([status, doc]) => [status, response(doc, components)])),
   };
 }
 
@@ -71,8 +74,8 @@ function pathParameters(path: string): Record<string, unknown>[] {
 }
 
 /** A query schema is an object of (possibly repeated) string values: each property is one parameter. */
-function queryParameters(schema: z.ZodType): Record<string, unknown>[] {
-  const object = jsonSchema(schema, 'input');
+function queryParameters(schema: z.ZodType, components: NamedSchemas): Record<string, unknown>[] {
+  const object = components.convert(schema, 'input');
   const properties = (object.properties ?? {}) as Record<string, JsonSchema>;
   const required = (object.required ?? []) as string[];
   return Object.entries(properties).map(([name, { description, ...property }]) => ({
@@ -84,8 +87,8 @@ function queryParameters(schema: z.ZodType): Record<string, unknown>[] {
   }));
 }
 
-function response(doc: ResponseDoc): Record<string, unknown> {
-  const schema = doc.schema ? jsonSchema(doc.schema, 'output') : doc.contentType ? { type: 'string' } : undefined;
+function response(doc: ResponseDoc, components: NamedSchemas): Record<string, unknown> {
+  const schema = doc.schema ? components.convert(doc.schema, 'output') : doc.contentType ? { type: 'string' } : undefined;
   return {
     description: doc.description,
     ...(doc.headers
@@ -95,12 +98,37 @@ function response(doc: ResponseDoc): Record<string, unknown> {
   };
 }
 
-/** A schema as JSON Schema; the error envelope as a reference to its component. */
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  return schema === ErrorSchema ? ERROR_REF : convert(schema, io);
+const DEFS_REF = /^#\/\$defs\//;
+const COMPONENTS_REF = '#/components/schemas/';
+
+/**
+ * Schemas as JSON Schema, the named ones collected as components. zod puts a schema with an id in
+ * the `$defs` of each conversion that meets it; here those land once under components.schemas and
+ * the references point there.
+ */
+class NamedSchemas {
+  readonly #schemas = new Map<string, JsonSchema>();
+
+  convert(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+    const { $schema: _dialect, $defs, ...converted } = z.toJSONSchema(schema, { target: 'draft-2020-12', io }) as JsonSchema;
+    for (const [name, definition] of Object.entries(($defs ?? {}) as Record<string, JsonSchema>)) this.#add(name, pointRefs(definition));
+    return pointRefs(converted);
+  }
+
+  sorted(): Record<string, JsonSchema> {
+    return Object.fromEntries([...this.#schemas].sort(([a], [b]) => a.localeCompare(b)));
+  }
+
+  #add(name: string, schema: JsonSchema): void {
+    const known = this.#schemas.get(name);
+    // A named schema whose input and output sides differ (defaults, transforms) would need two
+    // components; none does today, and one name for two shapes would be a lie, so say so.
+    if (known && !isDeepStrictEqual(known, schema)) throw new Error(`schema ${name} converts to two different shapes (request and response?); give one of them its own id`);
+    this.#schemas.set(name, schema);
+  }
 }
 
-function convert(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const { $schema: _dialect, ...converted } = z.toJSONSchema(schema, { target: 'draft-2020-12', io }) as JsonSchema;
-  return converted;
+/** The converted schema with `#/$defs/X` references turned into `#/components/schemas/X`. */
+function pointRefs(schema: JsonSchema): JsonSchema {
+  return JSON.parse(JSON.stringify(schema), (key, value) => (key === '$ref' && typeof value === 'string' ? value.replace(DEFS_REF, COMPONENTS_REF) : value)) as JsonSchema;
 }

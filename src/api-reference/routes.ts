@@ -28,9 +28,10 @@ export const DocumentSchema = z.looseObject({
 
 /**
  * GET /openapi.json and the interactive reference at /docs. `describedRoutes` is called on first
- * request, so the document can describe every route, these ones included.
+ * request, so the document can describe every route, these ones included; `publicBaseUrl` is the
+ * document's server.
  */
-export function apiReferenceRoutes(describedRoutes: () => Route[]): Route[] {
+export function apiReferenceRoutes(describedRoutes: () => Route[], publicBaseUrl: string): Route[] {
   let document: CachedJson | undefined;
   let docs: DocsPage | undefined;
   const docsPage = () => (docs ??= loadDocsPage());
@@ -47,7 +48,7 @@ export function apiReferenceRoutes(describedRoutes: () => Route[]): Route[] {
         ...errorResponses(405, 500),
       },
       handle: (c) => {
-        document ??= serializeJson(openApiDocument(describedRoutes(), { title: 'tenpo', version: packageJson.version, description: DESCRIPTION }));
+        document ??= serializeJson(openApiDocument(describedRoutes(), { title: 'tenpo', version: packageJson.version, description: DESCRIPTION }, publicBaseUrl));
         return sendCachedJson(c, document, { 'Cache-Control': 'no-cache' });
       },
     }),

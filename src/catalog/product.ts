@@ -27,6 +27,6 @@ export const ProductSchema = z.object({
   }),
   blurhash: z.string().nullable().default(null),
   aspectRatio: z.number().positive().default(100).describe('Image aspect ratio as a percentage; 100 is square'),
-});
+}).meta({ id: 'Product' });
 
 export type Product = z.output<typeof ProductSchema>;

@@ -11,9 +11,9 @@ const RecordCounts = z.object({
   total: Count.describe('Active and archived records'),
   archived: Count,
   byStatus: z.record(z.string(), Count).describe('All records per status; every known status is present, legacy ones when found'),
-});
+}).meta({ id: 'RecordCounts' });
 
-const KeywordCounts = z.array(z.object({ keyword: z.string(), count: Count })).describe('At most 10, most searched first (ties by keyword)');
+const KeywordCounts = z.array(z.object({ keyword: z.string(), count: Count }).meta({ id: 'KeywordCount' })).describe('At most 10, most searched first (ties by keyword)');
 
 export const DashboardBody = z.object({}).describe('No fields');
 

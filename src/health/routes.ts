@@ -13,7 +13,7 @@ export const HealthResponse = z.object({
   environment: z.string(),
   version: z.string(),
   checks: z.object({ database: z.enum(['ok', 'error']) }),
-});
+}).meta({ id: 'Health' });
 
 export const ProbeResponse = z.object({ status: z.enum(['ok', 'draining']) });
 

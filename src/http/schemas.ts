@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import type { ResponseDoc } from './route.ts';
 
-export const ErrorSchema = z.object({
-  success: z.literal(false),
-  error: z.string(),
-  details: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
-});
+export const ErrorSchema = z
+  .object({
+    success: z.literal(false),
+    error: z.string(),
+    details: z.array(z.object({ field: z.string(), message: z.string() }).meta({ id: 'ErrorDetail' })).optional(),
+  })
+  .meta({ id: 'ErrorBody' });
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid input',

@@ -55,7 +55,7 @@ export const KeywordLogsQuery = z
 
 export const KeywordLogsResponse = z.object({
   logs: z
-    .array(z.object({ keyword: z.string(), timestamp: z.string(), resultCount: z.number().int() }))
+    .array(z.object({ keyword: z.string(), timestamp: z.string(), resultCount: z.number().int() }).meta({ id: 'KeywordLogEntry' }))
     .describe('Newest first'),
   total: z.number().int().describe('Entries in the window, before the limit'),
 });

@@ -20,7 +20,7 @@ export const BulkBody = z.object({
     .describe('The records, as {id, productSlug}; each is handled on its own'),
 });
 
-const BulkErrors = z.array(z.object({ id: z.string(), error: z.string() })).optional().describe('Items left unchanged, and why; absent when none');
+const BulkErrors = z.array(z.object({ id: z.string(), error: z.string() }).meta({ id: 'BulkItemError' })).optional().describe('Items left unchanged, and why; absent when none');
 
 export const ArchiveResponse = z.object({ success: z.literal(true), archivedCount: z.number().int(), archivedIds: z.array(z.string()), errors: BulkErrors });
 export const UnarchiveResponse = z.object({ success: z.literal(true), unarchivedCount: z.number().int(), unarchivedIds: z.array(z.string()), errors: BulkErrors });

@@ -19,7 +19,7 @@ export const ActiveReservationSchema = z.object({
   status: z.enum(RESERVATION_STATUSES),
   notes: z.string().describe("Admin notes; '' if none"),
   createdAt: z.string(),
-});
+}).meta({ id: 'Reservation' });
 
 export const ArchivedReservationSchema = z.object({
   id: z.string(),
@@ -32,7 +32,7 @@ export const ArchivedReservationSchema = z.object({
   respondedAt: z.string().nullable().describe('First move away from pending; null if never'),
   isArchived: z.literal(true),
   archivedAt: z.string(),
-});
+}).meta({ id: 'ArchivedReservation' });
 
 export const ListBody = listFilterBody(RESERVATION_STATUSES);
 

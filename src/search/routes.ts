@@ -46,7 +46,7 @@ const SearchResultSchema = z.object({
   highlighted_title: z.string().describe('HTML: the title escaped, matches in <mark>'),
   highlighted_excerpt: z.string().describe('HTML: the excerpt escaped, matches in <mark>'),
   score: z.number().describe('Relevance, higher is better'),
-});
+}).meta({ id: 'SearchResult' });
 
 export const SearchResponseSchema = z.object({
   results: z.array(SearchResultSchema).describe(`The best ${MAX_RESULTS} matches, best first`),

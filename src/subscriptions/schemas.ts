@@ -14,7 +14,7 @@ export const ActiveSubscriptionSchema = z.object({
   status: z.enum(SUBSCRIPTION_STATUSES),
   createdAt: z.string(),
   notifiedAt: z.string().nullable().describe('When the restock email was queued; null if not notified'),
-});
+}).meta({ id: 'Subscription' });
 
 export const ArchivedSubscriptionSchema = z.object({
   id: z.string(),
@@ -25,7 +25,7 @@ export const ArchivedSubscriptionSchema = z.object({
   notifiedAt: z.string().nullable(),
   isArchived: z.literal(true),
   archivedAt: z.string(),
-});
+}).meta({ id: 'ArchivedSubscription' });
 
 export const ListBody = listFilterBody(SUBSCRIPTION_STATUSES);
 export const StatusBody = z.object(statusChangeFields(SUBSCRIPTION_STATUSES));
