@@ -1,10 +1,11 @@
-import { ENDPOINTS, type EndpointPath, type Endpoints, type ErrorBody } from './endpoints.ts';
+import type { Endpoints, ErrorBody } from './api-types.ts';
+import { ENDPOINTS, type EndpointPath } from './endpoints.ts';
 
-// A typed client for the whole API, for browsers (the admin console) and Node (tests, scripts).
-// It depends on nothing but fetch.
+// A typed client for the whole API, for browsers (the admin console, a storefront) and Node (tests,
+// scripts). It depends on nothing but fetch.
 
-export { ENDPOINTS } from './endpoints.ts';
-export type { EndpointPath, Endpoints, ErrorBody } from './endpoints.ts';
+export type * from './api-types.ts';
+export { ENDPOINTS, type EndpointPath } from './endpoints.ts';
 
 export interface ClientOptions {
   /** The service's origin, e.g. `http://localhost:8787`; '' (the default) means the page's own. */

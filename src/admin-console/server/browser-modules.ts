@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { stripTypeScriptTypes } from 'node:module';
 import { posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isRelative, moduleGraph } from '../../web-assets/module-graph.ts';
 import { staticFile, type StaticFile } from '../../web-assets/static-file.ts';
 
 // The console is TypeScript under src/, type-checked with the rest (tsc --noEmit), and turned into
@@ -15,10 +14,6 @@ const SOURCE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** Modules live one folder deep under src/ (`admin-console/main.ts`, `client/tenpo-client.ts`). */
 const MODULE_PATH = /^[a-z0-9-]+\/[a-z0-9-]+\.ts$/;
-
-/** Static imports and re-exports (`import x from './a.ts'`, `export { y } from './b.ts'`, `import './c.ts'`). */
-const STATIC_IMPORT = /\b(?:import|export)\s*(?:[\w*{}\s,$]*?\s*from\s*)?['"]([^'"]+)['"]/g;
-const DYNAMIC_IMPORT = /\bimport\s*\(/;
 
 export interface BrowserModules {
   /** The entry module's URL. */
@@ -37,24 +32,19 @@ export interface BrowserModules {
  * a run-time import of a package or of a file outside this layout is refused with its culprit named.
  */
 export function loadBrowserModules(entry: string, urlPrefix: string, sourceRoot: string = SOURCE_ROOT): BrowserModules {
-  const stripped = new Map<string, string>();
-  const pending = [entry];
-  while (pending.length > 0) {
-    const path = pending.pop()!;
-    if (stripped.has(path)) continue;
-    if (!MODULE_PATH.test(path)) throw new Error(`browser module ${path} is not a .ts file one folder under src/`);
-    const code = stripTypeScriptTypes(readFileSync(posix.join(sourceRoot, path), 'utf8'), { mode: 'strip' });
-    if (DYNAMIC_IMPORT.test(code)) throw new Error(`browser module ${path} imports dynamically; only static imports are served`);
-    stripped.set(path, code);
-    for (const [, specifier] of code.matchAll(STATIC_IMPORT)) {
-      if (!specifier!.startsWith('.')) throw new Error(`browser module ${path} imports '${specifier}' at run time; only the project's own modules can be served`);
-      pending.push(posix.join(posix.dirname(path), specifier!));
-    }
+  const modules = moduleGraph(entry, sourceRoot, {
+    checkPath: (path) => {
+      if (!MODULE_PATH.test(path)) throw new Error(`browser module ${path} is not a .ts file one folder under src/`);
+    },
+  });
+  for (const [path, { imports }] of modules) {
+    const pkg = imports.find((specifier) => !isRelative(specifier));
+    if (pkg) throw new Error(`browser module ${path} imports '${pkg}' at run time; only the project's own modules can be served`);
   }
 
   const files = new Map<string, StaticFile>();
   const imports: Record<string, string> = {};
-  for (const [path, code] of stripped) {
+  for (const [path, { code }] of modules) {
     const file = staticFile(posix.basename(path, '.ts') + '.js', code, { hashed: true });
     const servedPath = `${posix.dirname(path)}/${file.name}`;
     files.set(servedPath, file);

@@ -1,0 +1,75 @@
+import type { z } from 'zod';
+import type { ProductsQuery, ProductsResponse } from '../catalog/routes.ts';
+import type { ArchivedListBody, ArchiveResponse, archivedListResponse, BulkBody, UnarchiveResponse } from '../records/archive-routes.ts';
+import type { DocumentSchema } from '../api-reference/routes.ts';
+import type { DashboardBody, DashboardResponse } from '../dashboard/routes.ts';
+import type { HealthResponse, ProbeResponse } from '../health/routes.ts';
+import type { ErrorSchema } from '../http/schemas.ts';
+import type { KeywordLogsQuery, KeywordLogsResponse } from '../keyword-log/routes.ts';
+import type { DeleteBody as ReservationDeleteBody, DeleteResponse as ReservationDeleteResponse } from '../reservations/admin-routes.ts';
+import type { ReservationBody, ReservationResponse } from '../reservations/public-routes.ts';
+import type {
+  ArchivedReservationSchema,
+  ListBody as ReservationListBody,
+  ListResponse as ReservationListResponse,
+  StatusBody as ReservationStatusBody,
+  StatusResponse as ReservationStatusResponse,
+} from '../reservations/schemas.ts';
+import type { SearchQuery, SearchResponseSchema } from '../search/routes.ts';
+import type { SendBody, SendResponse } from '../subscriptions/admin-routes.ts';
+import type { SignupBody, SignupResponse } from '../subscriptions/public-routes.ts';
+import type {
+  ArchivedSubscriptionSchema,
+  ListBody as SubscriptionListBody,
+  ListResponse as SubscriptionListResponse,
+  StatusBody as SubscriptionStatusBody,
+  StatusResponse as SubscriptionStatusResponse,
+} from '../subscriptions/schemas.ts';
+
+// The API as types, taken from the very zod schemas the routes validate with and document: what a
+// request may send is a schema's input side, what a success answers is its output side. Imports
+// here are type-only, so a browser loading the client loads neither zod nor the server's code.
+// The built package (scripts/build-packages.ts) declares this module from the OpenAPI document
+// instead, generated from the same schemas, so its types name no server module.
+
+type In<S extends z.ZodType> = z.input<S>;
+type Out<S extends z.ZodType> = z.output<S>;
+
+/** What an endpoint takes (its query for GET, its JSON body for POST) and its success answer. */
+interface Endpoint<Input, Output> {
+  input: Input;
+  output: Output;
+}
+
+export interface Endpoints {
+  '/healthz': Endpoint<undefined, Out<typeof HealthResponse>>;
+  '/livez': Endpoint<undefined, Out<typeof ProbeResponse>>;
+  '/readyz': Endpoint<undefined, Out<typeof ProbeResponse>>;
+  '/openapi.json': Endpoint<undefined, Out<typeof DocumentSchema>>;
+  '/api/products': Endpoint<In<typeof ProductsQuery>, Out<typeof ProductsResponse>>;
+  '/api/search': Endpoint<In<typeof SearchQuery>, Out<typeof SearchResponseSchema>>;
+  '/api/keyword-logs': Endpoint<In<typeof KeywordLogsQuery>, Out<typeof KeywordLogsResponse>>;
+  '/api/reservation': Endpoint<In<typeof ReservationBody>, Out<typeof ReservationResponse>>;
+  '/api/admin-reservations-list': Endpoint<In<typeof ReservationListBody>, Out<typeof ReservationListResponse>>;
+  '/api/admin-reservations-status': Endpoint<In<typeof ReservationStatusBody>, Out<typeof ReservationStatusResponse>>;
+  '/api/admin-reservations-delete': Endpoint<In<typeof ReservationDeleteBody>, Out<typeof ReservationDeleteResponse>>;
+  '/api/admin/reservations/archive': Endpoint<BulkItems, Out<typeof ArchiveResponse>>;
+  '/api/admin/reservations/unarchive': Endpoint<BulkItems, Out<typeof UnarchiveResponse>>;
+  '/api/admin/reservations/archives/list': Endpoint<In<typeof ArchivedListBody>, Out<ReturnType<typeof archivedListResponse<'reservations', typeof ArchivedReservationSchema>>>>;
+  '/api/notify': Endpoint<In<typeof SignupBody>, Out<typeof SignupResponse>>;
+  '/api/admin-notify-list': Endpoint<In<typeof SubscriptionListBody>, Out<typeof SubscriptionListResponse>>;
+  '/api/admin-notify-status': Endpoint<In<typeof SubscriptionStatusBody>, Out<typeof SubscriptionStatusResponse>>;
+  '/api/admin/notify/send': Endpoint<In<typeof SendBody>, Out<typeof SendResponse>>;
+  '/api/admin/notify/archive': Endpoint<BulkItems, Out<typeof ArchiveResponse>>;
+  '/api/admin/notify/unarchive': Endpoint<BulkItems, Out<typeof UnarchiveResponse>>;
+  '/api/admin/notify/archives/list': Endpoint<In<typeof ArchivedListBody>, Out<ReturnType<typeof archivedListResponse<'subscriptions', typeof ArchivedSubscriptionSchema>>>>;
+  '/api/admin-dashboard-stats': Endpoint<In<typeof DashboardBody>, Out<typeof DashboardResponse>>;
+}
+
+/**
+ * The bulk body as clients should send it. Its schema takes items of any shape (each is checked on
+ * its own and reported in `errors`), so the schema's input type says only `unknown[]`.
+ */
+type BulkItems = In<typeof BulkBody> & { ids: { id: string; productSlug: string }[] };
+
+export type ErrorBody = Out<typeof ErrorSchema>;

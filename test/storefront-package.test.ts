@@ -1,0 +1,145 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { ENDPOINTS } from 'tenpo/client';
+import { ADMIN_TOKEN, startTestApp, type TestApp } from './helpers/app.ts';
+
+// The package a storefront installs, as a storefront gets it: built by the build script, packed by
+// `npm pack`, installed from the tarball into a project of its own with the network forbidden
+// (--offline), a TypeScript program there type-checked by tsc against the installed .d.ts files,
+// compiled, and run by plain Node (no type stripping at all) against the running service.
+
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const TSC = join(dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'bin', 'tsc');
+const NPM = { env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' } };
+
+/** The storefront's program, a user of every kind of call: its last line printed is what it saw. */
+function storefrontProgram(baseUrl: string): string {
+  return `import { ApiError, createTenpoClient, ENDPOINTS, type Output, type Product, type Reservation } from 'tenpo/client';
+
+const shop = createTenpoClient({ baseUrl: ${JSON.stringify(baseUrl)} });
+const staff = createTenpoClient({ baseUrl: ${JSON.stringify(baseUrl)}, token: () => ${JSON.stringify(ADMIN_TOKEN)} });
+
+const page = await shop.send('/api/products', { tag: ['vco'], per_page: '2' });
+if (!page.ok) throw new Error('products: ' + page.body.error);
+const first: Product = page.body.products[0]!;
+const search: Output<'/api/search'> = await shop.call('/api/search', { q: 'シンセ' });
+
+let refused: { status: number; fields: string[] } | undefined;
+try {
+  await shop.call('/api/reservation', { name: '', email: 'not-an-address', productSlug: first.slug });
+} catch (error) {
+  if (!(error instanceof ApiError)) throw error;
+  refused = { status: error.status, fields: error.details.map((detail) => detail.field).sort() };
+}
+const { reservationId } = await shop.call('/api/reservation', { name: '山田 太郎', email: 'taro@example.com', productSlug: first.slug });
+const listed: Reservation[] = (await staff.call('/api/admin-reservations-list', { status: 'pending' })).reservations;
+
+/** Never called: each line must fail to type-check, or tsc reports the unused @ts-expect-error. */
+export function wrongUses(): void {
+  // @ts-expect-error: no such endpoint
+  void shop.call('/api/no-such-endpoint');
+  // @ts-expect-error: a reservation needs an email
+  void shop.call('/api/reservation', { name: 'x', productSlug: 'y' });
+  // @ts-expect-error: a price is a number or null
+  const price: string = first.price;
+  // @ts-expect-error: a reservation's status is one of four
+  const status: Reservation['status'] = 'lost';
+  void [price, status];
+}
+
+console.log(JSON.stringify({
+  etag: page.headers.get('etag'),
+  slugs: page.body.products.map((product) => product.slug),
+  searchQuery: search.query,
+  searchTitles: search.results.map((result) => result.title),
+  refused,
+  reservationId,
+  listed: listed.map((reservation) => reservation.id),
+  endpoints: Object.keys(ENDPOINTS).length,
+}));
+`;
+}
+
+const TSCONFIG = {
+  compilerOptions: {
+    target: 'es2024',
+    lib: ['es2024', 'dom'],
+    module: 'nodenext',
+    moduleResolution: 'nodenext',
+    strict: true,
+    // The installed declaration files are checked too: they must stand on their own.
+    skipLibCheck: false,
+    types: [],
+    outDir: 'out',
+  },
+  include: ['storefront.ts'],
+};
+
+describe('the package a storefront installs', () => {
+  let app: TestApp;
+  let dir: string;
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'tenpo-storefront-'));
+    app = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '0' } });
+  });
+  after(async () => {
+    await app?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('is packed by npm, installs offline, type-checks against its own .d.ts and calls the service from plain Node', async () => {
+    const built = join(dir, 'package');
+    await run(process.execPath, [join(ROOT, 'scripts', 'build-packages.ts'), built], { cwd: ROOT });
+    const [packed] = JSON.parse((await run('npm', ['pack', built, '--json', '--pack-destination', dir], { cwd: dir, ...NPM })).stdout) as { filename: string; files: { path: string }[] }[];
+    assert.deepEqual(
+      packed!.files.map((file) => file.path).sort(),
+      ['client/api-types.d.ts', 'client/endpoints.d.ts', 'client/endpoints.js', 'client/tenpo-client.d.ts', 'client/tenpo-client.js', 'package.json'],
+      'the client and its types, nothing of the server',
+    );
+
+    const project = join(dir, 'storefront');
+    mkdirSync(project);
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'storefront', private: true, type: 'module' }));
+    await run('npm', ['install', '--offline', join(dir, packed!.filename)], { cwd: project, ...NPM });
+    assert.deepEqual(readdirSync(join(project, 'node_modules')).filter((name) => !name.startsWith('.')), ['tenpo'], 'it brings no dependencies');
+    const installed = join(project, 'node_modules', 'tenpo');
+    const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8'));
+    assert.equal(manifest.dependencies, undefined);
+    for (const file of ['client/tenpo-client.d.ts', 'client/endpoints.d.ts', 'client/api-types.d.ts']) {
+      const declarations = readFileSync(join(installed, file), 'utf8');
+      // Every module a declaration names (`from`, `import()`, `/// <reference>`) is one of the package's own.
+      for (const [, specifier] of declarations.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|<reference\s+\w+\s*=\s*)['"]([^'"]+)['"]/g)) {
+        assert.match(specifier!, /^\.\/[\w-]+\.js$/, `${file} refers to ${specifier}`);
+      }
+    }
+
+    writeFileSync(join(project, 'storefront.ts'), storefrontProgram(app.url));
+    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify(TSCONFIG));
+    const compiled = await run(process.execPath, [TSC, '-p', project], { cwd: project }).catch((error: { stdout: string }) => assert.fail(`tsc: ${error.stdout}`));
+    assert.equal(compiled.stdout, '');
+
+    const { stdout } = await run(process.execPath, ['--no-experimental-strip-types', join(project, 'out', 'storefront.js')], { cwd: project });
+    const seen = JSON.parse(stdout.trim().split('\n').at(-1)!);
+
+    const products = await app.request('/api/products?tag=vco&per_page=2');
+    assert.equal(seen.etag, products.headers.get('etag'));
+    assert.deepEqual(seen.slugs, ((await products.json()) as { products: { slug: string }[] }).products.map((product) => product.slug));
+    assert.equal(seen.slugs.length, 2);
+    const search = (await (await app.request(`/api/search?q=${encodeURIComponent('シンセ')}`)).json()) as { query: string; results: { title: string }[] };
+    assert.equal(seen.searchQuery, 'シンセ');
+    assert.deepEqual(seen.searchTitles, search.results.map((result) => result.title));
+    assert.ok(seen.searchTitles.length > 0);
+    assert.deepEqual(seen.refused, { status: 400, fields: ['email', 'name'] });
+    assert.match(seen.reservationId, /^res_[0-9a-f-]{36}$/);
+    assert.deepEqual(seen.listed, [seen.reservationId], 'the admin call carried the token');
+    assert.equal(seen.endpoints, Object.keys(ENDPOINTS).length);
+  });
+});
