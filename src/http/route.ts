@@ -24,23 +24,33 @@ export interface ResponseDoc {
 
 export type Method = 'GET' | 'POST';
 
-/**
- * One endpoint: its contract (schemas, errors, documentation) and its handler. The same object
- * mounts the route on the app and describes it in the OpenAPI document, so the two cannot drift.
- */
-export interface Route {
+/** What a route declares and keeps as declared. */
+interface RouteCommon {
   method: Method;
   path: string;
   summary: string;
   description?: string;
   tag: string;
   cors: CorsPolicy;
-  /** Requires `Authorization: Bearer <admin token>`, checked before the body is read. */
-  admin: boolean;
   /** Another bearer token this admin route also accepts (METRICS_TOKEN on /metrics). */
   alsoAccepts?: string;
   /** A per-client budget, counted before the input is read (so refused and invalid requests count too). */
   rateLimit?: RateLimit;
+  responses: Record<number, ResponseDoc>;
+  /**
+   * Answers a request this route has already answered, before its input is parsed again (a cache
+   * keyed by the raw URL, say); undefined lets the request go the normal way.
+   */
+  answerKnown?(c: Context<AppEnv>): Response | undefined;
+}
+
+/**
+ * One endpoint: its contract (schemas, errors, documentation) and its handler. The same object
+ * mounts the route on the app and describes it in the OpenAPI document, so the two cannot drift.
+ */
+export interface Route extends RouteCommon {
+  /** Requires `Authorization: Bearer <admin token>`, checked before the body is read. */
+  admin: boolean;
   query?: z.ZodType;
   body?: z.ZodType;
   /** Turns schema failures into the route's 400. */
@@ -49,32 +59,17 @@ export interface Route {
   notAnObject: string;
   /** The 500 message. */
   serverError: string;
-  responses: Record<number, ResponseDoc>;
-  /**
-   * Answers a request this route has already answered, before its input is parsed again (a cache
-   * keyed by the raw URL, say); undefined lets the request go the normal way.
-   */
-  answerKnown?(c: Context<AppEnv>): Response | undefined;
   handle(c: Context<AppEnv>, input: { query: unknown; body: unknown }): Response | Promise<Response>;
 }
 
-export interface RouteDefinition<Q extends z.ZodType | undefined, B extends z.ZodType | undefined> {
-  method: Method;
-  path: string;
-  summary: string;
-  description?: string;
-  tag: string;
-  cors: CorsPolicy;
+/** A route as written in its domain: typed input, and defaults for what most routes leave out (see defineRoute). */
+export interface RouteDefinition<Q extends z.ZodType | undefined, B extends z.ZodType | undefined> extends RouteCommon {
   admin?: boolean;
-  alsoAccepts?: string;
-  rateLimit?: RateLimit;
   query?: Q;
   body?: B;
   invalid?: string | ((issues: z.core.$ZodIssue[]) => AppError);
   notAnObject?: string;
   serverError?: string;
-  responses: Record<number, ResponseDoc>;
-  answerKnown?(c: Context<AppEnv>): Response | undefined;
   handle(c: Context<AppEnv>, input: { query: Output<Q>; body: Output<B> }): Response | Promise<Response>;
 }
 
