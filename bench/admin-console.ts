@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { launchBrowser } from '../test/helpers/browser.ts';
 import { printTable, verdict } from './lib/report.ts';
 import { startTenpo } from './lib/tenpo-process.ts';
 
@@ -38,10 +38,7 @@ export async function run(): Promise<string[]> {
     gzipBytes += (await get(tenpo.url + asset, { 'accept-encoding': 'gzip' })).bytes;
   }
 
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-  });
+  const browser = await launchBrowser();
   const coldLoads: number[] = [];
   const warmLoads: number[] = [];
   const signIns: number[] = [];

