@@ -92,7 +92,10 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(answer('/healthz', 'get', '503'), ref('Health'));
       assert.deepEqual(answer('/api/reservation', 'post', '400'), ref('ErrorBody'));
       assert.deepEqual(components.schemas.ErrorBody.properties.details.items, ref('ErrorDetail'));
-      assert.deepEqual(components.schemas.Reservation.properties.status.enum, ['pending', 'confirmed', 'fulfilled', 'cancelled']);
+      // A stored status is a current one or, on records of the previous system, a legacy one.
+      const [current, legacy] = components.schemas.Reservation.properties.status.anyOf;
+      assert.deepEqual(current.enum, ['pending', 'confirmed', 'fulfilled', 'cancelled']);
+      assert.deepEqual(legacy, { type: 'string', description: "A legacy status of the previous system's records, such as reserved or responded" });
 
       // Every reference leads to a component, and every component is referred to.
       const refs = new Set([...JSON.stringify({ paths, components }).matchAll(/"\$ref":"([^"]+)"/g)].map(([, target]) => target!));
@@ -164,6 +167,34 @@ for (const dialect of DIALECTS) {
       assert.throws(() => contract.check('POST', '/api/admin-notify-list', 200, { success: true }), /does not match/);
       assert.throws(() => contract.check('POST', '/api/admin-notify-list', 200, { success: true, subscriptions: [], extra: 1 }), /does not match/);
       assert.throws(() => contract.check('GET', '/healthz', 418, {}), /does not list/);
+    });
+
+    test('describes the statuses stored records hold, legacy ones included', async () => {
+      const { db } = app.services.database;
+      const created_at = '2025-01-01T00:00:00.000Z';
+      const records = { product_slug: 'tsuki-dual-lfo', created_at };
+      await db
+        .insertInto('reservations')
+        .values([
+          { ...records, id: 'res_legacy_active', name: '旧 太郎', email: 'old1@example.com', status: 'reserved', archived_at: null },
+          { ...records, id: 'res_legacy_archived', name: '旧 花子', email: 'old2@example.com', status: 'responded', archived_at: created_at },
+        ])
+        .execute();
+      await db
+        .insertInto('subscriptions')
+        .values([
+          { ...records, id: 'ntf_legacy_active', email: 'old3@example.com', status: 'sent', archived_at: null },
+          { ...records, id: 'ntf_legacy_archived', email: 'old4@example.com', status: 'sent', archived_at: created_at },
+        ])
+        .execute();
+      const filter = { productSlug: 'tsuki-dual-lfo' };
+      for (const path of ['/api/admin-reservations-list', '/api/admin/reservations/archives/list', '/api/admin-notify-list', '/api/admin/notify/archives/list'] as const) {
+        const reply = await api.send(path, filter);
+        assert.equal(reply.status, 200);
+        const [item] = Object.values(reply.body).find(Array.isArray) as Json[];
+        assert.ok(['reserved', 'responded', 'sent'].includes(item!.status), `${path} answers the stored status as it is`);
+        contract.check('POST', path, 200, reply.body);
+      }
     });
   });
 }

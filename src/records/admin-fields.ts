@@ -16,6 +16,14 @@ export const required = (message: string) => z.string({ error: message }).min(1,
 
 const statusMessage = (statuses: readonly string[]) => `status must be one of ${statuses.join(', ')}`;
 
+/**
+ * A record's status as stored and answered: one of the kind's statuses, or a status of the previous
+ * system's records, which the store keeps and the API returns as it is (no move leads to one).
+ */
+export function storedStatus<S extends string>(statuses: readonly [S, ...S[]], legacy: string) {
+  return z.union([z.enum(statuses), z.string().describe(legacy)]);
+}
+
 /** `{status?, productSlug?}` for an active list: one status ('' or absent for all), one product. */
 export function listFilterBody<S extends string>(statuses: readonly [S, ...S[]]) {
   return z.object({

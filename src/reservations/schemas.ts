@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listFilterBody, statusChangeFields } from '../records/admin-fields.ts';
+import { listFilterBody, statusChangeFields, storedStatus } from '../records/admin-fields.ts';
 import { activeListResponse, statusChangeResponse } from '../records/admin-routes.ts';
 import { isStorable } from '../records/storable-text.ts';
 import { codePointLength } from '../text/code-points.ts';
@@ -11,12 +11,14 @@ import type { Reservation } from './store.ts';
 
 const NOTES_MESSAGE = 'notes must be a string of at most 2000 characters';
 
+const StoredStatusSchema = storedStatus(RESERVATION_STATUSES, "A legacy status of the previous system's records, such as reserved or responded");
+
 export const ActiveReservationSchema = z.object({
   id: z.string(),
   name: z.string(),
   email: z.string(),
   productSlug: z.string(),
-  status: z.enum(RESERVATION_STATUSES),
+  status: StoredStatusSchema,
   notes: z.string().describe("Admin notes; '' if none"),
   createdAt: z.string(),
 }).meta({ id: 'Reservation' });
@@ -26,7 +28,7 @@ export const ArchivedReservationSchema = z.object({
   email: z.string(),
   name: z.string(),
   productSlug: z.string(),
-  status: z.string().describe('The status held when archived (legacy records may hold reserved or responded)'),
+  status: StoredStatusSchema.describe('The status held when archived (legacy records may hold reserved or responded)'),
   notes: z.string(),
   createdAt: z.string(),
   respondedAt: z.string().nullable().describe('First move away from pending; null if never'),
@@ -54,7 +56,7 @@ export function activeReservation(row: Reservation): z.output<typeof ActiveReser
     name: row.name,
     email: row.email,
     productSlug: row.product_slug,
-    status: row.status as z.output<typeof ActiveReservationSchema>['status'],
+    status: row.status,
     notes: row.notes,
     createdAt: row.created_at,
   };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listFilterBody, statusChangeFields } from '../records/admin-fields.ts';
+import { listFilterBody, statusChangeFields, storedStatus } from '../records/admin-fields.ts';
 import { activeListResponse, statusChangeResponse } from '../records/admin-routes.ts';
 import { SUBSCRIPTION_STATUSES } from './status.ts';
 import type { Subscription } from './store.ts';
@@ -7,11 +7,13 @@ import type { Subscription } from './store.ts';
 // What the subscription admin endpoints take and answer with, as data and as schemas for the API
 // reference and the typed client.
 
+const StoredStatusSchema = storedStatus(SUBSCRIPTION_STATUSES, "A legacy status of the previous system's records");
+
 export const ActiveSubscriptionSchema = z.object({
   id: z.string().describe('ntf_<epoch ms>-<10 [a-z0-9]>'),
   email: z.string(),
   productSlug: z.string(),
-  status: z.enum(SUBSCRIPTION_STATUSES),
+  status: StoredStatusSchema,
   createdAt: z.string(),
   notifiedAt: z.string().nullable().describe('When the restock email was queued; null if not notified'),
 }).meta({ id: 'Subscription' });
@@ -20,7 +22,7 @@ export const ArchivedSubscriptionSchema = z.object({
   id: z.string(),
   email: z.string(),
   productSlug: z.string(),
-  status: z.string().describe('The status held when archived'),
+  status: StoredStatusSchema.describe('The status held when archived'),
   createdAt: z.string(),
   notifiedAt: z.string().nullable(),
   isArchived: z.literal(true),
@@ -38,7 +40,7 @@ export function activeSubscription(row: Subscription): z.output<typeof ActiveSub
     id: row.id,
     email: row.email,
     productSlug: row.product_slug,
-    status: row.status as z.output<typeof ActiveSubscriptionSchema>['status'],
+    status: row.status,
     createdAt: row.created_at,
     notifiedAt: row.notified_at,
   };
