@@ -69,10 +69,13 @@ try {
   // The exported modules are type-checked against the generated declarations here: a client that
   // disagrees with the document fails the build.
   const tsc = join(dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'bin', 'tsc');
-  // prettier-ignore
-  const options = ['--ignoreConfig', '--declaration', '--emitDeclarationOnly', '--rootDir', STAGING, '--outDir', OUT,
-    '--target', 'es2024', '--lib', 'es2024,dom,dom.iterable', '--types', '', '--module', 'nodenext', '--moduleResolution', 'nodenext',
-    '--strict', '--allowImportingTsExtensions', '--verbatimModuleSyntax', '--erasableSyntaxOnly', '--skipLibCheck', '--pretty', 'false'];
+  // No @types (the modules run in browsers and any JavaScript runtime), and no skipLibCheck: the
+  // generated declarations are checked too.
+  const options = [
+    ...['--ignoreConfig', '--declaration', '--emitDeclarationOnly', '--rootDir', STAGING, '--outDir', OUT, '--pretty', 'false'],
+    ...['--target', 'es2024', '--lib', 'es2024,dom,dom.iterable', '--types', '', '--module', 'nodenext', '--moduleResolution', 'nodenext'],
+    ...['--strict', '--allowImportingTsExtensions', '--verbatimModuleSyntax', '--erasableSyntaxOnly'],
+  ];
   try {
     execFileSync(process.execPath, [tsc, ...options, ...EXPORTS.map(({ source }) => join(STAGING, source))], { stdio: 'pipe' });
   } catch (error) {
