@@ -71,6 +71,11 @@ describe('bad values name the variable', () => {
     [{ RESERVATION_WEBHOOK_URL: 'ftp://x' }, /^RESERVATION_WEBHOOK_URL /],
     [{ PREVIEW_ORIGIN_PATTERN: '(' }, /^PREVIEW_ORIGIN_PATTERN must be a valid regular expression/],
     [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL /],
+    [{ TRUST_PROXY: 'yes' }, /^TRUST_PROXY must be true, false, a number of proxies \(0-20\) or a comma-separated list of IP addresses and CIDR ranges \(got "yes"\)$/],
+    [{ TRUST_PROXY: '21' }, /^TRUST_PROXY /],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, /^TRUST_PROXY /],
+    [{ TRUST_PROXY: '10.0.0.1, proxy.internal' }, /^TRUST_PROXY /],
+    [{ TRUST_PROXY: '10.0.0.0/8/1' }, /^TRUST_PROXY /],
   ];
   for (const [env, message] of cases) {
     test(Object.keys(env)[0]!, () => {
@@ -132,4 +137,14 @@ describe('a development token kept across starts', () => {
     assert.throws(() => loadConfig({ APP_ENV: 'production' }, { keptToken }), /required when APP_ENV is production/);
     assert.deepEqual(files, []);
   });
+});
+
+test('TRUST_PROXY: none, a number of proxies, or their addresses', () => {
+  assert.deepEqual(loadConfig({}).trustProxy, { hops: 0 });
+  assert.deepEqual(loadConfig({ TRUST_PROXY: 'false' }).trustProxy, { hops: 0 });
+  assert.deepEqual(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, { hops: 1 });
+  assert.deepEqual(loadConfig({ TRUST_PROXY: '0' }).trustProxy, { hops: 0 });
+  assert.deepEqual(loadConfig({ TRUST_PROXY: '1' }).trustProxy, { hops: 1 });
+  assert.deepEqual(loadConfig({ TRUST_PROXY: '3' }).trustProxy, { hops: 3 });
+  assert.deepEqual(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.0.2.7,fd00::/8 ' }).trustProxy, { addresses: ['10.0.0.0/8', '192.0.2.7', 'fd00::/8'] });
 });

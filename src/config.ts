@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 
@@ -7,6 +8,9 @@ export type Environment = 'development' | 'preview' | 'production';
 export type DatabaseTarget =
   | { dialect: 'sqlite'; path: string }
   | { dialect: 'postgres'; url: string };
+
+/** The proxies in front of the service: always `hops` of them (0: none), or the ones at these addresses and CIDR ranges. */
+export type ProxyTrust = { hops: number } | { addresses: string[] };
 
 export interface Config {
   port: number;
@@ -37,8 +41,8 @@ export interface Config {
   rateLimitPerMinute: number;
   /** How long the dispatcher holds a message it claimed; a crashed holder's messages are sent again after this. */
   outboxLeaseMs: number;
-  /** The client of a request is the last X-Forwarded-For address (set it behind one reverse proxy). */
-  trustProxy: boolean;
+  /** Which X-Forwarded-For entries to believe: none, those of n proxies, or those of proxies at these addresses. */
+  trustProxy: ProxyTrust;
   unsubscribeSecret: string;
   /** A bearer token for GET /metrics besides the admin token, so a scraper need not hold the admin's. */
   metricsToken?: string;
@@ -73,6 +77,27 @@ const regex = z.string().transform((source, ctx) => {
     return z.NEVER;
   }
 });
+
+const PROXY_TRUST_MESSAGE = 'must be true, false, a number of proxies (0-20) or a comma-separated list of IP addresses and CIDR ranges';
+
+const proxyTrust = z.string().transform((value, ctx): ProxyTrust => {
+  if (value === 'false') return { hops: 0 };
+  if (value === 'true') return { hops: 1 };
+  if (/^\d{1,2}$/.test(value) && Number(value) <= 20) return { hops: Number(value) };
+  const addresses = value.split(',').map((entry) => entry.trim());
+  if (addresses.every(isAddressOrRange)) return { addresses };
+  ctx.addIssue({ code: 'custom', message: PROXY_TRUST_MESSAGE });
+  return z.NEVER;
+});
+
+/** Whether `entry` is an IP address or a CIDR range (`10.0.0.0/8`, `fd00::/8`). */
+function isAddressOrRange(entry: string): boolean {
+  const [address, prefix, ...rest] = entry.split('/');
+  const family = isIP(address ?? '');
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
 
 // Each variable's description is what `.env.example` says of it (npm run env:example writes it from here).
 const EnvSchema = z.object({
@@ -112,7 +137,11 @@ const EnvSchema = z.object({
     .default(10)
     .describe('Requests per client per minute shared by POST /api/reservation and POST /api/notify; 0 turns it off.'),
   OUTBOX_LEASE_SECONDS: integer(1, 3600).default(60).describe('How long an instance holds a message it is delivering (1-3600).'),
-  TRUST_PROXY: z.enum(['true', 'false', '1', '0']).optional().describe('true behind one reverse proxy: the client is the last X-Forwarded-For address.'),
+  TRUST_PROXY: proxyTrust
+    .optional()
+    .describe(
+      'The proxies in front, whose X-Forwarded-For entries are believed: false (none), true (one), a number of proxies, or a comma-separated list of their IP addresses and CIDR ranges.',
+    ),
   UNSUBSCRIBE_SECRET: z
     .string()
     .optional()
@@ -202,7 +231,7 @@ export function loadConfig(env: Record<string, string | undefined>, sources: Con
     searchIndexPath: e.SEARCH_INDEX_PATH,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     outboxLeaseMs: e.OUTBOX_LEASE_SECONDS * 1000,
-    trustProxy: e.TRUST_PROXY === 'true' || e.TRUST_PROXY === '1',
+    trustProxy: e.TRUST_PROXY ?? { hops: 0 },
     unsubscribeSecret: e.UNSUBSCRIBE_SECRET ?? deriveSecret('unsubscribe', adminToken),
     metricsToken: e.METRICS_TOKEN,
     shutdownDrainMs: (e.SHUTDOWN_DRAIN_SECONDS ?? (e.APP_ENV === 'development' ? 0 : 5)) * 1000,

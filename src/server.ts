@@ -3,11 +3,13 @@ import type { Server } from 'node:http';
 import { createApp, type Services } from './app.ts';
 import { loadCatalog } from './catalog/catalog.ts';
 import type { Config } from './config.ts';
-import { openDatabase } from './db/database.ts';
+import { openDatabase, type Database } from './db/database.ts';
 import { groupCommit } from './db/group-commit.ts';
 import { Readiness } from './health/readiness.ts';
 import { createNodeServer } from './http/node-server.ts';
-import { createRateLimit } from './http/rate-limit.ts';
+import { clientAddressOf } from './http/client-address.ts';
+import { ClientBudgets, createRateLimit, type Budgets } from './http/rate-limit.ts';
+import { sharedBudgets } from './http/shared-budgets.ts';
 import { createKeywordLogStore } from './keyword-log/store.ts';
 import { createKeywordLogWriter } from './keyword-log/writer.ts';
 import type { Logger } from './log.ts';
@@ -43,13 +45,21 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
   const catalog = loadCatalog(config.catalogPath);
   const searchIndex = await loadSiteIndex(config.contentDir, config.searchIndexPath, log);
   const database = await openDatabase(config.database, log);
+  const budgets = await publicWriteBudgets(config, database).catch(async (error: unknown) => {
+    await database.close();
+    throw error;
+  });
   const keywordLogStore = createKeywordLogStore(database);
   const keywordLog = createKeywordLogWriter(keywordLogStore, log);
   const delivery = await createDelivery(config, log);
   const dispatcher = new Dispatcher({ database, deliver: delivery.deliver, log, timings: { leaseMs: config.outboxLeaseMs, ...options.dispatcher } });
   const writeReservation = groupCommit(database, writeReservations);
   const writeSignup = groupCommit(database, writeSignups);
-  const publicWriteLimit = createRateLimit({ perMinute: config.rateLimitPerMinute, trustProxy: config.trustProxy });
+  const publicWriteLimit = createRateLimit({
+    perMinute: config.rateLimitPerMinute,
+    clientAddress: clientAddressOf(config.trustProxy),
+    budgets,
+  });
   const readiness = new Readiness();
   const metrics = createMetrics({
     outboxBacklog: () => outboxBacklog(database.db),
@@ -104,6 +114,12 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
       await database.close();
     },
   };
+}
+
+/** On PostgreSQL every instance shares the counts; SQLite serves one instance, which keeps them in memory. */
+async function publicWriteBudgets(config: Config, database: Database): Promise<Budgets> {
+  if (database.dialect === 'postgres' && config.rateLimitPerMinute > 0) return sharedBudgets(database, config.rateLimitPerMinute);
+  return new ClientBudgets(config.rateLimitPerMinute, Date.now);
 }
 
 function listen(fetch: (request: Request) => Response | Promise<Response>, port: number, hostname: string): Promise<Server> {

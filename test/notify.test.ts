@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
+import { sql } from 'kysely';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import type { DispatcherTimings } from '../src/notifications/dispatcher.ts';
 import { signUp as signUpDomain, writeSignups, type SignupWrite } from '../src/subscriptions/signup.ts';
 import { ADMIN_TOKEN, DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
 import { startHttpReceiver, type HttpReceiver } from './helpers/http-receiver.ts';
+import { startPostgres } from './helpers/postgres.ts';
 import { publicFormRules } from './helpers/public-form.ts';
 import { settle } from './helpers/wait.ts';
 
@@ -15,6 +17,7 @@ const JA = {
   productSlug: '商品の指定が正しくありません',
   productNotFound: '指定された商品が見つかりません',
   tooMany: 'リクエストが多すぎます。しばらくしてから再度お試しください',
+  serverError: 'サーバーエラーが発生しました。しばらくしてから再度お試しください',
 };
 const SUBSCRIPTION_ID = /^ntf_\d{13}-[a-z0-9]{10}$/;
 const FAST: Partial<DispatcherTimings> = { pollIntervalMs: 25, retryBaseMs: 40, retryCapMs: 150, leaseMs: 5_000, maxAttempts: 5 };
@@ -229,23 +232,44 @@ for (const dialect of DIALECTS) {
   });
 }
 
-describe('the rate limit of POST /api/notify', () => {
-  test('is the very budget of POST /api/reservation: every request to either counts, refused ones too', async () => {
-    const app = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '4' } });
-    try {
-      const reserve = () => app.request('/api/reservation', { method: 'POST', body: JSON.stringify({ name: '山田', ...valid }) });
-      assert.equal((await reserve()).status, 200);
-      assert.equal((await post(app, valid)).status, 200);
-      assert.equal((await post(app, { email: 'x' })).status, 400);
-      assert.equal((await reserve()).status, 200);
-      for (const response of [await post(app, valid), await reserve()]) {
-        assert.equal(response.status, 429);
-        assert.deepEqual(await json(response), { success: false, error: JA.tooMany });
-        const retryAfter = Number(response.headers.get('retry-after'));
-        assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, String(retryAfter));
+for (const dialect of DIALECTS) {
+  describe(`the rate limit of POST /api/notify (${dialect}: ${dialect === 'postgres' ? 'counted in PostgreSQL' : 'counted in memory'})`, () => {
+    test('is the very budget of POST /api/reservation: every request to either counts, refused ones too', async () => {
+      const app = await startTestApp({ dialect, env: { RATE_LIMIT_PER_MINUTE: '4' } });
+      try {
+        const reserve = () => app.request('/api/reservation', { method: 'POST', body: JSON.stringify({ name: '山田', ...valid }) });
+        assert.equal((await reserve()).status, 200);
+        assert.equal((await post(app, valid)).status, 200);
+        assert.equal((await post(app, { email: 'x' })).status, 400);
+        assert.equal((await reserve()).status, 200);
+        for (const response of [await post(app, valid), await reserve()]) {
+          assert.equal(response.status, 429);
+          assert.deepEqual(await json(response), { success: false, error: JA.tooMany });
+          const retryAfter = Number(response.headers.get('retry-after'));
+          assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, String(retryAfter));
+        }
+        if (dialect === 'postgres') {
+          const { rows } = await sql<{ key: string; points: number }>`select key, points from rate_limits`.execute(app.services.database.db);
+          assert.deepEqual(rows, [{ key: 'public-writes:127.0.0.1', points: 6 }], 'one shared count per client');
+        }
+      } finally {
+        await app.close();
       }
-    } finally {
-      await app.close();
-    }
+    });
   });
+}
+
+test('PostgreSQL down: the limit still answers, counting in memory, and the form answers the 500 envelope', async () => {
+  const cluster = await startPostgres();
+  after(() => cluster.stop());
+  const app = await startTestApp({ env: { DATABASE_URL: cluster.url, RATE_LIMIT_PER_MINUTE: '2' } });
+  after(() => app.close());
+  cluster.stop({ keepData: true });
+  const down = [];
+  for (let i = 0; i < 3; i++) {
+    const response = await post(app, valid);
+    down.push([response.status, ((await response.json()) as { error: string }).error]);
+  }
+  assert.deepEqual(down, [[500, JA.serverError], [500, JA.serverError], [429, JA.tooMany]]);
+  cluster.start();
 });

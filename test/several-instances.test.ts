@@ -8,7 +8,7 @@ import { startServiceProcess, type ServiceProcess } from './helpers/service-proc
 import { waitUntil } from './helpers/wait.ts';
 
 // The deployment the README recommends: one PostgreSQL, several stateless instances behind a load
-// balancer (TRUST_PROXY=true), each with the same admin token and unsubscribe secret. Two real
+// balancer (TRUST_PROXY=true), sharing the rate limit's counts in PostgreSQL, each with the same admin token and unsubscribe secret. Two real
 // `node src/main.ts` processes, started together on one new database, driven in turn.
 
 const RATE_LIMIT = 3;
@@ -136,14 +136,22 @@ describe('two instances on one PostgreSQL', () => {
     assert.equal(onA.status, 'unsubscribed');
   });
 
-  test('the rate limit is per instance: one client gets RATE_LIMIT_PER_MINUTE on each', async () => {
+  test('the rate limit is one budget across instances: requests to A and B, to either endpoint, draw on it together', async () => {
     const customer = '203.0.113.77';
-    for (const service of [a, b]) {
-      const statuses = [];
-      for (let i = 0; i <= RATE_LIMIT; i++) statuses.push((await post(service, '/api/reservation', {}, customer)).status);
-      // Invalid bodies count too: 400 within the budget, 429 past it.
-      assert.deepEqual(statuses, [...Array(RATE_LIMIT).fill(400), 429], service === a ? 'A' : 'B');
+    const statuses = [];
+    // Alternating instances and endpoints; invalid bodies count too: 400 within the budget, 429 past it.
+    for (let i = 0; i < RATE_LIMIT + 2; i++) {
+      const response = await post(i % 2 === 0 ? a : b, i % 3 === 0 ? '/api/notify' : '/api/reservation', {}, customer);
+      statuses.push(response.status);
+      if (response.status === 429) {
+        assert.deepEqual(await response.json(), { success: false, error: 'リクエストが多すぎます。しばらくしてから再度お試しください' });
+        const retryAfter = Number(response.headers.get('retry-after'));
+        assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, String(retryAfter));
+      } else await response.body?.cancel();
     }
+    assert.deepEqual(statuses, [...Array(RATE_LIMIT).fill(400), 429, 429]);
+    // Another client still has its whole budget, on either instance.
+    assert.equal((await post(b, '/api/notify', {}, '203.0.113.78')).status, 400);
   });
 
   test('SIGTERM stops one instance cleanly while the other goes on, delivering what is queued', async () => {

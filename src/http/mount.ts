@@ -38,7 +38,7 @@ export function mountRoutes(app: Hono<AppEnv>, routes: Route[], options: MountOp
       if (!route) throw new AppError(405, 'Method not allowed', { headers: { Allow: allowHeader } });
       c.set('serverErrorMessage', route.serverError);
       if (route.admin) guards.get(route)!(requestHeaderLines(c, 'authorization'));
-      route.rateLimit?.check(c);
+      await route.rateLimit?.check(c);
       return route.answerKnown?.(c) ?? route.handle(c, await readInput(c, route));
     });
   }

@@ -2,38 +2,43 @@ import type { Context } from 'hono';
 import type { AppEnv } from './app-env.ts';
 import { AppError } from './app-error.ts';
 import { JA } from './messages.ts';
-import { nodeRequest, requestHeader } from './request.ts';
 
 const WINDOW_MS = 60_000;
 
 /** A per-client request budget, checked by the routes that share it before their input is read. */
 export interface RateLimit {
-  /** Counts the request; throws 429 with Retry-After when its client is over budget. */
-  check(c: Context<AppEnv>): void;
+  /** Counts the request; throws (or rejects with) 429 with Retry-After when its client is over budget. */
+  check(c: Context<AppEnv>): void | Promise<void>;
+}
+
+/** Counts kept per client: in this process (ClientBudgets) or shared by every instance (shared-budgets.ts). */
+export interface Budgets {
+  /** Counts one request; 0 when it is within budget, else the seconds until the client's window ends. */
+  take(client: string): number | Promise<number>;
 }
 
 /**
  * `perMinute` requests per client in any window of a minute that starts at the client's first
  * request; 0 turns the limit off. Every request checked counts, refused ones too, so retrying
  * in a loop does not get through sooner. One instance is one budget: routes given the same
- * instance share it. Counts live in memory, per process.
- *
- * The client is the connection's address, or with `trustProxy` the last X-Forwarded-For entry
- * (the address the proxy in front of us saw; earlier entries are the client's own claims).
+ * instance share it. Who the client is, `clientAddress` says (client-address.ts).
  */
-export function createRateLimit(options: { perMinute: number; trustProxy: boolean; now?: () => number }): RateLimit {
-  const limiter = new ClientBudgets(options.perMinute, options.now ?? Date.now);
+export function createRateLimit(options: { perMinute: number; clientAddress: (c: Context) => string; budgets: Budgets }): RateLimit {
   return {
     check: (c) => {
       if (options.perMinute === 0) return;
-      const retryAfterSeconds = limiter.take(clientAddress(c, options.trustProxy));
-      if (retryAfterSeconds > 0) throw new AppError(429, JA.tooManyRequests, { headers: { 'Retry-After': String(retryAfterSeconds) } });
+      const wait = options.budgets.take(options.clientAddress(c));
+      return typeof wait === 'number' ? refuseOver(wait) : wait.then(refuseOver);
     },
   };
 }
 
-/** Request counts per client and minute window. */
-export class ClientBudgets {
+function refuseOver(retryAfterSeconds: number): void {
+  if (retryAfterSeconds > 0) throw new AppError(429, JA.tooManyRequests, { headers: { 'Retry-After': String(retryAfterSeconds) } });
+}
+
+/** Request counts per client and minute window, in this process's memory. */
+export class ClientBudgets implements Budgets {
   readonly #perMinute: number;
   readonly #now: () => number;
   readonly #windows = new Map<string, { start: number; count: number }>();
@@ -66,13 +71,4 @@ export class ClientBudgets {
   get clients(): number {
     return this.#windows.size;
   }
-}
-
-function clientAddress(c: Context<AppEnv>, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = requestHeader(c, 'x-forwarded-for')?.split(',').at(-1)?.trim();
-    if (forwarded) return forwarded;
-  }
-  const address = nodeRequest(c)?.socket.remoteAddress ?? 'unknown';
-  return address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
 }
