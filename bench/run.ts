@@ -5,6 +5,7 @@ const SUITES: Record<string, () => Promise<{ run(): Promise<string[]> }>> = {
   catalog: () => import('./catalog.ts'),
   reservations: () => import('./reservations.ts'),
   search: () => import('./search.ts'),
+  'search-browser': () => import('./search-browser.ts'),
   subscriptions: () => import('./subscriptions.ts'),
   'admin-console': () => import('./admin-console.ts'),
   sustained: () => import('./sustained.ts'),

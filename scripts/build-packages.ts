@@ -17,7 +17,10 @@ import packageJson from '../package.json' with { type: 'json' };
 // the server does, and installs without the network.
 
 /** What the package exports: `tenpo/<name>` is src/<source>, built. One line per export. */
-const EXPORTS: { name: string; source: string }[] = [{ name: 'client', source: 'client/tenpo-client.ts' }];
+const EXPORTS: { name: string; source: string }[] = [
+  { name: 'client', source: 'client/tenpo-client.ts' },
+  { name: 'search-browser', source: 'search/site-search.ts' },
+];
 
 /**
  * Modules declared from the API's OpenAPI document rather than by tsc: their types come from the
@@ -102,7 +105,7 @@ try {
   rmSync(STAGING, { recursive: true, force: true });
 }
 
-/** The package's manifest: the exports, and the packages their code imports at run time (none today). */
+/** The package's manifest: the exports, and the packages their code imports at run time (MiniSearch, for search-browser). */
 function manifest(dependencies: Set<string>): Record<string, unknown> {
   const ranges: Record<string, string> = packageJson.dependencies;
   return {

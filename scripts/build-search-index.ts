@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ConfigError, loadContentConfig } from '../src/config.ts';
 import { buildIndexFile } from '../src/search/prebuilt-index.ts';
@@ -12,7 +12,9 @@ try {
   const started = performance.now();
   const { index, file } = await buildIndexFile(contentDir);
   mkdirSync(dirname(searchIndexPath), { recursive: true });
-  writeFileSync(searchIndexPath, file);
+  // Whole or not at all: a service starting meanwhile reads the old file or the new one.
+  writeFileSync(`${searchIndexPath}.${process.pid}.tmp`, file);
+  renameSync(`${searchIndexPath}.${process.pid}.tmp`, searchIndexPath);
   const ms = Math.round(performance.now() - started);
   process.stdout.write(`search index: ${index.documents.length} documents from ${contentDir} → ${searchIndexPath} (${file.length} bytes, ${ms} ms)\n`);
 } catch (error) {

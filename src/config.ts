@@ -132,7 +132,7 @@ const EnvSchema = z.object({
   PUBLIC_BASE_URL: httpUrl.optional().describe('Base of the links in emails. Default: http://localhost:<PORT>'),
   CATALOG_PATH: z.string().default('data/products.json').describe('The catalog snapshot (JSON array of products).'),
   CONTENT_DIR: z.string().default('content').describe('Searchable content, <dir>/<contentType>/<fileSlug>.md.'),
-  SEARCH_INDEX_PATH: z.string().default('build/search-index.bin').describe('Where npm run build writes the prebuilt search index.'),
+  SEARCH_INDEX_PATH: z.string().default('build/search-index.json').describe('Where npm run build writes the prebuilt search index.'),
   RATE_LIMIT_PER_MINUTE: integer(0, 1_000_000)
     .default(10)
     .describe('Requests per client per minute shared by POST /api/reservation and POST /api/notify; 0 turns it off.'),

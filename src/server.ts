@@ -20,6 +20,7 @@ import { writeSignups } from './subscriptions/signup.ts';
 import { outboxBacklog } from './notifications/outbox-store.ts';
 import { createMetrics } from './metrics/metrics.ts';
 import { loadSiteIndex } from './search/prebuilt-index.ts';
+import { siteSearch } from './search/site-search.ts';
 
 /** How long shutdown waits for requests in flight before closing their connections. */
 const DRAIN_TIMEOUT_MS = 10_000;
@@ -43,7 +44,7 @@ export interface StartOptions {
 /** Loads everything the service needs, then listens. Throws (and leaves nothing open) if any part fails. */
 export async function startServer(config: Config, log: Logger, options: StartOptions = {}): Promise<RunningServer> {
   const catalog = loadCatalog(config.catalogPath);
-  const searchIndex = await loadSiteIndex(config.contentDir, config.searchIndexPath, log);
+  const { index: searchIndex, file: indexFile } = await loadSiteIndex(config.contentDir, config.searchIndexPath, log);
   const database = await openDatabase(config.database, log);
   const budgets = await publicWriteBudgets(config, database).catch(async (error: unknown) => {
     await database.close();
@@ -77,7 +78,7 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
     writeReservation,
     writeSignup,
     publicWriteLimit,
-    searchIndex,
+    search: { siteSearch: siteSearch(searchIndex), indexFile },
     keywordLogStore,
     keywordLog,
   };

@@ -9,11 +9,13 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { ENDPOINTS } from 'tenpo/client';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from './helpers/app.ts';
+import { launchBrowser } from './helpers/browser.ts';
 
 // The package a storefront installs, as a storefront gets it: built by the build script, packed by
 // `npm pack`, installed from the tarball into a project of its own with the network forbidden
 // (--offline), a TypeScript program there type-checked by tsc against the installed .d.ts files,
-// compiled, and run by plain Node (no type stripping at all) against the running service.
+// compiled, and run by plain Node (no type stripping at all) against the running service; and a page
+// bundled by esbuild from tenpo/search-browser, searching in Chromium.
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -86,9 +88,20 @@ const TSCONFIG = {
 describe('the package a storefront installs', () => {
   let app: TestApp;
   let dir: string;
+  let project: string;
+  let files: string[];
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'tenpo-storefront-'));
     app = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '0' } });
+    const built = join(dir, 'package');
+    await run(process.execPath, [join(ROOT, 'scripts', 'build-packages.ts'), built], { cwd: ROOT });
+    const [packed] = JSON.parse((await run('npm', ['pack', built, '--json', '--pack-destination', dir], { cwd: dir, ...NPM })).stdout) as { filename: string; files: { path: string }[] }[];
+    files = packed!.files.map((file) => file.path).sort();
+    project = join(dir, 'storefront');
+    mkdirSync(project);
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'storefront', private: true, type: 'module' }));
+    // The one dependency (MiniSearch) comes from npm's cache, which installing this project filled.
+    await run('npm', ['install', '--offline', join(dir, packed!.filename)], { cwd: project, ...NPM });
   });
   after(async () => {
     await app?.close();
@@ -96,23 +109,15 @@ describe('the package a storefront installs', () => {
   });
 
   test('is packed by npm, installs offline, type-checks against its own .d.ts and calls the service from plain Node', async () => {
-    const built = join(dir, 'package');
-    await run(process.execPath, [join(ROOT, 'scripts', 'build-packages.ts'), built], { cwd: ROOT });
-    const [packed] = JSON.parse((await run('npm', ['pack', built, '--json', '--pack-destination', dir], { cwd: dir, ...NPM })).stdout) as { filename: string; files: { path: string }[] }[];
     assert.deepEqual(
-      packed!.files.map((file) => file.path).sort(),
+      files.filter((file) => !/^(search|text)\//.test(file)),
       ['client/api-types.d.ts', 'client/endpoints.d.ts', 'client/endpoints.js', 'client/tenpo-client.d.ts', 'client/tenpo-client.js', 'package.json'],
       'the client and its types, nothing of the server',
     );
-
-    const project = join(dir, 'storefront');
-    mkdirSync(project);
-    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'storefront', private: true, type: 'module' }));
-    await run('npm', ['install', '--offline', join(dir, packed!.filename)], { cwd: project, ...NPM });
-    assert.deepEqual(readdirSync(join(project, 'node_modules')).filter((name) => !name.startsWith('.')), ['tenpo'], 'it brings no dependencies');
+    assert.deepEqual(readdirSync(join(project, 'node_modules')).filter((name) => !name.startsWith('.')), ['minisearch', 'tenpo'], 'it brings MiniSearch only');
     const installed = join(project, 'node_modules', 'tenpo');
     const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8'));
-    assert.equal(manifest.dependencies, undefined);
+    assert.deepEqual(manifest.dependencies, { minisearch: (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies.minisearch });
     for (const file of ['client/tenpo-client.d.ts', 'client/endpoints.d.ts', 'client/api-types.d.ts']) {
       const declarations = readFileSync(join(installed, file), 'utf8');
       // Every module a declaration names (`from`, `import()`, `/// <reference>`) is one of the package's own.
@@ -141,5 +146,52 @@ describe('the package a storefront installs', () => {
     assert.match(seen.reservationId, /^res_[0-9a-f-]{36}$/);
     assert.deepEqual(seen.listed, [seen.reservationId], 'the admin call carried the token');
     assert.equal(seen.endpoints, Object.keys(ENDPOINTS).length);
+  });
+
+  test('tenpo/search-browser: a page bundled with esbuild from the installed package searches in Chromium as the service does', async () => {
+    assert.ok(files.includes('search/site-search.js') && files.includes('search/site-search.d.ts'));
+    for (const file of files.filter((name) => name.endsWith('.js'))) {
+      assert.doesNotMatch(readFileSync(join(project, 'node_modules', 'tenpo', file), 'utf8'), /\bfrom\s*['"]node:|\b(?:process|Buffer)\./, `${file} uses Node.js`);
+    }
+    writeFileSync(
+      join(project, 'search-page.ts'),
+      `import { loadSiteSearch, type SearchResponse } from 'tenpo/search-browser';
+const site = await loadSiteSearch('/api/search-index');
+const answer: SearchResponse = site.search(document.title, { excerptLength: 80 });
+document.body.textContent = JSON.stringify(answer);
+document.body.dataset.done = 'yes';
+`,
+    );
+    writeFileSync(
+      join(project, 'tsconfig.search.json'),
+      JSON.stringify({
+        compilerOptions: { target: 'es2024', lib: ['es2024', 'dom'], module: 'esnext', moduleResolution: 'bundler', strict: true, skipLibCheck: false, types: [], noEmit: true },
+        files: ['search-page.ts'],
+      }),
+    );
+    await run(process.execPath, [TSC, '-p', join(project, 'tsconfig.search.json')], { cwd: project }).catch((error: { stdout: string }) => assert.fail(`tsc: ${error.stdout}`));
+    const esbuild = join(ROOT, 'node_modules', '.bin', 'esbuild');
+    await run(esbuild, ['search-page.ts', '--bundle', '--format=esm', '--platform=browser', '--target=chrome120', '--outfile=search-page.js', '--log-level=warning'], { cwd: project });
+    const bundle = readFileSync(join(project, 'search-page.js'), 'utf8');
+
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(String(error)));
+      await page.goto(`${app.url}/healthz`);
+      await page.evaluate(() => {
+        document.title = 'パッチケーブル';
+      });
+      await page.addScriptTag({ content: bundle, type: 'module' });
+      await page.waitForSelector('body[data-done="yes"]');
+      const inBrowser = await page.evaluate(() => document.body.textContent);
+      const served = await (await app.request(`/api/search?q=${encodeURIComponent('パッチケーブル')}&excerpt_length=80`)).text();
+      assert.equal(inBrowser, served);
+      assert.ok((JSON.parse(served) as { totalResults: number }).totalResults > 0);
+      assert.deepEqual(errors, []);
+    } finally {
+      await browser.close();
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ContentDocument } from '../../src/search/content.ts';
+import type { ContentDocument } from '../../src/search/index-fields.ts';
 
 // A larger site made of the sample's own material: every generated page takes its sentences,
 // titles, descriptions and tags from the sample, recombined at random, so term frequencies (and so

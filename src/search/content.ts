@@ -2,21 +2,8 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { parseIso8601 } from '../text/iso-8601.ts';
 import type { ContentSource } from './content-sources.ts';
+import type { ContentDocument } from './index-fields.ts';
 import { markdownToText } from './markdown-text.ts';
-
-/** One searchable page: `<CONTENT_DIR>/<contentType>/<fileSlug>.md`. */
-export interface ContentDocument {
-  /** `<contentType>/<fileSlug>` */
-  id: string;
-  /** `/<contentType>/<fileSlug>`, the page's URL path */
-  slug: string;
-  title: string;
-  description: string;
-  tags: string[];
-  createdAt: string;
-  /** The body as plain text (see markdown-text.ts). */
-  body: string;
-}
 
 const CREATED_AT_MESSAGE = 'must be an ISO 8601 date, e.g. "2025-04-12"';
 

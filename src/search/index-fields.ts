@@ -1,6 +1,5 @@
 import MiniSearch, { type Options } from 'minisearch';
 import { tokenize } from '../text/tokenize.ts';
-import type { ContentDocument } from './content.ts';
 
 /**
  * The site's index: MiniSearch over four fields of every page, cut into terms by the tokenizer
@@ -11,6 +10,20 @@ import type { ContentDocument } from './content.ts';
 export interface SearchIndex {
   documents: ContentDocument[];
   miniSearch: MiniSearch<IndexedDocument>;
+}
+
+/** One searchable page: `<CONTENT_DIR>/<contentType>/<fileSlug>.md`. */
+export interface ContentDocument {
+  /** `<contentType>/<fileSlug>` */
+  id: string;
+  /** `/<contentType>/<fileSlug>`, the page's URL path */
+  slug: string;
+  title: string;
+  description: string;
+  tags: string[];
+  createdAt: string;
+  /** The body as plain text (see markdown-text.ts). */
+  body: string;
 }
 
 /** What MiniSearch indexes: a page and its position in `documents`, which is its id. */

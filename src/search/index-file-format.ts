@@ -1,27 +1,39 @@
 import MiniSearch, { type AsPlainObject } from 'minisearch';
-import type { ContentDocument } from './content.ts';
-import { INDEX_OPTIONS, type SearchIndex } from './index-fields.ts';
+import { INDEX_OPTIONS, type ContentDocument, type SearchIndex } from './index-fields.ts';
 
 /**
- * The index as one file, so a start can load it instead of parsing the content again (see
- * prebuilt-index.ts): a first line `TNPSRCH2 <fingerprint>`, then JSON holding the documents and
- * MiniSearch's own serialization of the index (toJSON, read back by MiniSearch.loadJS).
+ * The index as one JSON file: what a start loads instead of parsing the content again
+ * (prebuilt-index.ts), and what GET /api/search-index sends to browsers (site-search.ts). It holds
+ * the documents and MiniSearch's own serialization of the index (toJSON, read back by loadJS).
+ * Its first two members are the format and the fingerprint of the content and code it was built
+ * from, so a start tells from the first bytes, without parsing, whether the file is usable.
+ * No Node.js API here: browsers read it too.
  */
-const MAGIC = 'TNPSRCH2';
+export const INDEX_FILE_FORMAT = 'tenpo-search-index/3';
 
-interface Body {
+interface IndexFile {
+  format: typeof INDEX_FILE_FORMAT;
+  fingerprint: string;
   documents: ContentDocument[];
   index: AsPlainObject;
 }
 
-export function serializeSearchIndex(index: SearchIndex, fingerprint: string): Buffer {
-  return Buffer.from(`${MAGIC} ${fingerprint}\n${JSON.stringify({ documents: index.documents, index: index.miniSearch })}`);
+export function serializeSearchIndex(index: SearchIndex, fingerprint: string): Uint8Array {
+  const file = { format: INDEX_FILE_FORMAT, fingerprint, documents: index.documents, index: index.miniSearch };
+  return new TextEncoder().encode(JSON.stringify(file));
 }
 
-/** The index in `file`, or undefined when the file is not one or was built from other content. */
-export function deserializeSearchIndex(file: Buffer, fingerprint: string): SearchIndex | undefined {
-  const header = Buffer.from(`${MAGIC} ${fingerprint}\n`);
-  if (!file.subarray(0, header.length).equals(header)) return undefined;
-  const { documents, index } = JSON.parse(file.toString('utf8', header.length)) as Body;
+/**
+ * The index in `file`, or undefined when the file is not one, or (when a fingerprint is given)
+ * was built from other content or code.
+ */
+export function deserializeSearchIndex(file: Uint8Array, fingerprint?: string): SearchIndex | undefined {
+  const expected = new TextEncoder().encode(fingerprint === undefined ? head() : `${head()}"fingerprint":${JSON.stringify(fingerprint)},`);
+  if (file.length < expected.length || expected.some((byte, i) => file[i] !== byte)) return undefined;
+  const { documents, index } = JSON.parse(new TextDecoder().decode(file)) as IndexFile;
   return { documents, miniSearch: MiniSearch.loadJS(index, INDEX_OPTIONS) };
+}
+
+function head(): string {
+  return `{"format":${JSON.stringify(INDEX_FILE_FORMAT)},`;
 }

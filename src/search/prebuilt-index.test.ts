@@ -13,10 +13,10 @@ const silent = createLogger('silent');
 test('a prebuilt index answers exactly as the index it was written from', async () => {
   const { index, file } = await buildIndexFile('content');
   const dir = mkdtempSync(join(tmpdir(), 'tenpo-index-'));
-  writeFileSync(join(dir, 'index.bin'), file);
+  writeFileSync(join(dir, 'index.json'), file);
   const logs: string[] = [];
   const log = createLogger('info', { write: (line: string) => logs.push(line) });
-  const loaded = await loadSiteIndex('content', join(dir, 'index.bin'), log);
+  const { index: loaded } = await loadSiteIndex('content', join(dir, 'index.json'), log);
   // Rejecting the file and building again would answer the same: only the log tells them apart.
   assert.doesNotMatch(logs.join(''), /no prebuilt search index/, 'the prebuilt file was used');
   assert.notEqual(loaded, index);
@@ -29,17 +29,17 @@ test('an index built from other content, or no index file, is not used', async (
   const dir = mkdtempSync(join(tmpdir(), 'tenpo-index-'));
   cpSync('content', join(dir, 'content'), { recursive: true });
   const { file } = await buildIndexFile(join(dir, 'content'));
-  writeFileSync(join(dir, 'index.bin'), file);
+  writeFileSync(join(dir, 'index.json'), file);
   appendFileSync(join(dir, 'content', 'guides', 'patch-cable-guide.md'), '\n追記：ケーブルホルダーもおすすめです。\n');
 
   const logs: string[] = [];
   const log = createLogger('info', { write: (line: string) => logs.push(line) });
-  const index = await loadSiteIndex(join(dir, 'content'), join(dir, 'index.bin'), log);
+  const { index } = await loadSiteIndex(join(dir, 'content'), join(dir, 'index.json'), log);
   assert.equal(searchSite(index, 'ケーブルホルダー', 200).totalResults, 1, 'the edit is searchable');
   assert.match(logs.join(''), /no prebuilt search index for this content/);
 
   assert.equal(deserializeSearchIndex(file, 'another fingerprint'), undefined);
-  assert.equal(deserializeSearchIndex(Buffer.from('not an index'), 'x'), undefined);
-  const fromFiles = await loadSiteIndex(join(dir, 'content'), join(dir, 'missing.bin'), silent);
+  assert.equal(deserializeSearchIndex(new TextEncoder().encode('not an index'), 'x'), undefined);
+  const { index: fromFiles } = await loadSiteIndex(join(dir, 'content'), join(dir, 'missing.bin'), silent);
   assert.equal(fromFiles.documents.length, index.documents.length);
 });

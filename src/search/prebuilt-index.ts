@@ -14,20 +14,31 @@ import { buildSearchIndex, type SearchIndex } from './index-fields.ts';
  * built from this very content by this very code; otherwise (content edited since, a different
  * CONTENT_DIR, no build) the start parses and builds, slower but never stale.
  */
-export async function loadSiteIndex(contentDir: string, indexPath: string, log: Logger): Promise<SearchIndex> {
+export async function loadSiteIndex(contentDir: string, indexPath: string, log: Logger): Promise<IndexWithFile> {
   const sources = readContentSources(contentDir);
   const fingerprint = indexFingerprint(sources);
-  const prebuilt = readIndexFile(indexPath, fingerprint);
-  if (prebuilt) return prebuilt;
+  const file = readIndexFile(indexPath);
+  const prebuilt = file && deserializeSearchIndex(file, fingerprint);
+  if (file && prebuilt) return { index: prebuilt, file, fingerprint };
   log.info({ contentDir, documents: sources.length }, 'no prebuilt search index for this content; building it');
-  return buildFromSources(sources);
+  return buildWithFile(sources, fingerprint);
 }
 
-/** Builds the index from the content and writes it where loadSiteIndex looks for it. */
-export async function buildIndexFile(contentDir: string): Promise<{ index: SearchIndex; file: Buffer; fingerprint: string }> {
+/** The index and its file (index-file-format.ts), which GET /api/search-index sends as it is. */
+export interface IndexWithFile {
+  index: SearchIndex;
+  file: Uint8Array;
+  fingerprint: string;
+}
+
+/** Builds the index from the content, with the file loadSiteIndex looks for. */
+export async function buildIndexFile(contentDir: string): Promise<IndexWithFile> {
   const sources = readContentSources(contentDir);
+  return buildWithFile(sources, indexFingerprint(sources));
+}
+
+async function buildWithFile(sources: ContentSource[], fingerprint: string): Promise<IndexWithFile> {
   const index = await buildFromSources(sources);
-  const fingerprint = indexFingerprint(sources);
   return { index, file: serializeSearchIndex(index, fingerprint), fingerprint };
 }
 
@@ -37,14 +48,12 @@ async function buildFromSources(sources: ContentSource[]): Promise<SearchIndex> 
   return buildSearchIndex(parseContent(sources));
 }
 
-function readIndexFile(path: string, fingerprint: string): SearchIndex | undefined {
-  let file: Buffer;
+function readIndexFile(path: string): Uint8Array | undefined {
   try {
-    file = readFileSync(path);
+    return readFileSync(path);
   } catch {
     return undefined;
   }
-  return deserializeSearchIndex(file, fingerprint);
 }
 
 /** The folders whose code decides what the index holds: the normaliser, tokenizer, parsers, index. */

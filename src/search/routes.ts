@@ -6,12 +6,10 @@ import { requestTarget } from '../http/request.ts';
 import { defineRoute, type Route } from '../http/route.ts';
 import { errorResponses } from '../http/schemas.ts';
 import type { KeywordLogWriter } from '../keyword-log/writer.ts';
-import { normalizeQuery, searchSite, MAX_RESULTS } from './search.ts';
-import type { SearchIndex } from './index-fields.ts';
-
-const DEFAULT_EXCERPT_LENGTH = 200;
-const MIN_EXCERPT_LENGTH = 50;
-const MAX_EXCERPT_LENGTH = 500;
+import { staticFile, sendStaticFile, type StaticFile } from '../web-assets/static-file.ts';
+import { clampExcerptLength, normalizeQuery, MAX_EXCERPT_LENGTH, MAX_RESULTS, MIN_EXCERPT_LENGTH, DEFAULT_EXCERPT_LENGTH } from './search.ts';
+import { INDEX_FILE_FORMAT } from './index-file-format.ts';
+import type { SiteSearch } from './site-search.ts';
 
 /** A name given twice counts once, with its first value: search answers every input (SPEC §3). */
 const firstValue = z
@@ -28,11 +26,9 @@ export const SearchQuery = z.object({
     .describe(`Excerpt length in characters, ${MIN_EXCERPT_LENGTH}-${MAX_EXCERPT_LENGTH} (values outside are clamped); default ${DEFAULT_EXCERPT_LENGTH}`),
 });
 
-/** SPEC §3: an integer clamped into 50..500; absent or not a number → 200. A fraction is cut. */
+/** A number as written (`Number('')` would be 0): clampExcerptLength takes it from there. */
 function excerptLength(value: string | undefined): number {
-  const number = value === undefined || value.trim() === '' ? Number.NaN : Number(value);
-  if (!Number.isFinite(number)) return DEFAULT_EXCERPT_LENGTH;
-  return Math.min(Math.max(Math.trunc(number), MIN_EXCERPT_LENGTH), MAX_EXCERPT_LENGTH);
+  return clampExcerptLength(value === undefined || value.trim() === '' ? undefined : Number(value));
 }
 
 const SearchResultSchema = z.object({
@@ -65,7 +61,23 @@ interface Answer {
   totalResults: number;
 }
 
-export function searchRoutes(index: SearchIndex, keywordLog: KeywordLogWriter): Route[] {
+export const IndexFileSchema = z.object({
+  format: z.literal(INDEX_FILE_FORMAT),
+  fingerprint: z.string().describe('Identifies the content and code the index was built from'),
+  documents: z
+    .array(SearchResultSchema.pick({ id: true, slug: true, title: true, description: true, tags: true, createdAt: true }).extend({ body: z.string().describe('The page as plain text') }))
+    .describe('Every page, in index order'),
+  index: z.record(z.string(), z.unknown()).describe('MiniSearch’s serialization of the index'),
+});
+
+/** The index as browsers load it (tenpo/search-browser): revalidated after 5 minutes, as search answers. */
+const INDEX_FILE_HEADERS = { 'Cache-Control': 'public, max-age=300' };
+
+export function searchRoutes(siteSearch: SiteSearch, indexFile: Uint8Array, keywordLog: KeywordLogWriter): Route[] {
+  // Made on first request: a service whose storefront never searches in the browser hashes nothing.
+  let asset: StaticFile | undefined;
+  const indexFileAsset = () => (asset ??= staticFile('search-index.json', Buffer.from(indexFile.buffer, indexFile.byteOffset, indexFile.byteLength), { hashed: false }));
+
   // By the normalised query, and by the URL exactly as sent, so a repeated URL skips parsing too.
   const byQuery = new LruCache<Answer>(CACHE_ENTRIES);
   const byUrl = new LruCache<Answer>(CACHE_ENTRIES);
@@ -99,12 +111,29 @@ export function searchRoutes(index: SearchIndex, keywordLog: KeywordLogWriter): 
       },
       handle: (c, { query }) => {
         const answer = byQuery.getOrCompute(`${query.excerpt_length}\n${query.q}`, () => {
-          const response = searchSite(index, query.q, query.excerpt_length);
+          const response = siteSearch.search(query.q, { excerptLength: query.excerpt_length });
           return { json: serializeJson(response), query: response.query, totalResults: response.totalResults };
         });
         byUrl.set(requestTarget(c), answer);
         return send(c, answer);
       },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/api/search-index',
+      tag: 'Search',
+      summary: 'The prebuilt search index, for searching in the browser with tenpo/search-browser',
+      description:
+        'One JSON file holding the site content and its index, as built by `npm run build`. ' +
+        '`loadSiteSearch()` of the package export `tenpo/search-browser` reads it and answers exactly what GET /api/search answers. ' +
+        'Strong ETag (304 on If-None-Match); gzipped when the client accepts it.',
+      cors: 'any',
+      responses: {
+        200: { description: 'The index file', schema: IndexFileSchema, headers: INDEX_FILE_HEADERS },
+        304: { description: 'The client’s copy is current' },
+        ...errorResponses(405, 500),
+      },
+      handle: (c) => sendStaticFile(c, indexFileAsset(), INDEX_FILE_HEADERS),
     }),
   ];
 }

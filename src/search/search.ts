@@ -25,6 +25,13 @@ export interface SearchResponse {
 
 export const MAX_QUERY_LENGTH = 200;
 
+/** SPEC §10: words past these are ignored, so no query costs more than ten words do. */
+export const MAX_QUERY_WORDS = 10;
+
+export const DEFAULT_EXCERPT_LENGTH = 200;
+export const MIN_EXCERPT_LENGTH = 50;
+export const MAX_EXCERPT_LENGTH = 500;
+
 /**
  * Results carry the best this many matches; `totalResults` counts them all. The sample site never
  * reaches it; a site of thousands of pages would otherwise answer a common word with megabytes.
@@ -40,10 +47,22 @@ export function normalizeQuery(q: string): string {
   return Array.from(collapsed).slice(0, MAX_QUERY_LENGTH).join('').trimEnd();
 }
 
-/** Searches the site for an already normalised query (see normalizeQuery). */
+/** SPEC §3: an integer clamped into 50..500; absent or not a number → 200. A fraction is cut. */
+export function clampExcerptLength(length: number | undefined): number {
+  if (length === undefined || !Number.isFinite(length)) return DEFAULT_EXCERPT_LENGTH;
+  return Math.min(Math.max(Math.trunc(length), MIN_EXCERPT_LENGTH), MAX_EXCERPT_LENGTH);
+}
+
+/**
+ * Searches the site for an already normalised query (see normalizeQuery) and a clamped excerpt
+ * length (clampExcerptLength). Its first MAX_QUERY_WORDS words are searched; `query` in the
+ * answer is the whole of it.
+ */
 export function searchSite(index: SearchIndex, query: string, excerptLength: number): SearchResponse {
   if (query === '') return { results: [], query, totalResults: 0 };
-  const { total, hits, targets } = matchQuery(index, query, MAX_RESULTS);
+  // A normalised query has single spaces between its words.
+  const searched = query.split(' ', MAX_QUERY_WORDS).join(' ');
+  const { total, hits, targets } = matchQuery(index, searched, MAX_RESULTS);
   const results = hits.map(({ document, score }): SearchResult => {
     const { id, slug, title, description, tags, createdAt, body } = index.documents[document]!;
     const mappedTitle = normalizeWithMap(title);

@@ -1,4 +1,4 @@
-import type { ContentDocument } from '../../src/search/content.ts';
+import type { ContentDocument } from '../../src/search/index-fields.ts';
 
 /** A content page for search tests: `id` as its title and slug, empty fields unless given. */
 export const contentDocument = (id: string, fields: Partial<ContentDocument>): ContentDocument => ({
