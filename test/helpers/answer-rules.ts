@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { gunzipSync } from 'node:zlib';
 import { openApiPath } from '../../src/api-reference/openapi-document.ts';
 import type { Route } from '../../src/http/route.ts';
 import type { Contract } from './openapi-contract.ts';
@@ -51,7 +52,12 @@ export function checkAnswer(contract: Contract, served: Served, request: RawRequ
   }
   if (head) return documentedType === undefined ? undefined : checkJsonType(response, what);
   if (response.status >= 400) return checkEnvelope(response, what);
-  if (documentedType === 'application/json') contract.check(method, openApiPath(served.pattern), response.status, JSON.parse(response.body.toString('utf8')));
+  if (documentedType === 'application/json') contract.check(method, openApiPath(served.pattern), response.status, JSON.parse(decodedBody(response)));
+}
+
+/** The body as sent before any Content-Encoding (a large JSON file is gzipped when the client accepts it). */
+function decodedBody(response: RawResponse): string {
+  return (response.headers['content-encoding'] === 'gzip' ? gunzipSync(response.body) : response.body).toString('utf8');
 }
 
 function checkJsonType(response: RawResponse, what: string): void {
