@@ -26,3 +26,12 @@ test('the defaults it shows are the ones the configuration uses', () => {
   // Set, every default shown gives a valid configuration.
   loadConfig(Object.fromEntries([...shown].filter(([, value]) => value !== '')));
 });
+
+test("the README's configuration table names every variable", () => {
+  const readme = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8');
+  const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('\n## ', readme.indexOf('## Configuration') + 1));
+  const rows = table.split('\n').filter((line) => line.startsWith('| `'));
+  for (const { name } of configVariables()) {
+    assert.ok(rows.some((row) => row.split(' | ')[0]!.includes(`\`${name}\``)), `${name} in the README's configuration table`);
+  }
+});
