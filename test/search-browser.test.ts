@@ -88,6 +88,14 @@ test('the browser module answers every query exactly as GET /api/search', async 
     'wavefoldng',
     'eurorackケース',
     'a b c d e f g h i j k l m n',
+    // Words with synonyms (content/synonyms.yaml), alone and with others.
+    'filter',
+    'VCF',
+    'ADSR',
+    'eg',
+    'えんべろーぷ',
+    'シーケンサー clock',
+    'echo ディレイ',
   ];
   const cases: SearchCase[] = queries.flatMap((q, i) => [{ q }, { q, excerptLength: ['50', '120', '500', '9999', '12', '77.9', 'abc'][i % 7] }]);
   const [server, inBrowser] = await Promise.all([serverBodies(cases), browserBodies(cases)]);

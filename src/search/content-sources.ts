@@ -35,3 +35,17 @@ export function readContentSources(dir: string): ContentSource[] {
   }
   return sources;
 }
+
+/** Where the synonyms live (synonyms-file.ts reads them): optional. */
+const SYNONYMS_FILE = 'synonyms.yaml';
+
+/** `<dir>/synonyms.yaml` as text, or undefined when there is none. */
+export function readSynonymsSource(dir: string): { path: string; text: string } | undefined {
+  const path = join(dir, SYNONYMS_FILE);
+  try {
+    return { path, text: readFileSync(path, 'utf8') };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new Error(`synonyms ${path}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

@@ -1,5 +1,6 @@
 import MiniSearch, { type Options } from 'minisearch';
 import { tokenize } from '../text/tokenize.ts';
+import type { SynonymGroups } from './synonyms.ts';
 
 /**
  * The site's index: MiniSearch over four fields of every page, cut into terms by the tokenizer
@@ -10,6 +11,8 @@ import { tokenize } from '../text/tokenize.ts';
 export interface SearchIndex {
   documents: ContentDocument[];
   miniSearch: MiniSearch<IndexedDocument>;
+  /** What a query word also finds (synonyms.ts). */
+  synonyms: SynonymGroups;
 }
 
 /** One searchable page: `<CONTENT_DIR>/<contentType>/<fileSlug>.md`. */
@@ -52,8 +55,8 @@ function fieldText(document: ContentDocument, field: Field): string {
   return field === 'tags' ? document.tags.join(' ') : document[field];
 }
 
-export function buildSearchIndex(documents: ContentDocument[]): SearchIndex {
+export function buildSearchIndex(documents: ContentDocument[], synonyms: SynonymGroups = []): SearchIndex {
   const miniSearch = new MiniSearch(INDEX_OPTIONS);
   miniSearch.addAll(documents.map((document, position) => ({ position, document })));
-  return { documents, miniSearch };
+  return { documents, miniSearch, synonyms };
 }

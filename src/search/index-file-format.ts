@@ -9,17 +9,18 @@ import { INDEX_OPTIONS, type ContentDocument, type SearchIndex } from './index-f
  * from, so a start tells from the first bytes, without parsing, whether the file is usable.
  * No Node.js API here: browsers read it too.
  */
-export const INDEX_FILE_FORMAT = 'tenpo-search-index/3';
+export const INDEX_FILE_FORMAT = 'tenpo-search-index/4';
 
 interface IndexFile {
   format: typeof INDEX_FILE_FORMAT;
   fingerprint: string;
   documents: ContentDocument[];
+  synonyms: string[][];
   index: AsPlainObject;
 }
 
 export function serializeSearchIndex(index: SearchIndex, fingerprint: string): Uint8Array {
-  const file = { format: INDEX_FILE_FORMAT, fingerprint, documents: index.documents, index: index.miniSearch };
+  const file = { format: INDEX_FILE_FORMAT, fingerprint, documents: index.documents, synonyms: index.synonyms, index: index.miniSearch };
   return new TextEncoder().encode(JSON.stringify(file));
 }
 
@@ -30,8 +31,8 @@ export function serializeSearchIndex(index: SearchIndex, fingerprint: string): U
 export function deserializeSearchIndex(file: Uint8Array, fingerprint?: string): SearchIndex | undefined {
   const expected = new TextEncoder().encode(fingerprint === undefined ? head() : `${head()}"fingerprint":${JSON.stringify(fingerprint)},`);
   if (file.length < expected.length || expected.some((byte, i) => file[i] !== byte)) return undefined;
-  const { documents, index } = JSON.parse(new TextDecoder().decode(file)) as IndexFile;
-  return { documents, miniSearch: MiniSearch.loadJS(index, INDEX_OPTIONS) };
+  const { documents, synonyms, index } = JSON.parse(new TextDecoder().decode(file)) as IndexFile;
+  return { documents, miniSearch: MiniSearch.loadJS(index, INDEX_OPTIONS), synonyms };
 }
 
 function head(): string {

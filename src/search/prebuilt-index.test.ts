@@ -43,3 +43,16 @@ test('an index built from other content, or no index file, is not used', async (
   const { index: fromFiles } = await loadSiteIndex(join(dir, 'content'), join(dir, 'missing.bin'), silent);
   assert.equal(fromFiles.documents.length, index.documents.length);
 });
+
+test('an index built with other synonyms is not used', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tenpo-index-'));
+  cpSync('content', join(dir, 'content'), { recursive: true });
+  writeFileSync(join(dir, 'index.json'), (await buildIndexFile(join(dir, 'content'))).file);
+  appendFileSync(join(dir, 'content', 'synonyms.yaml'), '- [ホルダー, holder]\n');
+
+  const logs: string[] = [];
+  const log = createLogger('info', { write: (line: string) => logs.push(line) });
+  const { index } = await loadSiteIndex(join(dir, 'content'), join(dir, 'index.json'), log);
+  assert.match(logs.join(''), /no prebuilt search index for this content/);
+  assert.deepEqual(index.synonyms.at(-1), ['ホルダー', 'holder']);
+});

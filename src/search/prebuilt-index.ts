@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '../log.ts';
-import { readContentSources, type ContentSource } from './content-sources.ts';
+import { readContentSources, readSynonymsSource, type ContentSource } from './content-sources.ts';
 import { deserializeSearchIndex, serializeSearchIndex } from './index-file-format.ts';
 import { buildSearchIndex, type SearchIndex } from './index-fields.ts';
 
@@ -15,13 +15,23 @@ import { buildSearchIndex, type SearchIndex } from './index-fields.ts';
  * CONTENT_DIR, no build) the start parses and builds, slower but never stale.
  */
 export async function loadSiteIndex(contentDir: string, indexPath: string, log: Logger): Promise<IndexWithFile> {
-  const sources = readContentSources(contentDir);
+  const sources = readSources(contentDir);
   const fingerprint = indexFingerprint(sources);
   const file = readIndexFile(indexPath);
   const prebuilt = file && deserializeSearchIndex(file, fingerprint);
   if (file && prebuilt) return { index: prebuilt, file, fingerprint };
-  log.info({ contentDir, documents: sources.length }, 'no prebuilt search index for this content; building it');
+  log.info({ contentDir, documents: sources.pages.length }, 'no prebuilt search index for this content; building it');
   return buildWithFile(sources, fingerprint);
+}
+
+/** What an index is built from: the pages, and the synonyms when there are any. */
+interface Sources {
+  pages: ContentSource[];
+  synonyms?: { path: string; text: string };
+}
+
+function readSources(contentDir: string): Sources {
+  return { pages: readContentSources(contentDir), synonyms: readSynonymsSource(contentDir) };
 }
 
 /** The index and its file (index-file-format.ts), which GET /api/search-index sends as it is. */
@@ -33,19 +43,19 @@ export interface IndexWithFile {
 
 /** Builds the index from the content, with the file loadSiteIndex looks for. */
 export async function buildIndexFile(contentDir: string): Promise<IndexWithFile> {
-  const sources = readContentSources(contentDir);
+  const sources = readSources(contentDir);
   return buildWithFile(sources, indexFingerprint(sources));
 }
 
-async function buildWithFile(sources: ContentSource[], fingerprint: string): Promise<IndexWithFile> {
+async function buildWithFile(sources: Sources, fingerprint: string): Promise<IndexWithFile> {
   const index = await buildFromSources(sources);
   return { index, file: serializeSearchIndex(index, fingerprint), fingerprint };
 }
 
-async function buildFromSources(sources: ContentSource[]): Promise<SearchIndex> {
+async function buildFromSources({ pages, synonyms }: Sources): Promise<SearchIndex> {
   // Loaded only here: the markdown and YAML parsers cost the fast path ~25 ms of imports.
-  const { parseContent } = await import('./content.ts');
-  return buildSearchIndex(parseContent(sources));
+  const [{ parseContent }, { parseSynonyms }] = await Promise.all([import('./content.ts'), import('./synonyms-file.ts')]);
+  return buildSearchIndex(parseContent(pages), synonyms ? parseSynonyms(synonyms.text, synonyms.path) : []);
 }
 
 function readIndexFile(path: string): Uint8Array | undefined {
@@ -63,7 +73,7 @@ const INDEX_CODE = [import.meta.dirname, join(import.meta.dirname, '..', 'text')
 const MINISEARCH_CODE = fileURLToPath(import.meta.resolve('minisearch'));
 
 /** Identifies the content and the code an index was built from: any change to either misses. */
-function indexFingerprint(sources: ContentSource[]): string {
+function indexFingerprint({ pages, synonyms }: Sources): string {
   const hash = createHash('sha256');
   for (const dir of INDEX_CODE) {
     for (const file of readdirSync(dir).filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts')).sort()) {
@@ -71,6 +81,7 @@ function indexFingerprint(sources: ContentSource[]): string {
     }
   }
   hash.update(readFileSync(MINISEARCH_CODE)).update('\0');
-  for (const source of sources) hash.update(`${source.contentType}/${source.fileSlug}\0${source.text}\0`);
+  for (const source of pages) hash.update(`${source.contentType}/${source.fileSlug}\0${source.text}\0`);
+  hash.update(`synonyms\0${synonyms?.text ?? ''}\0`);
   return hash.digest('base64url');
 }

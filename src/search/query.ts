@@ -1,7 +1,8 @@
-import type { Query, SearchOptions } from 'minisearch';
+import type { Query, SearchOptions, SearchResult } from 'minisearch';
 import { codePointLength } from '../text/code-points.ts';
 import { normalize } from '../text/normalize.ts';
-import { isJapaneseTerm, textRuns, tokenize } from '../text/tokenize.ts';
+import { isJapaneseTerm, textRuns, tokenize, type TextRun } from '../text/tokenize.ts';
+import { synonymsOf } from './synonyms.ts';
 import { FIELD_BOOSTS, type SearchIndex } from './index-fields.ts';
 
 /**
@@ -15,6 +16,8 @@ import { FIELD_BOOSTS, type SearchIndex } from './index-fields.ts';
  *   5 characters on, a word within floor(0.2 × length) edits (fuzzy 0.2: one typo from 5
  *   characters, two from 10), so short words such as `vco` never match a neighbour such as `vca`.
  * Japanese runs are never fuzzy: one character off is another word there.
+ * A word in a synonym group also finds the pages with the group's other words, after all those
+ * with the words as typed (throughSynonyms).
  *
  * MiniSearch scores: BM25+ per field with FIELD_BOOSTS, prefix and fuzzy matches weighted down by
  * its defaults. Equal scores go to the newer page.
@@ -53,26 +56,64 @@ const SEARCH_OPTIONS: SearchOptions = {
 };
 
 export function matchQuery(index: SearchIndex, query: string, limit: number): QueryMatch {
-  const japanese: string[] = [];
-  const runs: Query[] = [];
-  for (const run of textRuns(normalize(query))) {
-    if (run.kind === 'japanese') japanese.push(run.text);
-    runs.push(run.kind === 'japanese' && codePointLength(run.text) === 1 ? characterQuery(run.text) : run.text);
-  }
+  const runs = textRuns(normalize(query));
+  const japanese = runs.filter((run) => run.kind === 'japanese').map((run) => run.text);
   if (runs.length === 0) return { total: 0, hits: [], targets: { words: new Set(), japanese } };
 
+  let results = ranked(index, index.miniSearch.search({ queries: runs.map(runQuery) }, SEARCH_OPTIONS));
+  const synonyms = runs.map((run) => synonymsOf(index.synonyms, run.text));
+  if (synonyms.some((words) => words.length > 0)) {
+    results = results.concat(throughSynonyms(index, runs, synonyms, results));
+    for (const word of synonyms.flat()) if (isJapaneseTerm(word)) japanese.push(word);
+  }
+  const hits = results.slice(0, limit);
+  const words = new Set<string>();
+  for (const hit of hits) for (const term of hit.terms) if (!isJapaneseTerm(term)) words.add(term);
+  return { total: results.length, hits: hits.map((hit) => ({ document: hit.id as number, score: hit.score })), targets: { words, japanese } };
+}
+
+/** Best first; equal scores go to the newer page, then by id, so the order never depends on the index. */
+function ranked(index: SearchIndex, results: SearchResult[]): SearchResult[] {
   const { documents } = index;
-  const results = index.miniSearch.search({ queries: runs }, SEARCH_OPTIONS);
-  results.sort(
+  return results.sort(
     (a, b) =>
       b.score - a.score ||
       compare(documents[b.id]!.createdAt, documents[a.id]!.createdAt) ||
       compare(documents[a.id]!.id, documents[b.id]!.id),
   );
-  const hits = results.slice(0, limit);
-  const words = new Set<string>();
-  for (const hit of hits) for (const term of hit.terms) if (!isJapaneseTerm(term)) words.add(term);
-  return { total: results.length, hits: hits.map((hit) => ({ document: hit.id as number, score: hit.score })), targets: { words, japanese } };
+}
+
+/** How much a page found only through a synonym counts against one with the word itself. */
+const SYNONYM_WEIGHT = 0.5;
+
+/**
+ * The pages the query finds when each word may also be one of its synonyms (synonyms.ts), less
+ * those it finds as typed (`withWords`), ranked after them all: their score is halved and never
+ * above the lowest of those. A synonym matches as a whole word (no prefix, no typo: `eg` is not
+ * `egg`); a Japanese one by its bigrams, as any Japanese run.
+ */
+function throughSynonyms(index: SearchIndex, runs: TextRun[], synonyms: string[][], withWords: SearchResult[]): SearchResult[] {
+  const queries = runs.map((run, i): Query => {
+    if (synonyms[i]!.length === 0) return runQuery(run);
+    // Inside an OR each alternative must AND its own terms (a Japanese run's bigrams).
+    const asTyped = runQuery(run);
+    const typed: Query = typeof asTyped === 'string' ? { queries: [asTyped], combineWith: 'AND' } : asTyped;
+    return { combineWith: 'OR', queries: [typed, ...synonyms[i]!.map(synonymQuery)] };
+  });
+  const found = new Set(withWords.map((result) => result.id));
+  const ceiling = withWords.at(-1)?.score ?? Number.POSITIVE_INFINITY;
+  const more = index.miniSearch.search({ queries }, SEARCH_OPTIONS).filter((result) => !found.has(result.id));
+  for (const result of more) result.score = Math.min(result.score * SYNONYM_WEIGHT, ceiling);
+  return ranked(index, more);
+}
+
+function runQuery(run: TextRun): Query {
+  return run.kind === 'japanese' && codePointLength(run.text) === 1 ? characterQuery(run.text) : run.text;
+}
+
+function synonymQuery(word: string): Query {
+  if (isJapaneseTerm(word) && codePointLength(word) === 1) return characterQuery(word);
+  return { queries: [word], combineWith: 'AND', prefix: false, fuzzy: false };
 }
 
 /**

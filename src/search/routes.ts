@@ -67,6 +67,7 @@ export const IndexFileSchema = z.object({
   documents: z
     .array(SearchResultSchema.pick({ id: true, slug: true, title: true, description: true, tags: true, createdAt: true }).extend({ body: z.string().describe('The page as plain text') }))
     .describe('Every page, in index order'),
+  synonyms: z.array(z.array(z.string())).describe('Groups of words a query word also finds (normalised), from synonyms.yaml'),
   index: z.record(z.string(), z.unknown()).describe('MiniSearch’s serialization of the index'),
 });
 
