@@ -20,12 +20,13 @@ export async function compareServers(options: {
   rounds?: number;
   secondsPerRound?: number;
   connections?: number;
+  shared?: boolean;
 }): Promise<Comparison> {
   const rounds = options.rounds ?? 3;
   const seconds = options.secondsPerRound ?? 5;
   const okResponses = { ours: 0, baseline: 0 };
   const run = async (url: string, s: number) => {
-    const result = await load({ url, requests: options.requests, seconds: s, connections: options.connections });
+    const result = await load({ url, requests: options.requests, seconds: s, connections: options.connections, shared: options.shared });
     okResponses[url === options.ours ? 'ours' : 'baseline'] += result.ok;
     return result;
   };

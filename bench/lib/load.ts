@@ -18,13 +18,29 @@ export interface LoadResult {
   non2xx: number;
 }
 
-/** Drives a server with autocannon; each connection cycles through `requests` in order. */
-export async function load(options: { url: string; requests: LoadRequest[]; connections?: number; seconds?: number }): Promise<LoadResult> {
+export interface LoadOptions {
+  url: string;
+  requests: LoadRequest[];
+  connections?: number;
+  seconds?: number;
+  /**
+   * Deal `requests` out in turn across all connections (one sequence for all) instead of each
+   * connection cycling through them from the start, so no two connections ask for the same thing
+   * at once: with more requests than a cache holds, none is answered from the cache.
+   */
+  shared?: boolean;
+}
+
+/** Drives a server with autocannon; each connection cycles through `requests` in order (see `shared`). */
+export async function load(options: LoadOptions): Promise<LoadResult> {
+  let turn = 0;
   const result = await autocannon({
     url: options.url,
     connections: options.connections ?? 50,
     duration: options.seconds ?? 10,
-    requests: options.requests,
+    requests: options.shared
+      ? [{ setupRequest: (request) => ({ ...request, ...options.requests[turn++ % options.requests.length]! }) }]
+      : options.requests,
   });
   return {
     requestsPerSecond: result.requests.average,

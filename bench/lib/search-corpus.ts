@@ -88,3 +88,34 @@ export function makeQueries(sample: ContentDocument[], count: number, seed = 7):
   while (queries.size < count) queries.add(makers[queries.size % makers.length]!());
   return [...queries];
 }
+
+/**
+ * Queries of the shapes that cost most per query (SPEC §10 bounds them), `count` distinct ones of
+ * each: lone Japanese characters apart, by spaces (issue 12 measured ~110 ms each) or by ・; long
+ * words, fuzzy up to 3 edits each; one word as long as a query can be; many two-letter prefixes;
+ * many whole words of the content; lone characters glued to prefixes.
+ */
+export function makeCostlyQueries(sample: ContentDocument[], count: number, seed = 13): Record<string, string[]> {
+  const random = seededRandom(seed);
+  const text = sample.map((d) => `${d.title}\n${d.description}\n${d.body}`).join('\n');
+  const characters = [...new Set(text.match(/[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}]/gu) ?? [])];
+  const words = [...new Set((text.match(/[A-Za-z]{4,}/g) ?? []).map((w) => w.toLowerCase()))];
+  const letters = [...'abcdefghijklmnopqrstuvwxyz'];
+  const times = (n: number, make: () => string, separator: string) => Array.from({ length: n }, make).join(separator);
+  const shapes: Record<string, () => string> = {
+    '100 lone kanji/kana, spaced': () => times(100, () => pick(random, characters), ' '),
+    '100 lone kanji/kana, by ・': () => times(100, () => pick(random, characters), '・'),
+    '10 random 19-letter words': () => times(10, () => times(19, () => pick(random, letters), ''), ' '),
+    'one 200-letter word': () => times(200, () => pick(random, letters), ''),
+    '66 two-letter prefixes': () => times(66, () => pick(random, words).slice(0, 2), ' '),
+    '30 words of the content': () => times(30, () => pick(random, words), ' '),
+    '50 kanji+prefix pairs': () => times(50, () => pick(random, characters) + pick(random, words).slice(0, 2), ' '),
+  };
+  return Object.fromEntries(
+    Object.entries(shapes).map(([shape, make]) => {
+      const queries = new Set<string>();
+      while (queries.size < count) queries.add(make());
+      return [shape, [...queries]];
+    }),
+  );
+}

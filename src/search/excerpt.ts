@@ -1,3 +1,4 @@
+import { counting } from '../text/normalize.ts';
 import { markHtml, type Span } from './highlight.ts';
 
 export interface Excerpt {
@@ -13,8 +14,7 @@ const ELLIPSIS = '…';
  * HTML with the matches marked. Cuts move inward to the nearest word boundary when one is close
  * (Intl.Segmenter knows Japanese words), else fall between characters.
  */
-export function makeExcerpt(body: string, matches: Span[], length: number): Excerpt {
-  const points = codePointOffsets(body);
+export function makeExcerpt(body: string, matches: Span[], length: number, points = codePointOffsets(body)): Excerpt {
   const total = points.length - 1;
   if (total <= length) return { text: body, html: markHtml(body, matches) };
 
@@ -81,7 +81,8 @@ function boundaryBefore(body: string, points: Uint32Array, at: number, limit: nu
 }
 
 /** UTF-16 offset of each code point, plus the length at the end. */
-function codePointOffsets(text: string): Uint32Array {
+export function codePointOffsets(text: string): Uint32Array {
+  if (!SURROGATE.test(text)) return counting(0, text.length + 1);
   const offsets = new Uint32Array(text.length + 1);
   let count = 0;
   for (let i = 0; i < text.length; i++) {
@@ -92,6 +93,9 @@ function codePointOffsets(text: string): Uint32Array {
   offsets[count] = text.length;
   return offsets.subarray(0, count + 1);
 }
+
+// Without the u or v flag a class matches UTF-16 units, so this finds either half of any pair.
+const SURROGATE = /[\ud800-\udfff]/;
 
 /** The code point index of a UTF-16 offset (the one that contains it). */
 function toCodePoint(points: Uint32Array, offset: number): number {

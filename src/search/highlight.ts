@@ -1,6 +1,6 @@
 import type { MappedText } from '../text/normalize.ts';
 import { escapeHtml } from '../text/safe-text.ts';
-import { bigrams, textRuns } from '../text/tokenize.ts';
+import { bigrams, isWholeWord } from '../text/tokenize.ts';
 import type { MatchTargets } from './query.ts';
 
 /** A half-open range of UTF-16 offsets in the original text. */
@@ -19,8 +19,10 @@ export interface Span {
 export function findMatches(mapped: MappedText, targets: MatchTargets, runsFoundWhole: ReadonlySet<string>): Span[] {
   const found: Span[] = [];
   const add = (start: number, end: number) => found.push({ start: mapped.start[start]!, end: mapped.end[end - 1]! });
-  if (targets.words.size > 0) {
-    for (const run of textRuns(mapped.text)) if (run.kind === 'word' && targets.words.has(run.text)) add(run.start, run.end);
+  for (const word of targets.words) {
+    for (let at = mapped.text.indexOf(word); at !== -1; at = mapped.text.indexOf(word, at + 1)) {
+      if (isWholeWord(mapped.text, at, at + word.length)) add(at, at + word.length);
+    }
   }
   for (const run of targets.japanese) {
     for (const needle of runsFoundWhole.has(run) ? [run] : bigrams(run)) {

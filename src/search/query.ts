@@ -2,6 +2,7 @@ import type { Query, SearchOptions, SearchResult } from 'minisearch';
 import { codePointLength } from '../text/code-points.ts';
 import { normalize } from '../text/normalize.ts';
 import { isJapaneseTerm, textRuns, tokenize, type TextRun } from '../text/tokenize.ts';
+import { useFastFuzzy } from './fuzzy-terms.ts';
 import { synonymsOf } from './synonyms.ts';
 import { FIELD_BOOSTS, type SearchIndex } from './index-fields.ts';
 
@@ -18,6 +19,9 @@ import { FIELD_BOOSTS, type SearchIndex } from './index-fields.ts';
  * Japanese runs are never fuzzy: one character off is another word there.
  * A word in a synonym group also finds the pages with the group's other words, after all those
  * with the words as typed (throughSynonyms).
+ *
+ * Only the first MAX_QUERY_WORDS runs count (SPEC §10): each run is a lookup of its own, so this
+ * bounds what one query can cost (100 lone kanji took ~110 ms of CPU).
  *
  * MiniSearch scores: BM25+ per field with FIELD_BOOSTS, prefix and fuzzy matches weighted down by
  * its defaults. Equal scores go to the newer page.
@@ -38,6 +42,9 @@ export interface MatchTargets {
   japanese: readonly string[];
 }
 
+/** A query's words beyond these are ignored; a word is a run (`eurorackケース` is two, `ア・イ` too). */
+export const MAX_QUERY_WORDS = 10;
+
 const MIN_PREFIX_LENGTH = 2;
 const FUZZINESS = 0.2;
 
@@ -56,10 +63,11 @@ const SEARCH_OPTIONS: SearchOptions = {
 };
 
 export function matchQuery(index: SearchIndex, query: string, limit: number): QueryMatch {
-  const runs = textRuns(normalize(query));
+  const runs = textRuns(normalize(query)).slice(0, MAX_QUERY_WORDS);
   const japanese = runs.filter((run) => run.kind === 'japanese').map((run) => run.text);
   if (runs.length === 0) return { total: 0, hits: [], targets: { words: new Set(), japanese } };
 
+  useFastFuzzy(index.miniSearch);
   let results = ranked(index, index.miniSearch.search({ queries: runs.map(runQuery) }, SEARCH_OPTIONS));
   const synonyms = runs.map((run) => synonymsOf(index.synonyms, run.text));
   if (synonyms.some((words) => words.length > 0)) {

@@ -53,7 +53,7 @@ export const SearchResponseSchema = z.object({
 const CACHE_HEADERS = { 'Cache-Control': 'public, max-age=300' };
 
 /** Distinct answers kept serialized: content is fixed while the service runs, so none goes stale. */
-const CACHE_ENTRIES = 500;
+export const CACHE_ENTRIES = 500;
 
 interface Answer {
   json: CachedJson;

@@ -1,6 +1,6 @@
-import { normalize, normalizeWithMap } from '../text/normalize.ts';
 import { makeExcerpt } from './excerpt.ts';
 import { findMatches, markHtml, runsFoundWhole } from './highlight.ts';
+import { pageText } from './page-text.ts';
 import { matchQuery } from './query.ts';
 import type { SearchIndex } from './index-fields.ts';
 
@@ -24,9 +24,6 @@ export interface SearchResponse {
 }
 
 export const MAX_QUERY_LENGTH = 200;
-
-/** SPEC §10: words past these are ignored, so no query costs more than ten words do. */
-export const MAX_QUERY_WORDS = 10;
 
 export const DEFAULT_EXCERPT_LENGTH = 200;
 export const MIN_EXCERPT_LENGTH = 50;
@@ -55,20 +52,18 @@ export function clampExcerptLength(length: number | undefined): number {
 
 /**
  * Searches the site for an already normalised query (see normalizeQuery) and a clamped excerpt
- * length (clampExcerptLength). Its first MAX_QUERY_WORDS words are searched; `query` in the
- * answer is the whole of it.
+ * length (clampExcerptLength). Only its first MAX_QUERY_WORDS words are searched (query.ts);
+ * `query` in the answer is the whole of it.
  */
 export function searchSite(index: SearchIndex, query: string, excerptLength: number): SearchResponse {
   if (query === '') return { results: [], query, totalResults: 0 };
-  // A normalised query has single spaces between its words.
-  const searched = query.split(' ', MAX_QUERY_WORDS).join(' ');
-  const { total, hits, targets } = matchQuery(index, searched, MAX_RESULTS);
+  const { total, hits, targets } = matchQuery(index, query, MAX_RESULTS);
   const results = hits.map(({ document, score }): SearchResult => {
-    const { id, slug, title, description, tags, createdAt, body } = index.documents[document]!;
-    const mappedTitle = normalizeWithMap(title);
-    const mappedBody = normalizeWithMap(body);
-    const whole = runsFoundWhole(targets, [mappedTitle.text, mappedBody.text, normalize(description)]);
-    const excerpt = makeExcerpt(body, findMatches(mappedBody, targets, whole), excerptLength);
+    const page = index.documents[document]!;
+    const { id, slug, title, description, tags, createdAt, body } = page;
+    const text = pageText(page);
+    const whole = runsFoundWhole(targets, [text.title.text, text.body.text, text.description]);
+    const excerpt = makeExcerpt(body, findMatches(text.body, targets, whole), excerptLength, text.bodyPoints);
     return {
       id,
       slug,
@@ -77,7 +72,7 @@ export function searchSite(index: SearchIndex, query: string, excerptLength: num
       tags,
       createdAt,
       excerpt: excerpt.text,
-      highlighted_title: markHtml(title, findMatches(mappedTitle, targets, whole)),
+      highlighted_title: markHtml(title, findMatches(text.title, targets, whole)),
       highlighted_excerpt: excerpt.html,
       score: Math.round(score * 1000) / 1000,
     };

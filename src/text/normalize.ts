@@ -41,6 +41,7 @@ export function normalizeWithMap(text: string): MappedText {
   let size = 0;
   const parts: string[] = [];
   let runStart = 0;
+  let unitForUnit = true;
   let i = 0;
   while (i < length) {
     const code = text.charCodeAt(i);
@@ -50,6 +51,7 @@ export function normalizeWithMap(text: string): MappedText {
       i++;
       continue;
     }
+    unitForUnit = false;
     if (runStart < i) parts.push(normalize(text.slice(runStart, i)));
     let j = i + (code >= 0xd800 && code <= 0xdbff && i + 1 < length ? 2 : 1);
     while (j < length && joinsPrevious(text, j)) j += text.codePointAt(j)! > 0xffff ? 2 : 1;
@@ -66,8 +68,24 @@ export function normalizeWithMap(text: string): MappedText {
     i = runStart = j;
   }
   if (runStart < length) parts.push(normalize(text.slice(runStart)));
-  return { text: parts.join(''), start: start.subarray(0, size), end: end.subarray(0, size) };
+  const normalized = parts.join('');
+  if (unitForUnit) return { text: normalized, start: counting(0, size), end: counting(1, size) };
+  return { text: normalized, start: start.subarray(0, size), end: end.subarray(0, size) };
 }
+
+/**
+ * `from, from + 1, …` (`size` of them): the map of a text normalised unit for unit, as most are.
+ * Views of one shared array, so a map kept for every page of the site (search.ts) costs nothing.
+ */
+export function counting(from: number, size: number): Uint32Array {
+  if (from + size > numbers.length) {
+    numbers = new Uint32Array(Math.max(from + size, numbers.length * 2));
+    for (let n = 0; n < numbers.length; n++) numbers[n] = n;
+  }
+  return numbers.subarray(from, from + size);
+}
+
+let numbers = new Uint32Array(0);
 
 /**
  * Whether normalize() maps this UTF-16 unit, alone, to exactly one unit: learnt per unit on first

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { bigrams, isJapaneseTerm, tokenize } from './tokenize.ts';
+import fc from 'fast-check';
+import { bigrams, isJapaneseTerm, isWholeWord, textRuns, tokenize } from './tokenize.ts';
 
 test('Latin and digit runs stay words, normalised', () => {
   assert.deepEqual(tokenize('Analog VCO, 104HP ＶＣＯ'), ['analog', 'vco', '104hp', 'vco']);
@@ -32,4 +33,23 @@ test('bigrams count code points, and terms know their kind', () => {
   assert.equal(isJapaneseTerm('シン'), true);
   assert.equal(isJapaneseTerm('vco'), false);
   assert.equal(isJapaneseTerm('104hp'), false);
+});
+
+test('a word stands alone exactly where it is a whole word run', () => {
+  // Pieces that meet in every way that matters: letters, digits, marks, kana, kanji, astral letters
+  // and kanji, lone surrogates, spaces and punctuation.
+  const piece = fc.constantFrom('ab', 'a', 'b', '1', '\u0301', 'カ', '漢', 'ー', '𝐀', '𠮷', '\ud835', '\udc00', ' ', '・', '-', 'é');
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 12 }), (pieces) => {
+      const text = pieces.join('');
+      const runs = textRuns(text);
+      for (const run of runs.filter((r) => r.kind === 'word')) {
+        for (let at = text.indexOf(run.text); at !== -1; at = text.indexOf(run.text, at + 1)) {
+          const isRun = runs.some((r) => r.start === at && r.end === at + run.text.length);
+          assert.equal(isWholeWord(text, at, at + run.text.length), isRun, `${JSON.stringify(text)} at ${at}`);
+        }
+      }
+    }),
+    { numRuns: 2000 },
+  );
 });

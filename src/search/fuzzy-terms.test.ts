@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type MiniSearch from 'minisearch';
+import { contentDocument } from '../../test/helpers/content-document.ts';
+import { readContentSources } from './content-sources.ts';
+import { parseContent } from './content.ts';
+import { useFastFuzzy } from './fuzzy-terms.ts';
+import { buildSearchIndex } from './index-fields.ts';
+
+// The fast lookups must give exactly what MiniSearch's walk gives (terms, distances and order), or
+// scores would move: checked against a second copy of the index that keeps the walk.
+
+type Terms = MiniSearch['_index'];
+const termsOf = (miniSearch: MiniSearch) => (miniSearch as unknown as { _index: Terms })._index;
+const listed = (found: ReturnType<Terms['fuzzyGet']>) => [...found].map(([term, [, distance]]) => `${term}:${distance}`);
+
+function lookups(documents: ReturnType<typeof parseContent>, keys: (terms: string[]) => [string, number][]) {
+  const walked = termsOf(buildSearchIndex(documents).miniSearch);
+  const fastIndex = buildSearchIndex(documents).miniSearch;
+  useFastFuzzy(fastIndex);
+  const fast = termsOf(fastIndex);
+  const all = [...walked.keys()];
+  const cases = keys(all);
+  for (const [key, distance] of cases) {
+    assert.deepEqual(listed(fast.fuzzyGet(key, distance)), listed(walked.fuzzyGet(key, distance)), `${key} within ${distance}`);
+  }
+  return cases.length;
+}
+
+test('over the sample content, every lookup query.ts makes answers as the walk does', () => {
+  const count = lookups(parseContent(readContentSources('content')), (terms) => {
+    const units = [...new Set(terms.flatMap((term) => term.split('')))].map((unit): [string, number] => [unit, 1]);
+    const words = terms
+      .filter((term) => /^[a-z0-9]{5,}$/.test(term))
+      .flatMap((term): [string, number][] => {
+        const distance = Math.floor(term.length * 0.2);
+        return [
+          [term, distance],
+          [term.slice(0, 2) + term.slice(3), distance],
+          [`${term.slice(0, -1)}q`, distance],
+        ];
+      });
+    return [...units, ...words, ['ないもの', 1], ['zzzzz', 1], ['zzzzzzzzzz', 2]];
+  });
+  assert.ok(count > 1000, `${count} lookups`);
+});
+
+test('characters beyond the BMP, Japanese keys and distances as long as the key take the walk, alike', () => {
+  const documents = [
+    contentDocument('a/astral', { title: '𠮷野家の𠮷𠮷', body: '𝐀𝐁𝐂𝐃𝐄 letters 𝐀bcde and abcde, a ab abc シ シン ンシ' }),
+    contentDocument('a/plain', { title: 'Delay', body: 'ディレイとエコー abcdf' }),
+  ];
+  lookups(documents, () => [
+    ['𠮷', 1],
+    ['𠮷𠮷', 1],
+    ['\ud842', 1],
+    ['𝐀bcde', 1],
+    ['abcd𝐄', 1],
+    ['abcde', 1],
+    ['abc', 3],
+    ['ab', 2],
+    ['シ', 1],
+    ['シ', 2],
+    ['シン', 1],
+    ['ディレ', 1],
+  ]);
+});
