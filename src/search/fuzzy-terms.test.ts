@@ -8,7 +8,11 @@ import { useFastFuzzy } from './fuzzy-terms.ts';
 import { buildSearchIndex } from './index-fields.ts';
 
 // The fast lookups must give exactly what MiniSearch's walk gives (terms, distances and order), or
-// scores would move: checked against a second copy of the index that keeps the walk.
+// scores would move: checked against a second copy of the index that keeps the walk. A character's
+// lookup leaves out the other lone characters, which the query drops (fuzzy-terms.ts).
+
+const dropped = (key: string, distance: number) => (entry: string) =>
+  key.length === 1 && distance === 1 && entry.split(':')[0]!.length === 1 && !entry.startsWith(`${key}:`);
 
 type Terms = MiniSearch['_index'];
 const termsOf = (miniSearch: MiniSearch) => (miniSearch as unknown as { _index: Terms })._index;
@@ -22,7 +26,8 @@ function lookups(documents: ReturnType<typeof parseContent>, keys: (terms: strin
   const all = [...walked.keys()];
   const cases = keys(all);
   for (const [key, distance] of cases) {
-    assert.deepEqual(listed(fast.fuzzyGet(key, distance)), listed(walked.fuzzyGet(key, distance)), `${key} within ${distance}`);
+    const expected = listed(walked.fuzzyGet(key, distance)).filter((entry) => !dropped(key, distance)(entry));
+    assert.deepEqual(listed(fast.fuzzyGet(key, distance)), expected, `${key} within ${distance}`);
   }
   return cases.length;
 }
@@ -36,8 +41,7 @@ test('over the sample content, every lookup query.ts makes answers as the walk d
         const distance = Math.floor(term.length * 0.2);
         return [
           [term, distance],
-          [term.slice(0, 2) + term.slice(3), distance],
-          [`${term.slice(0, -1)}q`, distance],
+          [`${term.slice(0, 2)}${term.slice(3, -1)}q`, distance],
         ];
       });
     return [...units, ...words, ['ないもの', 1], ['zzzzz', 1], ['zzzzzzzzzz', 2]];
