@@ -114,7 +114,7 @@ const EnvSchema = z.object({
   PREORDER_API_TOKEN: z
     .string()
     .optional()
-    .describe('The admin bearer token (or ADMIN_API_TOKEN). Required in production; in development one is generated and kept in var/, elsewhere generated at each start.'),
+    .describe('The admin bearer token (or ADMIN_API_TOKEN). Required in production; in development one is generated once and kept beside the SQLite store (var/ by default), elsewhere at each start.'),
   ADMIN_API_TOKEN: z.string().optional().describe('Another name for PREORDER_API_TOKEN; both set and different is an error.'),
   EMAIL_PROVIDER_API_KEY: z.string().optional().describe('Key of the Resend-compatible email API; emails go through it when set.'),
   EMAIL_API_URL: httpUrl.default(DEFAULT_EMAIL_API_URL).describe('The email API endpoint (POST, Authorization: Bearer <key>).'),

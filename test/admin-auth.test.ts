@@ -55,13 +55,13 @@ const ACCEPTED: [string, string][] = [
 describe('the admin bearer check', () => {
   let app: TestApp;
   let client: RawClient;
-  let adminPaths: string[];
+  let adminRoutes: { path: string; method: 'GET' | 'POST' }[];
   before(async () => {
     app = await startTestApp();
     client = rawClient(app.url);
-    adminPaths = allRoutes(app.services)
+    adminRoutes = allRoutes(app.services)
       .filter((route) => route.admin)
-      .map((route) => route.path);
+      .map(({ path, method }) => ({ path, method }));
   });
   after(async () => {
     client.close();
@@ -69,15 +69,18 @@ describe('the admin bearer check', () => {
   });
 
   test('every admin route is covered', () => {
-    assert.ok(adminPaths.length >= 12, adminPaths.join(', '));
-    assert.ok(allRoutes(app.services).every((route) => route.admin === route.path.startsWith('/api/admin')), 'every /api/admin… route is an admin route');
+    assert.ok(adminRoutes.length >= 12, adminRoutes.map((route) => route.path).join(', '));
+    assert.ok(
+      allRoutes(app.services).every((route) => route.admin === (route.path.startsWith('/api/admin') || route.path === '/metrics')),
+      'every /api/admin… route is an admin route, and GET /metrics',
+    );
   });
 
   test('refuses every near miss with 401, before the body is validated', async () => {
-    for (const path of adminPaths) {
+    for (const { path, method } of adminRoutes) {
       for (const [what, headers, query] of REFUSED) {
         const response = await client.send({
-          method: 'POST',
+          method,
           target: query ? `${path}?${query}` : path,
           headers: [...headers, ['Content-Type', 'application/json']],
           body: Buffer.from('{"this is": not JSON'),
@@ -100,10 +103,10 @@ describe('the admin bearer check', () => {
   });
 
   test('answers 401 before reading the body: a body declared but never sent, or far over 64 KiB', async () => {
-    for (const path of adminPaths) {
+    for (const { path, method } of adminRoutes) {
       for (const length of [100, 10_000_000]) {
         const status = await new Promise<number>((resolve, reject) => {
-          const req = request(`${app.url}${path}`, { method: 'POST', headers: { authorization: 'Bearer wrong', 'content-length': String(length) } }, (res) => {
+          const req = request(`${app.url}${path}`, { method, headers: { authorization: 'Bearer wrong', 'content-length': String(length) } }, (res) => {
             resolve(res.statusCode ?? 0);
             req.destroy();
           });
