@@ -23,6 +23,7 @@ const ADMIN = 'adm1n-t0ken-zq7f3a9w';
 const EMAIL_KEY = 're_k3y-zq9c2e1m';
 const WEBHOOK = 'wh-s3cr3t-zq4b7d2x';
 const UNSUBSCRIBE = 'uns-s3cr3t-zq5e6f8v';
+const METRICS = 'm3tr1cs-t0ken-zq6g4h2k';
 const DB_PASSWORD = 'db-p4ss-zq1a2b3c';
 const SMTP_USER = 'tenpo';
 const SMTP_PASSWORD = 'smtp-secret-password'; // what test/helpers/smtp-receiver.ts accepts
@@ -57,6 +58,10 @@ async function everyday(base: { request(path: string, init?: RequestInit): Promi
   }
   await (await base.request('/api/search?q=secret')).arrayBuffer();
   await (await base.request('/healthz')).arrayBuffer();
+  for (const authorization of [`Bearer ${METRICS}`, `Bearer ${METRICS}x`]) {
+    const scrape = await base.request('/metrics', { headers: { authorization } });
+    assert.ok(!(await scrape.text()).includes(METRICS), 'the scrape does not hold the token');
+  }
 }
 
 /** PostgreSQL's URL for a fresh database, with a password in it (the test cluster trusts loopback, so any works). */
@@ -98,7 +103,7 @@ describe('secrets never reach the log', () => {
 
   test('in process on PostgreSQL: every flow, the provider failing then gone, the database refusing connections', async () => {
     const database = await databaseWithPassword();
-    const env = { LOG_LEVEL: 'trace', RATE_LIMIT_PER_MINUTE: '0', PREORDER_API_TOKEN: ADMIN, UNSUBSCRIBE_SECRET: UNSUBSCRIBE, DATABASE_URL: database.url, ...providers() };
+    const env = { LOG_LEVEL: 'trace', RATE_LIMIT_PER_MINUTE: '0', PREORDER_API_TOKEN: ADMIN, UNSUBSCRIBE_SECRET: UNSUBSCRIBE, METRICS_TOKEN: METRICS, DATABASE_URL: database.url, ...providers() };
     let app: TestApp | undefined = await startTestApp({ dialect: 'postgres', env, dispatcher: FAST });
     const earlierLogs: Record<string, unknown>[] = [];
     try {
@@ -132,7 +137,7 @@ describe('secrets never reach the log', () => {
       assert.ok(app.logs.some((l) => l.msg === 'request failed'), 'the failure was logged');
 
       const logged = JSON.stringify([...earlierLogs, ...app.logs]);
-      assertNoSecret(logged, [ADMIN, EMAIL_KEY, WEBHOOK, UNSUBSCRIBE, DB_PASSWORD], 'app.logs');
+      assertNoSecret(logged, [ADMIN, EMAIL_KEY, WEBHOOK, UNSUBSCRIBE, METRICS, DB_PASSWORD], 'app.logs');
       assertNoSecret(logged, [app.services.config.unsubscribeSecret], 'app.logs');
     } finally {
       await app?.close();
@@ -168,7 +173,7 @@ describe('secrets never reach the log', () => {
   test('a real process on PostgreSQL: its stdout and stderr over a run, the database refusing connections included', async () => {
     const database = await databaseWithPassword();
     const service = await startServiceProcess({
-      env: { LOG_LEVEL: 'trace', RATE_LIMIT_PER_MINUTE: '0', PREORDER_API_TOKEN: ADMIN, UNSUBSCRIBE_SECRET: UNSUBSCRIBE, DATABASE_URL: database.url, ...providers() },
+      env: { LOG_LEVEL: 'trace', RATE_LIMIT_PER_MINUTE: '0', PREORDER_API_TOKEN: ADMIN, UNSUBSCRIBE_SECRET: UNSUBSCRIBE, METRICS_TOKEN: METRICS, DATABASE_URL: database.url, ...providers() },
     });
     try {
       await everyday(service);
@@ -185,7 +190,7 @@ describe('secrets never reach the log', () => {
       await service.stop();
     }
     assert.ok(service.logs().some((l) => l.msg === 'stopped'));
-    assertNoSecret(service.stdout + service.stderr, [ADMIN, EMAIL_KEY, WEBHOOK, UNSUBSCRIBE, DB_PASSWORD], 'the output');
+    assertNoSecret(service.stdout + service.stderr, [ADMIN, EMAIL_KEY, WEBHOOK, UNSUBSCRIBE, METRICS, DB_PASSWORD], 'the output');
   });
 
   test('a bad configuration names the variable and never shows a secret’s value', async () => {
