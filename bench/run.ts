@@ -6,6 +6,7 @@ const SUITES: Record<string, () => Promise<{ run(): Promise<string[]> }>> = {
   reservations: () => import('./reservations.ts'),
   search: () => import('./search.ts'),
   'search-browser': () => import('./search-browser.ts'),
+  'search-suggest': () => import('./search-suggest.ts'),
   subscriptions: () => import('./subscriptions.ts'),
   'admin-console': () => import('./admin-console.ts'),
   sustained: () => import('./sustained.ts'),

@@ -24,10 +24,9 @@ import { metricsRoutes } from './metrics/routes.ts';
 import type { Dispatcher } from './notifications/dispatcher.ts';
 import type { ReservationWrite } from './reservations/reserve.ts';
 import { reservationRoutes } from './reservations/routes.ts';
-import { searchRoutes } from './search/routes.ts';
+import { searchRoutes, type SearchServices } from './search/routes.ts';
 import type { SignupOutcome, SignupWrite } from './subscriptions/signup.ts';
 import { subscriptionRoutes } from './subscriptions/routes.ts';
-import type { SiteSearch } from './search/site-search.ts';
 
 /** Everything the routes need, opened and loaded by the caller (server.ts, or a test). */
 export interface Services {
@@ -47,8 +46,8 @@ export interface Services {
   writeSignup: (signup: SignupWrite) => Promise<SignupOutcome>;
   /** The one per-client budget of the public write endpoints (POST /api/reservation, POST /api/notify). */
   publicWriteLimit: RateLimit;
-  /** The site content, indexed for search, and the index's file, which browsers search with. */
-  search: { siteSearch: SiteSearch; indexFile: Uint8Array };
+  /** The site search, the index's file (which browsers search with) and suggestions. */
+  search: SearchServices;
   keywordLogStore: KeywordLogStore;
   /** Queues searches for the keyword log; close it before the store. */
   keywordLog: KeywordLogWriter;
@@ -81,7 +80,7 @@ export function allRoutes(services: Services): Route[] {
       catalog: services.catalog,
       flushKeywordLog: () => services.keywordLog.flush(),
     }),
-    ...searchRoutes(services.search.siteSearch, services.search.indexFile, services.keywordLog),
+    ...searchRoutes(services.search, services.keywordLog),
     ...keywordLogRoutes(services.keywordLogStore, services.keywordLog),
     ...adminConsoleRoutes(),
     ...metricsRoutes(services.metrics, services.config.metricsToken),

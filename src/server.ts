@@ -21,6 +21,11 @@ import { outboxBacklog } from './notifications/outbox-store.ts';
 import { createMetrics } from './metrics/metrics.ts';
 import { loadSiteIndex } from './search/prebuilt-index.ts';
 import { siteSearch } from './search/site-search.ts';
+import { createSuggester } from './search/suggest.ts';
+import { keywordsWithResultsSince } from './keyword-log/analytics.ts';
+
+/** The most searched keywords suggestions draw on. */
+const SUGGESTED_KEYWORDS = 1000;
 
 /** How long shutdown waits for requests in flight before closing their connections. */
 const DRAIN_TIMEOUT_MS = 10_000;
@@ -78,7 +83,13 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
     writeReservation,
     writeSignup,
     publicWriteLimit,
-    search: { siteSearch: siteSearch(searchIndex), indexFile },
+    search: {
+      siteSearch: siteSearch(searchIndex),
+      indexFile,
+      suggester: createSuggester(searchIndex.documents, async (since) =>
+        (await keywordsWithResultsSince(database.db, since, SUGGESTED_KEYWORDS)).map(({ keyword }) => keyword),
+      ),
+    },
     keywordLogStore,
     keywordLog,
   };

@@ -15,7 +15,7 @@ import type {
   StatusBody as ReservationStatusBody,
   StatusResponse as ReservationStatusResponse,
 } from '../reservations/schemas.ts';
-import type { IndexFileSchema, SearchQuery, SearchResponseSchema } from '../search/routes.ts';
+import type { IndexFileSchema, SearchQuery, SearchResponseSchema, SuggestQuery, SuggestResponse } from '../search/routes.ts';
 import type { SendBody, SendResponse } from '../subscriptions/admin-routes.ts';
 import type { SignupBody, SignupResponse } from '../subscriptions/public-routes.ts';
 import type {
@@ -49,6 +49,7 @@ export interface Endpoints {
   '/api/products': Endpoint<In<typeof ProductsQuery>, Out<typeof ProductsResponse>>;
   '/api/search': Endpoint<In<typeof SearchQuery>, Out<typeof SearchResponseSchema>>;
   '/api/search-index': Endpoint<undefined, Out<typeof IndexFileSchema>>;
+  '/api/search/suggest': Endpoint<In<typeof SuggestQuery>, Out<typeof SuggestResponse>>;
   '/api/keyword-logs': Endpoint<In<typeof KeywordLogsQuery>, Out<typeof KeywordLogsResponse>>;
   '/api/reservation': Endpoint<In<typeof ReservationBody>, Out<typeof ReservationResponse>>;
   '/api/admin-reservations-list': Endpoint<In<typeof ReservationListBody>, Out<typeof ReservationListResponse>>;

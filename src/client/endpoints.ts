@@ -13,6 +13,7 @@ export const ENDPOINTS = {
   '/api/products': { method: 'GET', admin: false },
   '/api/search': { method: 'GET', admin: false },
   '/api/search-index': { method: 'GET', admin: false },
+  '/api/search/suggest': { method: 'GET', admin: false },
   '/api/keyword-logs': { method: 'GET', admin: false },
   '/api/reservation': { method: 'POST', admin: false },
   '/api/admin-reservations-list': { method: 'POST', admin: true },

@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../http/app-env.ts';
 import { LruCache, sendCachedJson, serializeJson, type CachedJson } from '../http/cached-json.ts';
+import { replyJson } from '../http/reply.ts';
 import { requestTarget } from '../http/request.ts';
 import { defineRoute, type Route } from '../http/route.ts';
 import { errorResponses } from '../http/schemas.ts';
@@ -10,6 +11,7 @@ import { staticFile, sendStaticFile, type StaticFile } from '../web-assets/stati
 import { clampExcerptLength, normalizeQuery, MAX_EXCERPT_LENGTH, MAX_RESULTS, MIN_EXCERPT_LENGTH, DEFAULT_EXCERPT_LENGTH } from './search.ts';
 import { INDEX_FILE_FORMAT } from './index-file-format.ts';
 import type { SiteSearch } from './site-search.ts';
+import { MAX_SUGGESTIONS, type Suggester } from './suggest.ts';
 
 /** A name given twice counts once, with its first value: search answers every input (SPEC §3). */
 const firstValue = z
@@ -74,7 +76,33 @@ export const IndexFileSchema = z.object({
 /** The index as browsers load it (tenpo/search-browser): revalidated after 5 minutes, as search answers. */
 const INDEX_FILE_HEADERS = { 'Cache-Control': 'public, max-age=300' };
 
-export function searchRoutes(siteSearch: SiteSearch, indexFile: Uint8Array, keywordLog: KeywordLogWriter): Route[] {
+export const SuggestQuery = z.object({
+  q: firstValue.transform((q) => q ?? '').describe('What the shopper has typed so far; its last word is completed (normalised as search normalises)'),
+});
+
+export const SuggestResponse = z.object({
+  success: z.literal(true),
+  suggestions: z
+    .array(
+      z.object({
+        text: z.string().describe('A completion of the last word: a title, a tag or a keyword, as written'),
+        kind: z.enum(['title', 'tag', 'keyword']),
+      }),
+    )
+    .max(MAX_SUGGESTIONS)
+    .describe(`At most ${MAX_SUGGESTIONS}: those beginning with the word first, then keywords (most searched first), tags, titles`),
+});
+
+const SUGGEST_HEADERS = { 'Cache-Control': 'public, max-age=60' };
+
+export interface SearchServices {
+  siteSearch: SiteSearch;
+  /** The index's file, for GET /api/search-index. */
+  indexFile: Uint8Array;
+  suggester: Suggester;
+}
+
+export function searchRoutes({ siteSearch, indexFile, suggester }: SearchServices, keywordLog: KeywordLogWriter): Route[] {
   // Made on first request: a service whose storefront never searches in the browser hashes nothing.
   let asset: StaticFile | undefined;
   const indexFileAsset = () => (asset ??= staticFile('search-index.json', Buffer.from(indexFile.buffer, indexFile.byteOffset, indexFile.byteLength), { hashed: false }));
@@ -135,6 +163,20 @@ export function searchRoutes(siteSearch: SiteSearch, indexFile: Uint8Array, keyw
         ...errorResponses(405, 500),
       },
       handle: (c) => sendStaticFile(c, indexFileAsset(), INDEX_FILE_HEADERS),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/api/search/suggest',
+      tag: 'Search',
+      summary: 'Completions of the last word typed: page titles, tags, and keywords searched with results in the last 30 days',
+      description: 'A keyword any of whose searches found nothing is never suggested. Empty `q` → no suggestions. Not logged.',
+      cors: 'any',
+      query: SuggestQuery,
+      responses: {
+        200: { description: 'Completions, best first', schema: SuggestResponse, headers: SUGGEST_HEADERS },
+        ...errorResponses(405, 500),
+      },
+      handle: async (c, { query }) => replyJson(c, 200, { success: true, suggestions: await suggester.suggest(query.q) }, SUGGEST_HEADERS),
     }),
   ];
 }

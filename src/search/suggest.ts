@@ -1,0 +1,89 @@
+import { normalize } from '../text/normalize.ts';
+import { textRuns } from '../text/tokenize.ts';
+import type { ContentDocument } from './index-fields.ts';
+import { normalizeQuery } from './search.ts';
+
+/**
+ * Completions of the last word being typed (SPEC §8): page titles, tags, and keywords shoppers
+ * searched in the last 30 days that always found something. A candidate completes the word when,
+ * normalised as search normalises (NFKC, case, kana), it begins with it, or one of its later words
+ * does (`vc` → `Fennelwire Twin Reed VCO`). Candidates that begin with the word come first; then
+ * keywords, most searched first, then tags, then titles, shorter first. The same text (normalised)
+ * is offered once. Titles and tags are fixed while the service runs; keywords are reloaded from
+ * the log when a request finds them a minute old (the answers are cached that long anyway), so
+ * other requests only scan memory.
+ */
+export interface Suggestion {
+  text: string;
+  kind: SuggestionKind;
+}
+
+export type SuggestionKind = 'title' | 'tag' | 'keyword';
+
+export const MAX_SUGGESTIONS = 8;
+
+interface Candidate extends Suggestion {
+  /** The text normalised. */
+  whole: string;
+  /** The normalised text from each of its later words on. */
+  later: string[];
+}
+
+export interface Suggester {
+  suggest(q: string): Promise<Suggestion[]>;
+}
+
+/** Keywords searched since a moment that always found something, most searched first. */
+export type LoadKeywords = (since: string) => Promise<string[]>;
+
+const KEYWORD_WINDOW_MS = 30 * 24 * 60 * 60 * 1000;
+const KEYWORDS_MAX_AGE_MS = 60_000;
+
+export function createSuggester(documents: readonly ContentDocument[], loadKeywords: LoadKeywords, now: () => number = Date.now): Suggester {
+  const byLength = (a: string, b: string) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+  const tags = [...new Set(documents.flatMap((document) => document.tags))].sort(byLength).map((tag) => candidate(tag, 'tag'));
+  const titles = documents.map((document) => document.title).sort(byLength).map((title) => candidate(title, 'title'));
+  let keywords: Candidate[] = [];
+  let loadedAt = Number.NEGATIVE_INFINITY;
+  let loading: Promise<void> | undefined;
+  // Requests arriving during a reload share it. A store that does not answer leaves the keywords
+  // as they were (suggestions without the latest keywords are better than none) until a minute on.
+  const reload = () =>
+    (loading ??= loadKeywords(new Date(now() - KEYWORD_WINDOW_MS).toISOString())
+      .then(
+        (list) => {
+          keywords = list.map((keyword) => candidate(keyword, 'keyword'));
+        },
+        () => undefined,
+      )
+      .finally(() => {
+        loadedAt = now();
+        loading = undefined;
+      }));
+
+  return {
+    suggest: async (q) => {
+      const word = normalize(normalizeQuery(q).split(' ').at(-1)!);
+      if (word === '') return [];
+      if (now() - loadedAt >= KEYWORDS_MAX_AGE_MS) await reload();
+      const first: Suggestion[] = [];
+      const then: Suggestion[] = [];
+      const seen = new Set<string>();
+      for (const group of [keywords, tags, titles]) {
+        for (const { text, kind, whole, later } of group) {
+          if (first.length >= MAX_SUGGESTIONS) break;
+          const begins = whole.startsWith(word);
+          if ((!begins && !later.some((rest) => rest.startsWith(word))) || seen.has(whole)) continue;
+          seen.add(whole);
+          (begins ? first : then).push({ text, kind });
+        }
+      }
+      return first.concat(then).slice(0, MAX_SUGGESTIONS);
+    },
+  };
+}
+
+function candidate(text: string, kind: SuggestionKind): Candidate {
+  const whole = normalize(text);
+  return { text, kind, whole, later: textRuns(whole).slice(1).map((run) => whole.slice(run.start)) };
+}
