@@ -64,6 +64,7 @@ for (const dialect of DIALECTS) {
           product_slug: row.productSlug ?? 'kumo-vco-2',
           status: row.status ?? 'pending',
           created_at: row.createdAt,
+          updated_at: row.archivedAt ?? row.createdAt,
           archived_at: row.archivedAt ?? null,
           responded_at: row.respondedAt ?? null,
         })
@@ -128,6 +129,7 @@ for (const dialect of DIALECTS) {
           status: 'confirmed',
           notes: '',
           createdAt: '2025-01-02T00:00:00.000Z',
+          updatedAt: '2025-01-02T00:00:00.000Z',
         });
       });
 
@@ -191,7 +193,7 @@ for (const dialect of DIALECTS) {
         const { status, body } = await setStatus(id, 'confirmed', { notes: '入荷待ち' });
         assert.equal(status, 200);
         assert.deepEqual(Object.keys(body), ['success', 'reservation']);
-        assert.deepEqual(Object.keys(body.reservation), ['id', 'name', 'email', 'productSlug', 'status', 'notes', 'createdAt']);
+        assert.deepEqual(Object.keys(body.reservation), ['id', 'name', 'email', 'productSlug', 'status', 'notes', 'createdAt', 'updatedAt']);
         assert.deepEqual([body.reservation.id, body.reservation.status, body.reservation.notes], [id, 'confirmed', '入荷待ち']);
       });
 
@@ -477,6 +479,7 @@ for (const dialect of DIALECTS) {
           respondedAt: '2025-01-15T00:00:00.000Z',
           isArchived: true,
           archivedAt: '2025-02-01T00:03:00.000Z',
+          updatedAt: '2025-02-01T00:03:00.000Z',
         });
         assert.equal((await archivedList({ pageSize: 100 })).body.reservations.find((r: Json) => r.id === 'res_04').respondedAt, null);
       });

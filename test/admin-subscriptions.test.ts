@@ -56,6 +56,7 @@ for (const dialect of DIALECTS) {
           product_slug: row.productSlug ?? 'kumo-vco-2',
           status: row.status ?? 'pending',
           created_at: row.createdAt,
+          updated_at: row.createdAt,
           notified_at: row.notifiedAt ?? null,
           archived_at: row.archivedAt ?? null,
         })
@@ -119,6 +120,7 @@ for (const dialect of DIALECTS) {
           status: 'notified',
           createdAt: '2025-01-02T00:00:00.000Z',
           notifiedAt: '2025-01-05T00:00:00.000Z',
+          updatedAt: '2025-01-02T00:00:00.000Z',
         });
         assert.equal(body.subscriptions[1].notifiedAt, null);
       });
@@ -158,7 +160,7 @@ for (const dialect of DIALECTS) {
           const { status, body } = await setStatus('ntf_t', to);
           assert.equal(status, 200);
           assert.deepEqual(Object.keys(body), ['success', 'subscription']);
-          assert.deepEqual(Object.keys(body.subscription), ['id', 'email', 'productSlug', 'status', 'createdAt', 'notifiedAt']);
+          assert.deepEqual(Object.keys(body.subscription), ['id', 'email', 'productSlug', 'status', 'createdAt', 'notifiedAt', 'updatedAt']);
           assert.equal(body.subscription.status, to);
           assert.equal((await stored('ntf_t')).status, to);
         });

@@ -172,7 +172,7 @@ for (const dialect of DIALECTS) {
     test('describes the statuses stored records hold, legacy ones included', async () => {
       const { db } = app.services.database;
       const created_at = '2025-01-01T00:00:00.000Z';
-      const records = { product_slug: 'tsuki-dual-lfo', created_at };
+      const records = { product_slug: 'tsuki-dual-lfo', created_at, updated_at: created_at };
       await db
         .insertInto('reservations')
         .values([

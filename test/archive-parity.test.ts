@@ -29,6 +29,7 @@ async function insert(app: TestApp, kind: Kind, row: { id: string; productSlug: 
     product_slug: row.productSlug,
     status: row.status,
     created_at: row.createdAt,
+    updated_at: row.createdAt,
     archived_at: row.archivedAt ?? null,
   };
   if (kind.name === 'reservations') await app.services.database.db.insertInto('reservations').values({ ...common, name: `name ${row.id}` }).execute();
@@ -161,7 +162,8 @@ for (const dialect of DIALECTS) {
       const listed = (await (await app.admin('/api/admin/notify/archives/list', {})).json()) as Json;
       assert.deepEqual(Object.keys(listed), ['success', 'subscriptions', 'total', 'page', 'pageSize', 'totalPages']);
       const [item] = listed.subscriptions;
-      assert.deepEqual({ ...item, archivedAt: undefined }, {
+      assert.equal(item.updatedAt, item.archivedAt);
+      assert.deepEqual({ ...item, archivedAt: undefined, updatedAt: undefined }, {
         id: 'ntf_n',
         email: 'n@example.com',
         productSlug: 'kumo-vco-2',
@@ -170,6 +172,7 @@ for (const dialect of DIALECTS) {
         notifiedAt: '2025-01-02T00:00:00.000Z',
         isArchived: true,
         archivedAt: undefined,
+        updatedAt: undefined,
       });
       const unarchived = (await (await app.admin('/api/admin/notify/unarchive', { ids: [{ id: 'ntf_n', productSlug: 'kumo-vco-2' }, { id: 'ntf_n', productSlug: 'kumo-vco-2' }] })).json()) as Json;
       assert.deepEqual(unarchived.errors, [{ id: 'ntf_n', error: 'Subscription is not archived' }]);

@@ -56,6 +56,7 @@ for (const dialect of DIALECTS) {
         product_slug: productSlug,
         status,
         created_at: '2025-01-01T00:00:00.000Z',
+        updated_at: '2025-01-01T00:00:00.000Z',
         archived_at: archived ? '2025-02-01T00:00:00.000Z' : null,
       });
       await db
@@ -74,6 +75,7 @@ for (const dialect of DIALECTS) {
         product_slug: productSlug,
         status,
         created_at: '2025-01-01T00:00:00.000Z',
+        updated_at: '2025-01-01T00:00:00.000Z',
         archived_at: archived ? '2025-02-01T00:00:00.000Z' : null,
       });
       await db

@@ -289,7 +289,7 @@ for (const dialect of DIALECTS) {
       const now = Date.now();
       await app.services.database.db
         .insertInto('subscriptions')
-        .values(Array.from({ length: 300 }, (_, i) => ({ id: `ntf_${now}-${String(i).padStart(10, '0')}`, email: `s${i}@example.com`, product_slug: 'kumo-vco-2', status: 'pending', created_at: new Date(now + i).toISOString() })))
+        .values(Array.from({ length: 300 }, (_, i) => ({ id: `ntf_${now}-${String(i).padStart(10, '0')}`, email: `s${i}@example.com`, product_slug: 'kumo-vco-2', status: 'pending', created_at: new Date(now + i).toISOString(), updated_at: new Date(now + i).toISOString() })))
         .execute();
       const deps = {
         database: app.services.database,
@@ -418,6 +418,7 @@ async function seedSubscriptions(app: TestApp, count: number): Promise<void> {
         product_slug: 'kumo-vco-2',
         status: 'pending',
         created_at: new Date(now + i).toISOString(),
+        updated_at: new Date(now + i).toISOString(),
       };
     });
     await app.services.database.db.insertInto('subscriptions').values(rows).execute();

@@ -3,10 +3,17 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { sql, type Kysely } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Migrator } from 'kysely/migration';
+import pg from 'pg';
 import type { DatabaseTarget } from '../src/config.ts';
 import { openDatabase, type Database } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
+import * as initial from '../src/db/migrations/001-initial.ts';
+import * as outboxRecord from '../src/db/migrations/002-outbox-record.ts';
+import * as keywordLogHours from '../src/db/migrations/003-keyword-log-hours.ts';
+import * as keywordHours from '../src/db/migrations/004-keyword-hours.ts';
+import { openSqlite } from '../src/db/sqlite-adapter.ts';
 import { createLogger } from '../src/log.ts';
 import { DIALECTS, type Dialect } from './helpers/app.ts';
 import { createTestDatabase } from './helpers/postgres.ts';
@@ -39,6 +46,36 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(await migrateToLatest(database.db as Kysely<unknown>), []);
       const reopened = await openFresh(dialect, target);
       assert.deepEqual(await migrateToLatest(reopened.db as Kysely<unknown>), []);
+    });
+
+    test('migration 005 gives existing records the latest time they are known to have changed', async () => {
+      const target = await freshTarget(dialect);
+      const db = new Kysely<any>({
+        dialect: target.dialect === 'sqlite' ? new SqliteDialect({ database: openSqlite(target.path) }) : new PostgresDialect({ pool: new pg.Pool({ connectionString: target.url }) }),
+      });
+      try {
+        const before005 = { '001-initial': initial, '002-outbox-record': outboxRecord, '003-keyword-log-hours': keywordLogHours, '004-keyword-hours': keywordHours };
+        const { error } = await new Migrator({ db, provider: { getMigrations: async () => before005 } }).migrateToLatest();
+        assert.equal(error, undefined);
+        const t = (day: number) => `2025-01-0${day}T00:00:00.000Z`;
+        const reservation = { name: 'n', email: 'e@example.com', product_slug: 'p', status: 'pending', created_at: t(1) };
+        await db.insertInto('reservations').values([
+          { ...reservation, id: 'res_new', responded_at: null, archived_at: null },
+          { ...reservation, id: 'res_responded', responded_at: t(3), archived_at: null },
+          { ...reservation, id: 'res_archived', responded_at: t(2), archived_at: t(4) },
+        ]).execute();
+        const subscription = { email: 'e@example.com', product_slug: 'p', status: 'notified', created_at: t(1) };
+        await db.insertInto('subscriptions').values([
+          { ...subscription, id: 'ntf_notified', notified_at: t(5), archived_at: null },
+          { ...subscription, id: 'ntf_archived', notified_at: t(2), archived_at: t(6) },
+        ]).execute();
+        assert.deepEqual(await migrateToLatest(db), ['005-record-updated-at']);
+        const times = async (table: string) => Object.fromEntries((await db.selectFrom(table).select(['id', 'updated_at']).execute()).map((r) => [r.id, r.updated_at]));
+        assert.deepEqual(await times('reservations'), { res_new: t(1), res_responded: t(3), res_archived: t(4) });
+        assert.deepEqual(await times('subscriptions'), { ntf_notified: t(5), ntf_archived: t(6) });
+      } finally {
+        await db.destroy();
+      }
     });
 
     test('several instances starting at once migrate once', async () => {
@@ -74,6 +111,7 @@ for (const dialect of DIALECTS) {
         product_slug: 'kumo-vco-2',
         status: 'pending',
         created_at: new Date().toISOString(),
+        updated_at: new Date().toISOString(),
         responded_at: null,
         archived_at: null,
       };
@@ -109,6 +147,7 @@ for (const dialect of DIALECTS) {
         product_slug: 'kumo-vco-2',
         status,
         created_at: new Date().toISOString(),
+        updated_at: new Date().toISOString(),
         notified_at: null,
         archived_at,
       });

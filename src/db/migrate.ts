@@ -4,6 +4,7 @@ import * as initial from './migrations/001-initial.ts';
 import * as outboxRecord from './migrations/002-outbox-record.ts';
 import * as keywordLogHours from './migrations/003-keyword-log-hours.ts';
 import * as keywordHours from './migrations/004-keyword-hours.ts';
+import * as recordUpdatedAt from './migrations/005-record-updated-at.ts';
 
 /** Every migration, in order. A new one is a new file here, never an edit to a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -11,6 +12,7 @@ const migrations: Record<string, Migration> = {
   '002-outbox-record': outboxRecord,
   '003-keyword-log-hours': keywordLogHours,
   '004-keyword-hours': keywordHours,
+  '005-record-updated-at': recordUpdatedAt,
 };
 
 const ATTEMPTS = 4;

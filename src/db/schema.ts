@@ -24,6 +24,8 @@ export interface ReservationRow {
   created_at: string;
   responded_at: string | null;
   archived_at: string | null;
+  /** The last change: status, notes or archive flag (migration 005, SPEC §11). */
+  updated_at: string;
 }
 
 export interface SubscriptionRow {
@@ -34,6 +36,8 @@ export interface SubscriptionRow {
   created_at: string;
   notified_at: string | null;
   archived_at: string | null;
+  /** The last change: status or archive flag (migration 005, SPEC §11). */
+  updated_at: string;
 }
 
 export interface KeywordLogRow {

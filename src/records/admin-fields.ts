@@ -3,6 +3,7 @@ import { AppError } from '../http/app-error.ts';
 import { INVALID_PARAMETERS } from '../http/route.ts';
 import { detailsFrom } from '../http/validation.ts';
 import type { RecordKind, StatusChangeRefused } from './record-kind.ts';
+import { codePointLength } from '../text/code-points.ts';
 import { isStorable } from './storable-text.ts';
 
 // The admin fields every record kind (reservations, subscriptions) shares, built from the kind's
@@ -24,26 +25,69 @@ export function storedStatus<S extends string>(statuses: readonly [S, ...S[]], l
   return z.union([z.enum(statuses), z.string().describe(legacy)]);
 }
 
-/** `{status?, productSlug?}` for an active list: one status ('' or absent for all), one product. */
-export function listFilterBody<S extends string>(statuses: readonly [S, ...S[]]) {
+const PAGE_MESSAGE = 'page must be a positive integer';
+const PAGE_SIZE_MESSAGE = 'pageSize must be between 1 and 100';
+const QUERY_MESSAGE = 'q must be a string of at most 200 characters';
+
+/** An integer given as a number or as a string of digits. */
+const integerLike = (message: string) =>
+  z.union([z.number(), z.string()], { error: message }).transform((value, ctx) => {
+    const n = typeof value === 'number' ? value : /^\s*[+-]?\d+\s*$/.test(value) ? Number(value) : NaN;
+    if (Number.isSafeInteger(n)) return n;
+    ctx.addIssue({ code: 'custom', message });
+    return z.NEVER;
+  });
+
+/** `{page?, pageSize?}` of a paged list (SPEC §4's archive lists, §9's active ones). */
+export const pagingFields = {
+  page: integerLike(PAGE_MESSAGE)
+    .transform((page) => Math.max(1, page))
+    .optional()
+    .describe('1-based; values below 1 read as 1; default 1'),
+  pageSize: integerLike(PAGE_SIZE_MESSAGE)
+    .refine((size) => size >= 1 && size <= 100, PAGE_SIZE_MESSAGE)
+    .optional()
+    .describe('1-100, default 20'),
+};
+
+/**
+ * `{status?, productSlug?, q?, page?, pageSize?}` for an active list: one status ('' or absent for
+ * all), one product, a search (SPEC §9), and a page when either paging field is given.
+ */
+export function listFilterBody<S extends string>(statuses: readonly [S, ...S[]], searched: string) {
   return z.object({
     status: z.union([z.enum(statuses), z.literal('')], { error: statusMessage(statuses) }).optional().describe("One status; '' or absent for all"),
     productSlug: z.string({ error: 'productSlug must be a string' }).refine(isStorable, 'productSlug must not contain NUL').optional(),
+    q: z
+      .string({ error: QUERY_MESSAGE })
+      .refine((q) => codePointLength(q) <= 200 && isStorable(q), QUERY_MESSAGE)
+      .optional()
+      .describe(`Case-insensitive substring of the ${searched}; % and _ match themselves; '' or absent for all`),
+    ...pagingFields,
   });
 }
 
-/** A list filter's 400: `Invalid status` when the status is at fault, else `Invalid parameters`. */
+/** A list filter's 400: `Invalid status` when the status is at fault, the field's own message for the search and paging, else `Invalid parameters`. */
 export function listFilterProblem(issues: z.core.$ZodIssue[]): AppError {
-  const message = issues.some((issue) => issue.path[0] === 'status') ? INVALID_STATUS : INVALID_PARAMETERS;
-  return new AppError(400, message, { details: detailsFrom(issues) });
+  const details = detailsFrom(issues);
+  if (issues.some((issue) => issue.path[0] === 'status')) return new AppError(400, INVALID_STATUS, { details });
+  const own = issues.find((issue) => ['q', 'page', 'pageSize'].includes(String(issue.path[0])));
+  return new AppError(400, own?.message ?? INVALID_PARAMETERS, { details });
 }
 
-/** The `{id, productSlug, status}` of a status change, each required. */
+const EXPECTED_UPDATED_AT_MESSAGE = 'expectedUpdatedAt must be an ISO 8601 timestamp';
+
+/** The `{id, productSlug, status}` of a status change, each required, and the optional `expectedUpdatedAt` (SPEC §11). */
 export function statusChangeFields<S extends string>(statuses: readonly [S, ...S[]]) {
   return {
     id: required(MISSING_STATUS_FIELDS),
     productSlug: required(MISSING_STATUS_FIELDS),
     status: required(MISSING_STATUS_FIELDS).pipe(z.enum(statuses, { error: statusMessage(statuses) })),
+    expectedUpdatedAt: z
+      .string({ error: EXPECTED_UPDATED_AT_MESSAGE })
+      .pipe(z.iso.datetime({ offset: true, error: EXPECTED_UPDATED_AT_MESSAGE }))
+      .optional()
+      .describe("The record's updatedAt as last seen; when it has changed since, 409 and nothing is written"),
   };
 }
 
@@ -64,6 +108,8 @@ export function statusChangeRefusal(refused: StatusChangeRefused, texts: RecordK
   switch (refused.outcome) {
     case 'not-found':
       return new AppError(404, texts.notFound);
+    case 'changed':
+      return new AppError(409, texts.changed);
     case 'archived':
       return new AppError(409, texts.archived);
     case 'invalid-transition':

@@ -9,11 +9,20 @@ import type { RecordKind, RecordTable, StatusChangeRequest } from './record-kind
 import { changeStatus } from './status-change.ts';
 
 /**
- * A kind's active records under its own key (`reservations`, `subscriptions`). Typed with that key
- * so the typed client can name it: TypeScript widens a computed key to `string`.
+ * A kind's active records under its own key (`reservations`, `subscriptions`), with the paging
+ * figures when a page was asked for. Typed with that key so the typed client can name it:
+ * TypeScript widens a computed key to `string`.
  */
 export function activeListResponse<K extends string, I extends z.ZodType>(listKey: K, item: I) {
-  return z.object({ success: z.literal(true), ...({ [listKey]: z.array(item) } as Record<K, z.ZodArray<I>>) });
+  const figure = (description: string) => z.number().int().optional().describe(`${description}; only when page or pageSize was given`);
+  return z.object({
+    success: z.literal(true),
+    ...({ [listKey]: z.array(item) } as Record<K, z.ZodArray<I>>),
+    total: figure('Records matching the filters'),
+    page: figure('This page, 1-based'),
+    pageSize: figure('Records per page'),
+    totalPages: figure('Pages in all'),
+  });
 }
 
 /** A record after its status change, under the kind's own key (`reservation`, `subscription`). */
@@ -38,8 +47,8 @@ export function recordAdminRoutes<T extends RecordTable, C extends StatusChangeR
         ...errorResponses(400, 401, 413, 500),
       },
       handle: async (c, { body }) => {
-        const items = await listActive(database, kind, { status: body.status || undefined, productSlug: body.productSlug || undefined });
-        return replyJson(c, 200, { success: true, [kind.listKey]: items });
+        const { items, paging } = await listActive(database, kind, body);
+        return replyJson(c, 200, { success: true, [kind.listKey]: items, ...paging });
       },
     }),
     defineRoute({

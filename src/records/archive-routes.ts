@@ -5,9 +5,10 @@ import { replyJson } from '../http/reply.ts';
 import { defineRoute, type Route } from '../http/route.ts';
 import { errorResponses } from '../http/schemas.ts';
 import { detailsFrom } from '../http/validation.ts';
+import { pagingFields } from './admin-fields.ts';
 import { isStorable } from './storable-text.ts';
 import type { RecordKind, RecordTable } from './record-kind.ts';
-import { listArchived } from './lists.ts';
+import { DEFAULT_PAGE_SIZE, listArchived } from './lists.ts';
 import { bulkSetArchived, MAX_BULK_ITEMS, type BulkAction } from './bulk-archive.ts';
 
 const IDS_REQUIRED = 'ids array is required';
@@ -26,31 +27,12 @@ export const ArchiveResponse = z.object({ success: z.literal(true), archivedCoun
 export const UnarchiveResponse = z.object({ success: z.literal(true), unarchivedCount: z.number().int(), unarchivedIds: z.array(z.string()), errors: BulkErrors });
 const BULK_RESPONSES = { archive: ArchiveResponse, unarchive: UnarchiveResponse };
 
-const PAGE_MESSAGE = 'page must be a positive integer';
-const PAGE_SIZE_MESSAGE = 'pageSize must be between 1 and 100';
-
-/** An integer given as a number or as a string of digits. */
-const integerLike = (message: string) =>
-  z.union([z.number(), z.string()], { error: message }).transform((value, ctx) => {
-    const n = typeof value === 'number' ? value : /^\s*[+-]?\d+\s*$/.test(value) ? Number(value) : NaN;
-    if (Number.isSafeInteger(n)) return n;
-    ctx.addIssue({ code: 'custom', message });
-    return z.NEVER;
-  });
-
 /** A filter value: any string PostgreSQL can hold (see isStorable); empty means no filter. */
 const filterString = (field: string) =>
   z.string({ error: `${field} must be a string` }).refine(isStorable, `${field} must not contain NUL`).optional();
 
 export const ArchivedListBody = z.object({
-  page: integerLike(PAGE_MESSAGE)
-    .transform((page) => Math.max(1, page))
-    .optional()
-    .describe('1-based; values below 1 read as 1; default 1'),
-  pageSize: integerLike(PAGE_SIZE_MESSAGE)
-    .refine((size) => size >= 1 && size <= 100, PAGE_SIZE_MESSAGE)
-    .optional()
-    .describe('1-100, default 20'),
+  ...pagingFields,
   productSlug: filterString('productSlug'),
   status: filterString('status').describe('The status held when archived; any value, including legacy ones'),
 });
@@ -128,7 +110,7 @@ export function archiveRoutes<T extends RecordTable>(kind: RecordKind<T>, databa
       handle: async (c, { body }) => {
         const page = await listArchived(database, kind, {
           page: body.page ?? 1,
-          pageSize: body.pageSize ?? 20,
+          pageSize: body.pageSize ?? DEFAULT_PAGE_SIZE,
           productSlug: body.productSlug || undefined,
           status: body.status || undefined,
         });

@@ -84,7 +84,7 @@ async function applyBatch<T extends RecordTable>(
       state.archivedAt = action === 'archive' ? now : null;
       outcome.doneIds.push(item.id);
     });
-    await setArchivedAt(trx, kind.table, outcome.doneIds, action === 'archive' ? now : null);
+    await setArchivedAt(trx, kind.table, outcome.doneIds, action === 'archive' ? now : null, now);
     return outcome;
   });
 }

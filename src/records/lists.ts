@@ -1,25 +1,60 @@
 import type { Database } from '../db/database.ts';
-import type { RecordKind, RecordTable } from './record-kind.ts';
-import { listActiveRows, listArchivedRows, type RecordFilter } from './store.ts';
+import type { ActiveListRequest, RecordKind, RecordTable } from './record-kind.ts';
+import { countActiveRows, listActiveRows, listArchivedRows, type ActiveFilter, type RecordFilter } from './store.ts';
 
-// A kind's two lists: its active records, and its archived ones a page at a time.
+// A kind's two lists: its active records (all of them, or a page at a time), and its archived ones
+// a page at a time.
 
-/** A kind's active records, newest first, as its list shows them. */
-export async function listActive<T extends RecordTable>(database: Database, kind: RecordKind<T>, filter: RecordFilter): Promise<Record<string, unknown>[]> {
-  const rows = await listActiveRows(database.db, kind.table, filter);
-  return rows.map((row) => kind.activeItem(row));
-}
-
-export interface ArchivedPage {
-  items: Record<string, unknown>[];
+export interface Paging {
   total: number;
   page: number;
   pageSize: number;
   totalPages: number;
 }
 
+/** A list's default page size (SPEC §4). */
+export const DEFAULT_PAGE_SIZE = 20;
+
 /** Pages further than this are empty however many records there are; not asked of the store (its OFFSET is 64-bit). */
 const MAX_OFFSET = 2 ** 31;
+
+/** The rows of a page, or undefined for a page past any the store can hold. */
+function pageWindow(page: number, pageSize: number): { limit: number; offset: number } | undefined {
+  const offset = (page - 1) * pageSize;
+  return offset < MAX_OFFSET ? { limit: pageSize, offset } : undefined;
+}
+
+const paging = (total: number, page: number, pageSize: number): Paging => ({ total, page, pageSize, totalPages: Math.ceil(total / pageSize) });
+
+/**
+ * A kind's active records, newest first, as its list shows them: every match, or with `page` or
+ * `pageSize` one page and the paging figures (SPEC §9).
+ */
+export async function listActive<T extends RecordTable>(
+  database: Database,
+  kind: RecordKind<T>,
+  request: ActiveListRequest,
+): Promise<{ items: Record<string, unknown>[]; paging?: Paging }> {
+  const filter: ActiveFilter = {
+    status: request.status || undefined,
+    productSlug: request.productSlug || undefined,
+    search: request.q ? { text: request.q, columns: kind.searchColumns } : undefined,
+  };
+  if (request.page === undefined && request.pageSize === undefined) {
+    const rows = await listActiveRows(database.db, kind.table, filter);
+    return { items: rows.map((row) => kind.activeItem(row)) };
+  }
+  const page = request.page ?? 1;
+  const pageSize = request.pageSize ?? DEFAULT_PAGE_SIZE;
+  const total = await countActiveRows(database.db, kind.table, filter);
+  const window = pageWindow(page, pageSize);
+  const rows = total > 0 && window ? await listActiveRows(database.db, kind.table, filter, window) : [];
+  return { items: rows.map((row) => kind.activeItem(row)), paging: paging(total, page, pageSize) };
+}
+
+export interface ArchivedPage extends Paging {
+  items: Record<string, unknown>[];
+}
 
 /** One page of a kind's archived records, as its archived list shows them. */
 export async function listArchived<T extends RecordTable>(
@@ -28,12 +63,11 @@ export async function listArchived<T extends RecordTable>(
   request: RecordFilter & { page: number; pageSize: number },
 ): Promise<ArchivedPage> {
   const { page, pageSize } = request;
-  const offset = (page - 1) * pageSize;
   const { rows, total } = await listArchivedRows(
     database.db,
     kind.table,
     { productSlug: request.productSlug, status: request.status },
-    offset < MAX_OFFSET ? { limit: pageSize, offset } : undefined,
+    pageWindow(page, pageSize),
   );
-  return { items: rows.map((row) => kind.archivedItem(row)), total, page, pageSize, totalPages: Math.ceil(total / pageSize) };
+  return { items: rows.map((row) => kind.archivedItem(row)), ...paging(total, page, pageSize) };
 }

@@ -14,22 +14,37 @@ export interface RecordColumns {
   created_at: string;
   /** Archived = set. */
   archived_at: string | null;
+  /** The last change (status, notes, archive flag): what `expectedUpdatedAt` is compared with. */
+  updated_at: string;
 }
 
 /** A stored record of a kind: its own row, read by the shared code through the shared columns. */
 export type RecordRow<T extends RecordTable> = Selectable<Tables[T]> & RecordColumns;
+
+/** An active list's request (SPEC §4, §9): filters, a search, and a page when either paging field is given. */
+export interface ActiveListRequest {
+  status?: string;
+  productSlug?: string;
+  q?: string;
+  page?: number;
+  pageSize?: number;
+}
 
 /** What every status change names; a kind's request may add fields of its own (a reservation's notes). */
 export interface StatusChangeRequest {
   id: string;
   productSlug: string;
   status: string;
+  /** The record's `updatedAt` as the requester last saw it: when it has changed since, nothing is written (SPEC §11). */
+  expectedUpdatedAt?: string;
 }
 
 /** The ways a status change can be refused. */
 export type StatusChangeRefused =
   | { outcome: 'not-found' }
   | { outcome: 'archived' }
+  /** The record changed after the `expectedUpdatedAt` the request named. */
+  | { outcome: 'changed' }
   | { outcome: 'invalid-transition'; from: string; to: string }
   /** The move would make a second active record of a key that must be unique (see uniqueWhileActive). */
   | { outcome: 'conflict'; error: string };
@@ -62,15 +77,19 @@ export interface RecordKind<T extends RecordTable = RecordTable, C extends Statu
   docs: { listSummary: string; statusSummary: string; statusDescription: string };
   texts: {
     notFound: string;
+    /** A status change naming an `expectedUpdatedAt` the record no longer has. */
+    changed: string;
     /** A status change of an archived record. */
     archived: string;
     alreadyArchived: string;
     notArchived: string;
   };
+  /** The columns the active list's `q` looks in (SPEC §9): the id and the customer's own words. */
+  searchColumns: readonly string[];
   /** The statuses an administrator may set and the moves between them. */
   statusTable: StatusTable<string>;
   schemas: {
-    listBody: z.ZodType<{ status?: string; productSlug?: string }>;
+    listBody: z.ZodType<ActiveListRequest>;
     listResponse: z.ZodType;
     statusBody: z.ZodType<C>;
     statusResponse: z.ZodType;
@@ -84,6 +103,7 @@ export interface RecordKind<T extends RecordTable = RecordTable, C extends Statu
   /**
    * The kind's own part of an allowed status move (src/records/status-change.ts has found the
    * record, locked it and checked the move): writes it in `trx` and returns the record as it now is.
+   * `now` is later than the record's last change (see changeTime), and is its `updated_at` if it writes.
    */
   applyStatusChange(trx: Kysely<Tables>, current: RecordRow<T>, change: C, now: Date): Promise<StatusChangeResult<T>>;
   /**

@@ -16,8 +16,9 @@ export interface ReservationStatusChange {
 
 /**
  * A reservation's part of an allowed status move (src/records/status-change.ts checked it): the
- * status, and the notes when given. Staying on the same status is a notes edit. The first move
- * away from `pending` records when the shop responded, and that time is never overwritten.
+ * status, and the notes when given. Staying on the same status is a notes edit, and with the
+ * same notes nothing changes (so `updatedAt` stays). The first move away from `pending` records
+ * when the shop responded, and that time is never overwritten.
  */
 export async function applyReservationStatus(
   trx: Kysely<Tables>,
@@ -25,9 +26,11 @@ export async function applyReservationStatus(
   change: ReservationStatusChange,
   now: Date,
 ): Promise<StatusChangeResult<'reservations'>> {
+  if (current.status === change.status && (change.notes === undefined || change.notes === current.notes)) return { outcome: 'updated', record: current };
   const firstResponse = current.responded_at === null && current.status === 'pending' && change.status !== 'pending';
   const record = await updateReservation(trx, current.id, {
     status: change.status,
+    updated_at: now.toISOString(),
     ...(change.notes !== undefined ? { notes: change.notes } : {}),
     ...(firstResponse ? { responded_at: now.toISOString() } : {}),
   });

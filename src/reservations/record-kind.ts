@@ -22,10 +22,12 @@ export const reservationKind: RecordKind<'reservations', ReservationStatusChange
   },
   texts: {
     notFound: 'Reservation not found',
+    changed: 'Reservation was changed by someone else',
     archived: 'Reservation is archived',
     alreadyArchived: 'Reservation already archived',
     notArchived: 'Reservation is not archived',
   },
+  searchColumns: ['id', 'name', 'email'],
   statusTable: RESERVATION_STATUS_TABLE,
   schemas: { listBody: ListBody, listResponse: ListResponse, statusBody: StatusBody, statusResponse: StatusResponse, archivedItem: ArchivedReservationSchema },
   activeItem: activeReservation,

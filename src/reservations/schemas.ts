@@ -21,6 +21,7 @@ export const ActiveReservationSchema = z.object({
   status: StoredStatusSchema,
   notes: z.string().describe("Admin notes; '' if none"),
   createdAt: z.string(),
+  updatedAt: z.string().describe('The last change (status, notes, archive flag); send it back as expectedUpdatedAt'),
 }).meta({ id: 'Reservation' });
 
 export const ArchivedReservationSchema = z.object({
@@ -34,9 +35,10 @@ export const ArchivedReservationSchema = z.object({
   respondedAt: z.string().nullable().describe('First move away from pending; null if never'),
   isArchived: z.literal(true),
   archivedAt: z.string(),
+  updatedAt: z.string(),
 }).meta({ id: 'ArchivedReservation' });
 
-export const ListBody = listFilterBody(RESERVATION_STATUSES);
+export const ListBody = listFilterBody(RESERVATION_STATUSES, 'name, email or id');
 
 export const StatusBody = z.object({
   ...statusChangeFields(RESERVATION_STATUSES),
@@ -59,6 +61,7 @@ export function activeReservation(row: Reservation): z.output<typeof ActiveReser
     status: row.status,
     notes: row.notes,
     createdAt: row.created_at,
+    updatedAt: row.updated_at,
   };
 }
 
@@ -74,5 +77,6 @@ export function archivedReservation(row: Reservation): z.output<typeof ArchivedR
     respondedAt: row.responded_at,
     isArchived: true,
     archivedAt: row.archived_at ?? '',
+    updatedAt: row.updated_at,
   };
 }

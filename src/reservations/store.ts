@@ -6,16 +6,16 @@ import type { ReservationRow, Tables } from '../db/schema.ts';
 
 export type Reservation = Selectable<ReservationRow>;
 
-export type NewReservationRow = Omit<Reservation, 'notes' | 'responded_at' | 'archived_at'>;
+export type NewReservationRow = Omit<Reservation, 'notes' | 'responded_at' | 'archived_at' | 'updated_at'>;
 
 export async function insertReservations(db: Kysely<Tables>, rows: NewReservationRow[]): Promise<void> {
-  if (rows.length > 0) await db.insertInto('reservations').values(rows).execute();
+  if (rows.length > 0) await db.insertInto('reservations').values(rows.map((row) => ({ ...row, updated_at: row.created_at }))).execute();
 }
 
 export async function updateReservation(
   db: Kysely<Tables>,
   id: string,
-  changes: Partial<Pick<Reservation, 'status' | 'notes' | 'responded_at'>>,
+  changes: Partial<Pick<Reservation, 'status' | 'notes' | 'responded_at'>> & Pick<Reservation, 'updated_at'>,
 ): Promise<Reservation> {
   return db.updateTable('reservations').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }

@@ -29,6 +29,7 @@ export async function applySubscriptionStatus(
   if (change.status === 'pending' && (await hasPendingTwin(trx, current))) return { outcome: 'conflict', error: ANOTHER_PENDING_SUBSCRIPTION };
   const record = await updateSubscription(trx, current.id, {
     status: change.status,
+    updated_at: now.toISOString(),
     ...(change.status === 'notified' ? { notified_at: now.toISOString() } : {}),
     ...(change.status === 'pending' ? { notified_at: null } : {}),
   });

@@ -23,10 +23,12 @@ export const subscriptionKind: RecordKind<'subscriptions', SubscriptionStatusCha
   },
   texts: {
     notFound: 'Subscription not found',
+    changed: 'Subscription was changed by someone else',
     archived: 'Subscription is archived',
     alreadyArchived: 'Subscription already archived',
     notArchived: 'Subscription is not archived',
   },
+  searchColumns: ['id', 'email'],
   statusTable: SUBSCRIPTION_STATUS_TABLE,
   schemas: { listBody: ListBody, listResponse: ListResponse, statusBody: StatusBody, statusResponse: StatusResponse, archivedItem: ArchivedSubscriptionSchema },
   activeItem: activeSubscription,

@@ -16,6 +16,7 @@ export const ActiveSubscriptionSchema = z.object({
   status: StoredStatusSchema,
   createdAt: z.string(),
   notifiedAt: z.string().nullable().describe('When the restock email was queued; null if not notified'),
+  updatedAt: z.string().describe('The last change (status, archive flag); send it back as expectedUpdatedAt'),
 }).meta({ id: 'Subscription' });
 
 export const ArchivedSubscriptionSchema = z.object({
@@ -27,9 +28,10 @@ export const ArchivedSubscriptionSchema = z.object({
   notifiedAt: z.string().nullable(),
   isArchived: z.literal(true),
   archivedAt: z.string(),
+  updatedAt: z.string(),
 }).meta({ id: 'ArchivedSubscription' });
 
-export const ListBody = listFilterBody(SUBSCRIPTION_STATUSES);
+export const ListBody = listFilterBody(SUBSCRIPTION_STATUSES, 'email or id');
 export const StatusBody = z.object(statusChangeFields(SUBSCRIPTION_STATUSES));
 
 export const ListResponse = activeListResponse('subscriptions', ActiveSubscriptionSchema);
@@ -43,6 +45,7 @@ export function activeSubscription(row: Subscription): z.output<typeof ActiveSub
     status: row.status,
     createdAt: row.created_at,
     notifiedAt: row.notified_at,
+    updatedAt: row.updated_at,
   };
 }
 

@@ -23,7 +23,7 @@ export async function insertUnlessPending(db: Kysely<Tables>, rows: NewSubscript
   if (rows.length === 0) return new Set();
   const inserted = await db
     .insertInto('subscriptions')
-    .values(rows)
+    .values(rows.map((row) => ({ ...row, updated_at: row.created_at })))
     .onConflict((conflict) => conflict.columns(['product_slug', 'email']).where(ONE_PENDING).doNothing())
     .returning('id')
     .execute();
@@ -62,7 +62,7 @@ export async function hasPendingTwin(db: Kysely<Tables>, subscription: Pick<Subs
 export async function updateSubscription(
   db: Kysely<Tables>,
   id: string,
-  changes: Partial<Pick<Subscription, 'status' | 'notified_at'>>,
+  changes: Partial<Pick<Subscription, 'status' | 'notified_at'>> & Pick<Subscription, 'updated_at'>,
 ): Promise<Subscription> {
   return db.updateTable('subscriptions').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
@@ -72,7 +72,7 @@ export async function updateSubscription(
  * product, or undefined when there is no such subscription.
  */
 export async function markUnsubscribed(db: Kysely<Tables>, id: string): Promise<{ productSlug: string } | undefined> {
-  const row = await db.updateTable('subscriptions').set({ status: 'unsubscribed' }).where('id', '=', id).returning('product_slug').executeTakeFirst();
+  const row = await db.updateTable('subscriptions').set({ status: 'unsubscribed', updated_at: new Date().toISOString() }).where('id', '=', id).returning('product_slug').executeTakeFirst();
   return row && { productSlug: row.product_slug };
 }
 
@@ -104,7 +104,7 @@ export async function markPendingNotified(
   if (batch.length === 0) return [];
   return db
     .updateTable('subscriptions')
-    .set({ status: 'notified', notified_at: notifiedAt })
+    .set({ status: 'notified', notified_at: notifiedAt, updated_at: notifiedAt })
     .where(
       'id',
       'in',
