@@ -29,8 +29,6 @@ const FORBIDDEN = STATUSES.flatMap((from) => STATUSES.map((to) => [from, to] as 
   ([from, to]) => from !== to && !ALLOWED.some(([a, b]) => a === from && b === to),
 );
 
-type Json = Record<string, any>;
-
 for (const dialect of DIALECTS) {
   describe(`admin reservations (${dialect})`, () => {
     let app: TestApp;
@@ -42,15 +40,10 @@ for (const dialect of DIALECTS) {
       await app.services.database.db.deleteFrom('reservations').execute();
     });
 
-    async function call(path: string, body: unknown): Promise<{ status: number; body: Json; headers: Headers }> {
-      const response = await app.admin(path, body);
-      return { status: response.status, body: (await response.json()) as Json, headers: response.headers };
-    }
-
     async function reserve(productSlug = 'kumo-vco-2', name = '山田 太郎', email = 'taro@example.com'): Promise<string> {
       const response = await app.request('/api/reservation', { method: 'POST', body: JSON.stringify({ name, email, productSlug }) });
       assert.equal(response.status, 200);
-      return ((await response.json()) as Json).reservationId;
+      return (await app.read('/api/reservation', response)).success().reservationId;
     }
 
     /** A row written directly, for fixed times and legacy statuses the API cannot make. */
@@ -71,10 +64,10 @@ for (const dialect of DIALECTS) {
         .execute();
     }
 
-    const setStatus = (id: string, status: string, extra: Json = {}) => call('/api/admin-reservations-status', { id, productSlug: 'kumo-vco-2', status, ...extra });
-    const archive = (ids: unknown) => call('/api/admin/reservations/archive', { ids });
-    const unarchive = (ids: unknown) => call('/api/admin/reservations/unarchive', { ids });
-    const archivedList = (body: Json = {}) => call('/api/admin/reservations/archives/list', body);
+    const setStatus = (id: string, status: string, extra: object = {}) => app.call('/api/admin-reservations-status', { id, productSlug: 'kumo-vco-2', status, ...extra });
+    const archive = (ids: unknown) => app.call('/api/admin/reservations/archive', { ids });
+    const unarchive = (ids: unknown) => app.call('/api/admin/reservations/unarchive', { ids });
+    const archivedList = (body: object = {}) => app.call('/api/admin/reservations/archives/list', body);
 
     describe('authentication', () => {
       for (const path of ADMIN_PATHS) {
@@ -102,7 +95,7 @@ for (const dialect of DIALECTS) {
       });
 
       test('answers carry Access-Control-Allow-Origin: * and the preflight answers 204', async () => {
-        const { headers } = await call('/api/admin-reservations-list', {});
+        const { headers } = await app.call('/api/admin-reservations-list', {});
         assert.equal(headers.get('access-control-allow-origin'), '*');
         const preflight = await app.request('/api/admin-reservations-status', { method: 'OPTIONS', headers: { origin: 'https://anywhere.example' } });
         assert.equal(preflight.status, 204);
@@ -117,10 +110,9 @@ for (const dialect of DIALECTS) {
         await insert({ id: 'res_c', createdAt: '2025-01-02T00:00:00.000Z', status: 'confirmed' });
         await insert({ id: 'res_b', createdAt: '2025-01-02T00:00:00.000Z', productSlug: 'tsuki-dual-lfo' });
         await insert({ id: 'res_z', createdAt: '2025-01-03T00:00:00.000Z', archivedAt: '2025-01-04T00:00:00.000Z' });
-        const { status, body } = await call('/api/admin-reservations-list', {});
-        assert.equal(status, 200);
+        const body = (await app.call('/api/admin-reservations-list', {})).success();
         assert.equal(body.success, true);
-        assert.deepEqual(body.reservations.map((r: Json) => r.id), ['res_c', 'res_b', 'res_a']);
+        assert.deepEqual(body.reservations.map((r) => r.id), ['res_c', 'res_b', 'res_a']);
         assert.deepEqual(body.reservations[0], {
           id: 'res_c',
           name: 'name of res_c',
@@ -137,7 +129,7 @@ for (const dialect of DIALECTS) {
         await insert({ id: 'res_1', createdAt: '2025-01-01T00:00:00.000Z' });
         await insert({ id: 'res_2', createdAt: '2025-01-02T00:00:00.000Z', status: 'confirmed' });
         await insert({ id: 'res_3', createdAt: '2025-01-03T00:00:00.000Z', status: 'confirmed', productSlug: 'tsuki-dual-lfo' });
-        const ids = async (body: Json) => (await call('/api/admin-reservations-list', body)).body.reservations.map((r: Json) => r.id);
+        const ids = async (body: object) => (await app.call('/api/admin-reservations-list', body)).success().reservations.map((r) => r.id);
         assert.deepEqual(await ids({ status: 'confirmed' }), ['res_3', 'res_2']);
         assert.deepEqual(await ids({ productSlug: 'kumo-vco-2' }), ['res_2', 'res_1']);
         assert.deepEqual(await ids({ status: 'confirmed', productSlug: 'kumo-vco-2' }), ['res_2']);
@@ -147,15 +139,14 @@ for (const dialect of DIALECTS) {
 
       test('an unknown status → 400 Invalid status with details', async () => {
         for (const status of ['shipped', 'reserved', 'PENDING', 3, null, ['pending'], '__proto__']) {
-          const { status: code, body } = await call('/api/admin-reservations-list', { status });
-          assert.equal(code, 400, JSON.stringify(status));
+          const body = (await app.call('/api/admin-reservations-list', { status })).failure(400);
           assert.equal(body.error, 'Invalid status');
           assert.deepEqual(body.details, [{ field: 'status', message: 'status must be one of pending, confirmed, fulfilled, cancelled' }]);
         }
       });
 
       test('a productSlug that is not a string → 400 with details', async () => {
-        const { status, body } = await call('/api/admin-reservations-list', { productSlug: 42 });
+        const { status, body } = await app.call('/api/admin-reservations-list', { productSlug: 42 });
         assert.equal(status, 400);
         assert.deepEqual(body, { success: false, error: 'Invalid parameters', details: [{ field: 'productSlug', message: 'productSlug must be a string' }] });
       });
@@ -165,9 +156,7 @@ for (const dialect of DIALECTS) {
       for (const [from, to] of ALLOWED) {
         test(`allows ${from} → ${to}`, async () => {
           await insert({ id: 'res_t', status: from, createdAt: '2025-01-01T00:00:00.000Z' });
-          const { status, body } = await setStatus('res_t', to);
-          assert.equal(status, 200);
-          assert.equal(body.reservation.status, to);
+          assert.equal((await setStatus('res_t', to)).success().reservation.status, to);
         });
       }
       for (const [from, to] of FORBIDDEN) {
@@ -176,22 +165,19 @@ for (const dialect of DIALECTS) {
           const { status, body } = await setStatus('res_t', to, { notes: 'not kept' });
           assert.equal(status, 409);
           assert.deepEqual(body, { success: false, error: `Invalid status transition: ${from} -> ${to}` });
-          const [row] = (await call('/api/admin-reservations-list', {})).body.reservations;
-          assert.deepEqual([row.status, row.notes], [from, ''], 'nothing changed');
+          const [row] = (await app.call('/api/admin-reservations-list', {})).success().reservations;
+          assert.deepEqual([row?.status, row?.notes], [from, ''], 'nothing changed');
         });
       }
 
       test('a legacy status may move nowhere', async () => {
         await insert({ id: 'res_old', status: 'reserved', createdAt: '2025-01-01T00:00:00.000Z' });
-        const { status, body } = await setStatus('res_old', 'confirmed');
-        assert.equal(status, 409);
-        assert.equal(body.error, 'Invalid status transition: reserved -> confirmed');
+        assert.equal((await setStatus('res_old', 'confirmed')).failure(409).error, 'Invalid status transition: reserved -> confirmed');
       });
 
       test('answers the reservation in the active-list shape', async () => {
         const id = await reserve();
-        const { status, body } = await setStatus(id, 'confirmed', { notes: '入荷待ち' });
-        assert.equal(status, 200);
+        const body = (await setStatus(id, 'confirmed', { notes: '入荷待ち' })).success();
         assert.deepEqual(Object.keys(body), ['success', 'reservation']);
         assert.deepEqual(Object.keys(body.reservation), ['id', 'name', 'email', 'productSlug', 'status', 'notes', 'createdAt', 'updatedAt']);
         assert.deepEqual([body.reservation.id, body.reservation.status, body.reservation.notes], [id, 'confirmed', '入荷待ち']);
@@ -199,10 +185,10 @@ for (const dialect of DIALECTS) {
 
       test('notes: replaced when given, kept when omitted, cleared with an empty string; staying on a status edits them', async () => {
         const id = await reserve();
-        assert.equal((await setStatus(id, 'pending', { notes: 'first' })).body.reservation.notes, 'first');
-        assert.equal((await setStatus(id, 'confirmed')).body.reservation.notes, 'first');
-        assert.equal((await setStatus(id, 'confirmed', { notes: '<b>二行目</b>\n改行' })).body.reservation.notes, '<b>二行目</b>\n改行');
-        assert.equal((await setStatus(id, 'confirmed', { notes: '' })).body.reservation.notes, '');
+        assert.equal((await setStatus(id, 'pending', { notes: 'first' })).success().reservation.notes, 'first');
+        assert.equal((await setStatus(id, 'confirmed')).success().reservation.notes, 'first');
+        assert.equal((await setStatus(id, 'confirmed', { notes: '<b>二行目</b>\n改行' })).success().reservation.notes, '<b>二行目</b>\n改行');
+        assert.equal((await setStatus(id, 'confirmed', { notes: '' })).success().reservation.notes, '');
         assert.equal((await setStatus(id, 'confirmed', { notes: '𝄞'.repeat(2000) })).status, 200, '2000 code points');
       });
 
@@ -222,13 +208,13 @@ for (const dialect of DIALECTS) {
         await setStatus(id, 'cancelled');
         assert.equal(await respondedAt(), first);
         await archive([{ id, productSlug: 'kumo-vco-2' }]);
-        assert.equal((await archivedList()).body.reservations[0].respondedAt, first, 'shown in the archived list');
+        assert.equal((await archivedList()).success().reservations[0]?.respondedAt, first, 'shown in the archived list');
       });
 
       test('not found, or found under another product → 404', async () => {
         const id = await reserve();
         for (const [target, slug] of [['res_missing', 'kumo-vco-2'], [id, 'tsuki-dual-lfo'], [id.toUpperCase(), 'kumo-vco-2']]) {
-          const { status, body } = await call('/api/admin-reservations-status', { id: target, productSlug: slug, status: 'confirmed' });
+          const { status, body } = await app.call('/api/admin-reservations-status', { id: target, productSlug: slug, status: 'confirmed' });
           assert.equal(status, 404);
           assert.deepEqual(body, { success: false, error: 'Reservation not found' });
         }
@@ -244,7 +230,7 @@ for (const dialect of DIALECTS) {
 
       test('missing or non-string id, productSlug or status → 400 Missing required fields', async () => {
         const full = { id: 'res_x', productSlug: 'kumo-vco-2', status: 'confirmed' };
-        const bodies: Json[] = [
+        const bodies: object[] = [
           {},
           { productSlug: 'kumo-vco-2', status: 'confirmed' },
           { id: 'res_x', status: 'confirmed' },
@@ -257,16 +243,14 @@ for (const dialect of DIALECTS) {
           { ...full, id: 'x', status: 'nonsense', productSlug: undefined },
         ];
         for (const body of bodies) {
-          const { status, body: answer } = await call('/api/admin-reservations-status', body);
-          assert.equal(status, 400, JSON.stringify(body));
+          const answer = (await app.call('/api/admin-reservations-status', body)).failure(400);
           assert.equal(answer.error, 'Missing required fields: id, productSlug, status');
         }
       });
 
       test('a status that is not one → 400 Invalid status', async () => {
         for (const status of ['shipped', 'reserved', 'responded', 'Confirmed']) {
-          const { status: code, body } = await call('/api/admin-reservations-status', { id: 'res_x', productSlug: 'kumo-vco-2', status });
-          assert.equal(code, 400);
+          const body = (await app.call('/api/admin-reservations-status', { id: 'res_x', productSlug: 'kumo-vco-2', status })).failure(400);
           assert.equal(body.error, 'Invalid status');
         }
       });
@@ -274,12 +258,11 @@ for (const dialect of DIALECTS) {
       test('notes that are not a string of at most 2000 characters → 400', async () => {
         const id = await reserve();
         for (const notes of [null, 42, ['a'], { a: 1 }, 'a'.repeat(2001), 'NUL\u0000']) {
-          const { status, body } = await setStatus(id, 'confirmed', { notes });
-          assert.equal(status, 400, JSON.stringify(notes).slice(0, 30));
+          const body = (await setStatus(id, 'confirmed', { notes })).failure(400);
           assert.equal(body.error, 'notes must be a string of at most 2000 characters');
         }
-        const [row] = (await call('/api/admin-reservations-list', {})).body.reservations;
-        assert.equal(row.status, 'pending', 'nothing changed');
+        const [row] = (await app.call('/api/admin-reservations-list', {})).success().reservations;
+        assert.equal(row?.status, 'pending', 'nothing changed');
       });
     });
 
@@ -287,33 +270,32 @@ for (const dialect of DIALECTS) {
       test('deletes the reservation and every message about it', async () => {
         const keep = await reserve('kumo-vco-2', '残る人', 'stay@example.com');
         const gone = await reserve('kumo-vco-2', '消える人', 'gone@example.com');
-        const { status, body } = await call('/api/admin-reservations-delete', { id: gone, productSlug: 'kumo-vco-2' });
+        const { status, body } = await app.call('/api/admin-reservations-delete', { id: gone, productSlug: 'kumo-vco-2' });
         assert.equal(status, 200);
         assert.deepEqual(body, { success: true, deletedId: gone });
-        assert.deepEqual((await call('/api/admin-reservations-list', {})).body.reservations.map((r: Json) => r.id), [keep]);
+        assert.deepEqual((await app.call('/api/admin-reservations-list', {})).success().reservations.map((r) => r.id), [keep]);
         const outbox = await app.services.database.db.selectFrom('outbox').select(['record_id', 'payload', 'destination']).execute();
         assert.ok(outbox.every((m) => m.record_id !== gone && !m.payload.includes('gone@example.com') && m.destination !== 'gone@example.com'));
         assert.ok(outbox.some((m) => m.record_id === keep));
-        assert.equal((await call('/api/admin-reservations-delete', { id: gone, productSlug: 'kumo-vco-2' })).status, 404);
+        assert.equal((await app.call('/api/admin-reservations-delete', { id: gone, productSlug: 'kumo-vco-2' })).status, 404);
       });
 
       test('archived reservations can be erased too', async () => {
         const id = await reserve();
         await archive([{ id, productSlug: 'kumo-vco-2' }]);
-        assert.equal((await call('/api/admin-reservations-delete', { id, productSlug: 'kumo-vco-2' })).status, 200);
-        assert.equal((await archivedList()).body.total, 0);
+        assert.equal((await app.call('/api/admin-reservations-delete', { id, productSlug: 'kumo-vco-2' })).status, 200);
+        assert.equal((await archivedList()).success().total, 0);
       });
 
       test('not found, or another product → 404; missing fields → 400', async () => {
         const id = await reserve();
-        assert.deepEqual((await call('/api/admin-reservations-delete', { id, productSlug: 'tsuki-dual-lfo' })).body, { success: false, error: 'Reservation not found' });
-        assert.equal((await call('/api/admin-reservations-delete', { id: 'res_nope', productSlug: 'kumo-vco-2' })).status, 404);
+        assert.deepEqual((await app.call('/api/admin-reservations-delete', { id, productSlug: 'tsuki-dual-lfo' })).body, { success: false, error: 'Reservation not found' });
+        assert.equal((await app.call('/api/admin-reservations-delete', { id: 'res_nope', productSlug: 'kumo-vco-2' })).status, 404);
         for (const body of [{}, { id }, { productSlug: 'kumo-vco-2' }, { id: 1, productSlug: 'kumo-vco-2' }]) {
-          const answer = await call('/api/admin-reservations-delete', body);
-          assert.equal(answer.status, 400);
-          assert.equal(answer.body.error, 'Missing required fields: id, productSlug');
+          const answer = await app.call('/api/admin-reservations-delete', body);
+          assert.equal(answer.failure(400).error, 'Missing required fields: id, productSlug');
         }
-        assert.equal((await call('/api/admin-reservations-list', {})).body.reservations.length, 1);
+        assert.equal((await app.call('/api/admin-reservations-list', {})).success().reservations.length, 1);
       });
     });
 
@@ -350,9 +332,9 @@ for (const dialect of DIALECTS) {
             { id: 'res_x', error: 'Invalid item' },
           ],
         });
-        assert.deepEqual((await call('/api/admin-reservations-list', {})).body.reservations, []);
-        const archived = (await archivedList()).body.reservations;
-        assert.deepEqual(archived.map((r: Json) => [r.id, r.status, r.isArchived]).sort(), [[a, 'confirmed', true], [b, 'pending', true]].sort());
+        assert.deepEqual((await app.call('/api/admin-reservations-list', {})).success().reservations, []);
+        const archived = (await archivedList()).success().reservations;
+        assert.deepEqual(archived.map((r) => [r.id, r.status, r.isArchived]).sort(), [[a, 'confirmed', true], [b, 'pending', true]].sort());
         for (const r of archived) assert.equal(r.archivedAt, new Date(r.archivedAt).toISOString());
       });
 
@@ -383,38 +365,33 @@ for (const dialect of DIALECTS) {
             { id: '', error: 'Invalid item' },
           ],
         });
-        const active = (await call('/api/admin-reservations-list', {})).body.reservations;
-        assert.deepEqual(active.find((r: Json) => r.id === a).status, 'cancelled');
+        const active = (await app.call('/api/admin-reservations-list', {})).success().reservations;
+        assert.deepEqual(active.find((r) => r.id === a)?.status, 'cancelled');
         const row = await app.services.database.db.selectFrom('reservations').select('archived_at').where('id', '=', a).executeTakeFirstOrThrow();
         assert.equal(row.archived_at, null);
-        assert.equal((await archivedList()).body.total, 0);
+        assert.equal((await archivedList()).success().total, 0);
       });
 
       test('the ids array: required, not empty, at most 500', async () => {
-        for (const [path, counted] of [['/api/admin/reservations/archive', 'archived'], ['/api/admin/reservations/unarchive', 'unarchived']]) {
+        for (const path of ['/api/admin/reservations/archive', '/api/admin/reservations/unarchive'] as const) {
           for (const body of [{}, { ids: null }, { ids: 'res_x' }, { ids: { id: 'res_x' } }, { ids: 3 }]) {
-            const answer = await call(path!, body);
-            assert.equal(answer.status, 400);
-            assert.equal(answer.body.error, 'ids array is required');
+            assert.equal((await app.call(path, body)).failure(400).error, 'ids array is required');
           }
-          assert.equal((await call(path!, { ids: [] })).body.error, 'ids array cannot be empty');
+          assert.equal((await app.call(path, { ids: [] })).failure(400).error, 'ids array cannot be empty');
           const many = Array.from({ length: 501 }, (_, i) => ({ id: `res_${i}`, productSlug: 'kumo-vco-2' }));
-          const tooMany = await call(path!, { ids: many });
-          assert.equal(tooMany.status, 400);
-          assert.equal(tooMany.body.error, 'ids array cannot exceed 500 items');
-          const enough = await call(path!, { ids: many.slice(0, 500) });
-          assert.equal(enough.status, 200);
-          assert.equal(enough.body[`${counted}Count`], 0);
-          assert.equal(enough.body.errors.length, 500);
+          assert.equal((await app.call(path, { ids: many })).failure(400).error, 'ids array cannot exceed 500 items');
+          const enough = (await app.call(path, { ids: many.slice(0, 500) })).success();
+          assert.equal('archivedCount' in enough ? enough.archivedCount : enough.unarchivedCount, 0);
+          assert.equal(enough.errors?.length, 500);
         }
       });
 
       test('500 real items in one request', async () => {
         for (let i = 0; i < 500; i++) await insert({ id: `res_${String(i).padStart(3, '0')}`, createdAt: '2025-01-01T00:00:00.000Z' });
         const items = Array.from({ length: 500 }, (_, i) => ({ id: `res_${String(i).padStart(3, '0')}`, productSlug: 'kumo-vco-2' }));
-        assert.equal((await archive(items)).body.archivedCount, 500);
-        assert.equal((await archivedList({ pageSize: 100 })).body.total, 500);
-        assert.equal((await unarchive(items)).body.unarchivedCount, 500);
+        assert.equal((await archive(items)).success().archivedCount, 500);
+        assert.equal((await archivedList({ pageSize: 100 })).success().total, 500);
+        assert.equal((await unarchive(items)).success().unarchivedCount, 500);
       });
 
       test('the batch is one transaction: a failing write leaves every record as it was', async () => {
@@ -430,7 +407,7 @@ for (const dialect of DIALECTS) {
         try {
           const { status } = await archive([{ id: a, productSlug: 'kumo-vco-2' }, { id: b, productSlug: 'kumo-vco-2' }]);
           assert.equal(status, 500);
-          assert.equal((await call('/api/admin-reservations-list', {})).body.reservations.length, 2, 'neither was archived');
+          assert.equal((await app.call('/api/admin-reservations-list', {})).success().reservations.length, 2, 'neither was archived');
         } finally {
           await sql.raw(dialect === 'sqlite' ? 'drop trigger refuse_b' : 'drop trigger refuse_b on reservations; drop function refuse_b').execute(db);
         }
@@ -455,19 +432,18 @@ for (const dialect of DIALECTS) {
 
       test('most recently archived first, 20 a page by default, with paging totals', async () => {
         await seedArchived();
-        const { status, body } = await archivedList();
-        assert.equal(status, 200);
+        const body = (await archivedList()).success();
         assert.deepEqual(Object.keys(body), ['success', 'reservations', 'total', 'page', 'pageSize', 'totalPages']);
         assert.deepEqual([body.total, body.page, body.pageSize, body.totalPages], [25, 1, 20, 2]);
-        assert.deepEqual(body.reservations.map((r: Json) => r.id), Array.from({ length: 20 }, (_, i) => `res_${String(24 - i).padStart(2, '0')}`));
-        const second = (await archivedList({ page: 2 })).body;
-        assert.deepEqual(second.reservations.map((r: Json) => r.id), ['res_04', 'res_03', 'res_02', 'res_01', 'res_00']);
-        assert.deepEqual((await archivedList({ page: 3 })).body.reservations, []);
+        assert.deepEqual(body.reservations.map((r) => r.id), Array.from({ length: 20 }, (_, i) => `res_${String(24 - i).padStart(2, '0')}`));
+        const second = (await archivedList({ page: 2 })).success();
+        assert.deepEqual(second.reservations.map((r) => r.id), ['res_04', 'res_03', 'res_02', 'res_01', 'res_00']);
+        assert.deepEqual((await archivedList({ page: 3 })).success().reservations, []);
       });
 
       test('an archived record shows the archived fields', async () => {
         await seedArchived();
-        const item = (await archivedList({ pageSize: 100 })).body.reservations.find((r: Json) => r.id === 'res_03');
+        const item = (await archivedList({ pageSize: 100 })).success().reservations.find((r) => r.id === 'res_03');
         assert.deepEqual(item, {
           id: 'res_03',
           email: 'res_03@example.com',
@@ -481,49 +457,47 @@ for (const dialect of DIALECTS) {
           archivedAt: '2025-02-01T00:03:00.000Z',
           updatedAt: '2025-02-01T00:03:00.000Z',
         });
-        assert.equal((await archivedList({ pageSize: 100 })).body.reservations.find((r: Json) => r.id === 'res_04').respondedAt, null);
+        assert.equal((await archivedList({ pageSize: 100 })).success().reservations.find((r) => r.id === 'res_04')?.respondedAt, null);
       });
 
       test('filters by product and by any status string, legacy ones included', async () => {
         await seedArchived();
-        const ids = async (body: Json) => (await archivedList({ pageSize: 100, ...body })).body;
+        const ids = async (body: object) => (await archivedList({ pageSize: 100, ...body })).success();
         assert.equal((await ids({ productSlug: 'tsuki-dual-lfo' })).total, 5);
-        assert.deepEqual((await ids({ status: 'reserved' })).reservations.map((r: Json) => r.id), ['res_20', 'res_15', 'res_10', 'res_05', 'res_00']);
-        assert.deepEqual((await ids({ status: 'reserved', productSlug: 'tsuki-dual-lfo' })).reservations.map((r: Json) => r.id), ['res_20']);
+        assert.deepEqual((await ids({ status: 'reserved' })).reservations.map((r) => r.id), ['res_20', 'res_15', 'res_10', 'res_05', 'res_00']);
+        assert.deepEqual((await ids({ status: 'reserved', productSlug: 'tsuki-dual-lfo' })).reservations.map((r) => r.id), ['res_20']);
         const none = await ids({ status: 'no-such-status' });
         assert.deepEqual([none.reservations, none.total, none.totalPages], [[], 0, 0]);
       });
 
       test('page below 1 reads as 1; integers may come as strings', async () => {
         await seedArchived();
-        for (const page of [0, -5, '0', '-1']) assert.equal((await archivedList({ page })).body.page, 1);
-        const { body } = await archivedList({ page: '2', pageSize: '10' });
+        for (const page of [0, -5, '0', '-1']) assert.equal((await archivedList({ page })).success().page, 1);
+        const body = (await archivedList({ page: '2', pageSize: '10' })).success();
         assert.deepEqual([body.page, body.pageSize, body.totalPages, body.reservations.length], [2, 10, 3, 10]);
-        assert.equal((await archivedList({ pageSize: 100 })).body.reservations.length, 25);
-        assert.equal((await archivedList({ pageSize: 1 })).body.totalPages, 25);
-        assert.deepEqual((await archivedList({ page: 1e15 })).body.reservations, []);
+        assert.equal((await archivedList({ pageSize: 100 })).success().reservations.length, 25);
+        assert.equal((await archivedList({ pageSize: 1 })).success().totalPages, 25);
+        assert.deepEqual((await archivedList({ page: 1e15 })).success().reservations, []);
       });
 
       test('a page that is not an integer → 400 page must be a positive integer', async () => {
         for (const page of [1.5, 'abc', '1.5', '', true, null, [1], { n: 1 }, '1e3']) {
-          const { status, body } = await archivedList({ page });
-          assert.equal(status, 400, JSON.stringify(page));
+          const body = (await archivedList({ page })).failure(400);
           assert.equal(body.error, 'page must be a positive integer');
         }
       });
 
       test('a pageSize outside 1..100 or not an integer → 400 pageSize must be between 1 and 100', async () => {
         for (const pageSize of [0, 101, -1, 2.5, 'x', '101', '', null, false]) {
-          const { status, body } = await archivedList({ pageSize });
-          assert.equal(status, 400, JSON.stringify(pageSize));
+          const body = (await archivedList({ pageSize })).failure(400);
           assert.equal(body.error, 'pageSize must be between 1 and 100');
         }
       });
 
       test('both wrong: the page message, and both fields in details', async () => {
-        const { body } = await archivedList({ page: 'x', pageSize: 0 });
+        const body = (await archivedList({ page: 'x', pageSize: 0 })).failure(400);
         assert.equal(body.error, 'page must be a positive integer');
-        assert.deepEqual(body.details.map((d: Json) => d.field), ['page', 'pageSize']);
+        assert.deepEqual(body.details?.map((d) => d.field), ['page', 'pageSize']);
       });
 
       test('filters that are not strings → 400', async () => {

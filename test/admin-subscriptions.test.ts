@@ -28,8 +28,6 @@ const FORBIDDEN = STATUSES.flatMap((from) => STATUSES.map((to) => [from, to] as 
 );
 const TWIN = 'Another pending subscription exists for this email and product';
 
-type Json = Record<string, any>;
-
 for (const dialect of DIALECTS) {
   describe(`admin subscriptions (${dialect})`, () => {
     let app: TestApp;
@@ -40,11 +38,6 @@ for (const dialect of DIALECTS) {
     beforeEach(async () => {
       await app.services.database.db.deleteFrom('subscriptions').execute();
     });
-
-    async function call(path: string, body: unknown): Promise<{ status: number; body: Json }> {
-      const response = await app.admin(path, body);
-      return { status: response.status, body: (await response.json()) as Json };
-    }
 
     /** A row written directly, for fixed times and states the API reaches only in steps. */
     async function insert(row: { id: string; status?: string; email?: string; productSlug?: string; createdAt: string; notifiedAt?: string | null; archivedAt?: string | null }) {
@@ -64,8 +57,8 @@ for (const dialect of DIALECTS) {
     }
 
     const stored = (id: string) => app.services.database.db.selectFrom('subscriptions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-    const setStatus = (id: string, status: unknown, productSlug = 'kumo-vco-2') => call('/api/admin-notify-status', { id, productSlug, status });
-    const list = async (body: Json = {}) => (await call('/api/admin-notify-list', body)).body.subscriptions as Json[];
+    const setStatus = (id: string, status: unknown, productSlug = 'kumo-vco-2') => app.call('/api/admin-notify-status', { id, productSlug, status });
+    const list = async (body: object = {}) => (await app.call('/api/admin-notify-list', body)).success().subscriptions;
 
     describe('authentication', () => {
       for (const path of ADMIN_PATHS) {
@@ -109,10 +102,9 @@ for (const dialect of DIALECTS) {
         await insert({ id: 'ntf_c', createdAt: '2025-01-02T00:00:00.000Z', status: 'notified', notifiedAt: '2025-01-05T00:00:00.000Z' });
         await insert({ id: 'ntf_b', createdAt: '2025-01-02T00:00:00.000Z', productSlug: 'tsuki-dual-lfo' });
         await insert({ id: 'ntf_z', createdAt: '2025-01-03T00:00:00.000Z', archivedAt: '2025-01-04T00:00:00.000Z' });
-        const { status, body } = await call('/api/admin-notify-list', {});
-        assert.equal(status, 200);
+        const body = (await app.call('/api/admin-notify-list', {})).success();
         assert.deepEqual(Object.keys(body), ['success', 'subscriptions']);
-        assert.deepEqual(body.subscriptions.map((s: Json) => s.id), ['ntf_c', 'ntf_b', 'ntf_a']);
+        assert.deepEqual(body.subscriptions.map((s) => s.id), ['ntf_c', 'ntf_b', 'ntf_a']);
         assert.deepEqual(body.subscriptions[0], {
           id: 'ntf_c',
           email: 'ntf_c@example.com',
@@ -122,14 +114,14 @@ for (const dialect of DIALECTS) {
           notifiedAt: '2025-01-05T00:00:00.000Z',
           updatedAt: '2025-01-02T00:00:00.000Z',
         });
-        assert.equal(body.subscriptions[1].notifiedAt, null);
+        assert.equal(body.subscriptions[1]?.notifiedAt, null);
       });
 
       test('filters by status and by product, together too; empty filters mean all', async () => {
         await insert({ id: 'ntf_1', createdAt: '2025-01-01T00:00:00.000Z' });
         await insert({ id: 'ntf_2', createdAt: '2025-01-02T00:00:00.000Z', status: 'unsubscribed' });
         await insert({ id: 'ntf_3', createdAt: '2025-01-03T00:00:00.000Z', status: 'unsubscribed', productSlug: 'tsuki-dual-lfo' });
-        const ids = async (body: Json) => (await list(body)).map((s) => s.id);
+        const ids = async (body: object) => (await list(body)).map((s) => s.id);
         assert.deepEqual(await ids({ status: 'unsubscribed' }), ['ntf_3', 'ntf_2']);
         assert.deepEqual(await ids({ productSlug: 'kumo-vco-2' }), ['ntf_2', 'ntf_1']);
         assert.deepEqual(await ids({ status: 'unsubscribed', productSlug: 'kumo-vco-2' }), ['ntf_2']);
@@ -140,15 +132,14 @@ for (const dialect of DIALECTS) {
 
       test('an unknown status → 400 Invalid status with details; a productSlug that is not a string → 400', async () => {
         for (const status of ['confirmed', 'PENDING', 3, null, ['pending'], '__proto__', 'ペンディング']) {
-          const { status: code, body } = await call('/api/admin-notify-list', { status });
+          const { status: code, body } = await app.call('/api/admin-notify-list', { status });
           assert.equal(code, 400, JSON.stringify(status));
           assert.deepEqual(body, { success: false, error: 'Invalid status', details: [{ field: 'status', message: 'status must be one of pending, notified, unsubscribed' }] });
         }
         for (const productSlug of [42, ['a'], { a: 1 }, 'NUL\u0000']) {
-          const { status, body } = await call('/api/admin-notify-list', { productSlug });
-          assert.equal(status, 400);
+          const body = (await app.call('/api/admin-notify-list', { productSlug })).failure(400);
           assert.equal(body.error, 'Invalid parameters');
-          assert.equal(body.details[0].field, 'productSlug');
+          assert.equal(body.details?.[0]?.field, 'productSlug');
         }
       });
     });
@@ -157,8 +148,7 @@ for (const dialect of DIALECTS) {
       for (const [from, to] of ALLOWED) {
         test(`allows ${from} → ${to}`, async () => {
           await insert({ id: 'ntf_t', status: from, createdAt: '2025-01-01T00:00:00.000Z', notifiedAt: from === 'notified' ? '2025-01-02T00:00:00.000Z' : null });
-          const { status, body } = await setStatus('ntf_t', to);
-          assert.equal(status, 200);
+          const body = (await setStatus('ntf_t', to)).success();
           assert.deepEqual(Object.keys(body), ['success', 'subscription']);
           assert.deepEqual(Object.keys(body.subscription), ['id', 'email', 'productSlug', 'status', 'createdAt', 'notifiedAt', 'updatedAt']);
           assert.equal(body.subscription.status, to);
@@ -179,9 +169,8 @@ for (const dialect of DIALECTS) {
         for (const status of STATUSES) {
           await insert({ id: `ntf_${status}`, status, createdAt: '2025-01-01T00:00:00.000Z', notifiedAt: status === 'notified' ? '2025-01-02T00:00:00.000Z' : null });
           const before = await stored(`ntf_${status}`);
-          const answer = await setStatus(`ntf_${status}`, status);
-          assert.equal(answer.status, 200);
-          assert.equal(answer.body.subscription.notifiedAt, before.notified_at);
+          const answer = (await setStatus(`ntf_${status}`, status)).success();
+          assert.equal(answer.subscription.notifiedAt, before.notified_at);
           assert.deepEqual(await stored(`ntf_${status}`), before);
         }
       });
@@ -189,16 +178,17 @@ for (const dialect of DIALECTS) {
       test('→ notified sets notifiedAt; back to pending clears it, from unsubscribed too', async () => {
         await insert({ id: 'ntf_n', createdAt: '2025-01-01T00:00:00.000Z' });
         const before = Date.now();
-        const notified = (await setStatus('ntf_n', 'notified')).body.subscription;
-        assert.ok(Date.parse(notified.notifiedAt) >= before - 5 && Date.parse(notified.notifiedAt) <= Date.now());
-        assert.equal(notified.notifiedAt, new Date(notified.notifiedAt).toISOString());
+        const notified = (await setStatus('ntf_n', 'notified')).success().subscription;
+        const notifiedAt = notified.notifiedAt ?? '';
+        assert.ok(Date.parse(notifiedAt) >= before - 5 && Date.parse(notifiedAt) <= Date.now());
+        assert.equal(notifiedAt, new Date(notifiedAt).toISOString());
         assert.equal((await stored('ntf_n')).notified_at, notified.notifiedAt);
-        assert.equal((await setStatus('ntf_n', 'pending')).body.subscription.notifiedAt, null);
+        assert.equal((await setStatus('ntf_n', 'pending')).success().subscription.notifiedAt, null);
         assert.equal((await stored('ntf_n')).notified_at, null);
-        assert.equal((await setStatus('ntf_n', 'unsubscribed')).body.subscription.notifiedAt, null);
+        assert.equal((await setStatus('ntf_n', 'unsubscribed')).success().subscription.notifiedAt, null);
 
         await insert({ id: 'ntf_u', status: 'unsubscribed', createdAt: '2025-01-01T00:00:00.000Z', notifiedAt: '2025-01-02T00:00:00.000Z' });
-        assert.equal((await setStatus('ntf_u', 'pending')).body.subscription.notifiedAt, null);
+        assert.equal((await setStatus('ntf_u', 'pending')).success().subscription.notifiedAt, null);
       });
 
       test('back to pending is refused while another active pending subscription has the address and product', async () => {
@@ -237,9 +227,7 @@ for (const dialect of DIALECTS) {
 
       test('a legacy status outside the table may move nowhere', async () => {
         await insert({ id: 'ntf_old', status: 'sent', createdAt: '2025-01-01T00:00:00.000Z' });
-        const { status, body } = await setStatus('ntf_old', 'pending');
-        assert.equal(status, 409);
-        assert.equal(body.error, 'Invalid status transition: sent -> pending');
+        assert.equal((await setStatus('ntf_old', 'pending')).failure(409).error, 'Invalid status transition: sent -> pending');
       });
 
       test('missing, empty or non-string id, productSlug or status → 400 Missing required fields', async () => {
@@ -256,16 +244,14 @@ for (const dialect of DIALECTS) {
           { ...full, id: 'ntf\u0000x' },
           { id: 'x', status: 'nonsense' },
         ]) {
-          const { status, body: answer } = await call('/api/admin-notify-status', body);
-          assert.equal(status, 400, JSON.stringify(body));
+          const answer = (await app.call('/api/admin-notify-status', body)).failure(400);
           assert.equal(answer.error, 'Missing required fields: id, productSlug, status');
         }
       });
 
       test('a status that is not one → 400 Invalid status', async () => {
         for (const status of ['confirmed', 'sent', 'Pending', 'unsubscribe']) {
-          const { status: code, body } = await setStatus('ntf_x', status);
-          assert.equal(code, 400);
+          const body = (await setStatus('ntf_x', status)).failure(400);
           assert.equal(body.error, 'Invalid status');
           assert.deepEqual(body.details, [{ field: 'status', message: 'status must be one of pending, notified, unsubscribed' }]);
         }
@@ -277,7 +263,7 @@ for (const dialect of DIALECTS) {
         await insert({ id: 'ntf_old', email: 'taro@example.com', createdAt: '2025-01-01T00:00:00.000Z', archivedAt: '2025-01-05T00:00:00.000Z' });
         await insert({ id: 'ntf_new', email: 'taro@example.com', createdAt: '2025-01-06T00:00:00.000Z' });
         await insert({ id: 'ntf_done', status: 'notified', email: 'taro@example.com', createdAt: '2025-01-01T00:00:00.000Z', archivedAt: '2025-01-05T00:00:00.000Z' });
-        const { status, body } = await call('/api/admin/notify/unarchive', {
+        const { status, body } = await app.call('/api/admin/notify/unarchive', {
           ids: [
             { id: 'ntf_old', productSlug: 'kumo-vco-2' },
             { id: 'ntf_done', productSlug: 'kumo-vco-2' },
@@ -291,7 +277,7 @@ for (const dialect of DIALECTS) {
       test('of two archived pending twins named together, the first comes back and the second is refused', async () => {
         await insert({ id: 'ntf_1', email: 'taro@example.com', createdAt: '2025-01-01T00:00:00.000Z', archivedAt: '2025-01-02T00:00:00.000Z' });
         await insert({ id: 'ntf_2', email: 'taro@example.com', createdAt: '2025-01-03T00:00:00.000Z', archivedAt: '2025-01-04T00:00:00.000Z' });
-        const { body } = await call('/api/admin/notify/unarchive', { ids: [{ id: 'ntf_2', productSlug: 'kumo-vco-2' }, { id: 'ntf_1', productSlug: 'kumo-vco-2' }] });
+        const { body } = await app.call('/api/admin/notify/unarchive', { ids: [{ id: 'ntf_2', productSlug: 'kumo-vco-2' }, { id: 'ntf_1', productSlug: 'kumo-vco-2' }] });
         assert.deepEqual(body, { success: true, unarchivedCount: 1, unarchivedIds: ['ntf_2'], errors: [{ id: 'ntf_1', error: TWIN }] });
         assert.deepEqual((await list()).map((s) => s.id), ['ntf_2']);
       });
@@ -300,7 +286,7 @@ for (const dialect of DIALECTS) {
         await insert({ id: 'ntf_1', email: 'taro@example.com', createdAt: '2025-01-01T00:00:00.000Z', archivedAt: '2025-01-02T00:00:00.000Z' });
         await insert({ id: 'ntf_2', email: 'hanako@example.com', createdAt: '2025-01-01T00:00:00.000Z' });
         await insert({ id: 'ntf_3', email: 'taro@example.com', productSlug: 'tsuki-dual-lfo', createdAt: '2025-01-01T00:00:00.000Z' });
-        const { body } = await call('/api/admin/notify/unarchive', { ids: [{ id: 'ntf_1', productSlug: 'kumo-vco-2' }] });
+        const { body } = await app.call('/api/admin/notify/unarchive', { ids: [{ id: 'ntf_1', productSlug: 'kumo-vco-2' }] });
         assert.deepEqual(body, { success: true, unarchivedCount: 1, unarchivedIds: ['ntf_1'] });
       });
     });

@@ -15,65 +15,61 @@ before(async () => {
 after(() => app.close());
 
 async function products(query = '', init?: RequestInit) {
-  const response = await app.request(`/api/products${query}`, init);
-  return { response, body: (await response.json()) as Record<string, any> };
+  return app.read('/api/products', await app.request(`/api/products${query}`, init));
 }
 
 describe('paging', () => {
   test('defaults to page 1 of 50 in the catalog order, with the full tag list', async () => {
-    const { response, body } = await products();
-    assert.equal(response.status, 200);
+    const body = (await products()).success();
     assert.equal(body.success, true);
     assert.equal(body.page, 1);
     assert.equal(body.total, catalog.length);
     assert.equal(body.totalPages, Math.ceil(catalog.length / 50));
     assert.deepEqual(
-      body.products.map((p: { slug: string }) => p.slug),
+      body.products.map((p) => p.slug),
       catalog.slice(0, 50).map((p) => p.slug),
     );
     assert.deepEqual(body.availableTags, [...new Set(catalog.flatMap((p) => p.tags))].sort());
   });
 
   test('returns every product field, nullable ones as null', async () => {
-    const { body } = await products('?per_page=200');
+    const body = (await products('?per_page=200')).success();
     for (const product of body.products) {
       assert.deepEqual(Object.keys(product), [
         'slug', 'name', 'subtitle', 'brand', 'description', 'imgSrc', 'detailHref', 'tags', 'price', 'spec', 'blurhash', 'aspectRatio',
       ]);
       assert.ok('width' in product.spec);
     }
-    assert.ok(body.products.some((p: { subtitle: unknown }) => p.subtitle === null));
-    assert.ok(body.products.some((p: { spec: { width: unknown } }) => p.spec.width === null));
+    assert.ok(body.products.some((p) => p.subtitle === null));
+    assert.ok(body.products.some((p) => p.spec.width === null));
   });
 
   test('walks the pages without gaps or repeats', async () => {
     const seen: string[] = [];
     for (let page = 1; page <= Math.ceil(catalog.length / 7); page++) {
-      const { body } = await products(`?per_page=7&page=${page}`);
+      const body = (await products(`?per_page=7&page=${page}`)).success();
       assert.equal(body.page, page);
-      seen.push(...body.products.map((p: { slug: string }) => p.slug));
+      seen.push(...body.products.map((p) => p.slug));
     }
     assert.deepEqual(seen, catalog.map((p) => p.slug));
   });
 
   test('a page below 1 reads as page 1', async () => {
     for (const page of ['0', '-3', '-0']) {
-      const { response, body } = await products(`?page=${page}&per_page=5`);
-      assert.equal(response.status, 200);
+      const body = (await products(`?page=${page}&per_page=5`)).success();
       assert.equal(body.page, 1);
       assert.equal(body.products.length, 5);
     }
   });
 
   test('per_page above 200 reads as 200', async () => {
-    const { body } = await products('?per_page=100000');
+    const body = (await products('?per_page=100000')).success();
     assert.equal(body.products.length, Math.min(200, catalog.length));
     assert.equal(body.totalPages, 1);
   });
 
   test('a page past the end is empty but keeps the totals', async () => {
-    const { response, body } = await products('?page=999&per_page=10');
-    assert.equal(response.status, 200);
+    const body = (await products('?page=999&per_page=10')).success();
     assert.deepEqual(body.products, []);
     assert.equal(body.total, catalog.length);
     assert.equal(body.totalPages, Math.ceil(catalog.length / 10));
@@ -81,7 +77,7 @@ describe('paging', () => {
   });
 
   test('nothing matching gives total 0 and totalPages 0', async () => {
-    const { body } = await products('?q=zzzznotathing');
+    const body = (await products('?q=zzzznotathing')).success();
     assert.deepEqual([body.products, body.total, body.totalPages, body.page], [[], 0, 0, 1]);
     assert.ok(body.availableTags.length > 0, 'availableTags does not depend on the filter');
   });
@@ -105,18 +101,15 @@ describe('invalid parameters', () => {
   ];
   for (const [query, fields] of cases) {
     test(`${query.slice(0, 40)} → 400 naming ${fields.join(', ')}`, async () => {
-      const { response, body } = await products(query);
-      assert.equal(response.status, 400);
-      assert.equal(body.success, false);
+      const body = (await products(query)).failure(400);
       assert.equal(body.error, 'Invalid parameters');
-      assert.deepEqual(body.details.map((d: { field: string }) => d.field).sort(), [...fields].sort());
-      for (const detail of body.details) assert.equal(typeof detail.message, 'string');
+      assert.deepEqual(body.details?.map((d) => d.field).sort(), [...fields].sort());
     });
   }
 
   test('the messages say what is expected', async () => {
-    const { body } = await products(`?page=x&per_page=0&q=${'b'.repeat(300)}`);
-    const messages = Object.fromEntries(body.details.map((d: { field: string; message: string }) => [d.field, d.message]));
+    const body = (await products(`?page=x&per_page=0&q=${'b'.repeat(300)}`)).failure(400);
+    const messages = Object.fromEntries(body.details?.map((d) => [d.field, d.message]) ?? []);
     assert.deepEqual(messages, {
       page: 'page must be a positive integer',
       per_page: 'per_page must be between 1 and 200',
@@ -125,8 +118,7 @@ describe('invalid parameters', () => {
   });
 
   test('q of exactly 200 characters (code points) is accepted, surrounding spaces trimmed first', async () => {
-    const { response } = await products(`?q=${encodeURIComponent(`  ${'𝄞'.repeat(200)}  `)}`);
-    assert.equal(response.status, 200);
+    assert.equal((await products(`?q=${encodeURIComponent(`  ${'𝄞'.repeat(200)}  `)}`)).status, 200);
   });
 
   test('hostile query strings are answered, never with a 500', async () => {
@@ -145,34 +137,35 @@ describe('invalid parameters', () => {
     for (const query of hostile) {
       const response = await app.request(`/api/products${query}`);
       assert.ok([200, 400].includes(response.status), `${query.slice(0, 30)} → ${response.status}`);
-      const body = (await response.json()) as { success: boolean };
-      assert.equal(typeof body.success, 'boolean');
+      const answer = await app.read('/api/products', response);
+      if (response.status === 200) answer.success();
+      else answer.failure(400);
     }
   });
 });
 
 describe('filters', () => {
   test('several tags match any of them (OR)', async () => {
-    const { body } = await products('?tag=delay&tag=reverb&per_page=200');
+    const body = (await products('?tag=delay&tag=reverb&per_page=200')).success();
     const expected = catalog.filter((p) => p.tags.includes('delay') || p.tags.includes('reverb')).map((p) => p.slug);
     assert.ok(expected.length > 1);
-    assert.deepEqual(body.products.map((p: { slug: string }) => p.slug), expected);
+    assert.deepEqual(body.products.map((p) => p.slug), expected);
     assert.equal(body.total, expected.length);
   });
 
   test('an unknown tag matches nothing; empty tag values are ignored', async () => {
-    assert.equal((await products('?tag=nope')).body.total, 0);
-    assert.equal((await products('?tag=')).body.total, catalog.length);
+    assert.equal((await products('?tag=nope')).success().total, 0);
+    assert.equal((await products('?tag=')).success().total, catalog.length);
   });
 
   test('q is case-insensitive and every word must match (AND)', async () => {
-    const upper = await products('?q=VCO&per_page=200');
-    const lower = await products('?q=vco&per_page=200');
-    assert.ok(upper.body.total > 0);
-    assert.deepEqual(upper.body.products, lower.body.products);
-    const narrowed = await products(`?q=${encodeURIComponent('vco kumo')}&per_page=200`);
-    assert.ok(narrowed.body.total > 0 && narrowed.body.total < upper.body.total);
-    for (const product of narrowed.body.products) {
+    const upper = (await products('?q=VCO&per_page=200')).success();
+    const lower = (await products('?q=vco&per_page=200')).success();
+    assert.ok(upper.total > 0);
+    assert.deepEqual(upper.products, lower.products);
+    const narrowed = (await products(`?q=${encodeURIComponent('vco kumo')}&per_page=200`)).success();
+    assert.ok(narrowed.total > 0 && narrowed.total < upper.total);
+    for (const product of narrowed.products) {
       const text = JSON.stringify([product.name, product.subtitle, product.brand, product.tags, product.description]).toLowerCase();
       assert.ok(text.includes('vco') && text.includes('kumo'), product.slug);
     }
@@ -180,11 +173,11 @@ describe('filters', () => {
 
   test('width and kana forms match each other (NFKC, hiragana ≡ katakana)', async () => {
     const forms = ['シンセ', 'しんせ', 'ｼﾝｾ'];
-    const results = await Promise.all(forms.map((q) => products(`?q=${encodeURIComponent(q)}&per_page=200`)));
-    assert.ok(results[0]!.body.total > 0);
-    for (const result of results) assert.deepEqual(result.body.products, results[0]!.body.products);
-    const fullWidth = await products(`?q=${encodeURIComponent('ＶＣＯ')}&per_page=200`);
-    assert.deepEqual(fullWidth.body.products, (await products('?q=vco&per_page=200')).body.products);
+    const results = await Promise.all(forms.map(async (q) => (await products(`?q=${encodeURIComponent(q)}&per_page=200`)).success()));
+    assert.ok(results[0]!.total > 0);
+    for (const result of results) assert.deepEqual(result.products, results[0]!.products);
+    const fullWidth = (await products(`?q=${encodeURIComponent('ＶＣＯ')}&per_page=200`)).success();
+    assert.deepEqual(fullWidth.products, (await products('?q=vco&per_page=200')).success().products);
   });
 
   test('a full-width space separates words too', async () => {
@@ -194,7 +187,7 @@ describe('filters', () => {
   });
 
   test('tag and q combine with AND', async () => {
-    const { body } = await products('?tag=vco&q=kumo&per_page=200');
+    const body = (await products('?tag=vco&q=kumo&per_page=200')).success();
     for (const product of body.products) assert.ok(product.tags.includes('vco'));
     assert.ok(body.total > 0);
   });

@@ -7,6 +7,7 @@ import { DEFAULT_DISPATCHER_TIMINGS } from '../src/notifications/dispatcher.ts';
 import { ADMIN_TOKEN, DIALECTS } from './helpers/app.ts';
 import { startHttpReceiver, type ReceivedRequest } from './helpers/http-receiver.ts';
 import { createTestDatabase } from './helpers/postgres.ts';
+import { SlackBody } from './helpers/sent-bodies.ts';
 import { startServiceProcess, type ServiceProcess } from './helpers/service-process.ts';
 import { settle, waitUntil } from './helpers/wait.ts';
 
@@ -32,7 +33,7 @@ const RESERVATION_ID = /res_[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-9a-f]{4}-[0-
 
 /** The reservation a delivered message is about: the email's Idempotency-Key names it, the chat text shows it. */
 function reservationOf(request: ReceivedRequest): string {
-  const source = request.path === '/emails' ? String(request.headers['idempotency-key']) : String(request.body.text);
+  const source = request.path === '/emails' ? String(request.headers['idempotency-key']) : SlackBody.parse(request.body).text;
   const id = RESERVATION_ID.exec(source)?.[0];
   assert.ok(id, `no reservation id in a delivered message: ${source.slice(0, 200)}`);
   return id;

@@ -4,9 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { z } from 'zod';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from './helpers/app.ts';
 import { launchBrowser } from './helpers/browser.ts';
 import { startHttpReceiver, type HttpReceiver } from './helpers/http-receiver.ts';
+import { SlackBody } from './helpers/sent-bodies.ts';
 import { startSmtpReceiver, type ReceivedMail, type SmtpReceiver } from './helpers/smtp-receiver.ts';
 import type { DispatcherTimings } from '../src/notifications/dispatcher.ts';
 
@@ -28,8 +30,6 @@ const DESCRIPTION = '<img src=x onerror=__pwned=1>';
 const BODY = 'モジュラー入門。&lt;img src=x onerror=__pwned=1&gt; と `<x-pwn>code</x-pwn>` と <x-pwn>tag</x-pwn> "quoted" \'single\'';
 const BASE = 'https://shop.example.jp';
 const FAST: Partial<DispatcherTimings> = { pollIntervalMs: 25, retryBaseMs: 40, retryCapMs: 150, leaseMs: 5_000, maxAttempts: 5 };
-
-type Json = Record<string, any>;
 
 /** What rendering showed: whether any payload ran or became an element, and the text. */
 interface Rendered {
@@ -57,7 +57,7 @@ describe('markup shown as text, rendered in Chromium', () => {
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'tenpo-markup-'));
-    const products = JSON.parse(readFileSync('data/products.json', 'utf8')) as Json[];
+    const products = z.array(z.looseObject({})).parse(JSON.parse(readFileSync('data/products.json', 'utf8')));
     writeFileSync(join(dir, 'products.json'), JSON.stringify([{ ...products[0], slug: SLUG, name: PRODUCT, detailHref: '"><x-pwn>' }, ...products.slice(1)]));
     mkdirSync(join(dir, 'content', 'articles'), { recursive: true });
     const frontMatter = [`title: ${JSON.stringify(TITLE)}`, `description: ${JSON.stringify(DESCRIPTION)}`, 'tags: ["<x-pwn>"]', 'createdAt: "2026-01-02"'];
@@ -81,8 +81,7 @@ describe('markup shown as text, rendered in Chromium', () => {
     browser = await launchBrowser();
 
     const post = (path: string, body: unknown) => app.request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    const reserved = (await (await post('/api/reservation', { name: NAME, email: EMAIL, productSlug: SLUG })).json()) as Json;
-    assert.equal(reserved.success, true, JSON.stringify(reserved));
+    const reserved = (await app.read('/api/reservation', await post('/api/reservation', { name: NAME, email: EMAIL, productSlug: SLUG }))).success();
     assert.equal((await app.admin('/api/admin-reservations-status', { id: reserved.reservationId, productSlug: SLUG, status: 'pending', notes: NOTES })).status, 200);
     assert.equal((await post('/api/notify', { email: EMAIL, productSlug: SLUG })).status, 200);
     assert.equal((await app.admin('/api/admin/notify/send', { productSlug: SLUG })).status, 200);
@@ -108,8 +107,8 @@ describe('markup shown as text, rendered in Chromium', () => {
   }
 
   test('search results: only <mark> is markup; the title and excerpt read as written', async () => {
-    const answer = (await (await app.request(`/api/search?q=${encodeURIComponent('モジュラー')}`)).json()) as Json;
-    const [result] = answer.results as Json[];
+    const answer = (await app.read('/api/search', await app.request(`/api/search?q=${encodeURIComponent('モジュラー')}`))).success();
+    const [result] = answer.results;
     assert.equal(result?.title, TITLE);
     assert.equal(result?.description, DESCRIPTION);
     const page = await browser.newPage();
@@ -155,11 +154,12 @@ describe('markup shown as text, rendered in Chromium', () => {
   test('chat payloads carry no markup Slack would read: no mention, no link, no entity of the customer’s', async () => {
     const posts = await chat.waitForAccepted(3);
     for (const post of posts) {
-      const mrkdwn = [post.body.text, ...post.body.blocks.flatMap((block: Json) => [...(block.fields ?? []), ...(block.elements ?? [])].map((f: Json) => f.text))] as string[];
+      const slack = SlackBody.parse(post.body);
+      const mrkdwn = [slack.text, ...slack.blocks.flatMap((block) => [...(block.fields ?? []), ...(block.elements ?? [])].map((f) => f.text))];
       for (const text of mrkdwn) assert.doesNotMatch(text, /[<>]|&(?!amp;|lt;|gt;)/, `${post.path}: ${text}`);
     }
     const reservation = posts.find((post) => post.path === '/reservation')!;
-    assert.ok(reservation.body.text.includes(NAME.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;')), 'the name, escaped as Slack asks');
+    assert.ok(SlackBody.parse(reservation.body).text.includes(NAME.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;')), 'the name, escaped as Slack asks');
   });
 
   test('the unsubscribe page shows the product name as text, under its own CSP and without it', async () => {

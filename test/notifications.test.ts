@@ -6,9 +6,10 @@ import { after, afterEach, before, describe, test } from 'node:test';
 import type { DispatcherTimings } from '../src/notifications/dispatcher.ts';
 import { claimDueMessages, countUndelivered, enqueueMessages } from '../src/notifications/outbox-store.ts';
 import { DIALECTS, startTestApp, type Dialect, type TestApp } from './helpers/app.ts';
-import { startHttpReceiver, type HttpReceiver } from './helpers/http-receiver.ts';
+import { startHttpReceiver, type HttpReceiver, type ReceivedRequest } from './helpers/http-receiver.ts';
 import { outboxStatusCounts } from './helpers/outbox.ts';
 import { createTestDatabase } from './helpers/postgres.ts';
+import { EmailApiBody, SlackBody } from './helpers/sent-bodies.ts';
 import { startSmtpReceiver, type SmtpReceiver } from './helpers/smtp-receiver.ts';
 import { settle, waitUntil } from './helpers/wait.ts';
 
@@ -20,12 +21,9 @@ const API_KEY = 're_test_key_do_not_log';
 const WEBHOOK_PATH = '/services/T000/B000/webhook-secret-path';
 const valid = { name: '山田 太郎', email: 'Taro@Example.com', productSlug: 'kumo-vco-2' };
 
-type Json = Record<string, any>;
-
-async function reserve(app: TestApp, body: Json = valid): Promise<string> {
+async function reserve(app: TestApp, body: object = valid): Promise<string> {
   const response = await app.request('/api/reservation', { method: 'POST', body: JSON.stringify(body) });
-  assert.equal(response.status, 200);
-  return ((await response.json()) as Json).reservationId;
+  return (await app.read('/api/reservation', response)).success().reservationId;
 }
 
 function receiverEnv(receiver: HttpReceiver): Record<string, string> {
@@ -49,10 +47,10 @@ async function persistentDatabaseUrl(dialect: Dialect): Promise<{ url: string; r
   return { url: `sqlite:${join(dir, 'tenpo.db')}`, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-function byKey(requests: { headers: Json; path: string; body: Json }[]): Map<string, number> {
+function byKey(requests: ReceivedRequest[]): Map<string, number> {
   const counts = new Map<string, number>();
   for (const r of requests) {
-    const key = r.path === '/emails' ? `email:${r.headers['idempotency-key']}` : `chat:${JSON.stringify(r.body.blocks?.[1])}`;
+    const key = r.path === '/emails' ? `email:${r.headers['idempotency-key']}` : `chat:${JSON.stringify(SlackBody.parse(r.body).blocks[1])}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   return counts;
@@ -83,17 +81,19 @@ for (const dialect of DIALECTS) {
       assert.equal(email!.headers.authorization, `Bearer ${API_KEY}`);
       assert.equal(email!.headers['idempotency-key'], `reservation/${id}/confirmation-email`);
       assert.match(String(email!.headers['content-type']), /application\/json/);
-      assert.deepEqual(Object.keys(email!.body).sort(), ['from', 'html', 'subject', 'text', 'to']);
-      assert.equal(email!.body.from, 'tenpo <shop@tenpo.example>');
-      assert.deepEqual(email!.body.to, ['taro@example.com']);
-      assert.equal(email!.body.subject, 'ご予約を受け付けました（Kumo VCO II）');
-      for (const part of [email!.body.text, email!.body.html]) {
+      const sent = EmailApiBody.parse(email!.body);
+      assert.deepEqual(Object.keys(sent).sort(), ['from', 'html', 'subject', 'text', 'to']);
+      assert.equal(sent.from, 'tenpo <shop@tenpo.example>');
+      assert.deepEqual(sent.to, ['taro@example.com']);
+      assert.equal(sent.subject, 'ご予約を受け付けました（Kumo VCO II）');
+      for (const part of [sent.text, sent.html]) {
         for (const expected of ['山田 太郎 様', id, 'Kumo VCO II', '¥42,000', '今後の流れ']) assert.ok(part.includes(expected), `${expected} in ${part.slice(0, 40)}`);
       }
 
-      assert.deepEqual(Object.keys(chat!.body), ['text', 'blocks'], 'Slack-style for a non-Discord host');
-      for (const expected of ['Kumo VCO II', 'kumo-vco-2', '山田 太郎', 'taro@example.com', id]) assert.ok(chat!.body.text.includes(expected), expected);
-      const createdAt = ((await (await app.admin('/api/admin-reservations-list', {})).json()) as Json).reservations[0].createdAt;
+      assert.deepEqual(Object.keys(chat!.body as object), ['text', 'blocks'], 'Slack-style for a non-Discord host');
+      const { text } = SlackBody.parse(chat!.body);
+      for (const expected of ['Kumo VCO II', 'kumo-vco-2', '山田 太郎', 'taro@example.com', id]) assert.ok(text.includes(expected), expected);
+      const createdAt = (await app.call('/api/admin-reservations-list', {})).success().reservations[0]!.createdAt;
       assert.ok(JSON.stringify(chat!.body).includes(createdAt), 'the timestamp');
 
       await settle(200);

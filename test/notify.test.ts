@@ -7,6 +7,7 @@ import { ADMIN_TOKEN, DIALECTS, startTestApp, type TestApp } from './helpers/app
 import { startHttpReceiver, type HttpReceiver } from './helpers/http-receiver.ts';
 import { startPostgres } from './helpers/postgres.ts';
 import { publicFormRules } from './helpers/public-form.ts';
+import { SlackBody } from './helpers/sent-bodies.ts';
 import { settle } from './helpers/wait.ts';
 
 // POST /api/notify, the public restock signup, over real HTTP on both dialects (SPEC §3).
@@ -24,18 +25,12 @@ const FAST: Partial<DispatcherTimings> = { pollIntervalMs: 25, retryBaseMs: 40, 
 const WEBHOOK_PATH = '/restock/webhook-secret-path';
 const valid = { email: 'taro@example.com', productSlug: 'kumo-vco-2' };
 
-type Json = Record<string, any>;
-
 function post(app: TestApp, body: unknown, headers: Record<string, string> = {}) {
   return app.request('/api/notify', {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
-}
-
-async function json(response: Response): Promise<Json> {
-  return (await response.json()) as Json;
 }
 
 for (const dialect of DIALECTS) {
@@ -66,19 +61,13 @@ for (const dialect of DIALECTS) {
       app.services.database.db.selectFrom('subscriptions').selectAll().orderBy('created_at').orderBy('id').execute();
     const chatMessages = async () =>
       app.services.database.db.selectFrom('outbox').selectAll().where('channel', '=', 'chat').execute();
-    const signUp = async (body: Json = valid) => {
-      const response = await post(app, body);
-      assert.equal(response.status, 200);
-      return (await json(response)).subscriptionId as string;
-    };
+    const signUp = async (body: object = valid) => (await app.read('/api/notify', await post(app, body))).success().subscriptionId;
     const setStatus = (id: string, status: string, productSlug = 'kumo-vco-2') =>
       app.admin('/api/admin-notify-status', { id, productSlug, status });
 
     test('stores a pending subscription and answers its ntf_<ms>-<10 [a-z0-9]> id', async () => {
       const before = Date.now();
-      const response = await post(app, { email: '  Hanako.Yamada+shop@Example.CO.JP ', productSlug: 'kumo-vco-2' });
-      assert.equal(response.status, 200);
-      const body = await json(response);
+      const body = (await app.read('/api/notify', await post(app, { email: '  Hanako.Yamada+shop@Example.CO.JP ', productSlug: 'kumo-vco-2' }))).success();
       assert.deepEqual(Object.keys(body), ['success', 'subscriptionId']);
       assert.equal(body.success, true);
       assert.match(body.subscriptionId, SUBSCRIPTION_ID);
@@ -101,9 +90,8 @@ for (const dialect of DIALECTS) {
     });
 
     test('twenty identical signups at once: one subscription, one id for all, one chat notice', async () => {
-      const answers = await Promise.all(Array.from({ length: 20 }, () => post(app, valid).then(async (r) => ({ status: r.status, body: await json(r) }))));
-      assert.ok(answers.every((a) => a.status === 200));
-      const ids = new Set(answers.map((a) => a.body.subscriptionId));
+      const answers = await Promise.all(Array.from({ length: 20 }, async () => (await app.read('/api/notify', await post(app, valid))).success()));
+      const ids = new Set(answers.map((a) => a.subscriptionId));
       assert.equal(ids.size, 1);
       const rows = await subscriptions();
       assert.deepEqual(rows.map((r) => r.id), [...ids]);
@@ -123,7 +111,7 @@ for (const dialect of DIALECTS) {
 
     test('twenty concurrent signups of two addresses and two products: one subscription per pair', async () => {
       const bodies = Array.from({ length: 20 }, (_, i) => ({ email: i % 2 ? 'a@example.com' : 'B@example.com', productSlug: i % 4 < 2 ? 'kumo-vco-2' : 'tsuki-dual-lfo' }));
-      const ids = await Promise.all(bodies.map((body) => post(app, body).then(json)));
+      const ids = await Promise.all(bodies.map(async (body) => (await app.read('/api/notify', await post(app, body))).success()));
       const rows = await subscriptions();
       assert.equal(rows.length, 4);
       bodies.forEach((body, i) => {
@@ -155,10 +143,11 @@ for (const dialect of DIALECTS) {
     test('the restock chat notice arrives with product, address, id and time', async () => {
       const id = await signUp();
       const [chat] = await receiver.waitForAccepted(1, WEBHOOK_PATH);
-      assert.deepEqual(Object.keys(chat!.body), ['text', 'blocks']);
-      for (const expected of ['Kumo VCO II', 'kumo-vco-2', 'taro@example.com', id]) assert.ok(chat!.body.text.includes(expected), expected);
+      assert.deepEqual(Object.keys(chat!.body as object), ['text', 'blocks']);
+      const notice = SlackBody.parse(chat!.body);
+      for (const expected of ['Kumo VCO II', 'kumo-vco-2', 'taro@example.com', id]) assert.ok(notice.text.includes(expected), expected);
       const [row] = await subscriptions();
-      assert.equal(chat!.body.blocks[2].elements[0].text, row!.created_at);
+      assert.equal(notice.blocks[2]?.elements?.[0]?.text, row!.created_at);
       await signUp();
       await settle(200);
       assert.equal(receiver.accepted(WEBHOOK_PATH).length, 1, 'a repeated signup sends no second notice');
@@ -188,7 +177,7 @@ for (const dialect of DIALECTS) {
         test(label, async () => {
           const response = await post(app, body);
           assert.equal(response.status, 400);
-          assert.deepEqual(await json(response), {
+          assert.deepEqual(await response.json(), {
             success: false,
             error: JA.invalidInput,
             details: Object.entries(expected).map(([field, message]) => ({ field, message })),
@@ -245,7 +234,7 @@ for (const dialect of DIALECTS) {
         assert.equal((await reserve()).status, 200);
         for (const response of [await post(app, valid), await reserve()]) {
           assert.equal(response.status, 429);
-          assert.deepEqual(await json(response), { success: false, error: JA.tooMany });
+          assert.deepEqual(await response.json(), { success: false, error: JA.tooMany });
           const retryAfter = Number(response.headers.get('retry-after'));
           assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, String(retryAfter));
         }
@@ -269,7 +258,7 @@ test('PostgreSQL down: the limit still answers, counting in memory, and the form
   const down = [];
   for (let i = 0; i < 3; i++) {
     const response = await post(app, valid);
-    down.push([response.status, ((await response.json()) as { error: string }).error]);
+    down.push([response.status, (await app.read('/api/notify', response)).failure().error]);
   }
   assert.deepEqual(down, [[500, JA.serverError], [500, JA.serverError], [429, JA.tooMany]]);
   cluster.start();

@@ -26,10 +26,6 @@ function post(app: TestApp, body: unknown, headers: Record<string, string> = {})
   });
 }
 
-async function json(response: Response): Promise<Record<string, any>> {
-  return (await response.json()) as Record<string, any>;
-}
-
 for (const dialect of DIALECTS) {
   describe(`POST /api/reservation (${dialect})`, () => {
     let app: TestApp;
@@ -38,16 +34,16 @@ for (const dialect of DIALECTS) {
     });
     after(() => app.close());
 
-    const active = async () => json(await app.admin('/api/admin-reservations-list', {}));
+    const active = async () => (await app.call('/api/admin-reservations-list', {})).success();
+    const reserve = async (body: unknown) => (await app.read('/api/reservation', await post(app, body))).success();
 
     test('stores the reservation and answers its res_<uuid v7> id', async () => {
-      const response = await post(app, { name: '  山田 花子  ', email: '  Hanako.Yamada+shop@Example.CO.JP ', productSlug: 'kumo-vco-2' });
-      assert.equal(response.status, 200);
-      const body = await json(response);
+      const body = await reserve({ name: '  山田 花子  ', email: '  Hanako.Yamada+shop@Example.CO.JP ', productSlug: 'kumo-vco-2' });
       assert.deepEqual(Object.keys(body), ['success', 'reservationId']);
       assert.equal(body.success, true);
       assert.match(body.reservationId, RESERVATION_ID);
-      const stored = (await active()).reservations.find((r: { id: string }) => r.id === body.reservationId);
+      const stored = (await active()).reservations.find((r) => r.id === body.reservationId);
+      assert.ok(stored);
       assert.deepEqual(
         { ...stored, createdAt: undefined },
         { id: body.reservationId, name: '山田 花子', email: 'hanako.yamada+shop@example.co.jp', productSlug: 'kumo-vco-2', status: 'pending', notes: '', createdAt: undefined },
@@ -58,7 +54,7 @@ for (const dialect of DIALECTS) {
 
     test('the same address may reserve the same product again; every reservation gets its own id', async () => {
       const ids = [];
-      for (let i = 0; i < 3; i++) ids.push((await json(await post(app, valid))).reservationId);
+      for (let i = 0; i < 3; i++) ids.push((await reserve(valid)).reservationId);
       assert.equal(new Set(ids).size, 3);
       assert.ok(ids.every((id) => RESERVATION_ID.test(id)));
     });
@@ -69,9 +65,9 @@ for (const dialect of DIALECTS) {
     });
 
     test('line breaks and control characters in the name become spaces', async () => {
-      const { reservationId } = await json(await post(app, { ...valid, name: '\t山田\r\n\u0000Bcc: evil@example.com\u2028太郎 ' }));
-      const stored = (await active()).reservations.find((r: { id: string }) => r.id === reservationId);
-      assert.equal(stored.name, '山田 Bcc: evil@example.com 太郎');
+      const { reservationId } = await reserve({ ...valid, name: '\t山田\r\n\u0000Bcc: evil@example.com\u2028太郎 ' });
+      const stored = (await active()).reservations.find((r) => r.id === reservationId);
+      assert.equal(stored?.name, '山田 Bcc: evil@example.com 太郎');
     });
 
     test('the body is parsed as JSON whatever Content-Type says', async () => {
@@ -105,7 +101,7 @@ for (const dialect of DIALECTS) {
         test(label, async () => {
           const response = await post(app, body);
           assert.equal(response.status, 400);
-          assert.deepEqual(await json(response), {
+          assert.deepEqual(await response.json(), {
             success: false,
             error: JA.invalidInput,
             details: Object.entries(expected).map(([field, message]) => ({ field, message })),
@@ -125,7 +121,7 @@ for (const dialect of DIALECTS) {
       });
       const response = await app.request('/api/reservation', { method: 'POST', body, duplex: 'half' } as RequestInit);
       assert.equal(response.status, 413);
-      assert.deepEqual(await json(response), { success: false, error: 'Payload too large' });
+      assert.deepEqual(await response.json(), { success: false, error: 'Payload too large' });
     });
 
     test('other methods → 405 with Allow', async () => {
@@ -200,7 +196,7 @@ describe('rate limit on POST /api/reservation', () => {
     for (let i = 0; i < 2; i++) {
       const response = await post(app, valid);
       assert.equal(response.status, 429);
-      assert.deepEqual(await json(response), { success: false, error: JA.tooMany });
+      assert.deepEqual(await response.json(), { success: false, error: JA.tooMany });
       const retryAfter = Number(response.headers.get('retry-after'));
       assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, String(retryAfter));
     }

@@ -6,11 +6,13 @@ import { after, afterEach, before, beforeEach, describe, test } from 'node:test'
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { sql } from 'kysely';
+import { z } from 'zod';
 import type { DispatcherTimings } from '../src/notifications/dispatcher.ts';
 import { SEND_BATCH_SIZE, sendRestockNotices } from '../src/subscriptions/restock-send.ts';
 import { unsubscribeToken } from '../src/subscriptions/unsubscribe-token.ts';
 import { DIALECTS, startTestApp, type Dialect, type TestApp } from './helpers/app.ts';
 import { startHttpReceiver, type HttpReceiver } from './helpers/http-receiver.ts';
+import { EmailApiBody } from './helpers/sent-bodies.ts';
 import { startSmtpReceiver, type ReceivedMail, type SmtpReceiver } from './helpers/smtp-receiver.ts';
 import { settle } from './helpers/wait.ts';
 
@@ -23,8 +25,6 @@ const BASE = 'https://shop.example.jp';
 const PUBLIC_PATH = '/public/webhook-secret';
 const RESTOCK_PATH = '/restock/webhook-secret';
 const PAGE_TYPE = 'text/html; charset=utf-8';
-
-type Json = Record<string, any>;
 
 /** The link as the email gives it, pointed at the app under test instead of the public host. */
 const local = (app: TestApp, link: string) => link.replace(BASE, app.url);
@@ -80,13 +80,9 @@ for (const dialect of DIALECTS) {
 
     const signUp = async (email: string, productSlug = 'kumo-vco-2') => {
       const response = await app.request('/api/notify', { method: 'POST', body: JSON.stringify({ email, productSlug }) });
-      assert.equal(response.status, 200);
-      return ((await response.json()) as Json).subscriptionId as string;
+      return (await app.read('/api/notify', response)).success().subscriptionId;
     };
-    const send = async (productSlug: unknown) => {
-      const response = await app.admin('/api/admin/notify/send', { productSlug });
-      return { status: response.status, body: (await response.json()) as Json };
-    };
+    const send = (productSlug: unknown) => app.call('/api/admin/notify/send', { productSlug });
     const row = (id: string) => app.services.database.db.selectFrom('subscriptions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
     test('every active pending subscriber gets one Japanese email with the product link, the unsubscribe link and both headers', async () => {
@@ -192,7 +188,7 @@ for (const dialect of DIALECTS) {
         assert.equal(oneClick.status, 200);
         assert.equal((await row(hanako)).status, 'unsubscribed');
       }
-      assert.equal((await send('kumo-vco-2')).body.notifiedCount, 0);
+      assert.equal((await send('kumo-vco-2')).success().notifiedCount, 0);
     });
 
     test('a pending subscriber can unsubscribe too, and HEAD (a link checker) changes nothing', async () => {
@@ -203,7 +199,7 @@ for (const dialect of DIALECTS) {
       assert.equal((await row(id)).status, 'pending');
       assert.equal((await fetch(link)).status, 200);
       assert.equal((await row(id)).status, 'unsubscribed');
-      assert.equal((await send('kumo-vco-2')).body.notifiedCount, 0);
+      assert.equal((await send('kumo-vco-2')).success().notifiedCount, 0);
     });
 
     test('a tampered, foreign, unknown or missing token → the 400 page, and nothing changes', async () => {
@@ -241,11 +237,9 @@ for (const dialect of DIALECTS) {
     });
 
     test('the product must exist; a missing or empty productSlug → 400', async () => {
-      assert.deepEqual(await send('no-such-module'), { status: 404, body: { success: false, error: 'Product not found' } });
+      assert.deepEqual((await send('no-such-module')).failure(404), { success: false, error: 'Product not found' });
       for (const productSlug of [undefined, '', 42, null, ['kumo-vco-2'], 'kumo\u0000']) {
-        const { status, body } = await send(productSlug);
-        assert.equal(status, 400, JSON.stringify(productSlug));
-        assert.equal(body.error, 'Missing required fields: productSlug');
+        assert.equal((await send(productSlug)).failure(400).error, 'Missing required fields: productSlug');
       }
     });
 
@@ -347,7 +341,7 @@ for (const dialect of DIALECTS) {
         assert.ok(performance.now() - started < 1_000, 'answered before any delivery could finish');
         assert.equal(api.requests.length, 0);
         const delivered = await api.waitForAccepted(2, '/emails');
-        assert.ok(delivered.every((r) => r.body.headers['List-Unsubscribe-Post'] === 'List-Unsubscribe=One-Click'), 'the headers reach the email API too');
+        assert.ok(delivered.every((r) => EmailApiBody.parse(r.body).headers?.['List-Unsubscribe-Post'] === 'List-Unsubscribe=One-Click'), 'the headers reach the email API too');
       } finally {
         await app.close();
         await api.close();
@@ -363,7 +357,7 @@ describe('what the restock email and the unsubscribe page show is escaped', () =
   const NAME = '<script>alert(1)</script> & "VCO"';
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'tenpo-catalog-'));
-    const products = JSON.parse(readFileSync('data/products.json', 'utf8')) as Json[];
+    const products = z.array(z.looseObject({})).parse(JSON.parse(readFileSync('data/products.json', 'utf8')));
     writeFileSync(join(dir, 'products.json'), JSON.stringify([{ ...products[0], slug: 'evil-vco', name: NAME, detailHref: null }]));
     smtp = await startSmtpReceiver();
     app = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '0', CATALOG_PATH: join(dir, 'products.json'), SMTP_URL: smtp.url, PUBLIC_BASE_URL: BASE }, dispatcher: FAST });
@@ -376,7 +370,7 @@ describe('what the restock email and the unsubscribe page show is escaped', () =
 
   test('a product name with markup, and a product without a page (the link is the front page)', async () => {
     await app.request('/api/notify', { method: 'POST', body: JSON.stringify({ email: 'taro@example.com', productSlug: 'evil-vco' }) });
-    assert.equal(((await (await app.admin('/api/admin/notify/send', { productSlug: 'evil-vco' })).json()) as Json).notifiedCount, 1);
+    assert.equal((await app.call('/api/admin/notify/send', { productSlug: 'evil-vco' })).success().notifiedCount, 1);
     const [mail] = await smtp.waitForMails(1);
     const html = String(mail!.parsed.html);
     assert.ok(!html.includes('<script>'));
@@ -394,7 +388,7 @@ describe('UNSUBSCRIBE_SECRET', () => {
     const derived = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '0' } });
     try {
       const response = await app.request('/api/notify', { method: 'POST', body: JSON.stringify({ email: 'taro@example.com', productSlug: 'kumo-vco-2' }) });
-      const id = ((await response.json()) as Json).subscriptionId as string;
+      const id = (await app.read('/api/notify', response)).success().subscriptionId;
       const link = (secret: string) => `/api/notify/unsubscribe?token=${unsubscribeToken(secret, id)}`;
       assert.notEqual(derived.services.config.unsubscribeSecret, 'a-secret-of-its-own');
       assert.equal((await app.request(link(derived.services.config.unsubscribeSecret))).status, 400);
@@ -443,9 +437,7 @@ for (const dialect of DIALECTS) {
       const db = app.services.database.db;
       const count = async (query: Promise<{ n: number | string }>) => Number((await query).n);
       const send = async () => {
-        const response = await app.admin('/api/admin/notify/send', { productSlug: 'kumo-vco-2' });
-        assert.equal(response.status, 200);
-        return ((await response.json()) as Json).notifiedCount as number;
+        return (await app.call('/api/admin/notify/send', { productSlug: 'kumo-vco-2' })).success().notifiedCount;
       };
       try {
         await seedSubscriptions(app, COUNT);

@@ -1,9 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
+import { ENDPOINTS, type EndpointPath } from '../src/client/endpoints.ts';
+import { readAnswer, type Success, type SuccessCheck } from './helpers/answers.ts';
 import { ADMIN_TOKEN } from './helpers/app.ts';
 import { startHttpReceiver, type HttpReceiver } from './helpers/http-receiver.ts';
+import { loadContract, type Contract } from './helpers/openapi-contract.ts';
 import { createTestDatabase } from './helpers/postgres.ts';
+import { EmailApiBody, SlackBody } from './helpers/sent-bodies.ts';
 import { startServiceProcess, type ServiceProcess } from './helpers/service-process.ts';
 import { waitUntil } from './helpers/wait.ts';
 
@@ -24,11 +28,13 @@ const client = () => `198.51.100.${nextClient++ % 250}`;
 const post = (service: ServiceProcess, path: string, body: unknown, from = client()) =>
   service.request(path, { method: 'POST', headers: { 'x-forwarded-for': from }, body: JSON.stringify(body) });
 
-async function json<T = Record<string, any>>(response: Response | Promise<Response>): Promise<T> {
-  const answer = await response;
-  const body = await answer.json();
-  assert.equal(answer.status, 200, JSON.stringify(body));
-  return body as T;
+let contract: Contract;
+/** Answers are checked against the OpenAPI document, as the services run in processes of their own. */
+const check: SuccessCheck = (path, status, body) => contract.check(ENDPOINTS[path].method, path, status, body);
+/** The success `service` answers to a POST to `path` (an admin endpoint's with the token). */
+async function call<P extends EndpointPath>(service: ServiceProcess, path: P, body: unknown): Promise<Success<P>> {
+  const response = ENDPOINTS[path].admin ? await service.admin(path, body) : await post(service, path, body);
+  return (await readAnswer(check, path, response)).success();
 }
 
 before(async () => {
@@ -51,6 +57,7 @@ before(async () => {
   };
   // Started together on an empty database: both migrate at once.
   [a, b] = await Promise.all([startServiceProcess({ env }), startServiceProcess({ env })]);
+  contract = await loadContract(a.url);
 });
 
 after(async () => {
@@ -75,17 +82,17 @@ describe('two instances on one PostgreSQL', () => {
   });
 
   test('they share the data: a reservation made on A is listed, moved and archived on B, and A sees it all', async () => {
-    const { reservationId: id } = await json(post(a, '/api/reservation', { name: '二台 太郎', email: 'two@example.com', productSlug: 'kumo-vco-2' }));
-    const onB = await json(b.admin('/api/admin-reservations-list', { productSlug: 'kumo-vco-2' }));
-    assert.equal(onB.reservations.find((r: { id: string }) => r.id === id)?.status, 'pending');
+    const { reservationId: id } = await call(a, '/api/reservation', { name: '二台 太郎', email: 'two@example.com', productSlug: 'kumo-vco-2' });
+    const onB = await call(b, '/api/admin-reservations-list', { productSlug: 'kumo-vco-2' });
+    assert.equal(onB.reservations.find((r) => r.id === id)?.status, 'pending');
 
-    await json(b.admin('/api/admin-reservations-status', { id, productSlug: 'kumo-vco-2', status: 'confirmed', notes: 'B で確認' }));
-    const onA = (await json(a.admin('/api/admin-reservations-list', {}))).reservations.find((r: { id: string }) => r.id === id);
-    assert.deepEqual([onA.status, onA.notes], ['confirmed', 'B で確認']);
+    await call(b, '/api/admin-reservations-status', { id, productSlug: 'kumo-vco-2', status: 'confirmed', notes: 'B で確認' });
+    const onA = (await call(a, '/api/admin-reservations-list', {})).reservations.find((r) => r.id === id);
+    assert.deepEqual([onA?.status, onA?.notes], ['confirmed', 'B で確認']);
 
-    await json(a.admin('/api/admin/reservations/archive', { ids: [{ id, productSlug: 'kumo-vco-2' }] }));
-    const archivedOnB = await json(b.admin('/api/admin/reservations/archives/list', {}));
-    assert.deepEqual(archivedOnB.reservations.map((r: { id: string }) => r.id), [id]);
+    await call(a, '/api/admin/reservations/archive', { ids: [{ id, productSlug: 'kumo-vco-2' }] });
+    const archivedOnB = await call(b, '/api/admin/reservations/archives/list', {});
+    assert.deepEqual(archivedOnB.reservations.map((r) => r.id), [id]);
   });
 
   test('both dispatchers claim from one outbox and no message is sent twice', async () => {
@@ -94,7 +101,7 @@ describe('two instances on one PostgreSQL', () => {
     const ids = await Promise.all(
       Array.from({ length: 40 }, async (_, i) => {
         const service = i % 2 === 0 ? a : b;
-        return (await json(post(service, '/api/reservation', { name: `客 ${i}`, email: `buyer${i}@example.com`, productSlug: 'hayate-wavefolder' }))).reservationId as string;
+        return (await call(service, '/api/reservation', { name: `客 ${i}`, email: `buyer${i}@example.com`, productSlug: 'hayate-wavefolder' })).reservationId;
       }),
     );
     await receiver.waitForAccepted(40, '/emails', 20_000);
@@ -104,7 +111,7 @@ describe('two instances on one PostgreSQL', () => {
 
     const emailKeys = receiver.accepted('/emails').map((r) => String(r.headers['idempotency-key']));
     assert.deepEqual(emailKeys.sort(), ids.map((id) => `reservation/${id}/confirmation-email`).sort(), 'one email per reservation, each once');
-    const chats = receiver.accepted('/reservation').map((r) => /res_[0-9a-f-]{36}/.exec(String(r.body.text))?.[0]);
+    const chats = receiver.accepted('/reservation').map((r) => /res_[0-9a-f-]{36}/.exec(SlackBody.parse(r.body).text)?.[0]);
     assert.deepEqual(chats.sort(), [...ids].sort(), 'one chat notice per reservation, each once');
     assert.equal(receiver.requests.length, 80, 'nothing else was sent');
   });
@@ -116,7 +123,7 @@ describe('two instances on one PostgreSQL', () => {
     // Each instance writes its searches in batches, at least once a second.
     for (const service of [a, b]) {
       const keywords = await waitUntil(async () => {
-        const { logs } = await json<{ logs: { keyword: string }[] }>(service.request('/api/keyword-logs?limit=50'));
+        const { logs } = (await readAnswer(check, '/api/keyword-logs', await service.request('/api/keyword-logs?limit=50'))).success();
         const found = logs.map((l) => l.keyword).filter((k) => k.endsWith(stamp + 'a') || k.endsWith(stamp + 'b'));
         return found.length === 2 ? found.sort() : undefined;
       }, { what: 'both searches in the log' });
@@ -125,15 +132,15 @@ describe('two instances on one PostgreSQL', () => {
   });
 
   test('a restock signup on B, the send on A, and the email’s unsubscribe link works on B (same secret everywhere)', async () => {
-    const { subscriptionId } = await json(post(b, '/api/notify', { email: 'waiting@example.com', productSlug: 'tsuki-dual-lfo' }));
-    assert.deepEqual(await json(a.admin('/api/admin/notify/send', { productSlug: 'tsuki-dual-lfo' })), { success: true, notifiedCount: 1 });
+    const { subscriptionId } = await call(b, '/api/notify', { email: 'waiting@example.com', productSlug: 'tsuki-dual-lfo' });
+    assert.deepEqual(await call(a, '/api/admin/notify/send', { productSlug: 'tsuki-dual-lfo' }), { success: true, notifiedCount: 1 });
     const email = await waitUntil(() => receiver.accepted('/emails').find((r) => String(r.headers['idempotency-key']).includes(subscriptionId)), { what: 'the restock email' });
-    const link = /^<(.+)>$/.exec(email.body.headers['List-Unsubscribe'])![1]!;
+    const link = /^<(.+)>$/.exec(EmailApiBody.parse(email.body).headers?.['List-Unsubscribe'] ?? '')![1]!;
     const { pathname, search } = new URL(link);
     const unsubscribe = await b.request(pathname + search, { method: 'POST' });
     assert.equal(unsubscribe.status, 200);
-    const onA = (await json(a.admin('/api/admin-notify-list', { productSlug: 'tsuki-dual-lfo' }))).subscriptions.find((s: { id: string }) => s.id === subscriptionId);
-    assert.equal(onA.status, 'unsubscribed');
+    const onA = (await call(a, '/api/admin-notify-list', { productSlug: 'tsuki-dual-lfo' })).subscriptions.find((s) => s.id === subscriptionId);
+    assert.equal(onA?.status, 'unsubscribed');
   });
 
   test('the rate limit is one budget across instances: requests to A and B, to either endpoint, draw on it together', async () => {
@@ -164,8 +171,8 @@ describe('two instances on one PostgreSQL', () => {
     }, { what: "A's /readyz to fail" });
     assert.deepEqual(await readyz.json(), { status: 'draining' });
     assert.equal((await a.request('/livez')).status, 200);
-    const late = await json(post(a, '/api/reservation', { name: '最後 の客', email: 'late@example.com', productSlug: 'kumo-vco-2' }));
-    const onB = await json(post(b, '/api/reservation', { name: '残り 一台', email: 'last@example.com', productSlug: 'kumo-vco-2' }));
+    const late = await call(a, '/api/reservation', { name: '最後 の客', email: 'late@example.com', productSlug: 'kumo-vco-2' });
+    const onB = await call(b, '/api/reservation', { name: '残り 一台', email: 'last@example.com', productSlug: 'kumo-vco-2' });
     assert.deepEqual(await stopping, { code: 0, signal: null });
     const lines = a.logs().filter((line) => line.msg !== 'request' || line.path !== '/readyz');
     assert.deepEqual(lines.slice(-2).map((line) => line.msg), ['shutting down', 'stopped']);

@@ -14,8 +14,6 @@ const FAST: Partial<DispatcherTimings> = { pollIntervalMs: 25, retryBaseMs: 40, 
 const SLUG = 'kumo-vco-2';
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
-type Json = Record<string, any>;
-
 /** The token of the List-Unsubscribe link of a restock email. */
 function tokenOf(mail: ReceivedMail): string {
   const head = mail.raw.slice(0, mail.raw.search(/\r?\n\r?\n/)).replace(/\r?\n[ \t]+/g, ' ');
@@ -37,7 +35,7 @@ for (const dialect of DIALECTS) {
       const ids = new Map<string, string>();
       for (const email of emails) {
         const response = await app.request('/api/notify', { method: 'POST', body: JSON.stringify({ email, productSlug: SLUG }) });
-        ids.set(email, ((await response.json()) as Json).subscriptionId);
+        ids.set(email, (await app.read('/api/notify', response)).success().subscriptionId);
       }
       await app.admin('/api/admin/notify/send', { productSlug: SLUG });
       for (const mail of await smtp.waitForMails(2)) {

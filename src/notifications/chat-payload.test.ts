@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
+import { DiscordBody, SlackBody } from '../../test/helpers/sent-bodies.ts';
 import { chatPayload, isDiscordWebhook } from './chat-payload.ts';
 import type { ChatContent } from './message.ts';
 
@@ -23,26 +24,27 @@ test('Discord shape for discord.com and discordapp.com hosts only', () => {
 });
 
 test('Slack: {text, blocks}, with <, > and & escaped so nothing becomes a mention or a link', () => {
-  const payload = chatPayload('https://hooks.slack.com/services/x', content) as { text: string; blocks: any[] };
+  const payload = SlackBody.parse(chatPayload('https://hooks.slack.com/services/x', content));
   assert.deepEqual(Object.keys(payload), ['text', 'blocks']);
   assert.ok(!payload.text.includes('<!channel>'));
   assert.ok(payload.text.includes('&lt;!channel&gt;'));
   assert.ok(payload.text.includes('&amp; co line'), 'one line');
-  assert.equal(payload.blocks[0].text.text, content.title);
-  assert.deepEqual(payload.blocks[1].fields.map((f: { text: string }) => f.text.split('\n')[0]), ['*お名前*', '*予約番号*']);
-  assert.equal(payload.blocks[2].elements[0].text, content.timestamp);
+  assert.equal(payload.blocks[0]?.text?.text, content.title);
+  assert.deepEqual(payload.blocks[1]?.fields?.map((f) => f.text.split('\n')[0]), ['*お名前*', '*予約番号*']);
+  assert.equal(payload.blocks[2]?.elements?.[0]?.text, content.timestamp);
 });
 
 test('Discord: {content, embeds} with mentions switched off and markdown escaped', () => {
-  const payload = chatPayload('https://discord.com/api/webhooks/1/x', content) as { content: string; embeds: any[]; allowed_mentions: unknown };
+  const payload = DiscordBody.parse(chatPayload('https://discord.com/api/webhooks/1/x', content));
   assert.deepEqual(Object.keys(payload), ['content', 'embeds', 'allowed_mentions']);
   assert.deepEqual(payload.allowed_mentions, { parse: [] });
   const [embed] = payload.embeds;
-  assert.equal(embed.title, content.title);
-  assert.equal(embed.timestamp, content.timestamp);
-  assert.equal(embed.fields[0].name, 'お名前');
-  assert.ok(embed.fields[0].value.includes('\\[click\\]\\(https://evil.example\\)'), embed.fields[0].value);
-  assert.ok(!embed.fields[0].value.includes('\n'));
+  assert.equal(embed?.title, content.title);
+  assert.equal(embed?.timestamp, content.timestamp);
+  const name = embed!.fields[0]!;
+  assert.equal(name.name, 'お名前');
+  assert.ok(name.value.includes('\\[click\\]\\(https://evil.example\\)'), name.value);
+  assert.ok(!name.value.includes('\n'));
 });
 
 test('for any customer text, neither shape lets it become a mention, a link or a second line', () => {
@@ -50,13 +52,13 @@ test('for any customer text, neither shape lets it become a mention, a link or a
   fc.assert(
     fc.property(text, (value) => {
       const message: ChatContent = { ...content, fields: [{ label: 'お名前', value }] };
-      const slack = chatPayload('https://hooks.slack.com/services/x', message) as { text: string; blocks: any[] };
-      for (const shown of [slack.text, slack.blocks[1].fields[0].text as string]) {
+      const slack = SlackBody.parse(chatPayload('https://hooks.slack.com/services/x', message));
+      for (const shown of [slack.text, slack.blocks[1]!.fields![0]!.text]) {
         // Slack reads <…> as links and mentions, and & as the start of an entity: only its own escapes may appear.
         assert.doesNotMatch(shown, /[<>]|&(?!amp;|lt;|gt;)/);
       }
-      const discord = chatPayload('https://discord.com/api/webhooks/1/x', message) as { embeds: any[]; allowed_mentions: unknown };
-      const field = discord.embeds[0].fields[0].value as string;
+      const discord = DiscordBody.parse(chatPayload('https://discord.com/api/webhooks/1/x', message));
+      const field = discord.embeds[0]!.fields[0]!.value;
       assert.doesNotMatch(field, /[\r\n\u2028\u2029]/);
       // Every markdown character is escaped: none is left once the escapes are taken out ('-' alone stands for an empty value).
       if (value !== '') assert.doesNotMatch(field.replace(/\\[\\*_~`|>[\]()#<-]/g, ''), /[\\*_~`|>[\]()#<-]/);

@@ -2,9 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import { allRoutes } from '../../src/app.ts';
+import type { EndpointPath } from '../../src/client/endpoints.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
 import { startServer, type RunningServer, type StartOptions } from '../../src/server.ts';
+import { readAnswer, routeSchemaCheck, type Answer } from './answers.ts';
 import { createTestDatabase } from './postgres.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -19,6 +22,10 @@ export interface TestApp extends RunningServer {
   request(path: string, init?: RequestInit): Promise<Response>;
   /** POST JSON with the admin bearer token. */
   admin(path: string, body: unknown): Promise<Response>;
+  /** Reads this app's answer to `path`, to be checked against what its route documents (helpers/answers.ts). */
+  read<P extends EndpointPath>(path: P, response: Response): Promise<Answer<P>>;
+  /** admin() and read() together: an admin endpoint's answer. */
+  call<P extends EndpointPath>(path: P, body: unknown): Promise<Answer<P>>;
   /** The env the app was configured from, to start another one on the same store. */
   env: Record<string, string>;
 }
@@ -58,17 +65,21 @@ export async function startTestApp(options: { dialect?: Dialect; env?: Record<st
   });
   const server = await startServer(loadConfig(env), createLogger(env.LOG_LEVEL ?? 'info', sink), { dispatcher: options.dispatcher });
   const request = (path: string, init?: RequestInit) => fetch(server.url + path, init);
+  const check = routeSchemaCheck(allRoutes(server.services));
+  const admin = (path: string, body: unknown) =>
+    request(path, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
   return {
     ...server,
     logs,
     env,
     request,
-    admin: (path, body) =>
-      request(path, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      }),
+    admin,
+    read: (path, response) => readAnswer(check, path, response),
+    call: async (path, body) => readAnswer(check, path, await admin(path, body)),
     close: async () => {
       await server.close();
       if (tempDir) rmSync(tempDir, { recursive: true, force: true });

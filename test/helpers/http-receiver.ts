@@ -7,7 +7,7 @@ export interface ReceivedRequest {
   path: string;
   headers: IncomingHttpHeaders;
   /** The body parsed as JSON (the raw text when it is not JSON). */
-  body: any;
+  body: unknown;
   /** The status this receiver answered with. */
   status: number;
 }
