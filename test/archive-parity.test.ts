@@ -169,6 +169,7 @@ for (const dialect of DIALECTS) {
       const listed = (await app.call('/api/admin/notify/archives/list', {})).success();
       assert.deepEqual(Object.keys(listed), ['success', 'subscriptions', 'total', 'page', 'pageSize', 'totalPages']);
       const [item] = listed.subscriptions;
+      assert.ok(item);
       assert.equal(item.updatedAt, item.archivedAt);
       assert.deepEqual({ ...item, archivedAt: undefined, updatedAt: undefined }, {
         id: 'ntf_n',
