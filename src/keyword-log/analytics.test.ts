@@ -1,19 +1,14 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import type { DatabaseTarget } from '../config.ts';
+import { DIALECTS, freshTarget } from '../../test/helpers/dialects.ts';
 import { openDatabase } from '../db/database.ts';
 import { createLogger } from '../log.ts';
-import { createTestDatabase } from '../../test/helpers/postgres.ts';
 import { countZeroResultSearchesSince, topKeywordsSince } from './analytics.ts';
 import { countKeywordLogSince, createKeywordLogStore, type KeywordLogEntry } from './store.ts';
 
 // The dashboard's search figures come from hourly counts plus the entries of the partial hour the
 // window starts in; wherever it starts, they must equal counting the entries themselves.
 
-const dir = mkdtempSync(join(tmpdir(), 'tenpo-keyword-analytics-'));
 const keywords = ['vco', 'シンセ', 'delay', 'ないもの', 'x'];
 
 /** Entries spread over three days, some at hour boundaries, appended in several batches. */
@@ -36,11 +31,10 @@ function expectedTop(log: KeywordLogEntry[], since: string, zeroResultsOnly: boo
   return [...counts].map(([keyword, count]) => ({ keyword, count })).sort((a, b) => b.count - a.count || (a.keyword < b.keyword ? -1 : 1)).slice(0, 3);
 }
 
-for (const dialect of ['sqlite', 'postgres'] as const) {
+for (const dialect of DIALECTS) {
   describe(dialect, () => {
     test('totals, zero-result counts and top keywords equal counting the entries, wherever the window starts', async () => {
-      const target: DatabaseTarget = dialect === 'sqlite' ? { dialect, path: join(dir, 'log.db') } : { dialect, url: await createTestDatabase() };
-      const database = await openDatabase(target, createLogger('silent'));
+      const database = await openDatabase(await freshTarget(dialect), createLogger('silent'));
       after(() => database.close());
       const store = createKeywordLogStore(database);
       const log = entries();

@@ -8,10 +8,10 @@ import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
 import { startServer, type RunningServer, type StartOptions } from '../../src/server.ts';
 import { readAnswer, routeSchemaCheck, type Answer } from './answers.ts';
+import type { Dialect } from './dialects.ts';
 import { createTestDatabase } from './postgres.ts';
 
-export type Dialect = 'sqlite' | 'postgres';
-export const DIALECTS: Dialect[] = ['sqlite', 'postgres'];
+export { DIALECTS, type Dialect } from './dialects.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 

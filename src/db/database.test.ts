@@ -1,31 +1,27 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type ColumnType } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import pg from 'pg';
-import type { DatabaseTarget } from '../src/config.ts';
-import { openDatabase, type Database } from '../src/db/database.ts';
-import { migrateToLatest } from '../src/db/migrate.ts';
-import * as initial from '../src/db/migrations/001-initial.ts';
-import * as outboxRecord from '../src/db/migrations/002-outbox-record.ts';
-import * as keywordLogHours from '../src/db/migrations/003-keyword-log-hours.ts';
-import * as keywordHours from '../src/db/migrations/004-keyword-hours.ts';
-import { openSqlite } from '../src/db/sqlite-adapter.ts';
-import { createLogger } from '../src/log.ts';
-import { DIALECTS, type Dialect } from './helpers/app.ts';
-import { createTestDatabase } from './helpers/postgres.ts';
+import { DIALECTS, freshTarget, type Dialect } from '../../test/helpers/dialects.ts';
+import type { DatabaseTarget } from '../config.ts';
+import { createLogger } from '../log.ts';
+import { openDatabase, type Database } from './database.ts';
+import { migrateToLatest } from './migrate.ts';
+import * as initial from './migrations/001-initial.ts';
+import * as outboxRecord from './migrations/002-outbox-record.ts';
+import * as keywordLogHours from './migrations/003-keyword-log-hours.ts';
+import * as keywordHours from './migrations/004-keyword-hours.ts';
+import { openSqlite } from './sqlite-adapter.ts';
 
 // Migrations and the storage layer, the same cases on both dialects.
 
 const log = createLogger('silent');
-const tempDir = mkdtempSync(join(tmpdir(), 'tenpo-storage-'));
 
-async function freshTarget(dialect: Dialect): Promise<DatabaseTarget> {
-  if (dialect === 'sqlite') return { dialect, path: join(tempDir, `${Math.random().toString(36).slice(2)}.db`) };
-  return { dialect, url: await createTestDatabase() };
+/** The record tables as migration 004 left them (the columns this test writes), and the column 005 adds. */
+interface Before005 {
+  reservations: { id: string; name: string; email: string; product_slug: string; status: string; created_at: string; responded_at: string | null; archived_at: string | null; updated_at: ColumnType<string, never, never> };
+  subscriptions: { id: string; email: string; product_slug: string; status: string; created_at: string; notified_at: string | null; archived_at: string | null; updated_at: ColumnType<string, never, never> };
 }
 
 const open: Database[] = [];
@@ -50,7 +46,7 @@ for (const dialect of DIALECTS) {
 
     test('migration 005 gives existing records the latest time they are known to have changed', async () => {
       const target = await freshTarget(dialect);
-      const db = new Kysely<any>({
+      const db = new Kysely<Before005>({
         dialect: target.dialect === 'sqlite' ? new SqliteDialect({ database: openSqlite(target.path) }) : new PostgresDialect({ pool: new pg.Pool({ connectionString: target.url }) }),
       });
       try {
@@ -69,8 +65,8 @@ for (const dialect of DIALECTS) {
           { ...subscription, id: 'ntf_notified', notified_at: t(5), archived_at: null },
           { ...subscription, id: 'ntf_archived', notified_at: t(2), archived_at: t(6) },
         ]).execute();
-        assert.deepEqual(await migrateToLatest(db), ['005-record-updated-at']);
-        const times = async (table: string) => Object.fromEntries((await db.selectFrom(table).select(['id', 'updated_at']).execute()).map((r) => [r.id, r.updated_at]));
+        assert.deepEqual(await migrateToLatest(db as Kysely<unknown>), ['005-record-updated-at']);
+        const times = async (table: keyof Before005) => Object.fromEntries((await db.selectFrom(table).select(['id', 'updated_at']).execute()).map((r) => [r.id, r.updated_at]));
         assert.deepEqual(await times('reservations'), { res_new: t(1), res_responded: t(3), res_archived: t(4) });
         assert.deepEqual(await times('subscriptions'), { ntf_notified: t(5), ntf_archived: t(6) });
       } finally {

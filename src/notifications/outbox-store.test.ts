@@ -1,22 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { openDatabase, type Database } from '../src/db/database.ts';
-import { createLogger } from '../src/log.ts';
-import type { OutboxEntry } from '../src/notifications/message.ts';
-import {
-  claimDueMessages,
-  countUndelivered,
-  deleteMessagesAbout,
-  enqueueMessages,
-  markDelivered,
-  markFailed,
-} from '../src/notifications/outbox-store.ts';
-import { DIALECTS } from './helpers/app.ts';
-import { outboxStatusCounts } from './helpers/outbox.ts';
-import { createTestDatabase } from './helpers/postgres.ts';
+import { DIALECTS, freshTarget } from '../../test/helpers/dialects.ts';
+import { outboxStatusCounts } from '../../test/helpers/outbox.ts';
+import { openDatabase, type Database } from '../db/database.ts';
+import { createLogger } from '../log.ts';
+import type { OutboxEntry } from './message.ts';
+import { claimDueMessages, countUndelivered, deleteMessagesAbout, enqueueMessages, markDelivered, markFailed } from './outbox-store.ts';
 
 // The outbox's claims, leases and settlements on both dialects, with the clock passed in.
 
@@ -31,19 +20,10 @@ function email(key: string, queuedAt: string, recordId?: string): OutboxEntry {
 for (const dialect of DIALECTS) {
   describe(`outbox store (${dialect})`, () => {
     let database: Database;
-    let dir: string | undefined;
     before(async () => {
-      if (dialect === 'sqlite') {
-        dir = mkdtempSync(join(tmpdir(), 'tenpo-outbox-'));
-        database = await openDatabase({ dialect, path: join(dir, 'db.sqlite') }, createLogger('silent'));
-      } else {
-        database = await openDatabase({ dialect, url: await createTestDatabase() }, createLogger('silent'));
-      }
+      database = await openDatabase(await freshTarget(dialect), createLogger('silent'));
     });
-    after(async () => {
-      await database.close();
-      if (dir) rmSync(dir, { recursive: true, force: true });
-    });
+    after(() => database.close());
     beforeEach(async () => {
       await database.db.deleteFrom('outbox').execute();
     });
