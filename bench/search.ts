@@ -18,6 +18,7 @@ import { startPostgres } from '../test/helpers/postgres.ts';
 import { startBareServer, type RecordedResponse } from './lib/bare-server.ts';
 import { compareServers } from './lib/compare.ts';
 import { load } from './lib/load.ts';
+import { cpuMilliseconds } from './lib/process-cpu.ts';
 import { printTable, verdict } from './lib/report.ts';
 import { makeCostlyQueries, makeQueries, seededRandom, writeCorpus } from './lib/search-corpus.ts';
 import { startTenpo, type TenpoProcess } from './lib/tenpo-process.ts';
@@ -70,7 +71,8 @@ export async function run(): Promise<string[]> {
 
     printTable(
       `GET /api/search, ${queries.length} distinct queries: first (uncached) answers one at a time after 50 others, then 50 connections, ${ROUNDS} alternating rounds of ${SECONDS} s against bare node:http; ` +
-        `the "none cached" row deals ${UNCACHED_QUERIES} queries out across the connections, so the cache (${CACHE_ENTRIES}) never holds the one asked`,
+        `the "none cached" row deals ${UNCACHED_QUERIES} queries out across the connections, so the cache (${CACHE_ENTRIES}) never holds the one asked; ` +
+        'CPU µs/req: each server process\'s own CPU per request (req/s on a shared machine moves with the neighbours, this much less)',
       [sampleRow.row, uncachedRow.row, corpusRow.row],
     );
     printTable(`Index of ${CORPUS_SIZE} generated pages (MiniSearch): build from the files, load and heap in a fresh process, each query in this process (medians of 5 rounds)`, [
@@ -90,6 +92,7 @@ export async function run(): Promise<string[]> {
     verdicts.push(
       verdict('uncached search under 50 connections, sample', uncachedRow.requestsPerSecond >= 5000, `${Math.round(uncachedRow.requestsPerSecond)} req/s (bare ${Math.round(uncachedRow.bareRequestsPerSecond)})`, '≥ 5,000 req/s'),
       verdict('uncached search p99 under 50 connections, sample', uncachedRow.loadP99 < 20, `${uncachedRow.loadP99} ms`, '< 20 ms'),
+      verdict('uncached search, server CPU per request (5,000 req/s on one core)', uncachedRow.cpuPerRequest <= 200, `${Math.round(uncachedRow.cpuPerRequest)} µs (bare ${Math.round(uncachedRow.bareCpuPerRequest)} µs)`, '≤ 200 µs'),
       verdict(`search p99 per query, ${CORPUS_SIZE} pages, distinct uncached queries over HTTP`, corpusRow.firstP99 <= 20, `${corpusRow.firstP99.toFixed(1)} ms`, '≤ 20 ms'),
       verdict(`search p99 under load, ${CORPUS_SIZE} pages, 50 connections`, corpusRow.loadP99 <= 20, `${corpusRow.loadP99} ms`, '≤ 20 ms'),
       verdict('cold start with the sample index (spawn → first 200 /healthz)', onSample.coldStartMs < 500, `${Math.round(onSample.coldStartMs)} ms`, '< 500 ms'),
@@ -137,9 +140,10 @@ async function measureSearch(label: string, tenpo: TenpoProcess, paths: string[]
     recorded[path] = { status: response.status, headers, body: body.toString('base64') };
   }
   const bare = await startBareServer(recorded, barePort);
-  const { ours, baseline, ratio } = await compareServers({
+  const { ours, baseline, ratio, cpuPerRequest } = await compareServers({
     ours: tenpo.url,
     baseline: bare.url,
+    pids: { ours: tenpo.child.pid!, baseline: bare.pid },
     requests: paths.map((path) => ({ path })),
     rounds: ROUNDS,
     secondsPerRound: SECONDS,
@@ -152,6 +156,8 @@ async function measureSearch(label: string, tenpo: TenpoProcess, paths: string[]
     loadP99: ours.p99Ms,
     requestsPerSecond: ours.requestsPerSecond,
     bareRequestsPerSecond: baseline.requestsPerSecond,
+    cpuPerRequest: cpuPerRequest!.ours,
+    bareCpuPerRequest: cpuPerRequest!.baseline,
     row: {
       content: label,
       'mean results': Math.round(results / paths.length),
@@ -161,6 +167,8 @@ async function measureSearch(label: string, tenpo: TenpoProcess, paths: string[]
       'p99 ms': ours.p99Ms,
       'bare req/s': Math.round(baseline.requestsPerSecond),
       ratio: ratio.toFixed(2),
+      'CPU µs/req': Math.round(cpuPerRequest!.ours),
+      'bare CPU µs/req': Math.round(cpuPerRequest!.baseline),
       errors: ours.errors + ours.non2xx,
     },
   };
@@ -237,7 +245,9 @@ async function measureHealthUnderCostlyLoad(tenpo: TenpoProcess, queries: string
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   })();
+  const cpuBefore = cpuMilliseconds(tenpo.child.pid!);
   const loaded = await load({ url: tenpo.url, requests, connections: 8, seconds: SECONDS, shared: true });
+  const cpuPerRequest = (cpuMilliseconds(tenpo.child.pid!) - cpuBefore) / loaded.total;
   loading = false;
   await probing;
   const p99 = percentile(probes, 0.99);
@@ -248,6 +258,7 @@ async function measureHealthUnderCostlyLoad(tenpo: TenpoProcess, queries: string
     row: {
       'costly req/s': Math.round(loaded.requestsPerSecond),
       'costly p99 ms': loaded.p99Ms,
+      'server CPU ms/req': Math.round(cpuPerRequest * 100) / 100,
       'healthz probes': probes.length,
       'healthz p50 ms': percentile(probes, 0.5),
       'healthz p99 ms': p99,

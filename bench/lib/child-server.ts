@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 
 export interface ChildServer {
   url: string;
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -18,6 +19,7 @@ export async function startChildServer(script: string, args: string[], port: num
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
     url: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
     stop: async () => {
       child.kill('SIGTERM');
       await exited;

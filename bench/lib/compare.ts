@@ -1,4 +1,5 @@
 import { load, type LoadRequest, type LoadResult } from './load.ts';
+import { cpuMilliseconds } from './process-cpu.ts';
 
 export interface Comparison {
   ours: LoadResult;
@@ -7,6 +8,8 @@ export interface Comparison {
   ratio: number;
   /** 2xx answers over every run, warm-ups included, per side (to check what a write benchmark stored). */
   okResponses: { ours: number; baseline: number };
+  /** With `pids`: median over rounds of each server's CPU per request, µs. */
+  cpuPerRequest?: { ours: number; baseline: number };
 }
 
 /**
@@ -21,13 +24,20 @@ export async function compareServers(options: {
   secondsPerRound?: number;
   connections?: number;
   shared?: boolean;
+  /** The servers' processes, to measure the CPU each spends per request (process-cpu.ts). */
+  pids?: { ours: number; baseline: number };
 }): Promise<Comparison> {
   const rounds = options.rounds ?? 3;
   const seconds = options.secondsPerRound ?? 5;
   const okResponses = { ours: 0, baseline: 0 };
+  const cpu = { ours: [] as number[], baseline: [] as number[] };
   const run = async (url: string, s: number) => {
+    const side = url === options.ours ? 'ours' : 'baseline';
+    const pid = options.pids?.[side];
+    const cpuBefore = pid === undefined ? 0 : cpuMilliseconds(pid);
     const result = await load({ url, requests: options.requests, seconds: s, connections: options.connections, shared: options.shared });
-    okResponses[url === options.ours ? 'ours' : 'baseline'] += result.ok;
+    if (pid !== undefined) cpu[side].push(((cpuMilliseconds(pid) - cpuBefore) * 1000) / result.total);
+    okResponses[side] += result.ok;
     return result;
   };
   await run(options.ours, 2);
@@ -42,7 +52,8 @@ export async function compareServers(options: {
     }
   }
   const ratios = ours.map((o, i) => o.requestsPerSecond / baseline[i]!.requestsPerSecond);
-  return { ours: medianBy(ours), baseline: medianBy(baseline), ratio: median(ratios), okResponses };
+  const cpuPerRequest = options.pids ? { ours: median(cpu.ours), baseline: median(cpu.baseline) } : undefined;
+  return { ours: medianBy(ours), baseline: medianBy(baseline), ratio: median(ratios), okResponses, cpuPerRequest };
 }
 
 function median(values: number[]): number {
