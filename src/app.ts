@@ -3,6 +3,7 @@ import { adminConsoleRoutes } from './admin-console/server/routes.ts';
 import { apiReferenceRoutes } from './api-reference/routes.ts';
 import { catalogRoutes } from './catalog/routes.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
+import { devStorefrontRoutes } from './dev-storefront/routes.ts';
 import type { Catalog } from './catalog/catalog.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
@@ -83,6 +84,8 @@ export function allRoutes(services: Services): Route[] {
     ...searchRoutes(services.search, services.keywordLog),
     ...keywordLogRoutes(services.keywordLogStore, services.keywordLog),
     ...adminConsoleRoutes(),
+    // The storefront developer's working example; not part of the service anywhere else.
+    ...(services.config.appEnv === 'development' ? devStorefrontRoutes() : []),
     ...metricsRoutes(services.metrics, services.config.metricsToken),
   ];
   // The reference describes every route, its own included.

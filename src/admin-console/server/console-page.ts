@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { staticFile, type StaticFile } from '../../web-assets/static-file.ts';
-import { loadBrowserModules } from './browser-modules.ts';
+import { loadBrowserModules } from '../../web-assets/browser-modules.ts';
 
 export const CONSOLE_ASSETS_PREFIX = '/admin/assets/';
 

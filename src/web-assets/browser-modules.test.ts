@@ -22,7 +22,7 @@ test('serves the entry and what it imports at run time, stripped, under hashed n
     'shared/label.ts': "import type { Secret } from '../server/secret.ts';\nexport const label: string = 'ok';\n",
     'ui/unused.ts': 'export const never = 1;\n',
   });
-  const modules = loadBrowserModules('ui/main.ts', '/assets/', root);
+  const modules = loadBrowserModules('ui/main.ts', '/assets/', { sourceRoot: root });
   assert.deepEqual(Object.keys(modules.importMap.imports).sort(), ['/assets/shared/label.ts', '/assets/ui/main.ts', '/assets/ui/math.ts']);
   assert.match(modules.entryUrl, /^\/assets\/ui\/main\.[0-9a-f]{12}\.js$/);
   assert.deepEqual([...modules.files.keys()].map((key) => `/assets/${key}`).sort(), modules.urls.sort());
@@ -41,9 +41,18 @@ test('refuses a run-time import of a package, a dynamic import, or a module outs
     'bad/deep.ts': "import { x } from '../../outside.ts';\nexport { x };\n",
     'bad/inline-type.ts': "import { type Thing } from 'zod';\nexport const t: Thing | undefined = undefined;\n",
   });
-  assert.throws(() => loadBrowserModules('bad/package.ts', '/a/', root), /bad\/package\.ts imports 'zod' at run time/);
-  assert.throws(() => loadBrowserModules('bad/dynamic.ts', '/a/', root), /imports dynamically/);
-  assert.throws(() => loadBrowserModules('bad/deep.ts', '/a/', root), /not a \.ts file one folder under src/);
+  assert.throws(() => loadBrowserModules('bad/package.ts', '/a/', { sourceRoot: root }), /bad\/package\.ts imports 'zod' at run time/);
+  assert.throws(() => loadBrowserModules('bad/dynamic.ts', '/a/', { sourceRoot: root }), /imports dynamically/);
+  assert.throws(() => loadBrowserModules('bad/deep.ts', '/a/', { sourceRoot: root }), /not a \.ts file one folder under src/);
   // `import { type X }` stays as an import of the module itself once stripped: it must be `import type`.
-  assert.throws(() => loadBrowserModules('bad/inline-type.ts', '/a/', root), /imports 'zod' at run time/);
+  assert.throws(() => loadBrowserModules('bad/inline-type.ts', '/a/', { sourceRoot: root }), /imports 'zod' at run time/);
+});
+
+test('a package given as one ES module file is served under its bare name', () => {
+  write({ 'uses/search.ts': "import MiniSearch from 'minisearch';\nexport const m = new MiniSearch({ fields: ['a'] });\n", 'vendor/mini.js': 'export default class MiniSearch {}\n' });
+  const modules = loadBrowserModules('uses/search.ts', '/p/', { sourceRoot: root, packages: { minisearch: join(root, 'vendor', 'mini.js') } });
+  assert.match(modules.importMap.imports.minisearch!, /^\/p\/packages\/minisearch\.[0-9a-f]{12}\.js$/);
+  const served = modules.files.get(modules.importMap.imports.minisearch!.slice('/p/'.length))!;
+  assert.equal(served.bytes.toString(), 'export default class MiniSearch {}\n');
+  assert.throws(() => loadBrowserModules('uses/search.ts', '/p/', { sourceRoot: root }), /imports 'minisearch' at run time/);
 });
