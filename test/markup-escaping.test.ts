@@ -151,12 +151,16 @@ describe('markup shown as text, rendered in Chromium', () => {
     for (const [href, ...others] of links) assert.ok(String(href).startsWith(`${BASE}/`) && others.length === 0, `${href} ${others.join()}`);
   });
 
-  test('chat payloads carry no markup Slack would read: no mention, no link, no entity of the customer’s', async () => {
+  test('chat payloads carry no markup Slack would read: plain text, no mention, no link, no entity of the customer’s', async () => {
     const posts = await chat.waitForAccepted(3);
     for (const post of posts) {
       const slack = SlackBody.parse(post.body);
       const mrkdwn = [slack.text, ...slack.blocks.flatMap((block) => [...(block.fields ?? []), ...(block.elements ?? [])].map((f) => f.text))];
       for (const text of mrkdwn) assert.doesNotMatch(text, /[<>]|&(?!amp;|lt;|gt;)/, `${post.path}: ${text}`);
+      // Shown literally (issue 12): no block text is mrkdwn or turns :codes: into emoji, and the notification text is not mrkdwn.
+      const blockTexts = slack.blocks.flatMap((block) => [block.text, ...(block.fields ?? []), ...(block.elements ?? [])]).filter((t) => t !== undefined);
+      assert.deepEqual(new Set(blockTexts.map((t) => `${t.type} ${t.emoji}`)), new Set(['plain_text false']), post.path);
+      assert.equal(slack.mrkdwn, false, post.path);
     }
     const reservation = posts.find((post) => post.path === '/reservation')!;
     assert.ok(SlackBody.parse(reservation.body).text.includes(NAME.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;')), 'the name, escaped as Slack asks');

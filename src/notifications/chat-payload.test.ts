@@ -8,7 +8,7 @@ import type { ChatContent } from './message.ts';
 const content: ChatContent = {
   title: '新しい予約: Kumo VCO II',
   fields: [
-    { label: 'お名前', value: '<!channel> @everyone [click](https://evil.example) & co\r\nline' },
+    { label: 'お名前', value: '<!channel> @everyone *bold* _it_ :joy: [click](https://evil.example) & co\r\nline' },
     { label: '予約番号', value: 'res_1' },
   ],
   timestamp: '2026-01-02T03:04:05.006Z',
@@ -23,15 +23,21 @@ test('Discord shape for discord.com and discordapp.com hosts only', () => {
   }
 });
 
-test('Slack: {text, blocks}, with <, > and & escaped so nothing becomes a mention or a link', () => {
+test('Slack: {text, mrkdwn: false, blocks}, all plain text, with <, > and & escaped so nothing becomes a mention or a link', () => {
   const payload = SlackBody.parse(chatPayload('https://hooks.slack.com/services/x', content));
-  assert.deepEqual(Object.keys(payload), ['text', 'blocks']);
+  assert.deepEqual(Object.keys(payload), ['text', 'mrkdwn', 'blocks']);
+  assert.equal(payload.mrkdwn, false, 'the notification text is not read as mrkdwn');
   assert.ok(!payload.text.includes('<!channel>'));
   assert.ok(payload.text.includes('&lt;!channel&gt;'));
   assert.ok(payload.text.includes('&amp; co line'), 'one line');
   assert.equal(payload.blocks[0]?.text?.text, content.title);
-  assert.deepEqual(payload.blocks[1]?.fields?.map((f) => f.text.split('\n')[0]), ['*お名前*', '*予約番号*']);
+  assert.deepEqual(payload.blocks[1]?.fields?.map((f) => f.text), [
+    'お名前\n&lt;!channel&gt; @everyone *bold* _it_ :joy: [click](https://evil.example) &amp; co line',
+    '予約番号\nres_1',
+  ]);
   assert.equal(payload.blocks[2]?.elements?.[0]?.text, content.timestamp);
+  const texts = payload.blocks.flatMap((block) => [block.text, ...(block.fields ?? []), ...(block.elements ?? [])]).filter((t) => t !== undefined);
+  assert.deepEqual(new Set(texts.map((t) => `${t.type} ${t.emoji}`)), new Set(['plain_text false']), 'no mrkdwn, no :emoji: codes');
 });
 
 test('Discord: {content, embeds} with mentions switched off and markdown escaped', () => {
@@ -39,16 +45,17 @@ test('Discord: {content, embeds} with mentions switched off and markdown escaped
   assert.deepEqual(Object.keys(payload), ['content', 'embeds', 'allowed_mentions']);
   assert.deepEqual(payload.allowed_mentions, { parse: [] });
   const [embed] = payload.embeds;
-  assert.equal(embed?.title, content.title);
+  assert.equal(embed?.title, '新しい予約\\: Kumo VCO II');
+  assert.equal(payload.content, embed?.title);
   assert.equal(embed?.timestamp, content.timestamp);
   const name = embed!.fields[0]!;
   assert.equal(name.name, 'お名前');
-  assert.ok(name.value.includes('\\[click\\]\\(https://evil.example\\)'), name.value);
+  assert.ok(name.value.includes('\\@everyone \\*bold\\* \\_it\\_ \\:joy\\: \\[click\\]\\(https\\://evil.example\\)'), name.value);
   assert.ok(!name.value.includes('\n'));
 });
 
 test('for any customer text, neither shape lets it become a mention, a link or a second line', () => {
-  const text = fc.oneof(fc.string({ unit: 'binary', maxLength: 40 }), fc.constantFrom('<!channel>', '<!here|here>', '<https://evil.example|click>', '@everyone', '[x](https://evil.example)', '<@123>', '&lt;', '\r\nline', '\\[x\\]'));
+  const text = fc.oneof(fc.string({ unit: 'binary', maxLength: 40 }), fc.constantFrom('<!channel>', '<!here|here>', '<https://evil.example|click>', '@everyone', '*bold*', 'https://evil.example', ':joy:', '[x](https://evil.example)', '<@123>', '&lt;', '\r\nline', '\\[x\\]'));
   fc.assert(
     fc.property(text, (value) => {
       const message: ChatContent = { ...content, fields: [{ label: 'お名前', value }] };
@@ -61,7 +68,7 @@ test('for any customer text, neither shape lets it become a mention, a link or a
       const field = discord.embeds[0]!.fields[0]!.value;
       assert.doesNotMatch(field, /[\r\n\u2028\u2029]/);
       // Every markdown character is escaped: none is left once the escapes are taken out ('-' alone stands for an empty value).
-      if (value !== '') assert.doesNotMatch(field.replace(/\\[\\*_~`|>[\]()#<-]/g, ''), /[\\*_~`|>[\]()#<-]/);
+      if (value !== '') assert.doesNotMatch(field.replace(/\\[\\*_~`|>[\]()#<:@-]/g, ''), /[\\*_~`|>[\]()#<:@-]/);
       assert.deepEqual(discord.allowed_mentions, { parse: [] });
     }),
     { seed: 20_261_122, numRuns: 500 },

@@ -13,11 +13,12 @@ export const EmailApiBody = z.strictObject({
   headers: z.record(z.string(), z.string()).optional(),
 });
 
-const SlackText = z.strictObject({ type: z.string(), text: z.string() });
+const SlackText = z.strictObject({ type: z.string(), text: z.string(), emoji: z.boolean().optional() });
 
 /** A Slack-style webhook message (src/notifications/chat-payload.ts). */
 export const SlackBody = z.strictObject({
   text: z.string(),
+  mrkdwn: z.boolean().optional(),
   blocks: z.array(
     z.strictObject({ type: z.string(), text: SlackText.optional(), fields: z.array(SlackText).optional(), elements: z.array(SlackText).optional() }),
   ),
