@@ -1,5 +1,7 @@
 import { deserializeSearchIndex } from './index-file-format.ts';
+import { useFastFuzzy } from './fuzzy-terms.ts';
 import type { SearchIndex } from './index-fields.ts';
+import { pageText } from './page-text.ts';
 import { clampExcerptLength, normalizeQuery, searchSite, type SearchResponse } from './search.ts';
 
 /**
@@ -29,7 +31,21 @@ export async function loadSiteSearch(source: string | URL | ArrayBuffer | ArrayB
   const bytes = typeof source === 'string' || source instanceof URL ? await fetchBytes(source) : asBytes(source);
   const index = deserializeSearchIndex(bytes);
   if (!index) throw new Error('not a tenpo search index (GET /api/search-index sends one)');
+  prepare(index);
   return siteSearch(index);
+}
+
+/**
+ * Builds now what queries would otherwise build on first use, so a page's searches as it is typed
+ * into cost the same from the first one: the fuzzy lookup tables, every page's normalised text,
+ * and (by one search) the word segmenter and the compiled code. The service does not: a start
+ * should be quick, and its first searches are warmed by its cache.
+ */
+function prepare(index: SearchIndex): void {
+  useFastFuzzy(index.miniSearch);
+  for (const page of index.documents) pageText(page);
+  const first = index.documents[0];
+  if (first) searchSite(index, normalizeQuery(first.title), clampExcerptLength(undefined));
 }
 
 export function siteSearch(index: SearchIndex): SiteSearch {
