@@ -10,12 +10,13 @@ import { startCountingReceiver, type CountingReceiver } from './lib/counting-rec
 import { load, type LoadRequest } from './lib/load.ts';
 import { printTable, verdict } from './lib/report.ts';
 import { startTenpo } from './lib/tenpo-process.ts';
+import { rush } from './preorder-rush.ts';
 
 // POST /api/reservation under 50 connections, with the dispatcher delivering every message to a local
 // receiver (email API and chat webhook) while the load runs. On SQLite against a bare node:http +
 // node:sqlite server inserting the same row; on PostgreSQL on its own. Afterwards, the stores and the
 // receiver are counted: every 2xx answer must be a row, and every row must have produced exactly one
-// email and one chat message.
+// email and one chat message. Then a preorder campaign's sold-out rush (bench/preorder-rush.ts).
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = 3;
@@ -98,7 +99,7 @@ export async function run(): Promise<string[]> {
     rmSync(dir, { recursive: true, force: true });
   }
   printTable(`POST /api/reservation, 50 connections, dispatcher delivering to a local receiver; SQLite: ${ROUNDS} alternating rounds of ${SECONDS} s vs bare (median round); PostgreSQL: one run of ${SECONDS * 2} s`, rows);
-  return verdicts;
+  return [...verdicts, ...(await rush())];
 }
 
 function tenpoEnv(databaseUrl: string, receiverUrl: string): Record<string, string> & { DATABASE_URL: string } {

@@ -23,6 +23,8 @@ import type { Logger } from './log.ts';
 import type { Metrics } from './metrics/metrics.ts';
 import { metricsRoutes } from './metrics/routes.ts';
 import type { Dispatcher } from './notifications/dispatcher.ts';
+import { preorderRoutes } from './preorders/routes.ts';
+import type { SeatOutcome } from './preorders/seats.ts';
 import type { ReservationWrite } from './reservations/reserve.ts';
 import { reservationRoutes } from './reservations/routes.ts';
 import { searchRoutes, type SearchServices } from './search/routes.ts';
@@ -42,7 +44,7 @@ export interface Services {
   /** Turned off when a graceful stop begins, for /readyz. */
   readiness: Readiness;
   /** Writes a reservation with its messages; reservations taken in the same moment share one transaction (group commit). */
-  writeReservation: (reservation: ReservationWrite) => Promise<void>;
+  writeReservation: (reservation: ReservationWrite) => Promise<SeatOutcome>;
   /** Writes a restock signup with its chat notice, unless the address already waits; group-committed the same way. */
   writeSignup: (signup: SignupWrite) => Promise<SignupOutcome>;
   /** The one per-client budget of the public write endpoints (POST /api/reservation, POST /api/notify). */
@@ -52,6 +54,8 @@ export interface Services {
   keywordLogStore: KeywordLogStore;
   /** Queues searches for the keyword log; close it before the store. */
   keywordLog: KeywordLogWriter;
+  /** The time preorder campaigns are judged at: the clock, or a test's. */
+  now: () => Date;
 }
 
 /** Every route the service serves; the app and the API reference are both built from this list. */
@@ -66,7 +70,9 @@ export function allRoutes(services: Services): Route[] {
       write: services.writeReservation,
       rateLimit: services.publicWriteLimit,
       wakeDispatcher,
+      now: services.now,
     }),
+    ...preorderRoutes({ database: services.database, catalog: services.catalog, now: services.now }),
     ...subscriptionRoutes({
       database: services.database,
       catalog: services.catalog,

@@ -15,7 +15,7 @@ import { createKeywordLogWriter } from './keyword-log/writer.ts';
 import type { Logger } from './log.ts';
 import { createDelivery } from './notifications/delivery.ts';
 import { Dispatcher, type DispatcherTimings } from './notifications/dispatcher.ts';
-import { writeReservations } from './reservations/reserve.ts';
+import { reservationWriter } from './reservations/reserve.ts';
 import { writeSignups } from './subscriptions/signup.ts';
 import { outboxBacklog } from './notifications/outbox-store.ts';
 import { createMetrics } from './metrics/metrics.ts';
@@ -44,6 +44,8 @@ export interface RunningServer {
 export interface StartOptions {
   /** Shorter outbox timings for tests; production uses DEFAULT_DISPATCHER_TIMINGS and the configured lease. */
   dispatcher?: Partial<DispatcherTimings>;
+  /** A clock for preorder campaigns' dates (tests move it); default the system's. */
+  now?: () => Date;
 }
 
 /** Loads everything the service needs, then listens. Throws (and leaves nothing open) if any part fails. */
@@ -59,7 +61,7 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
   const keywordLog = createKeywordLogWriter(keywordLogStore, log);
   const delivery = await createDelivery(config, log);
   const dispatcher = new Dispatcher({ database, deliver: delivery.deliver, log, timings: { leaseMs: config.outboxLeaseMs, ...options.dispatcher } });
-  const writeReservation = groupCommit(database, writeReservations);
+  const writeReservation = reservationWriter(database);
   const writeSignup = groupCommit(database, writeSignups);
   const publicWriteLimit = createRateLimit({
     perMinute: config.rateLimitPerMinute,
@@ -92,6 +94,7 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
     },
     keywordLogStore,
     keywordLog,
+    now: options.now ?? (() => new Date()),
   };
   const app = createApp(services);
 

@@ -122,6 +122,7 @@ for (const dialect of DIALECTS) {
           notes: '',
           createdAt: '2025-01-02T00:00:00.000Z',
           updatedAt: '2025-01-02T00:00:00.000Z',
+          preorderId: null,
         });
       });
 
@@ -179,7 +180,7 @@ for (const dialect of DIALECTS) {
         const id = await reserve();
         const body = (await setStatus(id, 'confirmed', { notes: '入荷待ち' })).success();
         assert.deepEqual(Object.keys(body), ['success', 'reservation']);
-        assert.deepEqual(Object.keys(body.reservation), ['id', 'name', 'email', 'productSlug', 'status', 'notes', 'createdAt', 'updatedAt']);
+        assert.deepEqual(Object.keys(body.reservation), ['id', 'name', 'email', 'productSlug', 'status', 'notes', 'createdAt', 'updatedAt', 'preorderId']);
         assert.deepEqual([body.reservation.id, body.reservation.status, body.reservation.notes], [id, 'confirmed', '入荷待ち']);
       });
 

@@ -118,7 +118,7 @@ describe('CORS', () => {
 
   test('the public storefront routes echo an allowed origin and nothing else, preflights included', async () => {
     const publicRoutes = byPolicy.get('allow-list') ?? [];
-    assert.deepEqual(publicRoutes.map((r) => `${r.method} ${r.path}`).sort(), ['GET /api/products', 'POST /api/notify', 'POST /api/reservation']);
+    assert.deepEqual(publicRoutes.map((r) => `${r.method} ${r.path}`).sort(), ['GET /api/preorders', 'GET /api/products', 'POST /api/notify', 'POST /api/reservation']);
     const seen = { allowed: 0, refused: 0 };
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...publicRoutes.keys()), anyOrigin, async (index, origin) => {

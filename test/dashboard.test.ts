@@ -31,7 +31,7 @@ for (const dialect of DIALECTS) {
 
     test('an empty store: zeros everywhere, every known status listed, thirty days of no searches', async () => {
       const body = await stats();
-      assert.deepEqual(Object.keys(body), ['success', 'reservations', 'subscriptions', 'products', 'searches', 'outbox']);
+      assert.deepEqual(Object.keys(body), ['success', 'reservations', 'subscriptions', 'products', 'searches', 'outbox', 'preorders']);
       assert.deepEqual(body.reservations, { total: 0, archived: 0, byStatus: { pending: 0, confirmed: 0, fulfilled: 0, cancelled: 0 } });
       assert.deepEqual(body.subscriptions, { total: 0, archived: 0, byStatus: { pending: 0, notified: 0, unsubscribed: 0 } });
       assert.deepEqual(body.products, []);
@@ -42,6 +42,7 @@ for (const dialect of DIALECTS) {
         Array.from({ length: 30 }, (_, i) => ({ date: japanDate(now - (29 - i) * DAY), count: 0 })),
       );
       assert.deepEqual(body.outbox, { pending: 0, dead: 0 });
+      assert.deepEqual(body.preorders, []);
     });
 
     test('records by status, archived ones counted in both, legacy statuses added; demand per product with catalog names', async () => {

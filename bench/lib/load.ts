@@ -22,7 +22,10 @@ export interface LoadOptions {
   url: string;
   requests: LoadRequest[];
   connections?: number;
+  /** How long to run; ignored when `amount` is given. */
   seconds?: number;
+  /** Stop after this many requests instead of after `seconds`. */
+  amount?: number;
   /**
    * Deal `requests` out in turn across all connections (one sequence for all) instead of each
    * connection cycling through them from the start, so no two connections ask for the same thing
@@ -37,7 +40,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
   const result = await autocannon({
     url: options.url,
     connections: options.connections ?? 50,
-    duration: options.seconds ?? 10,
+    ...(options.amount ? { amount: options.amount } : { duration: options.seconds ?? 10 }),
     requests: options.shared
       ? [{ setupRequest: (request) => ({ ...request, ...options.requests[turn++ % options.requests.length]! }) }]
       : options.requests,

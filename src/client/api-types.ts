@@ -7,6 +7,7 @@ import type { HealthResponse, ProbeResponse } from '../health/routes.ts';
 import type { ErrorSchema } from '../http/schemas.ts';
 import type { KeywordLogsQuery, KeywordLogsResponse } from '../keyword-log/routes.ts';
 import type { DeleteBody as ReservationDeleteBody, DeleteResponse as ReservationDeleteResponse } from '../reservations/admin-routes.ts';
+import type { AdminListResponse as PreorderListResponse, DeleteResponse as PreorderDeleteResponse, EmptyBody as PreorderListBody, ProductSlugBody as PreorderDeleteBody, PublicListResponse as PublicPreorderResponse, PublicQuery as PreorderQuery, UpsertBody as PreorderUpsertBody, UpsertResponse as PreorderUpsertResponse } from '../preorders/schemas.ts';
 import type { ReservationBody, ReservationResponse } from '../reservations/public-routes.ts';
 import type {
   ArchivedReservationSchema,
@@ -66,6 +67,10 @@ export interface Endpoints {
   '/api/admin/notify/unarchive': Endpoint<BulkItems, Out<typeof UnarchiveResponse>>;
   '/api/admin/notify/archives/list': Endpoint<In<typeof ArchivedListBody>, Out<ReturnType<typeof archivedListResponse<'subscriptions', typeof ArchivedSubscriptionSchema>>>>;
   '/api/admin-dashboard-stats': Endpoint<In<typeof DashboardBody>, Out<typeof DashboardResponse>>;
+  '/api/preorders': Endpoint<In<typeof PreorderQuery>, Out<typeof PublicPreorderResponse>>;
+  '/api/admin/preorders/list': Endpoint<In<typeof PreorderListBody>, Out<typeof PreorderListResponse>>;
+  '/api/admin/preorders/upsert': Endpoint<In<typeof PreorderUpsertBody>, Out<typeof PreorderUpsertResponse>>;
+  '/api/admin/preorders/delete': Endpoint<In<typeof PreorderDeleteBody>, Out<typeof PreorderDeleteResponse>>;
 }
 
 /**

@@ -30,6 +30,10 @@ export const ENDPOINTS = {
   '/api/admin/notify/unarchive': { method: 'POST', admin: true },
   '/api/admin/notify/archives/list': { method: 'POST', admin: true },
   '/api/admin-dashboard-stats': { method: 'POST', admin: true },
+  '/api/preorders': { method: 'GET', admin: false },
+  '/api/admin/preorders/list': { method: 'POST', admin: true },
+  '/api/admin/preorders/upsert': { method: 'POST', admin: true },
+  '/api/admin/preorders/delete': { method: 'POST', admin: true },
 } as const satisfies { [P in keyof Endpoints]: { method: Method; admin: boolean } };
 
 export type EndpointPath = keyof Endpoints;

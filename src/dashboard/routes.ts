@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { replyJson } from '../http/reply.ts';
 import { defineRoute, type Route } from '../http/route.ts';
 import { errorResponses } from '../http/schemas.ts';
+import { PreorderStateSchema } from '../preorders/schemas.ts';
 import { coalesce } from './coalesce.ts';
 import { dashboardStats, type DashboardDeps } from './stats.ts';
 
@@ -43,6 +44,17 @@ export const DashboardResponse = z.object({
     })
     .describe('The last 30 days up to now'),
   outbox: z.object({ pending: Count.describe('Messages still to deliver'), dead: Count.describe('Messages given up after their last attempt') }),
+  preorders: z
+    .array(
+      z.object({
+        productSlug: z.string(),
+        state: PreorderStateSchema,
+        capacity: Count.nullable(),
+        reserved: Count.describe('Its reservations that are not cancelled, archived ones included'),
+        remaining: Count.nullable().describe('null without a capacity'),
+      }),
+    )
+    .describe('Every preorder campaign, by productSlug (SPEC §7)'),
 });
 
 export function dashboardRoutes(deps: DashboardDeps): Route[] {

@@ -3,6 +3,8 @@ import type { Database } from '../db/database.ts';
 import { countZeroResultSearchesSince, topKeywordsSince } from '../keyword-log/analytics.ts';
 import { countKeywordLogSince } from '../keyword-log/store.ts';
 import { countUndelivered } from '../notifications/outbox-store.ts';
+import { preorderState, remainingSeats, type PreorderState } from '../preorders/campaign.ts';
+import { listPreorders } from '../preorders/store.ts';
 import { RESERVATION_STATUSES } from '../reservations/status.ts';
 import { SUBSCRIPTION_STATUSES } from '../subscriptions/status.ts';
 import { japanDays } from './japan-days.ts';
@@ -37,6 +39,7 @@ export interface DashboardStats {
     perDay: { date: string; count: number }[];
   };
   outbox: { pending: number; dead: number };
+  preorders: { productSlug: string; state: PreorderState; capacity: number | null; reserved: number; remaining: number | null }[];
 }
 
 /**
@@ -53,7 +56,7 @@ export async function dashboardStats(deps: DashboardDeps, now: Date = new Date()
   await deps.flushKeywordLog();
   const since = new Date(now.getTime() - WINDOW_MS).toISOString();
   const chart = japanDays(now, CHART_DAYS);
-  const [reservations, subscriptions, products, searchTotal, zeroResults, top, topZero, perDay, outbox] = await deps.database.db
+  const [reservations, subscriptions, products, searchTotal, zeroResults, top, topZero, perDay, outbox, campaigns] = await deps.database.db
     .transaction()
     .execute(async (trx) => [
       await countByStatus(trx, 'reservations'),
@@ -65,6 +68,7 @@ export async function dashboardStats(deps: DashboardDeps, now: Date = new Date()
       await topKeywordsSince(trx, since, { limit: TOP, zeroResultsOnly: true }),
       await searchesPerJapanDay(trx, dialect, chart.firstHour),
       await countUndelivered(trx),
+      await listPreorders(trx),
     ] as const);
   const perDate = new Map(perDay.map((day) => [day.date, day.count]));
   return {
@@ -81,6 +85,13 @@ export async function dashboardStats(deps: DashboardDeps, now: Date = new Date()
       perDay: chart.dates.map((date) => ({ date, count: perDate.get(date) ?? 0 })),
     },
     outbox,
+    preorders: campaigns.map((preorder) => ({
+      productSlug: preorder.product_slug,
+      state: preorderState(preorder, now.toISOString()),
+      capacity: preorder.capacity,
+      reserved: preorder.reserved,
+      remaining: remainingSeats(preorder),
+    })),
   };
 }
 

@@ -5,6 +5,7 @@ import * as outboxRecord from './migrations/002-outbox-record.ts';
 import * as keywordLogHours from './migrations/003-keyword-log-hours.ts';
 import * as keywordHours from './migrations/004-keyword-hours.ts';
 import * as recordUpdatedAt from './migrations/005-record-updated-at.ts';
+import * as preorders from './migrations/006-preorders.ts';
 
 /** Every migration, in order. A new one is a new file here, never an edit to a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   '003-keyword-log-hours': keywordLogHours,
   '004-keyword-hours': keywordHours,
   '005-record-updated-at': recordUpdatedAt,
+  '006-preorders': preorders,
 };
 
 const ATTEMPTS = 4;

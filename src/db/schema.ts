@@ -12,6 +12,8 @@ export interface Tables {
   keyword_log_hours: KeywordLogHourRow;
   keyword_hours: KeywordHourRow;
   outbox: OutboxRow;
+  preorders: PreorderRow;
+  preorder_customers: PreorderCustomerRow;
 }
 
 export interface ReservationRow {
@@ -26,6 +28,8 @@ export interface ReservationRow {
   archived_at: string | null;
   /** The last change: status, notes or archive flag (migration 005, SPEC §11). */
   updated_at: string;
+  /** The preorder campaign it was taken under (migration 006); null when its product had none. */
+  preorder_id: string | null;
 }
 
 export interface SubscriptionRow {
@@ -82,4 +86,27 @@ export interface OutboxRow {
   sent_at: string | null;
   /** The record the message is about (migration 002), erased with it. */
   record_id: string | null;
+}
+
+/** A product's preorder campaign (SPEC §7, migration 006); times are ISO strings, null for no bound or no limit. */
+export interface PreorderRow {
+  id: string;
+  product_slug: string;
+  opens_at: string | null;
+  closes_at: string | null;
+  capacity: number | null;
+  per_customer_limit: number | null;
+  ships_in: string | null;
+  note: string | null;
+  /** Its reservations that are not cancelled, kept with every change to them. */
+  reserved: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** How many of a campaign's reservations that are not cancelled an address holds. */
+export interface PreorderCustomerRow {
+  preorder_id: string;
+  email: string;
+  reserved: number;
 }

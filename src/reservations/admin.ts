@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { Tables } from '../db/schema.ts';
 import { deleteMessagesAbout } from '../notifications/outbox-store.ts';
+import { releaseSeat, retakeSeat } from '../preorders/seats.ts';
 import type { StatusChangeResult } from '../records/record-kind.ts';
 import type { ReservationStatus } from './status.ts';
 import { deleteReservation, updateReservation, type Reservation } from './store.ts';
@@ -18,7 +19,9 @@ export interface ReservationStatusChange {
  * A reservation's part of an allowed status move (src/records/status-change.ts checked it): the
  * status, and the notes when given. Staying on the same status is a notes edit, and with the
  * same notes nothing changes (so `updatedAt` stays). The first move away from `pending` records
- * when the shop responded, and that time is never overwritten.
+ * when the shop responded, and that time is never overwritten. A reservation of a preorder
+ * campaign gives its seat back when cancelled, and takes one again when moved back from cancelled,
+ * which a campaign with no seat left refuses (SPEC §7).
  */
 export async function applyReservationStatus(
   trx: Kysely<Tables>,
@@ -27,6 +30,9 @@ export async function applyReservationStatus(
   now: Date,
 ): Promise<StatusChangeResult<'reservations'>> {
   if (current.status === change.status && (change.notes === undefined || change.notes === current.notes)) return { outcome: 'updated', record: current };
+  const cancelled = current.status === 'cancelled';
+  if (cancelled && change.status !== 'cancelled' && !(await retakeSeat(trx, current))) return { outcome: 'conflict', error: 'Preorder is full' };
+  if (!cancelled && change.status === 'cancelled') await releaseSeat(trx, current);
   const firstResponse = current.responded_at === null && current.status === 'pending' && change.status !== 'pending';
   const record = await updateReservation(trx, current.id, {
     status: change.status,
@@ -44,7 +50,10 @@ export async function applyReservationStatus(
 export async function eraseReservation(database: Database, target: { id: string; productSlug: string }): Promise<boolean> {
   return database.db.transaction().execute(async (trx) => {
     const deleted = await deleteReservation(trx, target.id, target.productSlug);
-    if (deleted) await deleteMessagesAbout(trx, target.id);
-    return deleted;
+    if (!deleted) return false;
+    await deleteMessagesAbout(trx, target.id);
+    // An erased reservation is no longer one of its campaign's.
+    if (deleted.status !== 'cancelled') await releaseSeat(trx, deleted);
+    return true;
   });
 }

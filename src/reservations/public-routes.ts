@@ -10,6 +10,7 @@ import { EmailField, ProductSlugField } from '../records/form-fields.ts';
 import { detailsFrom } from '../http/validation.ts';
 import { codePointLength } from '../text/code-points.ts';
 import { singleLine } from '../text/safe-text.ts';
+import type { SeatOutcome } from '../preorders/seats.ts';
 import { reserve, type ReservationWrite } from './reserve.ts';
 
 /**
@@ -31,9 +32,11 @@ export const ReservationResponse = z.object({ success: z.literal(true), reservat
 export interface PublicReservationDeps {
   catalog: Catalog;
   /** Writes the reservation and its messages (writeReservations under groupCommit, made where the app is assembled). */
-  write: (reservation: ReservationWrite) => Promise<void>;
+  write: (reservation: ReservationWrite) => Promise<SeatOutcome>;
   rateLimit: RateLimit;
   wakeDispatcher: () => void;
+  /** The time a reservation is taken at, which decides its campaign's state (tests set it). */
+  now: () => Date;
 }
 
 export function publicReservationRoutes(deps: PublicReservationDeps): Route[] {
@@ -44,7 +47,7 @@ export function publicReservationRoutes(deps: PublicReservationDeps): Route[] {
       tag: 'Reservations',
       summary: 'Reserve a product',
       description:
-        'Stores the reservation and queues the confirmation email and the shop chat notice in the same transaction; they are delivered after the response. Rate-limited per client (shared with POST /api/notify).',
+        'Stores the reservation and queues the confirmation email and the shop chat notice in the same transaction; they are delivered after the response. Rate-limited per client (shared with POST /api/notify). A product with a preorder campaign (GET /api/preorders) takes a seat of it or answers 409: 予約受付開始前です (before opensAt), 予約受付は終了しました (after closesAt), 予約数が上限に達しました (no seat left), お一人様あたりの予約数の上限に達しています (the address holds perCustomerLimit reservations of the campaign).',
       cors: 'allow-list',
       rateLimit: deps.rateLimit,
       body: ReservationBody,
@@ -53,11 +56,11 @@ export function publicReservationRoutes(deps: PublicReservationDeps): Route[] {
       serverError: JA.serverError,
       responses: {
         200: { description: 'Reserved', schema: ReservationResponse },
-        ...errorResponses(400, 413, 429, 500),
+        ...errorResponses(400, 409, 413, 429, 500),
       },
       handle: async (c, { body }) => {
-        const result = await reserve(deps, body);
-        if (!result.ok) throw new AppError(400, JA.productNotFound);
+        const result = await reserve(deps, body, deps.now());
+        if (!result.ok) throw result.reason === 'unknown-product' ? new AppError(400, JA.productNotFound) : new AppError(409, JA.preorder[result.reason]);
         return replyJson(c, 200, { success: true, reservationId: result.reservationId });
       },
     }),

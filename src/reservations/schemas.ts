@@ -22,6 +22,7 @@ export const ActiveReservationSchema = z.object({
   notes: z.string().describe("Admin notes; '' if none"),
   createdAt: z.string(),
   updatedAt: z.string().describe('The last change (status, notes, archive flag); send it back as expectedUpdatedAt'),
+  preorderId: z.string().nullable().describe('The preorder campaign it was taken under (the id in POST /api/admin/preorders/list; a deleted campaign\'s stays); null for none. An extension to SPEC §4'),
 }).meta({ id: 'Reservation' });
 
 export const ArchivedReservationSchema = z.object({
@@ -62,6 +63,7 @@ export function activeReservation(row: Reservation): z.output<typeof ActiveReser
     notes: row.notes,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    preorderId: row.preorder_id,
   };
 }
 

@@ -6,7 +6,7 @@ import type { ReservationRow, Tables } from '../db/schema.ts';
 
 export type Reservation = Selectable<ReservationRow>;
 
-export type NewReservationRow = Omit<Reservation, 'notes' | 'responded_at' | 'archived_at' | 'updated_at'>;
+export type NewReservationRow = Omit<Reservation, 'notes' | 'responded_at' | 'archived_at' | 'updated_at' | 'preorder_id'> & { preorder_id?: string | null };
 
 export async function insertReservations(db: Kysely<Tables>, rows: NewReservationRow[]): Promise<void> {
   if (rows.length > 0) await db.insertInto('reservations').values(rows.map((row) => ({ ...row, updated_at: row.created_at }))).execute();
@@ -20,8 +20,7 @@ export async function updateReservation(
   return db.updateTable('reservations').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
 
-/** Deletes the reservation if both id and product match; true when there was one. */
-export async function deleteReservation(db: Kysely<Tables>, id: string, productSlug: string): Promise<boolean> {
-  const result = await db.deleteFrom('reservations').where('id', '=', id).where('product_slug', '=', productSlug).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+/** Deletes the reservation if both id and product match; what it was, or undefined when there was none. */
+export async function deleteReservation(db: Kysely<Tables>, id: string, productSlug: string): Promise<Reservation | undefined> {
+  return db.deleteFrom('reservations').where('id', '=', id).where('product_slug', '=', productSlug).returningAll().executeTakeFirst();
 }

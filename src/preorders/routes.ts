@@ -1,0 +1,111 @@
+import type { Catalog } from '../catalog/catalog.ts';
+import type { Database } from '../db/database.ts';
+import { AppError } from '../http/app-error.ts';
+import { replyJson } from '../http/reply.ts';
+import { defineRoute, INVALID_PARAMETERS, type Route } from '../http/route.ts';
+import { errorResponses } from '../http/schemas.ts';
+import { upsertPreorder } from './admin.ts';
+import { preorderView } from './campaign.ts';
+import { AdminListResponse, DeleteResponse, EmptyBody, ProductSlugBody, PublicListResponse, PublicQuery, UpsertBody, UpsertResponse } from './schemas.ts';
+import { deletePreorder, listPreorders } from './store.ts';
+
+const TAG = 'Admin: preorders';
+
+export interface PreorderRouteDeps {
+  database: Database;
+  catalog: Catalog;
+  /** The time states are computed at (tests set it). */
+  now: () => Date;
+}
+
+/** SPEC §7: the admin routes of campaigns, and the storefront's view of them. */
+export function preorderRoutes(deps: PreorderRouteDeps): Route[] {
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/api/preorders',
+      tag: 'Preorders',
+      summary: 'Preorder campaigns, for the storefront',
+      description:
+        'The campaigns of the given products (or all), with their state and seats left, without personal data. Show 「残りN台」 from `remaining` while `state` is open, 「受付終了」 when it is closed or soldOut, and the opening time (opensAt, UTC: convert to Japan time) while upcoming. A product without a campaign is not listed and takes reservations as usual. Not cached (Cache-Control: no-cache): seats change with every reservation.',
+      cors: 'allow-list',
+      query: PublicQuery,
+      responses: {
+        200: { description: 'The campaigns, by productSlug', schema: PublicListResponse },
+        ...errorResponses(400, 405, 500),
+      },
+      handle: async (c, { query }) => {
+        const now = deps.now().toISOString();
+        const rows = await listPreorders(deps.database.db, query.productSlug);
+        const preorders = rows.map((row) => {
+          const view = preorderView(row, now);
+          return { productSlug: view.productSlug, state: view.state, opensAt: view.opensAt, closesAt: view.closesAt, capacity: view.capacity, remaining: view.remaining, shipsIn: view.shipsIn, note: view.note };
+        });
+        return replyJson(c, 200, { success: true, preorders }, { 'Cache-Control': 'no-cache' });
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/api/admin/preorders/list',
+      tag: TAG,
+      summary: 'List preorder campaigns with their seats and state',
+      cors: 'any',
+      admin: true,
+      body: EmptyBody,
+      responses: {
+        200: { description: 'Every campaign, by productSlug', schema: AdminListResponse },
+        ...errorResponses(400, 401, 413, 500),
+      },
+      handle: async (c) => {
+        const now = deps.now().toISOString();
+        const rows = await listPreorders(deps.database.db);
+        return replyJson(c, 200, { success: true, preorders: rows.map((row) => preorderView(row, now)) });
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/api/admin/preorders/upsert',
+      tag: TAG,
+      summary: 'Create or change a product’s preorder campaign',
+      description:
+        'Creates the campaign (fields left out are null) or changes it (fields left out keep their value; createdAt stays). closesAt must be after opensAt, as they will be stored. Lowering capacity below reserved refuses new reservations (soldOut) and cancels none.',
+      cors: 'any',
+      admin: true,
+      body: UpsertBody,
+      responses: {
+        200: { description: 'Saved', schema: UpsertResponse },
+        ...errorResponses(400, 401, 404, 413, 500),
+      },
+      handle: async (c, { body }) => {
+        const { productSlug, opensAt, closesAt, capacity, perCustomerLimit, shipsIn, note } = body;
+        const given = { opens_at: opensAt, closes_at: closesAt, capacity, per_customer_limit: perCustomerLimit, ships_in: shipsIn, note };
+        const settings = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));
+        const now = deps.now();
+        const result = await upsertPreorder(deps, { productSlug, settings }, now);
+        if (result.outcome === 'unknown-product') throw new AppError(404, 'Product not found');
+        if (result.outcome === 'closes-before-opens') {
+          throw new AppError(400, INVALID_PARAMETERS, { details: [{ field: 'closesAt', message: 'closesAt must be after opensAt' }] });
+        }
+        return replyJson(c, 200, { success: true, preorder: preorderView(result.preorder, now.toISOString()) });
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/api/admin/preorders/delete',
+      tag: TAG,
+      summary: 'Delete a product’s preorder campaign',
+      description: 'Its reservations stay; the product takes reservations without limits again.',
+      cors: 'any',
+      admin: true,
+      body: ProductSlugBody,
+      responses: {
+        200: { description: 'Deleted', schema: DeleteResponse },
+        ...errorResponses(400, 401, 404, 413, 500),
+      },
+      handle: async (c, { body }) => {
+        if (!(await deletePreorder(deps.database.db, body.productSlug))) throw new AppError(404, 'Preorder not found');
+        return replyJson(c, 200, { success: true });
+      },
+    }),
+  ];
+}
