@@ -46,7 +46,7 @@ for (const dialect of DIALECTS) {
       assert.ok(stored);
       assert.deepEqual(
         { ...stored, createdAt: undefined },
-        { id: body.reservationId, name: '山田 花子', email: 'hanako.yamada+shop@example.co.jp', productSlug: 'kumo-vco-2', status: 'pending', notes: '', createdAt: undefined },
+        { id: body.reservationId, name: '山田 花子', email: 'hanako.yamada+shop@example.co.jp', productSlug: 'kumo-vco-2', status: 'pending', notes: '', createdAt: undefined, preorderId: null },
       );
       assert.ok(Math.abs(Date.parse(stored.createdAt) - Date.now()) < 60_000);
       assert.equal(stored.createdAt, new Date(stored.createdAt).toISOString());

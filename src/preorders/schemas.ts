@@ -84,7 +84,8 @@ export const PublicQuery = z.object({
     .union([z.string(), z.array(z.string())])
     .optional()
     .transform((slugs) => {
-      const listed = [slugs ?? []].flat().filter(Boolean);
+      // A value PostgreSQL cannot hold names no product either.
+      const listed = [slugs ?? []].flat().filter((slug) => slug !== '' && isStorable(slug));
       return listed.length > 0 ? listed : undefined;
     })
     .describe('A product; repeat for several; absent (or only empty values) for every campaign'),
