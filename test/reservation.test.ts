@@ -45,9 +45,10 @@ for (const dialect of DIALECTS) {
       const stored = (await active()).reservations.find((r) => r.id === body.reservationId);
       assert.ok(stored);
       assert.deepEqual(
-        { ...stored, createdAt: undefined },
-        { id: body.reservationId, name: '山田 花子', email: 'hanako.yamada+shop@example.co.jp', productSlug: 'kumo-vco-2', status: 'pending', notes: '', createdAt: undefined, preorderId: null },
+        { ...stored, createdAt: undefined, updatedAt: undefined },
+        { id: body.reservationId, name: '山田 花子', email: 'hanako.yamada+shop@example.co.jp', productSlug: 'kumo-vco-2', status: 'pending', notes: '', createdAt: undefined, updatedAt: undefined, preorderId: null },
       );
+      assert.equal(stored.updatedAt, stored.createdAt);
       assert.ok(Math.abs(Date.parse(stored.createdAt) - Date.now()) < 60_000);
       assert.equal(stored.createdAt, new Date(stored.createdAt).toISOString());
     });
