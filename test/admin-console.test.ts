@@ -138,13 +138,17 @@ describe('reservations', () => {
     // From confirmed the moves are different.
     assert.deepEqual(await row.locator('td.status select option').allTextContents(), ['未対応', '確定', 'お渡し済み', 'キャンセル']);
 
+    // The list is dense: the memo is text until asked to edit it.
+    assert.equal(await row.locator('textarea').count(), 0);
+    await row.locator('button.edit-notes').click();
     await row.locator('textarea').fill('店頭受け取り希望。<b>土曜</b>に来店');
-    await row.locator('td.notes button').click();
+    await row.locator('td.notes button.primary').click();
     await page.waitForFunction(() => document.querySelector('main > .notice')?.textContent === 'メモを保存しました。');
+    assert.equal(await page.locator('tr.row-note.success').textContent(), 'メモを保存しました。');
     const stored = (await api.call('/api/admin-reservations-list', {})).reservations.find((r) => r.name === '山田 太郎')!;
     assert.deepEqual({ status: stored.status, notes: stored.notes }, { status: 'confirmed', notes: '店頭受け取り希望。<b>土曜</b>に来店' });
     // The note is shown as the text it is, not as markup.
-    assert.equal(await row.locator('textarea').inputValue(), '店頭受け取り希望。<b>土曜</b>に来店');
+    assert.equal(await row.locator('.notes-text').textContent(), '店頭受け取り希望。<b>土曜</b>に来店');
     assert.equal(await page.locator('b', { hasText: '土曜' }).count(), 0);
     await screenshot(page, SHOTS, '04-reservation-updated');
     await page.context().close();
@@ -157,8 +161,10 @@ describe('reservations', () => {
     // Archived behind the page's back.
     await api.call('/api/admin/reservations/archive', { ids: [{ id: reservationIds.get('佐藤 花子')!, productSlug: 'hayate-wavefolder' }] });
     await row.locator('td.status select').selectOption('cancelled');
+    // A cancellation asks first.
+    await page.locator('dialog[open] button.primary', { hasText: '「キャンセル」にする' }).click();
     await page.locator('main > .notice.error').waitFor();
-    assert.match((await notice(page))!, /この予約はアーカイブ済みです/);
+    assert.match((await notice(page))!, /他の担当者がこの予約をアーカイブしました/);
     assert.equal(await row.locator('td.status select').inputValue(), 'pending', 'the select shows the status the record still has');
     await screenshot(page, SHOTS, '05-conflict-message');
     await api.call('/api/admin/reservations/unarchive', { ids: [{ id: reservationIds.get('佐藤 花子')!, productSlug: 'hayate-wavefolder' }] });
@@ -173,6 +179,7 @@ describe('reservations', () => {
     await page.locator(`tr[data-id="${reservationIds.get('佐藤 花子')}"] td.select input`).check();
     assert.equal(await page.locator('.selection .count').textContent(), '2 件選択中');
     await page.click('text=選択をアーカイブ');
+    await page.locator('dialog[open] button.primary').click();
     await page.waitForFunction(() => document.querySelector('main > .notice')?.textContent === '2 件の予約をアーカイブしました。');
     await page.waitForFunction((n) => document.querySelectorAll('table.records tbody tr').length === n, before - 2);
 
@@ -214,11 +221,14 @@ describe('restock subscriptions', () => {
     const page = await signedIn('subscriptions');
     await rows(page).first().waitFor();
     assert.equal(await rows(page).count(), 4);
+    // The picker says how many wait for each product.
+    await page.locator('#restock-product option[value="kumo-vco-2"]', { hasText: 'Kumo VCO II（通知待ち 3 件）' }).waitFor({ state: 'attached' });
     await page.selectOption('#restock-product', 'kumo-vco-2');
     await page.click('text=再入荷通知を送信…');
     const dialog = page.locator('dialog[open]');
     await dialog.waitFor();
     assert.equal(await dialog.locator('.confirm-count').textContent(), '「Kumo VCO II」の再入荷通知を3 件のメールアドレスに送信します。送信した登録は「通知済み」になります。');
+    assert.match((await dialog.locator('.warning').textContent())!, /公開チャットにも/);
     await screenshot(page, SHOTS, '08-restock-confirm');
     await dialog.locator('button.primary').click();
     await page.waitForFunction(() => document.querySelector('main > .notice')?.textContent === '「Kumo VCO II」の再入荷通知を 3 件送信しました。');
@@ -243,9 +253,11 @@ describe('restock subscriptions', () => {
     const row = rows(page).first();
     assert.deepEqual(await row.locator('td.status select option').allTextContents(), ['通知待ち', '通知済み', '配信停止']);
     await row.locator('td.status select').selectOption('unsubscribed');
+    await page.locator('dialog[open] button.primary').click();
     await page.waitForFunction(() => document.querySelector('main > .notice')?.textContent === 'ステータスを「配信停止」に変更しました。');
     await rows(page).first().locator('td.select input').check();
     await page.click('text=選択をアーカイブ');
+    await page.locator('dialog[open] button.primary').click();
     await page.locator('.placeholder', { hasText: '該当する登録はありません。' }).waitFor();
     await page.click('button:has-text("アーカイブ済み")');
     await page.locator('.pager .page', { hasText: '1 / 1 ページ（全 1 件）' }).waitFor();
@@ -263,11 +275,15 @@ describe('dashboard', () => {
     await page.waitForSelector('.cards');
     const stats = await api.call('/api/admin-dashboard-stats', {});
     const cards = await page.locator('.card .value').allTextContents();
-    assert.deepEqual(cards, [stats.reservations.total, stats.subscriptions.total, stats.searches.total, stats.outbox.pending].map((n) => n.toLocaleString('ja-JP')));
+    const active = (figures: { total: number; archived: number }) => figures.total - figures.archived;
+    assert.deepEqual(cards, [active(stats.reservations), active(stats.subscriptions), stats.searches.total, stats.outbox.pending, stats.outbox.dead].map((n) => n.toLocaleString('ja-JP')));
+    // The active figure is the one the list shows.
+    assert.equal(active(stats.reservations), (await api.call('/api/admin-reservations-list', {})).reservations.length);
+    assert.match((await page.locator('.card', { hasText: '予約（有効）' }).locator('.sub').textContent())!, new RegExp(`アーカイブ済み ${stats.reservations.archived} 件`));
     assert.equal(stats.searches.total, 4);
     assert.deepEqual(await page.locator('.chart h2').allTextContents(), [
-      '予約（ステータス別）',
-      '再入荷通知の登録（ステータス別）',
+      '予約（ステータス別・アーカイブ済みを含む）',
+      '再入荷通知の登録（ステータス別・アーカイブ済みを含む）',
       '商品別の予約と通知待ち',
       '日別の検索数（過去30日）',
       'よく検索されたキーワード（過去30日）',

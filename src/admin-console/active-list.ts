@@ -1,33 +1,161 @@
+import { ApiError } from '../client/tenpo-client.ts';
 import { allowsMove } from '../records/status-transitions.ts';
+import { errorMessage } from './api-errors.ts';
+import { confirmDialog } from './confirm-dialog.ts';
 import { h, replace } from './dom.ts';
+import { formatCount } from './format.ts';
 import { labelOf } from './labels.ts';
-import { changeStatus, listActive } from './record-api.ts';
-import type { ActiveRecord, ArchivedRecord, Column, Filter, RecordKind } from './record-kind.ts';
-import { filterBar, listLoader, placeholder, recordTable, selectionBar, setArchivedSelected } from './record-table.ts';
+import { activePage, changeStatus, findActive, listActive } from './record-api.ts';
+import type { ActiveRecord, ArchivedRecord, Column, Filter, RecordKind, RowNote } from './record-kind.ts';
+import { filterBar, listLoader, pager, placeholder, recordTable, setArchivedSelected } from './record-table.ts';
 import type { ViewContext } from './shell.ts';
 
-/** The active records of a kind: filters, the table, status changes and archiving the selected ones. */
+/** Rows a page: a laptop screen shows a good part of it, and a phone scrolls it without trouble. */
+const PAGE_SIZE = 50;
+
+/**
+ * The active records of a kind, a page at a time: search and filters, the table, status changes,
+ * and moving or archiving the selected ones, which may be every record the filters match.
+ */
 export function renderActiveList<R extends ActiveRecord, A extends ArchivedRecord>(
   container: HTMLElement,
   kind: RecordKind<R, A>,
   context: ViewContext,
-  state: { filter: Filter },
+  state: { filter: Filter; page: number },
+  onState: () => void,
 ): void {
-  const selected = new Set<string>();
+  /** The selected records by id, kept across pages and reloads until acted on or cleared. */
+  const selected = new Map<string, R>();
   const list = h('div', { class: 'list' });
-  const bar = selectionBar('選択をアーカイブ', () =>
-    setArchivedSelected({ kind, context, archived: true, records, selected, done: 'アーカイブしました', reload: load }),
-  );
   let records: R[] = [];
+  let total = 0;
+
+  const count = h('span', { class: 'count' });
+  const selectAll: HTMLButtonElement = h('button', { type: 'button', class: 'link', onClick: () => void selectEveryMatch() });
+  const clear: HTMLButtonElement = h('button', { type: 'button', class: 'link', onClick: () => (selected.clear(), void load()) }, '選択を解除');
+  const progress = h('span', { class: 'progress', role: 'status' });
+  const target = h(
+    'select',
+    { id: 'bulk-status', 'aria-label': '変更後のステータス' },
+    ...kind.statusTable.statuses.map((status) => h('option', { value: status }, labelOf(kind.statusLabels, status))),
+  );
+  const moveButton: HTMLButtonElement = h('button', { type: 'button', onClick: () => void act(moveSelected) }, 'ステータスを変更…');
+  const archiveButton: HTMLButtonElement = h('button', { type: 'button', onClick: () => void act(archiveSelected) }, '選択をアーカイブ…');
+  const bar = h('div', { class: 'selection' }, count, selectAll, clear, h('span', { class: 'field' }, target, moveButton), archiveButton, progress);
+
+  function showSelection(): void {
+    count.textContent = `${formatCount(selected.size)} 件選択中`;
+    const none = selected.size === 0;
+    moveButton.disabled = none;
+    archiveButton.disabled = none;
+    clear.hidden = none;
+    selectAll.hidden = total <= records.length || selected.size >= total;
+    selectAll.textContent = `条件に一致する ${formatCount(total)} 件をすべて選択`;
+  }
+
+  async function selectEveryMatch(): Promise<void> {
+    selectAll.disabled = true;
+    try {
+      for (const record of await listActive<R>(context.api, kind.endpoints, state.filter)) selected.set(record.id, record);
+      await load();
+    } catch (error) {
+      context.fail(error);
+    } finally {
+      selectAll.disabled = false;
+    }
+  }
+
+  /** Runs a bulk action with the bar's buttons disabled. */
+  async function act(action: () => Promise<void>): Promise<void> {
+    moveButton.disabled = archiveButton.disabled = true;
+    try {
+      await action();
+    } finally {
+      progress.textContent = '';
+      showSelection();
+    }
+  }
+
+  async function archiveSelected(): Promise<void> {
+    const n = selected.size;
+    if (!(await confirmDialog({ title: `${kind.noun}のアーカイブ`, message: `選択した ${formatCount(n)} 件の${kind.noun}をアーカイブします。アーカイブ済みの一覧から元に戻せます。`, confirm: `${formatCount(n)} 件をアーカイブ` }))) return;
+    const chosen = [...selected.values()];
+    await setArchivedSelected({
+      kind,
+      context,
+      archived: true,
+      records: chosen,
+      selected: new Set(selected.keys()),
+      done: 'アーカイブしました',
+      progress: (done, all) => (progress.textContent = `アーカイブ中… ${formatCount(done)} / ${formatCount(all)} 件`),
+      reload: async () => {
+        selected.clear();
+        await load();
+      },
+    });
+  }
+
+  /** Moves each selected record to the chosen status, one request each, naming the updatedAt it was shown with. */
+  async function moveSelected(): Promise<void> {
+    const to = target.value;
+    const label = labelOf(kind.statusLabels, to);
+    const chosen = [...selected.values()];
+    if (!(await confirmDialog({ title: 'ステータスの一括変更', message: `選択した ${formatCount(chosen.length)} 件の${kind.noun}のステータスを「${label}」に変更します。`, confirm: `「${label}」に変更` }))) return;
+    const failures = new Map<string, number>();
+    let moved = 0;
+    for (const [index, record] of chosen.entries()) {
+      progress.textContent = `変更中… ${formatCount(index)} / ${formatCount(chosen.length)} 件`;
+      if (!allowsMove(kind.statusTable, record.status, to)) {
+        const reason = `「${labelOf(kind.statusLabels, record.status)}」からは変更できません`;
+        failures.set(reason, (failures.get(reason) ?? 0) + 1);
+        continue;
+      }
+      try {
+        await changeStatus(context.api, kind.endpoints, record, { status: to });
+        moved++;
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 401) return context.fail(error);
+        const reason = errorMessage(error, kind.statusLabels).replace(/。.*$/, '');
+        failures.set(reason, (failures.get(reason) ?? 0) + 1);
+      }
+    }
+    const failed = [...failures].map(([reason, n]) => `${reason}: ${formatCount(n)} 件`);
+    const summary = `${formatCount(moved)} 件の${kind.noun}を「${label}」に変更しました。`;
+    context.announce(failed.length > 0 ? `${summary}変更できなかったもの — ${failed.join('、')}。` : summary, failed.length > 0 ? 'error' : 'success');
+    selected.clear();
+    await load();
+  }
 
   const load = listLoader(list, context, async (isLatest) => {
-    selected.clear();
-    bar.update(0);
-    const answer = await listActive<R>(context.api, kind.endpoints, state.filter);
+    const answer = await activePage<R>(context.api, kind.endpoints, { ...state.filter, page: state.page, pageSize: PAGE_SIZE });
     if (!isLatest()) return;
-    records = answer;
-    if (records.length === 0) replace(list, placeholder(`該当する${kind.noun}はありません。`));
-    else replace(list, h('p', { class: 'total' }, `${records.length} 件`), recordTable({ records, columns: kind.columns, noun: kind.noun, context, selected, onSelectionChange: () => bar.update(selected.size) }));
+    if (answer.items.length === 0 && answer.total > 0) {
+      // The page emptied (its records were archived meanwhile): show the last one there is.
+      state.page = Math.max(1, answer.totalPages);
+      onState();
+      return void load();
+    }
+    records = answer.items;
+    total = answer.total;
+    showSelection();
+    if (records.length === 0) return replace(list, placeholder(`該当する${kind.noun}はありません。`));
+    const ids = new Set(records.map((record) => record.id));
+    const onPage = new Set([...selected.keys()].filter((id) => ids.has(id)));
+    replace(
+      list,
+      pager(answer, state, () => (onState(), void load())),
+      recordTable({
+        records,
+        columns: kind.columns,
+        noun: kind.noun,
+        context,
+        selected: onPage,
+        onSelectionChange: () => {
+          for (const record of records) onPage.has(record.id) ? selected.set(record.id, record) : selected.delete(record.id);
+          showSelection();
+        },
+      }),
+    );
   });
 
   replace(
@@ -38,23 +166,68 @@ export function renderActiveList<R extends ActiveRecord, A extends ArchivedRecor
       labels: kind.statusLabels,
       products: context.products,
       filter: state.filter,
+      searchHint: kind.searchHint,
       onChange: (filter) => {
         state.filter = filter;
+        state.page = 1;
+        selected.clear();
+        onState();
         void load();
       },
       onReload: () => void load(),
     }),
-    bar.element,
+    bar,
     list,
   );
+  showSelection();
   void load();
 }
 
+/** What a colleague changed, in staff's words: the status move, and the memo when it differs. */
+function whatChanged<R extends ActiveRecord>(kind: Pick<RecordKind<R, ArchivedRecord>, 'statusLabels' | 'noun'>, shown: R, now: R): string {
+  const changes = [];
+  if (shown.status !== now.status) changes.push(`ステータスが「${labelOf(kind.statusLabels, shown.status)}」から「${labelOf(kind.statusLabels, now.status)}」に変わっています`);
+  const memo = (record: R) => (record as Record<string, unknown>).notes;
+  if (memo(shown) !== memo(now)) changes.push('メモが書き換えられています');
+  const what = changes.length > 0 ? `（${changes.join('。')}）` : '';
+  return `他の担当者がこの${kind.noun}を先に変更していました${what}。最新の内容を表示しています。あなたの変更は保存されていません。`;
+}
+
 /**
- * The status as a select offering only the moves the service allows from the current status; a
- * choice is saved at once, and undone on screen if the service refuses it.
+ * A status change that failed: when a colleague changed the record first, the row is reloaded and
+ * says what changed; otherwise the row stays as it was and says why. Both in the row's own note.
  */
-export function statusColumn<R extends ActiveRecord>(kind: Pick<RecordKind<R, ArchivedRecord>, 'statusTable' | 'statusLabels' | 'endpoints'>): Column<R> {
+export async function refusedChange<R extends ActiveRecord>(
+  kind: Pick<RecordKind<R, ArchivedRecord>, 'statusLabels' | 'noun' | 'endpoints'>,
+  context: ViewContext,
+  record: R,
+  error: unknown,
+  update: (record: R, note?: RowNote) => void,
+): Promise<void> {
+  if (error instanceof ApiError && error.status === 401) return context.fail(error);
+  const say = (target: R, text: string) => {
+    context.announce(text, 'error');
+    update(target, { text, tone: 'error' });
+  };
+  const changedElsewhere = error instanceof ApiError && error.status === 409 && error.message.endsWith('was changed by someone else');
+  if (changedElsewhere) {
+    try {
+      const now = await findActive(context.api, kind.endpoints, record);
+      if (now) return say(now, whatChanged(kind, record, now));
+      return say(record, `他の担当者がこの${kind.noun}をアーカイブしました。一覧を再読み込みしてください。`);
+    } catch (reloadError) {
+      return say(record, errorMessage(reloadError, kind.statusLabels));
+    }
+  }
+  say(record, errorMessage(error, kind.statusLabels));
+}
+
+/**
+ * The status as a select offering only the moves the service allows from the current status. A
+ * choice is saved at once, after a confirmation for the statuses that ask one (a cancellation); the
+ * outcome is said under the row.
+ */
+export function statusColumn<R extends ActiveRecord>(kind: Pick<RecordKind<R, ArchivedRecord>, 'statusTable' | 'statusLabels' | 'endpoints' | 'noun' | 'confirmStatuses'>): Column<R> {
   return {
     label: 'ステータス',
     class: 'status',
@@ -66,21 +239,51 @@ export function statusColumn<R extends ActiveRecord>(kind: Pick<RecordKind<R, Ar
           'aria-label': 'ステータスを変更',
           'data-status': record.status,
           onChange: async () => {
+            const to = select.value;
+            const label = labelOf(kind.statusLabels, to);
+            if (kind.confirmStatuses.includes(to)) {
+              const asked = { title: `${kind.noun}を「${label}」にします`, message: `この${kind.noun}のステータスを「${labelOf(kind.statusLabels, record.status)}」から「${label}」に変更します。`, confirm: `「${label}」にする` };
+              if (!(await confirmDialog(asked))) return void (select.value = record.status);
+            }
             select.disabled = true;
             try {
-              const updated = await changeStatus(context.api, kind.endpoints, record, { status: select.value });
-              context.announce(`ステータスを「${labelOf(kind.statusLabels, updated.status)}」に変更しました。`, 'success');
-              update(updated);
+              const updated = await changeStatus(context.api, kind.endpoints, record, { status: to });
+              const text = `ステータスを「${labelOf(kind.statusLabels, updated.status)}」に変更しました。`;
+              context.announce(text, 'success');
+              update(updated, { text, tone: 'success' });
             } catch (error) {
-              select.value = record.status;
-              select.disabled = false;
-              context.fail(error);
+              await refusedChange(kind, context, record, error, update);
             }
           },
         },
         ...choices.map((status) => h('option', { value: status, selected: status === record.status }, labelOf(kind.statusLabels, status))),
       );
       return select;
+    },
+  };
+}
+
+/** The record's number, selectable and copied with one tap, since customers are asked to quote it. */
+export function idColumn<R extends ActiveRecord>(label: string): Column<R> {
+  return {
+    label,
+    class: 'id',
+    cell(record) {
+      const copy: HTMLButtonElement = h(
+        'button',
+        {
+          type: 'button',
+          class: 'copy',
+          'aria-label': `${label}をコピー`,
+          onClick: async () => {
+            await navigator.clipboard?.writeText(record.id).catch(() => undefined);
+            copy.textContent = 'コピーしました';
+            setTimeout(() => (copy.textContent = 'コピー'), 1500);
+          },
+        },
+        'コピー',
+      );
+      return h('span', { class: 'id-cell' }, h('code', {}, record.id), copy);
     },
   };
 }

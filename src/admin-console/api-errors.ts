@@ -1,4 +1,5 @@
 import { ApiError } from '../client/tenpo-client.ts';
+import { labelOf } from './labels.ts';
 
 // What staff read when a call fails: a sentence in Japanese saying what happened and what to do.
 // The service's own (English) wording is kept in brackets where it adds a fact.
@@ -19,6 +20,8 @@ const SERVICE_TEXTS: Record<string, string> = {
   'Invalid item': '指定が正しくありません',
   'Another pending subscription exists for this email and product': '同じメールアドレスと商品の通知待ちの登録がほかにあります',
   'Product not found': '商品が見つかりません',
+  'Reservation was changed by someone else': 'この予約は他の担当者が先に変更しました',
+  'Subscription was changed by someone else': 'この登録は他の担当者が先に変更しました',
 };
 
 /** The service's error text in Japanese when the console knows it. */
@@ -29,7 +32,8 @@ export function serviceText(text: string): string {
 export const WRONG_TOKEN = '管理トークンが正しくありません。入力したトークンを確認してください。';
 export const TOKEN_REJECTED = '管理トークンが無効になりました（変更された可能性があります）。もう一度ログインしてください。';
 
-export function errorMessage(error: unknown): string {
+/** What to tell staff about a failed call; `labels` name the statuses a refused move quotes. */
+export function errorMessage(error: unknown, labels: Record<string, string> = {}): string {
   if (!(error instanceof ApiError)) return '予期しないエラーが発生しました。ページを再読み込みしてください。';
   const text = serviceText(error.message);
   switch (true) {
@@ -42,7 +46,7 @@ export function errorMessage(error: unknown): string {
     case error.status === 404:
       return `${text}。他の担当者が削除した可能性があります。一覧を再読み込みしてください。`;
     case error.status === 409:
-      return conflictMessage(error.message, text);
+      return conflictMessage(error.message, text, labels);
     case error.status === 413:
       return '送信する内容が大きすぎます。選択する件数を減らしてください。';
     case error.status === 429:
@@ -54,8 +58,8 @@ export function errorMessage(error: unknown): string {
   }
 }
 
-function conflictMessage(original: string, text: string): string {
+function conflictMessage(original: string, text: string, labels: Record<string, string>): string {
   const move = /^Invalid status transition: (\S+) -> (\S+)$/.exec(original);
-  if (move) return `ステータスを「${move[1]}」から「${move[2]}」へは変更できません。一覧を再読み込みして、現在の状態を確認してください。`;
+  if (move) return `ステータスを「${labelOf(labels, move[1]!)}」から「${labelOf(labels, move[2]!)}」へは変更できません。一覧を再読み込みして、現在の状態を確認してください。`;
   return `${text}。一覧を再読み込みして、現在の状態を確認してください。`;
 }

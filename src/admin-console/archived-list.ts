@@ -1,7 +1,7 @@
 import { h, replace } from './dom.ts';
 import { archivedPage } from './record-api.ts';
 import type { ActiveRecord, ArchivedRecord, Filter, RecordKind } from './record-kind.ts';
-import { filterBar, listLoader, placeholder, recordTable, selectionBar, setArchivedSelected } from './record-table.ts';
+import { filterBar, listLoader, pager, placeholder, recordTable, selectionBar, setArchivedSelected } from './record-table.ts';
 import type { ViewContext } from './shell.ts';
 
 const PAGE_SIZE = 20;
@@ -12,6 +12,7 @@ export function renderArchivedList<R extends ActiveRecord, A extends ArchivedRec
   kind: RecordKind<R, A>,
   context: ViewContext,
   state: { filter: Filter; page: number },
+  onState: () => void,
 ): void {
   const selected = new Set<string>();
   const list = h('div', { class: 'list' });
@@ -34,24 +35,10 @@ export function renderArchivedList<R extends ActiveRecord, A extends ArchivedRec
     if (records.length === 0) return replace(list, placeholder(`アーカイブ済みの${kind.noun}はありません。`));
     replace(
       list,
-      pager(answer.page, answer.totalPages, answer.total),
+      pager(answer, state, () => (onState(), void load())),
       recordTable({ records, columns: kind.archivedColumns, noun: kind.noun, context, selected, onSelectionChange: () => bar.update(selected.size) }),
     );
   });
-
-  function pager(page: number, totalPages: number, total: number): HTMLElement {
-    const go = (to: number) => () => {
-      state.page = to;
-      void load();
-    };
-    return h(
-      'nav',
-      { class: 'pager', 'aria-label': 'ページ' },
-      h('button', { type: 'button', disabled: page <= 1, onClick: go(page - 1) }, '← 前へ'),
-      h('span', { class: 'page' }, `${page} / ${totalPages} ページ（全 ${total} 件）`),
-      h('button', { type: 'button', disabled: page >= totalPages, onClick: go(page + 1) }, '次へ →'),
-    );
-  }
 
   replace(
     container,
@@ -63,6 +50,7 @@ export function renderArchivedList<R extends ActiveRecord, A extends ArchivedRec
       onChange: (filter) => {
         state.filter = filter;
         state.page = 1;
+        onState();
         void load();
       },
       onReload: () => void load(),

@@ -40,16 +40,22 @@ function figures(stats: Stats, context: ViewContext): Node[] {
     h(
       'div',
       { class: 'cards' },
-      card('予約', reservations.total, `うちアーカイブ ${formatCount(reservations.archived)} 件`),
-      card('再入荷通知の登録', subscriptions.total, `通知待ち ${formatCount(subscriptions.byStatus.pending ?? 0)} 件`),
+      card('予約（有効）', reservations.total - reservations.archived, `ほかにアーカイブ済み ${formatCount(reservations.archived)} 件（合計 ${formatCount(reservations.total)} 件）`),
+      card('再入荷通知の登録（有効）', subscriptions.total - subscriptions.archived, `ほかにアーカイブ済み ${formatCount(subscriptions.archived)} 件（合計 ${formatCount(subscriptions.total)} 件）`),
       card('検索（過去30日）', searches.total, `結果0件 ${formatCount(searches.zeroResults)} 件`),
-      card('未配信の通知', outbox.pending, outbox.dead > 0 ? `配信できなかった通知 ${formatCount(outbox.dead)} 件` : '配信の失敗はありません', outbox.dead > 0),
+      card('配信待ちの通知', outbox.pending, `送信を待っているメール・チャット投稿`),
+      card(
+        '配信できなかった通知',
+        outbox.dead,
+        outbox.dead > 0 ? '再試行を使い切り、届いていません' : 'ありません（送信先が未設定で送らなかった通知はここに含まれません）',
+        outbox.dead > 0,
+      ),
     ),
     h(
       'div',
       { class: 'charts' },
-      barChart('予約（ステータス別）', byStatus(reservations.byStatus, RESERVATION_STATUS_LABELS)),
-      barChart('再入荷通知の登録（ステータス別）', byStatus(subscriptions.byStatus, SUBSCRIPTION_STATUS_LABELS)),
+      barChart('予約（ステータス別・アーカイブ済みを含む）', byStatus(reservations.byStatus, RESERVATION_STATUS_LABELS)),
+      barChart('再入荷通知の登録（ステータス別・アーカイブ済みを含む）', byStatus(subscriptions.byStatus, SUBSCRIPTION_STATUS_LABELS)),
       barChart(
         '商品別の予約と通知待ち',
         stats.products.map((p) => ({ label: p.name ?? context.products.get(p.productSlug)?.name ?? p.productSlug, values: [p.reservations, p.pendingSubscriptions] })),

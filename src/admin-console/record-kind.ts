@@ -11,6 +11,8 @@ export interface ActiveRecord {
   productSlug: string;
   status: string;
   createdAt: string;
+  /** Sent back with every change, so that a change made meanwhile by someone else is refused, not undone (SPEC §11). */
+  updatedAt: string;
 }
 
 export interface ArchivedRecord extends ActiveRecord {
@@ -20,6 +22,8 @@ export interface ArchivedRecord extends ActiveRecord {
 export interface Filter {
   status?: string;
   productSlug?: string;
+  /** The search box: part of the number, name or address (active lists only). */
+  q?: string;
 }
 
 export interface BulkResult {
@@ -27,17 +31,23 @@ export interface BulkResult {
   errors: { id: string; error: string }[];
 }
 
-export interface ArchivedPage<A> {
+export interface Page<A> {
   items: A[];
   total: number;
   page: number;
   totalPages: number;
 }
 
-/** A cell of a record's row; `update` shows the record as the service now returns it. */
+/** A message shown under a record's row: what just happened to that record. */
+export interface RowNote {
+  text: string;
+  tone: 'success' | 'error';
+}
+
+/** A cell of a record's row; `update` shows the record as the service now returns it, with a note under it. */
 export interface Column<R> {
   label: string;
-  cell(record: R, context: ViewContext, update: (record: R) => void): Child;
+  cell(record: R, context: ViewContext, update: (record: R, note?: RowNote) => void): Child;
   /** A class for the cell (its width, say). */
   class?: string;
 }
@@ -45,6 +55,12 @@ export interface Column<R> {
 export interface RecordKind<R extends ActiveRecord, A extends ArchivedRecord> {
   /** What one record is called: 予約, 登録. */
   noun: string;
+  /** What its id is called where staff read it: ご予約番号. */
+  idLabel: string;
+  /** The search box's placeholder: what it looks in. */
+  searchHint: string;
+  /** Statuses a single move to asks first (a cancellation). */
+  confirmStatuses: string[];
   statusLabels: Record<string, string>;
   statusTable: StatusTable<string>;
   /** The statuses the archived view can filter on (legacy ones included). */

@@ -1,23 +1,38 @@
-import { serviceText } from './api-errors.ts';
+import { ApiError } from '../client/tenpo-client.ts';
+import { errorMessage, serviceText } from './api-errors.ts';
 import { h, replace, type Child } from './dom.ts';
+import { formatCount } from './format.ts';
 import { labelOf } from './labels.ts';
 import type { ProductOption } from './products.ts';
-import { setArchived } from './record-api.ts';
-import type { ActiveRecord, ArchivedRecord, BulkResult, Column, Filter, RecordKind } from './record-kind.ts';
+import { BULK_BATCH, setArchived } from './record-api.ts';
+import type { ActiveRecord, ArchivedRecord, BulkResult, Column, Filter, Page, RecordKind, RowNote } from './record-kind.ts';
 import type { ViewContext } from './shell.ts';
 
 // The pieces both record screens (active and archived) are made of: the filter bar, the table with
 // a checkbox per row, and the bar acting on the selected rows.
 
-/** Status and product selects; every change calls `onChange` with the whole filter. */
+/**
+ * Status and product selects, and with `searchHint` a search box (sent on Enter or 検索); every
+ * change calls `onChange` with the whole filter.
+ */
 export function filterBar(options: {
   statuses: string[];
   labels: Record<string, string>;
   products: Map<string, ProductOption>;
   filter: Filter;
+  searchHint?: string;
   onChange: (filter: Filter) => void;
   onReload: () => void;
 }): HTMLElement {
+  const q = h('input', { type: 'search', id: 'filter-q', value: options.filter.q ?? '', maxlength: 200, placeholder: options.searchHint, 'aria-label': options.searchHint });
+  const search =
+    options.searchHint !== undefined &&
+    h(
+      'form',
+      { role: 'search', class: 'search', onSubmit: (event: Event) => (event.preventDefault(), changed()) },
+      q,
+      h('button', { type: 'submit' }, '検索'),
+    );
   const status = h(
     'select',
     { id: 'filter-status', onChange: () => changed() },
@@ -30,10 +45,11 @@ export function filterBar(options: {
     h('option', { value: '' }, 'すべての商品'),
     ...[...options.products.values()].map((p) => h('option', { value: p.slug, selected: p.slug === options.filter.productSlug }, p.name)),
   );
-  const changed = () => options.onChange({ status: status.value || undefined, productSlug: product.value || undefined });
+  const changed = () => options.onChange({ status: status.value || undefined, productSlug: product.value || undefined, q: (search && q.value.trim()) || undefined });
   return h(
     'div',
     { class: 'filters' },
+    search,
     h('span', { class: 'field' }, h('label', { for: 'filter-status' }, 'ステータス'), status),
     h('span', { class: 'field' }, h('label', { for: 'filter-product' }, '商品'), product),
     h('button', { type: 'button', onClick: options.onReload }, '再読み込み'),
@@ -81,9 +97,12 @@ export function recordTable<R extends { id: string }>(options: {
       { 'data-id': record.id },
       h('td', { class: 'select' }, box),
       ...columns.map((column) =>
-        h('td', { 'data-label': column.label, class: column.class }, column.cell(record, context, (updated) => {
+        h('td', { 'data-label': column.label, class: column.class }, column.cell(record, context, (updated, note) => {
           boxes.splice(boxes.indexOf(box), 1);
-          tr.replaceWith(row(updated));
+          const next = row(updated);
+          if (tr.nextElementSibling?.classList.contains('row-note')) tr.nextElementSibling.remove();
+          tr.replaceWith(next);
+          if (note) next.after(rowNote(note, columns.length + 1));
         })),
       ),
     );
@@ -96,6 +115,11 @@ export function recordTable<R extends { id: string }>(options: {
     h('thead', {}, h('tr', {}, h('th', { class: 'select' }, all), ...columns.map((column) => h('th', { scope: 'col' }, column.label)))),
     h('tbody', {}, ...options.records.map(row)),
   );
+}
+
+/** A message under the row it is about, where the eye already is (on a phone too). */
+function rowNote(note: RowNote, span: number): HTMLTableRowElement {
+  return h('tr', { class: `row-note ${note.tone}` }, h('td', { colspan: span, role: note.tone === 'error' ? 'alert' : 'status' }, note.text));
 }
 
 /** "N 件選択中" and the button acting on them, disabled while nothing is selected or it runs. */
@@ -126,6 +150,21 @@ export function selectionBar(label: string, act: () => Promise<void>): { element
   };
 }
 
+/** ← 前へ, "2 / 5 ページ（全 83 件）", 次へ →: sets the page asked for in `state`, then calls `changed`. */
+export function pager({ page, totalPages, total }: Omit<Page<unknown>, 'items'>, state: { page: number }, changed: () => void): HTMLElement {
+  const go = (to: number) => {
+    state.page = to;
+    changed();
+  };
+  return h(
+    'nav',
+    { class: 'pager', 'aria-label': 'ページ' },
+    h('button', { type: 'button', disabled: page <= 1, onClick: () => go(page - 1) }, '← 前へ'),
+    h('span', { class: 'page' }, `${page} / ${Math.max(1, totalPages)} ページ（全 ${formatCount(total)} 件）`),
+    h('button', { type: 'button', disabled: page >= totalPages, onClick: () => go(page + 1) }, '次へ →'),
+  );
+}
+
 /** What a screen shows instead of its table while loading, when empty, or when loading failed. */
 export function placeholder(text: string, ...actions: Child[]): HTMLElement {
   return h('div', { class: 'placeholder' }, h('p', {}, text), ...actions);
@@ -134,10 +173,10 @@ export function placeholder(text: string, ...actions: Child[]): HTMLElement {
 /** The outcome of a bulk archive or unarchive; a partly failed one is an error, so it stays shown. */
 export function bulkOutcome(result: BulkResult, noun: string, done: string): { message: string; tone: 'success' | 'error' } {
   const parts = [];
-  if (result.doneIds.length > 0) parts.push(`${result.doneIds.length} 件の${noun}を${done}。`);
+  if (result.doneIds.length > 0) parts.push(`${formatCount(result.doneIds.length)} 件の${noun}を${done}。`);
   if (result.errors.length > 0) {
     const reasons = [...new Set(result.errors.map((e) => serviceText(e.error)))].join('、');
-    parts.push(`${result.errors.length} 件は処理できませんでした（${reasons}）。`);
+    parts.push(`${formatCount(result.errors.length)} 件は処理できませんでした（${reasons}）。`);
   }
   return { message: parts.join(''), tone: result.errors.length > 0 ? 'error' : 'success' };
 }
@@ -167,7 +206,11 @@ export function listLoader(list: HTMLElement, context: ViewContext, fill: (isLat
   return load;
 }
 
-/** Archives (or restores) the selected records, says how that went, and reloads the list. */
+/**
+ * Archives (or restores) the selected records in batches the service takes (500), saying how far it
+ * got, then how it went, and reloads the list. A batch that fails outright is counted with its
+ * records and the next ones are still sent.
+ */
 export async function setArchivedSelected(options: {
   kind: Pick<RecordKind<ActiveRecord, ArchivedRecord>, 'endpoints' | 'noun'>;
   context: ViewContext;
@@ -175,14 +218,25 @@ export async function setArchivedSelected(options: {
   records: { id: string; productSlug: string }[];
   selected: ReadonlySet<string>;
   done: string;
+  progress?: (done: number, total: number) => void;
   reload: () => Promise<void>;
 }): Promise<void> {
   const items = options.records.filter((record) => options.selected.has(record.id)).map(({ id, productSlug }) => ({ id, productSlug }));
-  try {
-    const { message, tone } = bulkOutcome(await setArchived(options.context.api, options.kind.endpoints, options.archived, items), options.kind.noun, options.done);
-    options.context.announce(message, tone);
-    await options.reload();
-  } catch (error) {
-    options.context.fail(error);
+  const result: BulkResult = { doneIds: [], errors: [] };
+  for (let start = 0; start < items.length; start += BULK_BATCH) {
+    const batch = items.slice(start, start + BULK_BATCH);
+    options.progress?.(start, items.length);
+    try {
+      const outcome = await setArchived(options.context.api, options.kind.endpoints, options.archived, batch);
+      result.doneIds.push(...outcome.doneIds);
+      result.errors.push(...outcome.errors);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) return options.context.fail(error);
+      const reason = errorMessage(error);
+      result.errors.push(...batch.map(({ id }) => ({ id, error: reason })));
+    }
   }
+  const { message, tone } = bulkOutcome(result, options.kind.noun, options.done);
+  options.context.announce(message, tone);
+  await options.reload();
 }

@@ -1,7 +1,7 @@
 import type { Output } from '../client/tenpo-client.ts';
 import { RESERVATION_STATUS_TABLE } from '../reservations/status.ts';
-import { statusColumn } from './active-list.ts';
-import { h } from './dom.ts';
+import { idColumn, refusedChange, statusColumn } from './active-list.ts';
+import { h, replace } from './dom.ts';
 import { formatDateTime } from './format.ts';
 import { labelOf, RESERVATION_STATUS_LABELS } from './labels.ts';
 import { productName } from './products.ts';
@@ -22,48 +22,81 @@ const endpoints: RecordEndpoints = {
   itemKey: 'reservation',
 };
 
-const statuses: Pick<RecordKind<Reservation, ArchivedReservation>, 'statusTable' | 'statusLabels' | 'endpoints'> = {
+const statuses: Pick<RecordKind<Reservation, ArchivedReservation>, 'statusTable' | 'statusLabels' | 'endpoints' | 'noun' | 'confirmStatuses'> = {
   statusLabels: RESERVATION_STATUS_LABELS,
   statusTable: RESERVATION_STATUS_TABLE,
   endpoints,
+  noun: '予約',
+  confirmStatuses: ['cancelled'],
 };
 
-/** The notes, editable in place; saved with the status unchanged (a notes-only update). */
+/** Memo text typed and not yet saved, by reservation: kept when its row is drawn again (a status change, a conflict). */
+const drafts = new Map<string, string>();
+
+/**
+ * The notes as text, edited in place on demand (not a box on every row). Saved with the status the
+ * row shows and the updatedAt it was shown with: a colleague's change made meanwhile is never
+ * undone, the row reloads and says what changed, and the unsaved text stays in the editor.
+ */
 const notesColumn: Column<Reservation> = {
   label: 'メモ',
   class: 'notes',
   cell(record, context, update) {
-    const area = h('textarea', { rows: 2, maxlength: NOTES_MAX, 'aria-label': 'メモ', value: record.notes, onInput: () => (save.disabled = area.value === record.notes) });
-    const save: HTMLButtonElement = h(
-      'button',
-      {
-        type: 'button',
-        disabled: true,
-        onClick: async () => {
-          save.disabled = true;
-          save.textContent = '保存中…';
-          try {
-            const updated = await changeStatus(context.api, endpoints, record, { status: record.status, notes: area.value });
-            context.announce('メモを保存しました。', 'success');
-            update(updated);
-          } catch (error) {
-            save.disabled = false;
-            save.textContent = '保存';
-            context.fail(error);
-          }
+    const cell = h('div', { class: 'notes-cell' });
+    const showText = () =>
+      replace(
+        cell,
+        record.notes ? h('span', { class: 'notes-text' }, record.notes) : h('span', { class: 'muted' }, 'なし'),
+        h('button', { type: 'button', class: 'link edit-notes', onClick: () => showEditor() }, 'メモを編集'),
+      );
+    const showEditor = () => {
+      const area = h('textarea', {
+        rows: 3,
+        maxlength: NOTES_MAX,
+        'aria-label': 'メモ',
+        value: drafts.get(record.id) ?? record.notes,
+        onInput: () => drafts.set(record.id, area.value),
+      });
+      const save: HTMLButtonElement = h(
+        'button',
+        {
+          type: 'button',
+          class: 'primary',
+          onClick: async () => {
+            save.disabled = true;
+            save.textContent = '保存中…';
+            try {
+              const updated = await changeStatus(context.api, endpoints, record, { status: record.status, notes: area.value });
+              drafts.delete(record.id);
+              context.announce('メモを保存しました。', 'success');
+              update(updated, { text: 'メモを保存しました。', tone: 'success' });
+            } catch (error) {
+              drafts.set(record.id, area.value);
+              await refusedChange(statuses, context, record, error, update);
+            }
+          },
         },
-      },
-      '保存',
-    );
-    return h('div', { class: 'notes-editor' }, area, save);
+        '保存',
+      );
+      const close = h('button', { type: 'button', onClick: () => (drafts.delete(record.id), showText()) }, '閉じる');
+      // A draft kept over a colleague's change: their memo is shown above it, to merge by hand.
+      const saved = area.value !== record.notes && h('p', { class: 'notes-saved' }, `保存されているメモ: ${record.notes || 'なし'}`);
+      replace(cell, saved, h('div', { class: 'notes-editor' }, area, h('div', { class: 'notes-actions' }, save, close)));
+      area.focus();
+    };
+    if (drafts.has(record.id)) showEditor();
+    else showText();
+    return cell;
   },
 };
 
 const reservations: RecordKind<Reservation, ArchivedReservation> = {
   ...statuses,
-  noun: '予約',
+  idLabel: 'ご予約番号',
+  searchHint: 'ご予約番号・お名前・メールで検索',
   archivedStatuses: Object.keys(RESERVATION_STATUS_LABELS),
   columns: [
+    idColumn('ご予約番号'),
     { label: '受付日時', cell: (r) => formatDateTime(r.createdAt) },
     { label: '商品', cell: (r, context) => productName(context.products, r.productSlug) },
     { label: 'お名前', cell: (r) => r.name },
@@ -72,6 +105,7 @@ const reservations: RecordKind<Reservation, ArchivedReservation> = {
     notesColumn,
   ],
   archivedColumns: [
+    { label: 'ご予約番号', cell: (r) => r.id, class: 'id' },
     { label: 'アーカイブ日時', cell: (r) => formatDateTime(r.archivedAt) },
     { label: '受付日時', cell: (r) => formatDateTime(r.createdAt) },
     { label: '商品', cell: (r, context) => productName(context.products, r.productSlug) },

@@ -1,4 +1,4 @@
-import { h } from './dom.ts';
+import { h, replace } from './dom.ts';
 import { formatCount } from './format.ts';
 import { productName } from './products.ts';
 import type { ViewContext } from './shell.ts';
@@ -9,12 +9,19 @@ import type { ViewContext } from './shell.ts';
  * many were notified in the end, which differs only if someone signed up or was changed meanwhile.
  */
 export function restockSender(context: ViewContext, reload: () => void): HTMLElement {
-  const product = h(
-    'select',
-    { id: 'restock-product' },
-    h('option', { value: '' }, '商品を選択'),
-    ...[...context.products.values()].map((p) => h('option', { value: p.slug }, p.name)),
-  );
+  const product = h('select', { id: 'restock-product' }, h('option', { value: '' }, '商品を選択'));
+  /** The picker's options, each saying how many wait for that product (the active pending subscriptions). */
+  async function fillPicker(): Promise<void> {
+    const waiting = new Map<string, number>();
+    for (const s of (await context.api.call('/api/admin-notify-list', { status: 'pending' })).subscriptions) waiting.set(s.productSlug, (waiting.get(s.productSlug) ?? 0) + 1);
+    const chosen = product.value;
+    replace(
+      product,
+      h('option', { value: '' }, '商品を選択'),
+      ...[...context.products.values()].map((p) => h('option', { value: p.slug, selected: p.slug === chosen }, `${p.name}（通知待ち ${formatCount(waiting.get(p.slug) ?? 0)} 件）`)),
+    );
+  }
+  void fillPicker().catch((error: unknown) => context.fail(error));
   const button: HTMLButtonElement = h('button', { type: 'button', class: 'primary', onClick: () => void prepare() }, '再入荷通知を送信…');
 
   async function prepare(): Promise<void> {
@@ -49,6 +56,7 @@ export function restockSender(context: ViewContext, reload: () => void): HTMLEle
             close();
             context.announce(`「${name}」の再入荷通知を ${formatCount(notifiedCount)} 件送信しました。`, 'success');
             reload();
+            void fillPicker().catch((error: unknown) => context.fail(error));
           } catch (error) {
             close();
             context.fail(error);
@@ -64,6 +72,7 @@ export function restockSender(context: ViewContext, reload: () => void): HTMLEle
       waiting > 0
         ? h('p', { class: 'confirm-count' }, `「${name}」の再入荷通知を`, h('strong', {}, `${formatCount(waiting)} 件`), 'のメールアドレスに送信します。送信した登録は「通知済み」になります。')
         : h('p', { class: 'confirm-count' }, `「${name}」に通知待ちの登録はありません。`),
+      waiting > 0 && h('p', { class: 'warning' }, '送信すると、公開チャットにも「再入荷しました」のお知らせが投稿されます（お客様の情報は含まれません）。'),
       h('div', { class: 'actions' }, h('button', { type: 'button', onClick: close }, waiting > 0 ? 'キャンセル' : '閉じる'), waiting > 0 && send),
     );
     document.body.append(dialog);

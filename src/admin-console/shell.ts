@@ -2,6 +2,7 @@ import { ApiError, type TenpoClient } from '../client/tenpo-client.ts';
 import { errorMessage, TOKEN_REJECTED } from './api-errors.ts';
 import { h, replace } from './dom.ts';
 import { loadProducts, type ProductOption } from './products.ts';
+import { screenHash } from './url-state.ts';
 
 /** What a screen gets from the shell around it. */
 export interface ViewContext {
@@ -9,12 +10,12 @@ export interface ViewContext {
   products: Map<string, ProductOption>;
   /** Shows a message above the screen: a success fades, an error stays until the next one. */
   announce(message: string, tone: 'success' | 'error'): void;
-  /** Reports a failed call; a refused token ends the session. */
-  fail(error: unknown): void;
+  /** Reports a failed call; a refused token ends the session. `labels` name the statuses its message may quote. */
+  fail(error: unknown, labels?: Record<string, string>): void;
 }
 
 export interface View {
-  /** The location hash that shows it: only the screen's name goes in the URL, never data. */
+  /** The location hash that shows it; a screen may add its filters, page and view after it (url-state.ts). */
   hash: string;
   label: string;
   render(container: HTMLElement, context: ViewContext): void;
@@ -39,14 +40,14 @@ export function renderShell(root: HTMLElement, options: { api: TenpoClient; view
     notice.hidden = false;
     if (tone === 'success') fadeTimer = setTimeout(() => (notice.hidden = true), SUCCESS_SHOWN_MS);
   };
-  const fail = (error: unknown) => {
+  const fail = (error: unknown, labels?: Record<string, string>) => {
     if (error instanceof ApiError && error.status === 401) return options.onSignOut(TOKEN_REJECTED);
-    announce(errorMessage(error), 'error');
+    announce(errorMessage(error, labels), 'error');
   };
   const context = (): ViewContext => ({ api, products: products!, announce, fail });
 
   function current(): View {
-    return views.find((view) => view.hash === location.hash) ?? views[0]!;
+    return views.find((view) => view.hash === screenHash()) ?? views[0]!;
   }
 
   function show(): void {

@@ -1,6 +1,6 @@
 import type { Output } from '../client/tenpo-client.ts';
 import { SUBSCRIPTION_STATUS_TABLE } from '../subscriptions/status.ts';
-import { statusColumn } from './active-list.ts';
+import { idColumn, statusColumn } from './active-list.ts';
 import { formatDateTime } from './format.ts';
 import { labelOf, SUBSCRIPTION_STATUS_LABELS } from './labels.ts';
 import { productName } from './products.ts';
@@ -11,7 +11,9 @@ import { restockSender } from './restock-sender.ts';
 type Subscription = Output<'/api/admin-notify-list'>['subscriptions'][number];
 type ArchivedSubscription = Output<'/api/admin/notify/archives/list'>['subscriptions'][number];
 
-const statuses: Pick<RecordKind<Subscription, ArchivedSubscription>, 'statusTable' | 'statusLabels' | 'endpoints'> = {
+const statuses: Pick<RecordKind<Subscription, ArchivedSubscription>, 'statusTable' | 'statusLabels' | 'endpoints' | 'noun' | 'confirmStatuses'> = {
+  noun: '登録',
+  confirmStatuses: ['unsubscribed'],
   statusLabels: SUBSCRIPTION_STATUS_LABELS,
   statusTable: SUBSCRIPTION_STATUS_TABLE,
   endpoints: {
@@ -25,9 +27,11 @@ const statuses: Pick<RecordKind<Subscription, ArchivedSubscription>, 'statusTabl
 
 const subscriptions: RecordKind<Subscription, ArchivedSubscription> = {
   ...statuses,
-  noun: '登録',
+  idLabel: '登録番号',
+  searchHint: '登録番号・メールで検索',
   archivedStatuses: Object.keys(SUBSCRIPTION_STATUS_LABELS),
   columns: [
+    idColumn('登録番号'),
     { label: '登録日時', cell: (s) => formatDateTime(s.createdAt) },
     { label: '商品', cell: (s, context) => productName(context.products, s.productSlug) },
     { label: 'メール', cell: (s) => s.email, class: 'email' },

@@ -1,0 +1,32 @@
+import { h, type Child } from './dom.ts';
+
+/**
+ * Asks before an action that is hard to undo (a cancellation, a move of many records): a modal
+ * dialog saying what will happen, resolved true only by its confirm button.
+ */
+export function confirmDialog(options: { title: string; message: Child; confirm: string }): Promise<boolean> {
+  return new Promise((resolve) => {
+    let confirmed = false;
+    const dialog = h(
+      'dialog',
+      {
+        class: 'confirm',
+        'aria-labelledby': 'confirm-title',
+        onClose: () => {
+          dialog.remove();
+          resolve(confirmed);
+        },
+      },
+      h('h2', { id: 'confirm-title' }, options.title),
+      h('p', { class: 'confirm-message' }, options.message),
+      h(
+        'div',
+        { class: 'actions' },
+        h('button', { type: 'button', onClick: () => dialog.close() }, 'やめる'),
+        h('button', { type: 'button', class: 'primary', onClick: () => ((confirmed = true), dialog.close()) }, options.confirm),
+      ),
+    );
+    document.body.append(dialog);
+    dialog.showModal();
+  });
+}
