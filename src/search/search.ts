@@ -2,15 +2,10 @@ import { makeExcerpt } from './excerpt.ts';
 import { findMatches, markHtml, runsFoundWhole } from './highlight.ts';
 import { pageText } from './page-text.ts';
 import { matchQuery } from './query.ts';
-import type { SearchIndex } from './index-fields.ts';
+import type { ContentDocument, SearchIndex } from './index-fields.ts';
 
-export interface SearchResult {
-  id: string;
-  slug: string;
-  title: string;
-  description: string;
-  tags: string[];
-  createdAt: string;
+/** A page as found: its front matter as written, and an excerpt of its body instead of the body. */
+export interface SearchResult extends Omit<ContentDocument, 'body'> {
   excerpt: string;
   highlighted_title: string;
   highlighted_excerpt: string;
