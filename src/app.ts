@@ -14,6 +14,7 @@ import { shopOrigins } from './http/cors.ts';
 import { errorHandler, notFound } from './http/error-handler.ts';
 import { mountRoutes } from './http/mount.ts';
 import { requestContext } from './http/request-context.ts';
+import type { AdminThrottle } from './http/admin-throttle.ts';
 import type { RateLimit } from './http/rate-limit.ts';
 import type { Route } from './http/route.ts';
 import type { KeywordLogStore } from './keyword-log/store.ts';
@@ -49,6 +50,8 @@ export interface Services {
   writeSignup: (signup: SignupWrite) => Promise<SignupOutcome>;
   /** The one per-client budget of the public write endpoints (POST /api/reservation, POST /api/notify). */
   publicWriteLimit: RateLimit;
+  /** Failed admin authentications per client: past ADMIN_AUTH_FAILURES_PER_MINUTE, 429 for the rest of the minute. */
+  adminThrottle: AdminThrottle;
   /** The site search, the index's file (which browsers search with) and suggestions. */
   search: SearchServices;
   keywordLogStore: KeywordLogStore;
@@ -107,6 +110,7 @@ export function createApp(services: Services): Hono<AppEnv> {
   app.notFound(notFound);
   mountRoutes(app, allRoutes(services), {
     adminToken: services.config.adminToken,
+    adminThrottle: services.adminThrottle,
     isShopOrigin: shopOrigins(services.config.cors),
   });
   return app;

@@ -17,6 +17,7 @@ describe('defaults', () => {
     assert.equal(config.catalogPath, 'data/products.json');
     assert.equal(config.contentDir, 'content');
     assert.equal(config.rateLimitPerMinute, 10);
+    assert.equal(config.adminAuthFailuresPerMinute, 20);
     assert.equal(config.outboxLeaseMs, 60_000);
   });
 
@@ -42,6 +43,17 @@ describe('the admin token', () => {
 
   test('production refuses to start without one', () => {
     assert.throws(() => loadConfig({ APP_ENV: 'production' }), { name: 'ConfigError', message: /PREORDER_API_TOKEN.*production/ });
+  });
+
+  test('production refuses a token or an unsubscribe secret shorter than 32 characters, naming the variable', () => {
+    const long = 'x'.repeat(32);
+    const production = { APP_ENV: 'production', UNSUBSCRIBE_SECRET: long };
+    assert.throws(() => loadConfig({ ...production, PREORDER_API_TOKEN: 'x'.repeat(31) }), { name: 'ConfigError', message: /^PREORDER_API_TOKEN must be at least 32 characters when APP_ENV is production$/ });
+    assert.throws(() => loadConfig({ ...production, ADMIN_API_TOKEN: 'short' }), { message: /^ADMIN_API_TOKEN must be at least 32 characters/ });
+    assert.throws(() => loadConfig({ ...production, PREORDER_API_TOKEN: long, UNSUBSCRIBE_SECRET: 'short' }), { message: /^UNSUBSCRIBE_SECRET must be at least 32 characters/ });
+    assert.equal(loadConfig({ ...production, PREORDER_API_TOKEN: long }).adminToken, long);
+    assert.equal(loadConfig({ APP_ENV: 'production', PREORDER_API_TOKEN: long }).unsubscribeSecret.length >= 32, true, 'the derived secret is long');
+    assert.equal(loadConfig({ APP_ENV: 'preview', PREORDER_API_TOKEN: 'short', UNSUBSCRIBE_SECRET: 's' }).adminToken, 'short', 'outside production any length');
   });
 
   test('two different tokens are refused rather than one picked silently', () => {
@@ -70,6 +82,8 @@ describe('bad values name the variable', () => {
     [{ SMTP_URL: 'http://mail' }, /^SMTP_URL must be an smtp/],
     [{ RESERVATION_WEBHOOK_URL: 'ftp://x' }, /^RESERVATION_WEBHOOK_URL /],
     [{ PREVIEW_ORIGIN_PATTERN: '(' }, /^PREVIEW_ORIGIN_PATTERN must be a valid regular expression/],
+    [{ PREVIEW_ORIGIN_PATTERN: 'https://(?:[a-z]+-)*preview\\.example' }, /^PREVIEW_ORIGIN_PATTERN must not repeat a group holding a repetition, such as \(a\+\)\+, which can backtrack catastrophically/],
+    [{ ADMIN_AUTH_FAILURES_PER_MINUTE: '-1' }, /^ADMIN_AUTH_FAILURES_PER_MINUTE must be an integer/],
     [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL /],
     [{ TRUST_PROXY: 'yes' }, /^TRUST_PROXY must be true, false, a number of proxies \(0-20\) or a comma-separated list of IP addresses and CIDR ranges \(got "yes"\)$/],
     [{ TRUST_PROXY: '21' }, /^TRUST_PROXY /],

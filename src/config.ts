@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
+import { nestsQuantifiers } from './text/nested-quantifiers.ts';
 
 export type Environment = 'development' | 'preview' | 'production';
 
@@ -39,6 +40,8 @@ export interface Config {
   /** Where `npm run build` writes the search index and the start looks for it. */
   searchIndexPath: string;
   rateLimitPerMinute: number;
+  /** Failed admin authentications a client may make in a minute before its admin requests get 429 (0: no limit). */
+  adminAuthFailuresPerMinute: number;
   /** How long the dispatcher holds a message it claimed; a crashed holder's messages are sent again after this. */
   outboxLeaseMs: number;
   /** Which X-Forwarded-For entries to believe: none, those of n proxies, or those of proxies at these addresses. */
@@ -77,6 +80,15 @@ const regex = z.string().transform((source, ctx) => {
     return z.NEVER;
   }
 });
+
+/** A pattern every stranger's Origin is matched against: one that can backtrack catastrophically is refused. */
+const originPattern = z
+  .string()
+  .refine((source) => !nestsQuantifiers(source), 'must not repeat a group holding a repetition, such as (a+)+, which can backtrack catastrophically')
+  .pipe(regex);
+
+/** Production's admin token and unsubscribe secret: long enough that guessing is hopeless (SPEC §10). */
+const MIN_PRODUCTION_SECRET = 32;
 
 const PROXY_TRUST_MESSAGE = 'must be true, false, a number of proxies (0-20) or a comma-separated list of IP addresses and CIDR ranges';
 
@@ -128,7 +140,7 @@ const EnvSchema = z.object({
   RESTOCK_WEBHOOK_URL: httpUrl.optional().describe('Chat webhook told of each new restock signup.'),
   PUBLIC_WEBHOOK_URL: httpUrl.optional().describe('Chat webhook for the public back-in-stock announcement (no names or addresses).'),
   PRODUCTION_ORIGIN: httpUrl.optional().describe("The shop's site origin, allowed by CORS on public routes."),
-  PREVIEW_ORIGIN_PATTERN: regex.optional().describe('Regular expression matching whole preview origins allowed by CORS.'),
+  PREVIEW_ORIGIN_PATTERN: originPattern.optional().describe('Regular expression matching whole preview origins allowed by CORS.'),
   PUBLIC_BASE_URL: httpUrl.optional().describe('Base of the links in emails. Default: http://localhost:<PORT>'),
   CATALOG_PATH: z.string().default('data/products.json').describe('The catalog snapshot (JSON array of products).'),
   CONTENT_DIR: z.string().default('content').describe('Searchable content, <dir>/<contentType>/<fileSlug>.md.'),
@@ -136,6 +148,9 @@ const EnvSchema = z.object({
   RATE_LIMIT_PER_MINUTE: integer(0, 1_000_000)
     .default(10)
     .describe('Requests per client per minute shared by POST /api/reservation and POST /api/notify; 0 turns it off.'),
+  ADMIN_AUTH_FAILURES_PER_MINUTE: integer(0, 1_000_000)
+    .default(20)
+    .describe('Failed admin authentications a client may make in a minute; past them its admin requests get 429 until the minute ends. 0 turns it off.'),
   OUTBOX_LEASE_SECONDS: integer(1, 3600).default(60).describe('How long an instance holds a message it is delivering (1-3600).'),
   TRUST_PROXY: proxyTrust
     .optional()
@@ -203,6 +218,14 @@ export function loadConfig(env: Record<string, string | undefined>, sources: Con
   if (tokens.length === 0 && e.APP_ENV === 'production') {
     throw new ConfigError('PREORDER_API_TOKEN (or ADMIN_API_TOKEN) is required when APP_ENV is production');
   }
+  if (e.APP_ENV === 'production') {
+    const tokenVariable = e.PREORDER_API_TOKEN !== undefined ? 'PREORDER_API_TOKEN' : 'ADMIN_API_TOKEN';
+    for (const [variable, value] of [[tokenVariable, tokens[0]], ['UNSUBSCRIBE_SECRET', e.UNSUBSCRIBE_SECRET]] as const) {
+      if (value !== undefined && value.length < MIN_PRODUCTION_SECRET) {
+        throw new ConfigError(`${variable} must be at least ${MIN_PRODUCTION_SECRET} characters when APP_ENV is production`);
+      }
+    }
+  }
   const adminTokenFile = tokens.length === 0 && e.APP_ENV === 'development' && sources.keptToken ? developmentTokenFile(database) : undefined;
   const adminToken = tokens[0] ?? (adminTokenFile ? sources.keptToken!(adminTokenFile) : generateToken());
 
@@ -230,6 +253,7 @@ export function loadConfig(env: Record<string, string | undefined>, sources: Con
     contentDir: e.CONTENT_DIR,
     searchIndexPath: e.SEARCH_INDEX_PATH,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    adminAuthFailuresPerMinute: e.ADMIN_AUTH_FAILURES_PER_MINUTE,
     outboxLeaseMs: e.OUTBOX_LEASE_SECONDS * 1000,
     trustProxy: e.TRUST_PROXY ?? { hops: 0 },
     unsubscribeSecret: e.UNSUBSCRIBE_SECRET ?? deriveSecret('unsubscribe', adminToken),

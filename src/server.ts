@@ -7,6 +7,7 @@ import { openDatabase, type Database } from './db/database.ts';
 import { groupCommit } from './db/group-commit.ts';
 import { Readiness } from './health/readiness.ts';
 import { createNodeServer } from './http/node-server.ts';
+import { adminThrottle } from './http/admin-throttle.ts';
 import { clientAddressOf } from './http/client-address.ts';
 import { ClientBudgets, createRateLimit, type Budgets } from './http/rate-limit.ts';
 import { sharedBudgets } from './http/shared-budgets.ts';
@@ -53,7 +54,11 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
   const catalog = loadCatalog(config.catalogPath);
   const { index: searchIndex, file: indexFile } = await loadSiteIndex(config.contentDir, config.searchIndexPath, log);
   const database = await openDatabase(config.database, log);
-  const budgets = await publicWriteBudgets(config, database).catch(async (error: unknown) => {
+  // One after the other: each limiter creates the shared table if it is missing.
+  const [budgets, adminFailureBudgets] = await (async (): Promise<[Budgets, Budgets]> => [
+    await clientBudgets(database, config.rateLimitPerMinute, 'public-writes'),
+    await clientBudgets(database, config.adminAuthFailuresPerMinute, 'admin-auth-failures'),
+  ])().catch(async (error: unknown) => {
     await database.close();
     throw error;
   });
@@ -63,11 +68,9 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
   const dispatcher = new Dispatcher({ database, deliver: delivery.deliver, log, timings: { leaseMs: config.outboxLeaseMs, ...options.dispatcher } });
   const writeReservation = reservationWriter(database);
   const writeSignup = groupCommit(database, writeSignups);
-  const publicWriteLimit = createRateLimit({
-    perMinute: config.rateLimitPerMinute,
-    clientAddress: clientAddressOf(config.trustProxy),
-    budgets,
-  });
+  const clientAddress = clientAddressOf(config.trustProxy);
+  const publicWriteLimit = createRateLimit({ perMinute: config.rateLimitPerMinute, clientAddress, budgets });
+  const adminFailures = adminThrottle({ perMinute: config.adminAuthFailuresPerMinute, clientAddress, budgets: adminFailureBudgets });
   const readiness = new Readiness();
   const metrics = createMetrics({
     outboxBacklog: () => outboxBacklog(database.db),
@@ -85,6 +88,7 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
     writeReservation,
     writeSignup,
     publicWriteLimit,
+    adminThrottle: adminFailures,
     search: {
       siteSearch: siteSearch(searchIndex),
       indexFile,
@@ -132,9 +136,9 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
 }
 
 /** On PostgreSQL every instance shares the counts; SQLite serves one instance, which keeps them in memory. */
-async function publicWriteBudgets(config: Config, database: Database): Promise<Budgets> {
-  if (database.dialect === 'postgres' && config.rateLimitPerMinute > 0) return sharedBudgets(database, config.rateLimitPerMinute);
-  return new ClientBudgets(config.rateLimitPerMinute, Date.now);
+async function clientBudgets(database: Database, perMinute: number, name: string): Promise<Budgets> {
+  if (database.dialect === 'postgres' && perMinute > 0) return sharedBudgets(database, perMinute, name);
+  return new ClientBudgets(perMinute, Date.now);
 }
 
 function listen(fetch: (request: Request) => Response | Promise<Response>, port: number, hostname: string): Promise<Server> {

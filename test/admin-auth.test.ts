@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { allRoutes } from '../src/app.ts';
-import { ADMIN_TOKEN, startTestApp, type TestApp } from './helpers/app.ts';
+import { ADMIN_TOKEN, DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
 import { rawClient, type RawClient } from './helpers/raw-http.ts';
 
 // The admin bearer check over HTTP, on every admin route (SPEC §4, issue 7): near misses of every
@@ -124,3 +124,38 @@ describe('the admin bearer check', () => {
     for (const secret of [T, T.slice(0, -1), T.toUpperCase(), Buffer.from(`admin:${T}`).toString('base64')]) assert.ok(!logged.includes(secret), secret);
   });
 });
+
+// Failed admin authentications are throttled per client (SPEC §10): past ADMIN_AUTH_FAILURES_PER_MINUTE
+// in a minute, every admin request of that client gets 429 until the minute ends, the right token
+// included; other clients are untouched. Clients are told apart by X-Forwarded-For behind one proxy.
+for (const dialect of DIALECTS) {
+  test(`after 3 failed authentications a client gets 429 with Retry-After, the right token included (${dialect})`, async () => {
+    const app = await startTestApp({ dialect, env: { ADMIN_AUTH_FAILURES_PER_MINUTE: '3', TRUST_PROXY: 'true' } });
+    const client = rawClient(app.url);
+    try {
+      const send = (from: string, token: string, target = '/api/admin-reservations-list') =>
+        client.send({
+          method: target === '/metrics' ? 'GET' : 'POST',
+          target,
+          headers: [['X-Forwarded-For', from], ['Authorization', `Bearer ${token}`]],
+          body: target === '/metrics' ? undefined : Buffer.from('{}'),
+        });
+      // Right tokens count for nothing.
+      for (let i = 0; i < 5; i++) assert.equal((await send('203.0.113.1', T)).status, 200);
+      for (let i = 0; i < 3; i++) assert.equal((await send('203.0.113.1', 'wrong')).status, 401, `failure ${i + 1}`);
+      for (const [token, target] of [[T, '/api/admin-reservations-list'], ['wrong', '/api/admin-reservations-list'], [T, '/api/admin-notify-list'], [T, '/metrics']]) {
+        const refused = await send('203.0.113.1', token!, target);
+        assert.equal(refused.status, 429, `${token === T ? 'the right' : 'a wrong'} token on ${target}`);
+        assert.deepEqual(JSON.parse(refused.body.toString()), { success: false, error: 'Too many failed authentications' });
+        const retryAfter = Number(refused.headers['retry-after']);
+        assert.ok(retryAfter >= 1 && retryAfter <= 60, String(refused.headers['retry-after']));
+      }
+      assert.equal((await send('203.0.113.2', T)).status, 200, 'another client is let in');
+      assert.equal((await send('203.0.113.2', 'wrong')).status, 401, 'and has its own count');
+      assert.equal((await client.send({ method: 'GET', target: '/api/products', headers: [['X-Forwarded-For', '203.0.113.1']] })).status, 200, 'public routes are not throttled');
+    } finally {
+      client.close();
+      await app.close();
+    }
+  });
+}

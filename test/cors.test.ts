@@ -16,7 +16,8 @@ const PREVIEW_PATTERN = 'https://[a-z0-9-]+\\.shop-preview\\.pages\\.dev';
 
 /** The allow-list (SPEC §5), judged from the URL: only an origin in its canonical form can match. */
 function isAllowed(origin: string): boolean {
-  if (!URL.canParse(origin)) return false;
+  // No origin is longer than a host name may be (SPEC §10), whatever pattern it would match.
+  if (origin.length > 253 || !URL.canParse(origin)) return false;
   const url = new URL(origin);
   if (url.origin !== origin) return false;
   if (origin === PRODUCTION) return true;
@@ -49,6 +50,8 @@ const lookAlike: fc.Arbitrary<string> = fc
       (o) => `${o}%00`,
       (o) => o.replace('://', '://evil.'),
       (o) => o.replace('://', '://evil'),
+      (o) => o.replace('://', `://${'a'.repeat(200)}`),
+      (o) => o.replace('://', `://${'a'.repeat(230)}`),
       (o) => o.replace('://', '://evil.example@'),
       (o) => o.replace('://', '://user:pass@'),
       (o) => o.replace(/^https:/, 'http:'),

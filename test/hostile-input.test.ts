@@ -208,7 +208,7 @@ describe('requests that are not well-formed HTTP', () => {
   const CLOSE = 'Host: localhost\r\nConnection: close\r\n';
   const request = (text: string) => Buffer.from(text, 'latin1');
 
-  test('are answered with the envelope (400, or 431 past 16 KiB of headers), not a bare status line', async () => {
+  test('are answered with the envelope (400, or 431 past 16 KiB of headers), not a bare status line; two Host headers too', async () => {
     const cases: [string, Buffer, number][] = [
       ['bytes that are not UTF-8 in the target', Buffer.concat([request('GET /api/search?q='), Buffer.from([0xff, 0xe3, 0x81]), request(` HTTP/1.1\r\n${CLOSE}\r\n`)]), 400],
       ['a space in the target', request(`GET /api/search?q=a b HTTP/1.1\r\n${CLOSE}\r\n`), 400],
@@ -222,6 +222,8 @@ describe('requests that are not well-formed HTTP', () => {
       ['a Content-Length that is not a number', request(`POST /api/reservation HTTP/1.1\r\n${CLOSE}Content-Length: abc\r\n\r\n{}`), 400],
       ['a chunk size that is not hex', request(`POST /api/reservation HTTP/1.1\r\n${CLOSE}Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`), 400],
       ['an invalid Host', request(`GET /healthz HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n`), 400],
+      ['two Host headers', request(`GET /healthz HTTP/1.1\r\n${CLOSE}Host: evil.example\r\n\r\n`), 400],
+      ['two Host headers, the same', request(`GET /healthz HTTP/1.1\r\n${CLOSE}host: localhost\r\n\r\n`), 400],
       ['a target that is not a path', request(`OPTIONS * HTTP/1.1\r\n${CLOSE}\r\n`), 400],
       ['a backslash in the path', request(`GET /api\\products HTTP/1.1\r\n${CLOSE}\r\n`), 400],
       ['bare LF line ends', request('GET /healthz HTTP/1.1\nHost: localhost\nConnection: close\n\n'), 400],
@@ -235,6 +237,7 @@ describe('requests that are not well-formed HTTP', () => {
       const [head = '', body = ''] = answer.split('\r\n\r\n');
       assert.match(head, new RegExp(`^HTTP/1\\.1 ${status} `), `${name}: ${answer.slice(0, 200)}`);
       assert.match(head, /\r\ncontent-type: application\/json/i, name);
+      assert.match(head, /\r\nx-content-type-options: nosniff/i, name);
       assert.ok(ErrorSchema.safeParse(JSON.parse(body)).success, `${name}: ${body}`);
     }
     assert.equal((await app.request('/healthz')).status, 200);

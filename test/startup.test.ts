@@ -34,6 +34,9 @@ describe('configuration errors stop the start with one line naming the variable'
     [{ PORT: 'eighty' }, /^tenpo: configuration error: PORT must be an integer/],
     [{ DATABASE_URL: 'mongodb://x' }, /^tenpo: configuration error: DATABASE_URL must be/],
     [{ APP_ENV: 'production' }, /^tenpo: configuration error: PREORDER_API_TOKEN \(or ADMIN_API_TOKEN\) is required/],
+    [{ APP_ENV: 'production', PREORDER_API_TOKEN: 'x' }, /^tenpo: configuration error: PREORDER_API_TOKEN must be at least 32 characters when APP_ENV is production$/],
+    [{ APP_ENV: 'production', PREORDER_API_TOKEN: 'x'.repeat(32), UNSUBSCRIBE_SECRET: 'short' }, /^tenpo: configuration error: UNSUBSCRIBE_SECRET must be at least 32 characters/],
+    [{ PREVIEW_ORIGIN_PATTERN: 'https://([a-z]+)+\\.example' }, /^tenpo: configuration error: PREVIEW_ORIGIN_PATTERN must not repeat a group holding a repetition/],
   ];
   for (const [env, message] of cases) {
     test(Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' '), async () => {

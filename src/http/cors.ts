@@ -7,11 +7,14 @@ import type { CorsPolicy } from './route.ts';
 
 const LOCAL_DEVELOPMENT = /^http:\/\/(?:[a-z0-9-]+\.)*localhost:34434$/;
 
+/** No origin is longer (a host name is at most 253 characters), and the patterns never see one that is (SPEC §10). */
+const LONGEST_ORIGIN = 253;
+
 /** The shop's own origins: production, any preview deployment, and local development on port 34434. */
 export function shopOrigins(settings: Config['cors']): (origin: string) => boolean {
   const production = settings.productionOrigin ? new URL(settings.productionOrigin).origin : undefined;
   const preview = settings.previewOriginPattern;
-  return (origin) => origin === production || LOCAL_DEVELOPMENT.test(origin) || (preview?.test(origin) ?? false);
+  return (origin) => origin.length <= LONGEST_ORIGIN && (origin === production || LOCAL_DEVELOPMENT.test(origin) || (preview?.test(origin) ?? false));
 }
 
 /**

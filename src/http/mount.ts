@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import type { AppEnv } from './app-env.ts';
 import { adminGuard } from './admin-auth.ts';
+import type { AdminThrottle } from './admin-throttle.ts';
 import { AppError } from './app-error.ts';
 import { corsFor, type shopOrigins } from './cors.ts';
 import { readInput } from './input.ts';
@@ -10,6 +11,7 @@ import type { Route } from './route.ts';
 
 interface MountOptions {
   adminToken: string;
+  adminThrottle: AdminThrottle;
   isShopOrigin: ReturnType<typeof shopOrigins>;
 }
 
@@ -37,7 +39,7 @@ export function mountRoutes(app: Hono<AppEnv>, routes: Route[], options: MountOp
       const route = pathRoutes.find((r) => r.method === method);
       if (!route) throw new AppError(405, 'Method not allowed', { headers: { Allow: allowHeader } });
       c.set('serverErrorMessage', route.serverError);
-      if (route.admin) guards.get(route)!(requestHeaderLines(c, 'authorization'));
+      if (route.admin) await options.adminThrottle(c, () => guards.get(route)!(requestHeaderLines(c, 'authorization')));
       await route.rateLimit?.check(c);
       return route.answerKnown?.(c) ?? route.handle(c, await readInput(c, route));
     });

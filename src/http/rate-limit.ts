@@ -15,6 +15,8 @@ export interface RateLimit {
 export interface Budgets {
   /** Counts one request; 0 when it is within budget, else the seconds until the client's window ends. */
   take(client: string): number | Promise<number>;
+  /** Counts nothing; 0 while the client has budget left, else the seconds until its window ends. */
+  exhausted(client: string): number | Promise<number>;
 }
 
 /**
@@ -33,7 +35,7 @@ export function createRateLimit(options: { perMinute: number; clientAddress: (c:
   };
 }
 
-function refuseOver(retryAfterSeconds: number): void {
+export function refuseOver(retryAfterSeconds: number): void {
   if (retryAfterSeconds > 0) throw new AppError(429, JA.tooManyRequests, { headers: { 'Retry-After': String(retryAfterSeconds) } });
 }
 
@@ -58,6 +60,13 @@ export class ClientBudgets implements Budgets {
     if (!window || now - window.start >= WINDOW_MS) this.#windows.set(client, (window = { start: now, count: 0 }));
     window.count += 1;
     if (window.count <= this.#perMinute) return 0;
+    return Math.max(1, Math.ceil((window.start + WINDOW_MS - now) / 1000));
+  }
+
+  exhausted(client: string): number {
+    const now = this.#now();
+    const window = this.#windows.get(client);
+    if (!window || now - window.start >= WINDOW_MS || window.count < this.#perMinute) return 0;
     return Math.max(1, Math.ceil((window.start + WINDOW_MS - now) / 1000));
   }
 

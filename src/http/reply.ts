@@ -21,7 +21,14 @@ export function setHeader(c: Context<AppEnv>, name: string, value: string): void
 export function reply(c: Context<AppEnv>, status: StatusCode, body: string | Uint8Array | null, headers?: HeaderBag): Response {
   const bag = c.get('responseHeaders');
   const all = headers ? { ...bag, ...headers } : (bag ?? {});
-  return new Response(body as BodyInit | null, { status, headers: all });
+  return new Response(body as BodyInit | null, { status, headers: all['Content-Type']?.startsWith('text/html') ? unframeable(all) : all });
+}
+
+/** No HTML page of the shop may be framed by another site (SPEC §10): its CSP gets `frame-ancestors 'none'` unless it says otherwise. */
+function unframeable(headers: HeaderBag): HeaderBag {
+  const csp = headers['Content-Security-Policy'];
+  if (csp?.includes('frame-ancestors')) return headers;
+  return { ...headers, 'Content-Security-Policy': csp ? `${csp}; frame-ancestors 'none'` : "frame-ancestors 'none'" };
 }
 
 export function replyJson(c: Context<AppEnv>, status: ContentfulStatusCode, value: unknown, headers?: HeaderBag): Response {

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { AppEnv } from './app-env.ts';
 import { AppError } from './app-error.ts';
 import type { RateLimit } from './rate-limit.ts';
+import { errorResponses } from './schemas.ts';
 import { detailsFrom } from './validation.ts';
 
 /** Who may read a route's responses from a browser on another origin. */
@@ -85,6 +86,8 @@ export function defineRoute<Q extends z.ZodType | undefined = undefined, B exten
   const invalid = definition.invalid ?? INVALID_PARAMETERS;
   return {
     ...definition,
+    // An admin route can be refused for its client's failed authentications (admin-throttle.ts).
+    responses: definition.admin ? { ...errorResponses(429), ...definition.responses } : definition.responses,
     admin: definition.admin ?? false,
     invalid:
       typeof invalid === 'string' ? (issues) => new AppError(400, invalid, { details: detailsFrom(issues) }) : invalid,

@@ -9,12 +9,12 @@ const WINDOW_SECONDS = 60;
  * Request counts shared by every instance on one PostgreSQL, so a client has one budget however
  * the load balancer spreads its requests: rate-limiter-flexible's PostgreSQL limiter, one upsert a
  * request in its own table (`rate_limits`, created at start if missing; expired rows are deleted
- * by the limiter). Its windows are ours: a minute from the client's first request, every request
+ * by the limiter; `keyPrefix` keeps one budget's counts apart from another's). Its windows are ours: a minute from the client's first request, every request
  * counted. Its statements run through the service's own pool. While PostgreSQL does not answer,
  * each instance counts in its own memory instead (the limiter's insurance), rather than refusing
  * or letting everyone through.
  */
-export async function sharedBudgets(database: Database, perMinute: number): Promise<Budgets> {
+export async function sharedBudgets(database: Database, perMinute: number, keyPrefix: string): Promise<Budgets> {
   // The limiter speaks to a pg pool; this is one, carried by Kysely's.
   const pool = {
     query: async ({ text, values }: { text: string; values?: unknown[] }) => {
@@ -28,7 +28,7 @@ export async function sharedBudgets(database: Database, perMinute: number): Prom
         storeClient: pool,
         storeType: 'pool',
         tableName: 'rate_limits',
-        keyPrefix: 'public-writes',
+        keyPrefix,
         points: perMinute,
         duration: WINDOW_SECONDS,
         insuranceLimiter: new RateLimiterMemory({ points: perMinute, duration: WINDOW_SECONDS }),
@@ -43,8 +43,16 @@ export async function sharedBudgets(database: Database, perMinute: number): Prom
         return 0;
       } catch (refusal) {
         if (!(refusal instanceof RateLimiterRes)) throw refusal;
-        return Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
+        return secondsLeft(refusal);
       }
     },
+    exhausted: async (client) => {
+      const counted = await limiter.get(client);
+      return counted && counted.consumedPoints >= perMinute ? secondsLeft(counted) : 0;
+    },
   };
+}
+
+function secondsLeft(counted: RateLimiterRes): number {
+  return Math.max(1, Math.ceil(counted.msBeforeNext / 1000));
 }

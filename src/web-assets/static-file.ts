@@ -73,7 +73,6 @@ export async function sendStaticFile(c: Context<AppEnv>, file: StaticFile, extra
     'Cache-Control': file.hashed ? IMMUTABLE : REVALIDATE,
     ETag: etag,
     ...(compressible ? { Vary: 'Accept-Encoding' } : {}),
-    'X-Content-Type-Options': 'nosniff',
     ...extraHeaders,
   };
   if (matchesEtag(requestHeader(c, 'if-none-match'), etag)) return reply(c, 304, null, headers);

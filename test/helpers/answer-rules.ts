@@ -26,6 +26,10 @@ export function checkAnswer(contract: Contract, served: Served, request: RawRequ
   const what = `${request.method} ${request.target.slice(0, 200)} → ${response.status} ${response.body.subarray(0, 300).toString('utf8')}`;
   assert.ok(response.status < 500, `a server error: ${what}`);
   assert.ok(response.headers['x-request-id'], `no X-Request-Id: ${what}`);
+  assert.equal(response.headers['x-content-type-options'], 'nosniff', `no nosniff: ${what}`);
+  if (String(response.headers['content-type']).startsWith('text/html')) {
+    assert.match(String(response.headers['content-security-policy']), /(?:^|;\s*)frame-ancestors 'none'/, `an HTML page that can be framed: ${what}`);
+  }
   if (request.method === 'OPTIONS') return assert.equal(response.status, 204, what);
   const head = request.method === 'HEAD';
   if (head) assert.equal(response.body.length, 0, `HEAD with a body: ${what}`);

@@ -13,7 +13,7 @@ import { createTestDatabase } from './postgres.ts';
 
 export { DIALECTS, type Dialect } from './dialects.ts';
 
-export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 
 export interface TestApp extends RunningServer {
   /** Every log line the service wrote, parsed. */
@@ -53,6 +53,8 @@ export async function startTestApp(options: { dialect?: Dialect; env?: Record<st
     LOG_LEVEL: 'info',
     // A test's stop need not wait for a load balancer (test/health.test.ts sets one to see the drain).
     SHUTDOWN_DRAIN_SECONDS: '0',
+    // Many tests send wrong tokens on purpose, all from 127.0.0.1; test/admin-auth.test.ts turns the throttle on.
+    ADMIN_AUTH_FAILURES_PER_MINUTE: '0',
     ...options.env,
     DATABASE_URL: databaseUrl,
   };
