@@ -1,7 +1,7 @@
 import { ApiError, createTenpoClient, type Output } from '../client/tenpo-client.ts';
 import { loadSiteSearch, type SiteSearch } from '../search/site-search.ts';
 
-// The storefront developer's working example (README: "The demo storefront"): the catalog through
+// The storefront developer's working example (docs/storefront-package.md: "The demo storefront"): the catalog through
 // tenpo/client, site search in the page through tenpo/search-browser (no request per keystroke but
 // the suggestions), the two public forms with their per-field errors, and preorder state where a
 // campaign exists. Served at /dev/storefront in development only.

@@ -16,7 +16,7 @@ interface Series {
 /**
  * The requests histogram, kept by hand because it is the one metric on the hot path: an observation
  * is a map look-up and a few additions (~4x cheaper than prom-client's Histogram.observe, which
- * validates and hashes the labels every time: measured, see README "Metrics and alerts"). It
+ * validates and hashes the labels every time: measured, see docs/operations.md "Metrics and alerts"). It
  * reports to prom-client's registry in the shape the registry reads from its own histograms
  * (`get()`), so the exposition is the same.
  */
