@@ -75,14 +75,14 @@ try {
   // No @types (the modules run in browsers and any JavaScript runtime), and no skipLibCheck: the
   // generated declarations are checked too.
   const options = [
-    ...['--ignoreConfig', '--declaration', '--emitDeclarationOnly', '--rootDir', STAGING, '--outDir', OUT, '--pretty', 'false'],
-    ...['--target', 'es2024', '--lib', 'es2024,dom,dom.iterable', '--types', '', '--module', 'nodenext', '--moduleResolution', 'nodenext'],
-    ...['--strict', '--allowImportingTsExtensions', '--verbatimModuleSyntax', '--erasableSyntaxOnly'],
+    '--ignoreConfig', '--declaration', '--emitDeclarationOnly', '--rootDir', STAGING, '--outDir', OUT, '--pretty', 'false',
+    '--target', 'es2024', '--lib', 'es2024,dom,dom.iterable', '--types', '', '--module', 'nodenext', '--moduleResolution', 'nodenext',
+    '--strict', '--allowImportingTsExtensions', '--verbatimModuleSyntax', '--erasableSyntaxOnly',
   ];
   try {
     execFileSync(process.execPath, [tsc, ...options, ...EXPORTS.map(({ source }) => join(STAGING, source))], { stdio: 'pipe' });
   } catch (error) {
-    throw new Error(`tsc: ${String((error as { stdout?: Buffer }).stdout ?? error)}`);
+    throw new Error(`tsc: ${String((error as { stdout?: Buffer }).stdout ?? error)}`, { cause: error });
   }
 
   for (const path of files(OUT).filter((file) => file.endsWith('.d.ts'))) {

@@ -11,6 +11,7 @@ if (existsSync('.env')) process.loadEnvFile('.env');
 
 let config: Config;
 try {
+  // oxlint-disable-next-line node/no-process-env -- the one place the environment is read; config.ts gets it from here
   config = loadConfig(process.env, {
     keptToken: (file) => {
       try {

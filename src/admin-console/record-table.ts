@@ -75,7 +75,10 @@ export function recordTable<R extends { id: string }>(options: {
     'aria-label': 'すべて選択',
     onChange: () => {
       for (const box of boxes) box.checked = all.checked;
-      for (const record of options.records) all.checked ? selected.add(record.id) : selected.delete(record.id);
+      for (const record of options.records) {
+        if (all.checked) selected.add(record.id);
+        else selected.delete(record.id);
+      }
       options.onSelectionChange();
     },
   });
@@ -86,7 +89,8 @@ export function recordTable<R extends { id: string }>(options: {
       checked: selected.has(record.id),
       'aria-label': `この${options.noun}を選択`,
       onChange: () => {
-        box.checked ? selected.add(record.id) : selected.delete(record.id);
+        if (box.checked) selected.add(record.id);
+        else selected.delete(record.id);
         all.checked = boxes.every((b) => b.checked);
         options.onSelectionChange();
       },

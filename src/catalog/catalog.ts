@@ -23,7 +23,7 @@ export function loadCatalog(path: string): Catalog {
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new Error(`catalog ${path}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`catalog ${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   if (!Array.isArray(raw)) throw new Error(`catalog ${path}: must be a JSON array of products`);
   return buildCatalog(raw.map((entry, index) => parseProduct(path, entry, index)), path);

@@ -20,7 +20,7 @@ export function readContentSources(dir: string): ContentSource[] {
   try {
     types = readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
   } catch (error) {
-    throw new Error(`content ${dir}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`content ${dir}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   const sources: ContentSource[] = [];
   for (const contentType of types.sort()) {
@@ -46,6 +46,6 @@ export function readSynonymsSource(dir: string): { path: string; text: string } 
     return { path, text: readFileSync(path, 'utf8') };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new Error(`synonyms ${path}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`synonyms ${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
 }

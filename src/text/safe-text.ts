@@ -15,5 +15,6 @@ export function escapeHtml(text: string): string {
  * header, a line of a text email cannot pretend to be two, and a name stays one line in a list.
  */
 export function singleLine(text: string): string {
+  // oxlint-disable-next-line no-control-regex -- control characters are what this removes
   return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ');
 }
