@@ -151,7 +151,10 @@ export function renderActiveList<R extends ActiveRecord, A extends ArchivedRecor
         context,
         selected: onPage,
         onSelectionChange: () => {
-          for (const record of records) onPage.has(record.id) ? selected.set(record.id, record) : selected.delete(record.id);
+          for (const record of records) {
+            if (onPage.has(record.id)) selected.set(record.id, record);
+            else selected.delete(record.id);
+          }
           showSelection();
         },
       }),
