@@ -207,6 +207,9 @@ describe('markup shown as text, rendered in Chromium', () => {
     assert.equal(await row.locator('td[data-label="お名前"]').textContent(), NAME);
     assert.equal(await row.locator('td[data-label="メール"]').textContent(), EMAIL);
     assert.equal(await row.locator('td[data-label="商品"]').textContent(), PRODUCT);
+    assert.equal(await row.locator('.notes-text').textContent(), NOTES);
+    // And in the memo editor, opened on demand.
+    await row.locator('button.edit-notes').click();
     assert.equal(await row.locator('textarea').inputValue(), NOTES);
     assert.ok((await page.locator('#filter-product option').allTextContents()).includes(PRODUCT));
     const reservations = await inspect(page);
