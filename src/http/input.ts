@@ -80,11 +80,13 @@ function readNodeStream(stream: IncomingMessage, limit: number, tooLarge: () => 
       size += chunk.byteLength;
       if (size <= limit) return void chunks.push(chunk);
       // Stop keeping it, but let the rest flow past so the 413 can still be sent.
-      stream.off('data', onData).off('end', onEnd).off('error', onError).resume();
+      stream.off('data', onData).off('end', onEnd).off('error', onGone).off('close', onGone).resume();
       reject(tooLarge());
     };
     const onEnd = () => resolve(Buffer.concat(chunks).toString('utf8'));
-    const onError = (error: Error) => reject(error);
-    stream.on('data', onData).once('end', onEnd).once('error', onError);
+    // The client hung up before its body was all sent: its mistake, not the server's (SPEC §10). The
+    // answer reaches nobody; the 400 keeps it out of the error log and the 500s counted in /metrics.
+    const onGone = () => reject(new AppError(400, 'Request body incomplete'));
+    stream.on('data', onData).once('end', onEnd).once('error', onGone).once('close', onGone);
   });
 }
