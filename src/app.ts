@@ -112,6 +112,7 @@ export function createApp(services: Services): Hono<AppEnv> {
     adminToken: services.config.adminToken,
     adminThrottle: services.adminThrottle,
     isShopOrigin: shopOrigins(services.config.cors),
+    serviceOrigin: new URL(services.config.publicBaseUrl).origin,
   });
   return app;
 }

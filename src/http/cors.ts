@@ -2,7 +2,8 @@ import type { Context } from 'hono';
 import type { Config } from '../config.ts';
 import type { AppEnv } from './app-env.ts';
 import { reply, setHeader } from './reply.ts';
-import { requestHeader } from './request.ts';
+import { AppError } from './app-error.ts';
+import { requestHeader, requestHeaderLines } from './request.ts';
 import type { CorsPolicy } from './route.ts';
 
 const LOCAL_DEVELOPMENT = /^http:\/\/(?:[a-z0-9-]+\.)*localhost:34434$/;
@@ -15,6 +16,20 @@ export function shopOrigins(settings: Config['cors']): (origin: string) => boole
   const production = settings.productionOrigin ? new URL(settings.productionOrigin).origin : undefined;
   const preview = settings.previewOriginPattern;
   return (origin) => origin.length <= LONGEST_ORIGIN && (origin === production || LOCAL_DEVELOPMENT.test(origin) || (preview?.test(origin) ?? false));
+}
+
+/**
+ * The check of a route's `origins` (route.ts): a browser's post from another site is refused. Two
+ * Origin headers are refused too (which one would the browser have sent?).
+ */
+export function originGuard(isShopOrigin: (origin: string) => boolean, serviceOrigin: string): (c: Context<AppEnv>, allowed: 'shop' | 'shop-or-service') => void {
+  return (c, allowed) => {
+    const origins = requestHeaderLines(c, 'origin');
+    if (origins.length === 0) return;
+    const [origin] = origins;
+    if (origins.length === 1 && (isShopOrigin(origin!) || (allowed === 'shop-or-service' && origin === serviceOrigin))) return;
+    throw new AppError(403, 'Origin not allowed');
+  };
 }
 
 /**

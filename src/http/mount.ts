@@ -3,7 +3,7 @@ import type { AppEnv } from './app-env.ts';
 import { adminGuard } from './admin-auth.ts';
 import type { AdminThrottle } from './admin-throttle.ts';
 import { AppError } from './app-error.ts';
-import { corsFor, type shopOrigins } from './cors.ts';
+import { corsFor, originGuard, type shopOrigins } from './cors.ts';
 import { readInput } from './input.ts';
 import { setHeader } from './reply.ts';
 import { requestHeaderLines } from './request.ts';
@@ -13,15 +13,19 @@ interface MountOptions {
   adminToken: string;
   adminThrottle: AdminThrottle;
   isShopOrigin: ReturnType<typeof shopOrigins>;
+  /** PUBLIC_BASE_URL's origin: the service's own pages post from it. */
+  serviceOrigin: string;
 }
 
 /**
  * Mounts routes one path at a time, so every path behaves the same way around its handlers:
  * OPTIONS is the CORS preflight (204), HEAD is GET without a body, any other method is 405 with an
- * `Allow` header, the admin check and the rate limit come before the body is read, then input is validated.
+ * `Allow` header; a cross-site post is refused (the route's `origins`), then the admin check and the
+ * rate limit come before the body is read, then input is validated.
  */
 export function mountRoutes(app: Hono<AppEnv>, routes: Route[], options: MountOptions): void {
   const checkAdmin = adminGuard(options.adminToken);
+  const checkOrigin = originGuard(options.isShopOrigin, options.serviceOrigin);
   for (const [path, pathRoutes] of Map.groupBy(routes, (route) => route.path)) {
     const served = pathRoutes.map((route) => route.method);
     const allow = [...served, ...(served.includes('GET') ? ['HEAD'] : []), 'OPTIONS'];
@@ -39,6 +43,7 @@ export function mountRoutes(app: Hono<AppEnv>, routes: Route[], options: MountOp
       const route = pathRoutes.find((r) => r.method === method);
       if (!route) throw new AppError(405, 'Method not allowed', { headers: { Allow: allowHeader } });
       c.set('serverErrorMessage', route.serverError);
+      if (route.origins) checkOrigin(c, route.origins);
       if (route.admin) await options.adminThrottle(c, () => guards.get(route)!(requestHeaderLines(c, 'authorization')));
       await route.rateLimit?.check(c);
       return route.answerKnown?.(c) ?? route.handle(c, await readInput(c, route));

@@ -35,6 +35,13 @@ interface RouteCommon {
   cors: CorsPolicy;
   /** Another bearer token this admin route also accepts (METRICS_TOKEN on /metrics). */
   alsoAccepts?: string;
+  /**
+   * Refuses a browser's cross-site post (SPEC §10): a request whose `Origin` is not one of the
+   * shop's (`'shop'`), or not one of the shop's nor the service's own (PUBLIC_BASE_URL's,
+   * `'shop-or-service'`, for the service's own pages), gets 403 `Origin not allowed` before anything
+   * else is done. A request without `Origin` (a server, a script) is unaffected.
+   */
+  origins?: 'shop' | 'shop-or-service';
   /** A per-client budget, counted before the input is read (so refused and invalid requests count too). */
   rateLimit?: RateLimit;
   responses: Record<number, ResponseDoc>;
@@ -87,7 +94,11 @@ export function defineRoute<Q extends z.ZodType | undefined = undefined, B exten
   return {
     ...definition,
     // An admin route can be refused for its client's failed authentications (admin-throttle.ts).
-    responses: definition.admin ? { ...errorResponses(429), ...definition.responses } : definition.responses,
+    responses: {
+      ...(definition.admin ? errorResponses(429) : {}),
+      ...(definition.origins ? errorResponses(403) : {}),
+      ...definition.responses,
+    },
     admin: definition.admin ?? false,
     invalid:
       typeof invalid === 'string' ? (issues) => new AppError(400, invalid, { details: detailsFrom(issues) }) : invalid,

@@ -12,6 +12,7 @@ export const ErrorSchema = z
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid input',
   401: 'Missing or wrong admin token',
+  403: 'Origin not allowed: a post from another site',
   404: 'Not found',
   405: 'Method not allowed',
   409: 'Conflicts with the current state',

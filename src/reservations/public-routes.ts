@@ -49,6 +49,7 @@ export function publicReservationRoutes(deps: PublicReservationDeps): Route[] {
       description:
         'Stores the reservation and queues the confirmation email and the shop chat notice in the same transaction; they are delivered after the response. Rate-limited per client (shared with POST /api/notify). A product with a preorder campaign (GET /api/preorders) takes a seat of it or answers 409: 予約受付開始前です (before opensAt), 予約受付は終了しました (after closesAt), 予約数が上限に達しました (no seat left), お一人様あたりの予約数の上限に達しています (the address holds perCustomerLimit reservations of the campaign).',
       cors: 'allow-list',
+      origins: 'shop',
       rateLimit: deps.rateLimit,
       body: ReservationBody,
       invalid: (issues) => new AppError(400, JA.invalidInput, { details: detailsFrom(issues) }),

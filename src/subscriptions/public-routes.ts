@@ -75,6 +75,7 @@ export function publicSubscriptionRoutes(deps: PublicSubscriptionDeps): Route[] 
       description:
         'Creates a pending subscription and queues the restock chat notice in the same transaction. While the address already has a pending subscription for the product, answers its id and creates nothing (concurrent requests too). Rate-limited per client, sharing the budget of POST /api/reservation.',
       cors: 'allow-list',
+      origins: 'shop',
       rateLimit: deps.rateLimit,
       body: SignupBody,
       invalid: (issues) => new AppError(400, JA.invalidInput, { details: detailsFrom(issues) }),

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { TestApp } from './app.ts';
+import { rawClient } from './raw-http.ts';
 
 const INVALID_INPUT = '入力内容に誤りがあります';
 const PRODUCT_NOT_FOUND = '指定された商品が見つかりません';
@@ -43,6 +44,36 @@ export function publicFormRules(form: { app: () => TestApp; path: string; valid:
     assert.equal(response.status, 400);
     assert.deepEqual(await response.json(), { success: false, error: PRODUCT_NOT_FOUND });
     assert.equal(await stored(), before);
+  });
+
+  test('a post from another site (an Origin not the shop’s) → 403 Origin not allowed, nothing stored or queued; without Origin or from the shop, as usual', async () => {
+    const client = rawClient(form.app().url);
+    const outbox = async () => Number((await form.app().services.database.db.selectFrom('outbox').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const send = (origins: string[], type = 'application/json') =>
+      client.send({ method: 'POST', target: form.path, headers: [['Content-Type', type], ...origins.map((o): [string, string] => ['Origin', o])], body: Buffer.from(JSON.stringify(form.valid)) });
+    try {
+      const before = [await stored(), await outbox()];
+      const refused = [
+        ['https://evil.example'],
+        ['null'],
+        ['http://localhost:34434.evil.example'],
+        [`http://${'a'.repeat(240)}.localhost:34434`],
+        [form.app().services.config.publicBaseUrl],
+        ['http://localhost:34434', 'https://evil.example'],
+      ];
+      for (const origins of refused) {
+        for (const type of ['application/json', 'text/plain']) {
+          const response = await send(origins, type);
+          assert.equal(response.status, 403, `${origins.join(' + ').slice(0, 80)} ${type}`);
+          assert.deepEqual(JSON.parse(response.body.toString()), { success: false, error: 'Origin not allowed' });
+        }
+      }
+      assert.deepEqual([await stored(), await outbox()], before, 'nothing written, nothing to send');
+      assert.equal((await send([])).status, 200, 'no Origin: a server or a script');
+      assert.equal((await send(['http://localhost:34434'])).status, 200, 'the shop’s own origin');
+    } finally {
+      client.close();
+    }
   });
 
   test('a body over 64 KiB → 413', async () => {
