@@ -111,6 +111,19 @@ describe('the demo storefront', () => {
     assert.deepEqual(record.errors, []);
   });
 
+  test('a product with a preorder campaign shows its state; the others show none', async () => {
+    const products = (await (await app.request('/api/products?per_page=200')).json()) as { products: { slug: string }[] };
+    const slug = products.products[1]!.slug;
+    const upsert = await app.admin('/api/admin/preorders/upsert', { productSlug: slug, capacity: 30, shipsIn: '2027年2月下旬' });
+    assert.equal(upsert.status, 200, await upsert.text());
+    const { page, record } = await open('laptop');
+    assert.equal(await page.textContent(`.product[data-slug="${slug}"] .preorder`), '予約受付中 · 残り 30 · 2027年2月下旬 発送予定');
+    assert.equal(await page.locator('.product .preorder').count(), 1);
+    await screenshot(page, 'dev-storefront', 'preorder-laptop');
+    assert.deepEqual(record.errors, []);
+    assert.equal((await app.admin('/api/admin/preorders/delete', { productSlug: slug })).status, 200);
+  });
+
   test('is not served in production', async () => {
     const production = await startTestApp({
       env: { APP_ENV: 'production', PREORDER_API_TOKEN: `${ADMIN_TOKEN}-long-enough-for-production`, UNSUBSCRIBE_SECRET: 'an-unsubscribe-secret-of-32-characters!' },

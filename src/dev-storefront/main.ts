@@ -66,14 +66,9 @@ function productCard(product: Product): HTMLElement {
   );
 }
 
-// ---- preorder state: GET /api/preorders, when the service has it ----
+// ---- preorder state: GET /api/preorders ----
 
-interface Preorder {
-  productSlug: string;
-  state: 'upcoming' | 'open' | 'soldOut' | 'closed';
-  remaining: number | null;
-  shipsIn: string | null;
-}
+type Preorder = Output<'/api/preorders'>['preorders'][number];
 
 const STATES: Record<Preorder['state'], string> = { upcoming: '予約受付前', open: '予約受付中', soldOut: '予約数上限', closed: '予約受付終了' };
 
@@ -82,16 +77,10 @@ function preorderLine(preorder: Preorder): HTMLElement {
   return h('p', { class: `preorder ${preorder.state}` }, details.filter(Boolean).join(' · '));
 }
 
-/** Campaigns by product; none when the endpoint does not answer (a service without campaigns). */
+/** Campaigns by product; none when the service does not answer with them. */
 async function loadPreorders(): Promise<Map<string, Preorder>> {
-  try {
-    const response = await fetch('/api/preorders');
-    if (!response.ok) return new Map();
-    const body = (await response.json()) as { preorders?: Preorder[] };
-    return new Map((body.preorders ?? []).map((preorder) => [preorder.productSlug, preorder]));
-  } catch {
-    return new Map();
-  }
+  const reply = await shop.send('/api/preorders').catch(() => undefined);
+  return new Map(reply?.ok ? reply.body.preorders.map((preorder) => [preorder.productSlug, preorder]) : []);
 }
 
 // ---- site search in the page, with suggestions from the service ----
