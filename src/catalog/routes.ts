@@ -72,6 +72,8 @@ export function catalogRoutes(catalog: Catalog): Route[] {
       path: '/api/products',
       tag: 'Catalog',
       summary: 'List and filter the product catalog',
+      description:
+        '`tag` is repeatable (a product with any of them); every word of `q` must match the name, subtitle, brand, description or tags, ignoring case, width and hiragana/katakana. `page` defaults to 1 (below 1 reads as 1), `per_page` to 50 (over 200 reads as 200). `400 Invalid parameters` lists every bad field. Every answer carries a strong ETag: send it back as If-None-Match and an unchanged page is a 304 with no body.',
       cors: 'allow-list',
       query: ProductsQuery,
       serverError: JA.serverError,

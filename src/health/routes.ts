@@ -26,6 +26,8 @@ export function healthRoutes(environment: Environment, database: Database, readi
       path: '/healthz',
       tag: 'Health',
       summary: 'Smoke check: the service runs and its data store answers',
+      description:
+        'For monitoring and smoke tests. Do not restart instances on its 503: during a database outage every instance answers 503 and recovers by itself when the database is back (use /livez and /readyz for probes).',
       cors: 'none',
       responses: {
         200: { description: 'Healthy', schema: HealthResponse },

@@ -38,6 +38,7 @@ export function recordAdminRoutes<T extends RecordTable, C extends StatusChangeR
       path: kind.paths.list,
       tag: kind.tag,
       summary: kind.docs.listSummary,
+      description: kind.docs.listDescription,
       cors: 'any',
       admin: true,
       body: kind.schemas.listBody,

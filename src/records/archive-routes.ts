@@ -96,6 +96,7 @@ export function archiveRoutes<T extends RecordTable>(kind: RecordKind<T>, databa
       path: `${kind.paths.archive}/archives/list`,
       tag: kind.tag,
       summary: `List archived ${kind.listKey}, most recently archived first`,
+      description: 'Filtered by `productSlug` and `status`; 20 a page by default (`pageSize` 1–100).',
       cors: 'any',
       admin: true,
       body: ArchivedListBody,

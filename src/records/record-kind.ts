@@ -74,7 +74,7 @@ export interface RecordKind<T extends RecordTable = RecordTable, C extends Statu
   /** The key of the record in a status change's answer: 'reservation'. */
   itemKey: string;
   /** The API reference's words for the list and status routes. */
-  docs: { listSummary: string; statusSummary: string; statusDescription: string };
+  docs: { listSummary: string; listDescription: string; statusSummary: string; statusDescription: string };
   texts: {
     notFound: string;
     /** A status change naming an `expectedUpdatedAt` the record no longer has. */

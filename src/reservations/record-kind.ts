@@ -16,6 +16,8 @@ export const reservationKind: RecordKind<'reservations', ReservationStatusChange
   itemKey: 'reservation',
   docs: {
     listSummary: 'List active reservations, newest first',
+    listDescription:
+      '`q` (at most 200 characters) finds a case-insensitive substring of the name, email or id (`%` and `_` match themselves; on SQLite case folds for ASCII only). With `page` or `pageSize` one page and `total, page, pageSize, totalPages` (as the archive list); without them every match. An unknown status is `400 Invalid status`.',
     statusSummary: 'Change a reservation’s status and notes',
     statusDescription:
       'Allowed moves: pending→confirmed|cancelled, confirmed→fulfilled|cancelled|pending, fulfilled→confirmed, cancelled→pending, or the same status (a notes-only edit).',

@@ -17,6 +17,8 @@ export const subscriptionKind: RecordKind<'subscriptions', SubscriptionStatusCha
   itemKey: 'subscription',
   docs: {
     listSummary: 'List active restock subscriptions, newest first',
+    listDescription:
+      '`q` (at most 200 characters) finds a case-insensitive substring of the email or id (`%` and `_` match themselves; on SQLite case folds for ASCII only). With `page` or `pageSize` one page and `total, page, pageSize, totalPages` (as the archive list); without them every match. An unknown status is `400 Invalid status`.',
     statusSummary: 'Change a restock subscription’s status',
     statusDescription:
       'Allowed moves: pending→notified (sets notifiedAt), pending→unsubscribed, notified→pending and unsubscribed→pending (both clear notifiedAt), or the same status (no change). A move back to pending while another active pending subscription has the same email and product is refused with 409.',
