@@ -27,3 +27,16 @@ export function formatDay(date: string): string {
   const [, month, day] = date.split('-');
   return `${Number(month)}/${Number(day)}`;
 }
+
+// Japan keeps no summer time: its offset is always +09:00.
+const JAPAN_OFFSET_MS = 9 * 3_600_000;
+
+/** An ISO time as a `datetime-local` value in Japan time (`2026-12-01T10:00`); '' for none. */
+export function toJapanInput(iso: string | null): string {
+  return iso ? new Date(Date.parse(iso) + JAPAN_OFFSET_MS).toISOString().slice(0, 16) : '';
+}
+
+/** A `datetime-local` value read as Japan time, with its offset (`2026-12-01T10:00:00+09:00`); null for ''. */
+export function fromJapanInput(value: string): string | null {
+  return value ? `${value.length === 16 ? `${value}:00` : value}+09:00` : null;
+}

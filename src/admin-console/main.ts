@@ -1,6 +1,7 @@
 import { createTenpoClient } from '../client/tenpo-client.ts';
 import { dashboardView } from './dashboard-view.ts';
 import { renderLogin } from './login-view.ts';
+import { preordersView } from './preorders-view.ts';
 import { reservationsView } from './reservations-view.ts';
 import { forgetToken, storedToken } from './session.ts';
 import { subscriptionsView } from './subscriptions-view.ts';
@@ -8,7 +9,7 @@ import { renderShell, type View } from './shell.ts';
 
 // The console's entry: the sign-in form until the tab holds an accepted token, then the screens.
 
-const VIEWS: View[] = [dashboardView, reservationsView, subscriptionsView];
+const VIEWS: View[] = [dashboardView, reservationsView, preordersView, subscriptionsView];
 
 const root = document.getElementById('app')!;
 const api = createTenpoClient({ token: storedToken });

@@ -101,6 +101,8 @@ const reservations: RecordKind<Reservation, ArchivedReservation> = {
     { label: '商品', cell: (r, context) => productName(context.products, r.productSlug) },
     { label: 'お名前', cell: (r) => r.name },
     { label: 'メール', cell: (r) => r.email, class: 'email' },
+    // The product's campaign (one per product); a reservation of a deleted one keeps the mark.
+    { label: '予約受付', cell: (r) => (r.preorderId ? h('span', { class: 'preorder-mark', title: r.preorderId }, '予約受付分') : '—') },
     statusColumn(statuses),
     notesColumn,
   ],

@@ -1,0 +1,111 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { createTenpoClient, type TenpoClient } from 'tenpo/client';
+import { ADMIN_TOKEN, startTestApp, type TestApp } from './helpers/app.ts';
+import { launchBrowser, recordPage, screenshot, type PageRecord } from './helpers/browser.ts';
+
+// The console's 予約受付 screen in headless Chromium, against the whole service on SQLite: a
+// campaign made in the editor with Japan-time dates, its seats filling, and the reservations list
+// marking the campaign's reservations. Laptop (1366x768) and phone (390x844).
+
+const SHOTS = 'admin-console-preorders';
+
+let app: TestApp;
+let api: TenpoClient;
+let browser: Browser;
+const record: PageRecord = { console: [], errors: [], urls: [] };
+
+before(async () => {
+  app = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '0' } });
+  api = createTenpoClient({ baseUrl: app.url, token: () => ADMIN_TOKEN });
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+async function signedIn(view: string, viewport: { width: number; height: number }): Promise<Page> {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  recordPage(page, record);
+  await page.goto(`${app.url}/admin`);
+  await page.fill('#token', ADMIN_TOKEN);
+  await page.click('button[type=submit]');
+  await page.waitForSelector('header.top');
+  await page.goto(`${app.url}/admin#/${view}`);
+  return page;
+}
+
+const reserve = (email: string) => api.call('/api/reservation', { name: '予約 太郎', email, productSlug: 'kumo-vco-2' });
+
+test('create a campaign with dates in Japan time, watch its seats fill, then edit it to sold out', async () => {
+  const page = await signedIn('preorders', { width: 1366, height: 768 });
+  await page.locator('.placeholder', { hasText: '予約受付中の商品はありません。' }).waitFor();
+  await page.selectOption('#preorder-product', 'kumo-vco-2');
+  await page.fill('#preorder-opens', '2026-11-01T10:00');
+  await page.fill('#preorder-closes', '2099-12-31T18:00');
+  await page.fill('#preorder-capacity', '3');
+  await page.fill('#preorder-limit', '1');
+  await page.fill('#preorder-ships', '2027年2月下旬');
+  await page.click('.preorder-editor button[type=submit]');
+  await page.waitForFunction(() => document.querySelector('main > .notice')?.textContent === '「Kumo VCO II」の予約受付を保存しました。');
+  const [saved] = (await api.call('/api/admin/preorders/list', {})).preorders;
+  assert.deepEqual(
+    [saved!.opensAt, saved!.closesAt, saved!.capacity, saved!.perCustomerLimit, saved!.shipsIn, saved!.note],
+    ['2026-11-01T01:00:00.000Z', '2099-12-31T09:00:00.000Z', 3, 1, '2027年2月下旬', null],
+    'entered as Japan time, stored as the same instant in UTC',
+  );
+
+  await reserve('first@example.com');
+  await reserve('second@example.com');
+  await page.click('text=更新');
+  const row = page.locator('tr[data-product="kumo-vco-2"]');
+  await row.locator('.seats', { hasText: '2 / 3 台（残り 1）' }).waitFor();
+  assert.equal(await row.locator('.state').textContent(), '受付中');
+  assert.equal(await row.locator('[role=meter]').getAttribute('aria-valuenow'), '2');
+  const filled = await row.locator('.seat-fill').evaluate((fill) => fill.getBoundingClientRect().width / fill.parentElement!.getBoundingClientRect().width);
+  assert.ok(Math.abs(filled - 2 / 3) < 0.02, `the bar is ${filled} full`);
+  assert.equal(await row.locator('td[data-label=受付期間]').textContent(), '2026/11/01 10:00 〜 2099/12/31 18:00');
+  await screenshot(page, SHOTS, '01-campaign-open-laptop');
+
+  await row.locator('button', { hasText: '編集' }).click();
+  assert.equal(await page.inputValue('#preorder-opens'), '2026-11-01T10:00', 'the editor shows Japan time');
+  await page.fill('#preorder-capacity', '2');
+  await page.click('.preorder-editor button[type=submit]');
+  await row.locator('.state', { hasText: '満席' }).waitFor();
+  assert.equal(await row.locator('.seats span').textContent(), '2 / 2 台（残り 0）');
+  await screenshot(page, SHOTS, '02-campaign-sold-out-laptop');
+  await assert.rejects(reserve('third@example.com'), /予約数が上限に達しました/);
+  await page.context().close();
+});
+
+test('the reservations list marks the campaign’s reservations', async () => {
+  await api.call('/api/admin/preorders/delete', { productSlug: 'kumo-vco-2' });
+  await api.call('/api/reservation', { name: '通常 花子', email: 'plain@example.com', productSlug: 'hayate-wavefolder' });
+  const page = await signedIn('reservations', { width: 1366, height: 768 });
+  const marked = page.locator('table.records tbody tr', { has: page.locator('.preorder-mark') });
+  await page.locator('table.records tbody tr').first().waitFor();
+  assert.equal(await marked.count(), 2);
+  assert.equal(await page.locator('table.records tbody tr', { hasText: '通常 花子' }).locator('.preorder-mark').count(), 0);
+  await screenshot(page, SHOTS, '03-reservations-with-campaign-laptop');
+  await page.context().close();
+});
+
+test('on a phone the campaigns become cards and nothing scrolls sideways', async () => {
+  await api.call('/api/admin/preorders/upsert', { productSlug: 'tsuki-dual-lfo', capacity: 20, opensAt: '2099-01-01T00:00:00+09:00', shipsIn: '2099年春' });
+  const page = await signedIn('preorders', { width: 390, height: 844 });
+  const row = page.locator('tr[data-product="tsuki-dual-lfo"]');
+  await row.waitFor();
+  assert.equal(await row.locator('.state').textContent(), '受付前');
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390);
+  await screenshot(page, SHOTS, '04-campaigns-phone');
+  await row.locator('button', { hasText: '編集' }).click();
+  await page.locator('#preorder-heading').scrollIntoViewIfNeeded();
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390);
+  await screenshot(page, SHOTS, '05-editor-phone');
+  assert.deepEqual(record.errors, []);
+  await page.context().close();
+});
