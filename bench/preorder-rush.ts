@@ -58,14 +58,16 @@ async function measure(database: string, tenpo: TenpoProcess, rows: Record<strin
   await load({ url: tenpo.url, requests: requestsFor(PLAIN), amount: 2_000, connections: CONNECTIONS });
   const plain: LoadResult[] = [];
   const rushes: LoadResult[] = [];
-  /** Per rush: the 200s answered, and the seats the campaign counts. */
-  const taken: string[] = [];
+  /** Per rush: the campaign's count, its stored reservations, the 200s answered and the requests that got no answer. */
+  const taken: { counted: number; stored: number; ok: number; unanswered: number }[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     await admin(tenpo, '/api/admin/preorders/delete', { productSlug: RUSHED }).catch(() => undefined);
     await admin(tenpo, '/api/admin/preorders/upsert', { productSlug: RUSHED, capacity: CAPACITY });
     rushes.push(await load({ url: tenpo.url, requests: requestsFor(RUSHED), amount: AMOUNT, connections: CONNECTIONS }));
-    const [campaign] = ((await admin(tenpo, '/api/admin/preorders/list', {})) as { preorders: { reserved: number }[] }).preorders;
-    taken.push(`${rushes.at(-1)!.ok}/${campaign!.reserved}`);
+    const [campaign] = ((await admin(tenpo, '/api/admin/preorders/list', {})) as { preorders: { id: string; reserved: number }[] }).preorders;
+    const listed = ((await admin(tenpo, '/api/admin-reservations-list', { productSlug: RUSHED })) as { reservations: { preorderId: string | null }[] }).reservations;
+    const { ok, errors } = rushes.at(-1)!;
+    taken.push({ counted: campaign!.reserved, stored: listed.filter((r) => r.preorderId === campaign!.id).length, ok, unanswered: errors });
     plain.push(await load({ url: tenpo.url, requests: requestsFor(PLAIN), amount: AMOUNT, connections: CONNECTIONS }));
   }
   const rushMedian = median(rushes);
@@ -76,7 +78,14 @@ async function measure(database: string, tenpo: TenpoProcess, rows: Record<strin
     row(`${database}: product without a campaign`, plainMedian, plain.map((r) => r.ok).join(' / ')),
   );
   return [
-    verdict(`${database}: seats taken per rush (200s / the campaign's count)`, taken.every((t) => t === `${CAPACITY}/${CAPACITY}`), taken.join(', '), `${CAPACITY}/${CAPACITY} each round`),
+    // A request the client gave up on (autocannon's 10 s timeout, on a loaded machine) may still have
+    // taken a seat: the store is the proof, and the 200s can never exceed it.
+    verdict(
+      `${database}: seats taken per rush (counted / stored / answered 200 + unanswered)`,
+      taken.every((t) => t.counted === CAPACITY && t.stored === CAPACITY && t.ok <= CAPACITY && t.ok + t.unanswered >= CAPACITY),
+      taken.map((t) => `${t.counted} / ${t.stored} / ${t.ok} + ${t.unanswered}`).join(', '),
+      `${CAPACITY} / ${CAPACITY} / ≤ ${CAPACITY} each round`,
+    ),
     verdict(`${database}: campaign path / plain path throughput (medians)`, ratio >= 0.7, `${ratio.toFixed(2)} (${Math.round(rushMedian.requestsPerSecond)} vs ${Math.round(plainMedian.requestsPerSecond)} req/s; p99 ${rushMedian.p99Ms} vs ${plainMedian.p99Ms} ms)`, '≥ 0.70'),
   ];
 }
