@@ -4,6 +4,7 @@ import { apiReferenceRoutes } from './api-reference/routes.ts';
 import { catalogRoutes } from './catalog/routes.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
 import { devStorefrontRoutes } from './dev-storefront/routes.ts';
+import { emailTemplateRoutes } from './email-templates/routes.ts';
 import type { Catalog } from './catalog/catalog.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
@@ -74,6 +75,8 @@ export function allRoutes(services: Services): Route[] {
       rateLimit: services.publicWriteLimit,
       wakeDispatcher,
       now: services.now,
+      publicBaseUrl: services.config.publicBaseUrl,
+      manageSecret: services.config.unsubscribeSecret,
     }),
     ...preorderRoutes({ database: services.database, catalog: services.catalog, now: services.now }),
     ...subscriptionRoutes({
@@ -85,6 +88,7 @@ export function allRoutes(services: Services): Route[] {
       unsubscribeSecret: services.config.unsubscribeSecret,
       wakeDispatcher,
     }),
+    ...emailTemplateRoutes({ database: services.database, catalog: services.catalog, publicBaseUrl: services.config.publicBaseUrl }),
     ...dashboardRoutes({
       database: services.database,
       catalog: services.catalog,

@@ -64,7 +64,7 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
   });
   const keywordLogStore = createKeywordLogStore(database);
   const keywordLog = createKeywordLogWriter(keywordLogStore, log);
-  const delivery = await createDelivery(config, log);
+  const delivery = await createDelivery(config, log, database);
   const dispatcher = new Dispatcher({ database, deliver: delivery.deliver, log, timings: { leaseMs: config.outboxLeaseMs, ...options.dispatcher } });
   const writeReservation = reservationWriter(database);
   const writeSignup = groupCommit(database, writeSignups);

@@ -221,7 +221,7 @@ for (const dialect of DIALECTS) {
             message: {
               channel: 'email',
               to: 'a@example.com',
-              email: { template: 'restock-notice', facts: { productName: 's', price: null, productUrl: 'https://shop.example/p', unsubscribeUrl: 'https://shop.example/u' } },
+              email: { template: 'restock-available', facts: { productName: 's', price: null, productUrl: 'https://shop.example/p', unsubscribeUrl: 'https://shop.example/u' } },
             },
           },
           { idempotencyKey: 'crash/2', queuedAt: new Date(now).toISOString(), message: { channel: 'chat', webhook: 'reservation', content: { title: 'crash', fields: [], timestamp: new Date(now).toISOString() } } },

@@ -3,6 +3,17 @@ import type { ProductsQuery, ProductsResponse } from '../catalog/routes.ts';
 import type { ArchivedListBody, ArchiveResponse, archivedListResponse, BulkBody, UnarchiveResponse } from '../records/archive-routes.ts';
 import type { DocumentSchema } from '../api-reference/routes.ts';
 import type { DashboardBody, DashboardResponse } from '../dashboard/routes.ts';
+import type {
+  ListBody as TemplateListBody,
+  ListResponse as TemplateListResponse,
+  PreviewBody as TemplatePreviewBody,
+  PreviewResponse as TemplatePreviewResponse,
+  RevertBody as TemplateRevertBody,
+  TemplateResponse,
+  UpdateBody as TemplateUpdateBody,
+  VersionsBody as TemplateVersionsBody,
+  VersionsResponse as TemplateVersionsResponse,
+} from '../email-templates/schemas.ts';
 import type { HealthResponse, ProbeResponse } from '../health/routes.ts';
 import type { ErrorSchema } from '../http/schemas.ts';
 import type { KeywordLogsQuery, KeywordLogsResponse } from '../keyword-log/routes.ts';
@@ -71,6 +82,11 @@ export interface Endpoints {
   '/api/admin/preorders/list': Endpoint<In<typeof PreorderListBody>, Out<typeof PreorderListResponse>>;
   '/api/admin/preorders/upsert': Endpoint<In<typeof PreorderUpsertBody>, Out<typeof PreorderUpsertResponse>>;
   '/api/admin/preorders/delete': Endpoint<In<typeof PreorderDeleteBody>, Out<typeof PreorderDeleteResponse>>;
+  '/api/admin/email-templates/list': Endpoint<In<typeof TemplateListBody>, Out<typeof TemplateListResponse>>;
+  '/api/admin/email-templates/update': Endpoint<In<typeof TemplateUpdateBody>, Out<typeof TemplateResponse>>;
+  '/api/admin/email-templates/preview': Endpoint<In<typeof TemplatePreviewBody>, Out<typeof TemplatePreviewResponse>>;
+  '/api/admin/email-templates/versions': Endpoint<In<typeof TemplateVersionsBody>, Out<typeof TemplateVersionsResponse>>;
+  '/api/admin/email-templates/revert': Endpoint<In<typeof TemplateRevertBody>, Out<typeof TemplateResponse>>;
 }
 
 /**

@@ -34,6 +34,11 @@ export const ENDPOINTS = {
   '/api/admin/preorders/list': { method: 'POST', admin: true },
   '/api/admin/preorders/upsert': { method: 'POST', admin: true },
   '/api/admin/preorders/delete': { method: 'POST', admin: true },
+  '/api/admin/email-templates/list': { method: 'POST', admin: true },
+  '/api/admin/email-templates/update': { method: 'POST', admin: true },
+  '/api/admin/email-templates/preview': { method: 'POST', admin: true },
+  '/api/admin/email-templates/versions': { method: 'POST', admin: true },
+  '/api/admin/email-templates/revert': { method: 'POST', admin: true },
 } as const satisfies { [P in keyof Endpoints]: { method: Method; admin: boolean } };
 
 export type EndpointPath = keyof Endpoints;

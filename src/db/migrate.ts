@@ -6,6 +6,7 @@ import * as keywordLogHours from './migrations/003-keyword-log-hours.ts';
 import * as keywordHours from './migrations/004-keyword-hours.ts';
 import * as recordUpdatedAt from './migrations/005-record-updated-at.ts';
 import * as preorders from './migrations/006-preorders.ts';
+import * as emailTemplates from './migrations/007-email-templates.ts';
 
 /** Every migration, in order. A new one is a new file here, never an edit to a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   '004-keyword-hours': keywordHours,
   '005-record-updated-at': recordUpdatedAt,
   '006-preorders': preorders,
+  '007-email-templates': emailTemplates,
 };
 
 const ATTEMPTS = 4;

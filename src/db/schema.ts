@@ -14,6 +14,7 @@ export interface Tables {
   outbox: OutboxRow;
   preorders: PreorderRow;
   preorder_customers: PreorderCustomerRow;
+  email_template_versions: EmailTemplateVersionRow;
 }
 
 export interface ReservationRow {
@@ -109,4 +110,17 @@ export interface PreorderCustomerRow {
   preorder_id: string;
   email: string;
   reserved: number;
+}
+
+/** One saved version of a customer email's template (migration 007); rows are only ever added. */
+export interface EmailTemplateVersionRow {
+  /** One of the kinds of src/email-templates/kinds.ts. */
+  kind: string;
+  /** 1, 2, 3… per kind, without gaps; the highest is the current template. */
+  version: number;
+  subject: string;
+  body: string;
+  /** 1 or 0 (an integer on both dialects). */
+  enabled: number;
+  created_at: string;
 }

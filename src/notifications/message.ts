@@ -1,10 +1,9 @@
-import type { ReservationConfirmationFacts } from './templates/reservation.ts';
-import type { RestockNoticeFacts } from './templates/restock.ts';
+import type { QueuedEmail } from '../email-templates/facts.ts';
 
 /**
  * What the outbox carries. An email is queued as its template and the facts it states (the product,
  * its price that day, the links), fixed when it is queued; the wording is applied when it is sent
- * (templates/email-templates.ts). A few hundred bytes a message instead of kilobytes of rendered
+ * with the template version current when it was queued (src/email-templates). A few hundred bytes a message instead of kilobytes of rendered
  * text and HTML: the outbox row is written at enqueue, claim and settle, so its size is most of the
  * cost of a reservation (measured: ~30 % of a reservation's CPU; bench/reservations.ts). Chat is
  * addressed by webhook name, so the URL, a secret, is read from the configuration at send time and
@@ -30,13 +29,8 @@ export interface ChatContent {
   timestamp: string;
 }
 
-/** An email as queued: which template, and the facts it states. */
-export type TemplatedEmail =
-  | { template: 'reservation-confirmation'; facts: ReservationConfirmationFacts }
-  | { template: 'restock-notice'; facts: RestockNoticeFacts };
-
 export type OutgoingMessage =
-  | { channel: 'email'; to: string; email: TemplatedEmail }
+  | { channel: 'email'; to: string; email: QueuedEmail }
   | { channel: 'chat'; webhook: WebhookName; content: ChatContent };
 
 /** A message to queue. */

@@ -14,7 +14,7 @@ const at = (ms: number) => new Date(Date.UTC(2030, 0, 1) + ms).toISOString();
 const notice = (key: string) => ({ productName: key, price: null, productUrl: `https://shop.example/${key}`, unsubscribeUrl: `https://shop.example/u/${key}` });
 
 function email(key: string, queuedAt: string, recordId?: string): OutboxEntry {
-  return { idempotencyKey: key, recordId, queuedAt, message: { channel: 'email', to: `${key}@example.com`, email: { template: 'restock-notice', facts: notice(key) } } };
+  return { idempotencyKey: key, recordId, queuedAt, message: { channel: 'email', to: `${key}@example.com`, email: { template: 'restock-available', facts: notice(key) } } };
 }
 
 for (const dialect of DIALECTS) {
@@ -44,7 +44,7 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(await claim(50), [], 'nothing is due yet');
       const claimed = await claim(600, 1);
       assert.deepEqual(claimed.map((m) => [m.idempotencyKey, m.attempts, m.lease]), [['early', 1, at(1_600)]]);
-      assert.deepEqual(claimed[0]!.message, { channel: 'email', to: 'early@example.com', email: { template: 'restock-notice', facts: notice('early') } });
+      assert.deepEqual(claimed[0]!.message, { channel: 'email', to: 'early@example.com', email: { template: 'restock-available', version: 1, facts: notice('early') } });
       assert.deepEqual((await claim(700)).map((m) => m.idempotencyKey), ['late'], 'a held message is not claimed again');
       assert.deepEqual(await claim(1_599), []);
     });

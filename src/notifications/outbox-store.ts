@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../db/database.ts';
+import { currentVersionNumbers } from '../email-templates/store.ts';
 import type { OutboxRow, Tables } from '../db/schema.ts';
 import { uuidV7 } from '../db/time-ordered-id.ts';
 import type { OutboxEntry, OutgoingMessage, QueuedMessage, WebhookName } from './message.ts';
@@ -22,6 +23,9 @@ const DEAD = sql.lit('dead');
  */
 export async function enqueueMessages(db: Kysely<Tables>, entries: OutboxEntry[]): Promise<void> {
   if (entries.length === 0) return;
+  // An email is rendered with the template version current now, however the template changes before it is sent.
+  const unversioned = entries.flatMap(({ message }) => (message.channel === 'email' && message.email.version === undefined ? [message.email.template] : []));
+  const versions = unversioned.length > 0 ? await currentVersionNumbers(db, [...new Set(unversioned)]) : undefined;
   await db
     .insertInto('outbox')
     .values(
@@ -29,7 +33,7 @@ export async function enqueueMessages(db: Kysely<Tables>, entries: OutboxEntry[]
         id: uuidV7(),
         channel: message.channel,
         destination: message.channel === 'email' ? message.to : message.webhook,
-        payload: JSON.stringify(message.channel === 'email' ? message.email : message.content),
+        payload: JSON.stringify(message.channel === 'email' ? { ...message.email, version: message.email.version ?? versions?.get(message.email.template) } : message.content),
         idempotency_key: idempotencyKey,
         record_id: recordId ?? null,
         status: 'pending',

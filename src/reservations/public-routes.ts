@@ -37,6 +37,10 @@ export interface PublicReservationDeps {
   wakeDispatcher: () => void;
   /** The time a reservation is taken at, which decides its campaign's state (tests set it). */
   now: () => Date;
+  /** PUBLIC_BASE_URL, for the links in the emails. */
+  publicBaseUrl: string;
+  /** Signs the customer's page links (UNSUBSCRIBE_SECRET). */
+  manageSecret: string;
 }
 
 export function publicReservationRoutes(deps: PublicReservationDeps): Route[] {

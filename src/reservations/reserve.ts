@@ -6,9 +6,12 @@ import type { Tables } from '../db/schema.ts';
 import { uuidV7 } from '../db/time-ordered-id.ts';
 import type { OutboxEntry } from '../notifications/message.ts';
 import { enqueueMessages } from '../notifications/outbox-store.ts';
-import { reservationChatMessage, reservationConfirmationFacts } from '../notifications/templates/reservation.ts';
 import type { SeatRefusal } from '../preorders/campaign.ts';
 import { takeSeats, type SeatOutcome } from '../preorders/seats.ts';
+import { reservationChatMessage } from '../notifications/templates/reservation.ts';
+import { reservationEmailFacts } from '../email-templates/facts.ts';
+import { productPageUrl } from '../subscriptions/links.ts';
+import { manageUrl } from './manage-link.ts';
 import { insertReservations, type NewReservationRow } from './store.ts';
 
 export interface ReservationRequest {
@@ -34,7 +37,7 @@ export type ReserveResult = { ok: true; reservationId: string } | { ok: false; r
  * the product has a preorder campaign, the write takes a seat of it first, or refuses (SPEC §7).
  */
 export async function reserve(
-  deps: { catalog: Catalog; write: (reservation: ReservationWrite) => Promise<SeatOutcome>; wakeDispatcher: () => void },
+  deps: { catalog: Catalog; write: (reservation: ReservationWrite) => Promise<SeatOutcome>; wakeDispatcher: () => void; publicBaseUrl: string; manageSecret: string },
   request: ReservationRequest,
   now: Date = new Date(),
 ): Promise<ReserveResult> {
@@ -49,7 +52,17 @@ export async function reserve(
         idempotencyKey: `reservation/${reservation.id}/confirmation-email`,
         recordId: reservation.id,
         queuedAt: reservation.createdAt,
-        message: { channel: 'email', to: reservation.email, email: { template: 'reservation-confirmation', facts: reservationConfirmationFacts(reservation, product) } },
+        message: {
+          channel: 'email',
+          to: reservation.email,
+          email: {
+            template: 'reservation-received',
+            facts: reservationEmailFacts(reservation, product, {
+              productUrl: productPageUrl(deps.publicBaseUrl, product),
+              manageUrl: manageUrl(deps.publicBaseUrl, deps.manageSecret, reservation.id),
+            }),
+          },
+        },
       },
       {
         idempotencyKey: `reservation/${reservation.id}/chat`,

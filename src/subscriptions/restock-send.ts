@@ -3,7 +3,8 @@ import type { Database } from '../db/database.ts';
 import { uuidV7 } from '../db/time-ordered-id.ts';
 import type { OutboxEntry } from '../notifications/message.ts';
 import { enqueueMessages } from '../notifications/outbox-store.ts';
-import { restockNoticeFacts, restockPublicChatMessage } from '../notifications/templates/restock.ts';
+import { restockEmailFacts } from '../email-templates/facts.ts';
+import { restockPublicChatMessage } from '../notifications/templates/restock.ts';
 import { productPageUrl, unsubscribeUrl } from './links.ts';
 import { markPendingNotified } from './store.ts';
 import { unsubscribeToken } from './unsubscribe-token.ts';
@@ -56,8 +57,8 @@ export async function sendRestockNotices(
           channel: 'email',
           to: subscription.email,
           email: {
-            template: 'restock-notice',
-            facts: restockNoticeFacts(product, { productUrl, unsubscribeUrl: unsubscribeUrl(deps.publicBaseUrl, unsubscribeToken(deps.unsubscribeSecret, subscription.id)) }),
+            template: 'restock-available',
+            facts: restockEmailFacts(product, { productUrl, unsubscribeUrl: unsubscribeUrl(deps.publicBaseUrl, unsubscribeToken(deps.unsubscribeSecret, subscription.id)) }),
           },
         },
       }));
