@@ -375,7 +375,7 @@ describe('what the restock email and the unsubscribe page show is escaped', () =
     const html = String(mail!.parsed.html);
     assert.ok(!html.includes('<script>'));
     assert.ok(html.includes('&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;VCO&quot;'));
-    assert.ok(mail!.parsed.text?.includes(`商品ページを見る: ${BASE}/\n`));
+    assert.ok(mail!.parsed.text?.includes(`商品ページを見る:\n${BASE}/\n`));
     const page = await (await fetch(local(app, unsubscribeLink(mail!)))).text();
     assert.ok(!page.includes('<script>'));
     assert.ok(page.includes('「&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;VCO&quot;」'));

@@ -30,8 +30,11 @@ export function statusChangeResponse<K extends string, I extends z.ZodType>(item
   return z.object({ success: z.literal(true), ...({ [itemKey]: item } as Record<K, I>) });
 }
 
-/** The active list and the status change of one record kind: SPEC §4. */
-export function recordAdminRoutes<T extends RecordTable, C extends StatusChangeRequest>(kind: RecordKind<T, C>, database: Database): Route[] {
+/**
+ * The active list and the status change of one record kind: SPEC §4. `wakeDispatcher`, when given,
+ * is called after a change has committed, for the messages the kind may have queued with it.
+ */
+export function recordAdminRoutes<T extends RecordTable, C extends StatusChangeRequest>(kind: RecordKind<T, C>, database: Database, wakeDispatcher?: () => void): Route[] {
   return [
     defineRoute({
       method: 'POST',
@@ -69,6 +72,7 @@ export function recordAdminRoutes<T extends RecordTable, C extends StatusChangeR
       handle: async (c, { body }) => {
         const result = await changeStatus(database, kind, body);
         if (result.outcome !== 'updated') throw statusChangeRefusal(result, kind.texts);
+        wakeDispatcher?.();
         return replyJson(c, 200, { success: true, [kind.itemKey]: kind.activeItem(result.record) });
       },
     }),

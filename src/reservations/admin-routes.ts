@@ -6,7 +6,7 @@ import { defineRoute, type Route } from '../http/route.ts';
 import { errorResponses } from '../http/schemas.ts';
 import { required } from '../records/admin-fields.ts';
 import { eraseReservation } from './admin.ts';
-import { reservationKind } from './record-kind.ts';
+import type { RecordKind } from '../records/record-kind.ts';
 
 // The admin route only reservations have; their list, status and archive routes are src/records'.
 
@@ -15,7 +15,7 @@ const MISSING_ID = 'Missing required fields: id, productSlug';
 export const DeleteBody = z.object({ id: required(MISSING_ID), productSlug: required(MISSING_ID) });
 export const DeleteResponse = z.object({ success: z.literal(true), deletedId: z.string() });
 
-export function reservationEraseRoutes(database: Database): Route[] {
+export function reservationEraseRoutes(database: Database, reservationKind: Pick<RecordKind, 'tag' | 'texts'>): Route[] {
   return [
     defineRoute({
       method: 'POST',

@@ -1,10 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { Tables } from '../db/schema.ts';
-import { deleteMessagesAbout } from '../notifications/outbox-store.ts';
+import { deleteMessagesAbout, enqueueMessages } from '../notifications/outbox-store.ts';
 import { releaseSeat, retakeSeat } from '../preorders/seats.ts';
 import type { StatusChangeResult } from '../records/record-kind.ts';
 import type { ReservationStatus } from './status.ts';
+import { statusEmail, type ReservationEmailDeps } from './status-emails.ts';
 import { deleteReservation, updateReservation, type Reservation } from './store.ts';
 
 export interface ReservationStatusChange {
@@ -13,21 +14,25 @@ export interface ReservationStatusChange {
   status: ReservationStatus;
   /** Replaces the notes when given ('' clears them); absent keeps them. */
   notes?: string;
+  /** False: the move emails the customer nothing (SPEC §6.3); absent or true: it does, when its template is enabled. */
+  notifyCustomer?: boolean;
 }
 
 /**
  * A reservation's part of an allowed status move (src/records/status-change.ts checked it): the
- * status, and the notes when given. Staying on the same status is a notes edit, and with the
- * same notes nothing changes (so `updatedAt` stays). The first move away from `pending` records
- * when the shop responded, and that time is never overwritten. A reservation of a preorder
- * campaign gives its seat back when cancelled, and takes one again when moved back from cancelled,
- * which a campaign with no seat left refuses (SPEC §7).
+ * status, and the notes when given, and the customer's email about the move (status-emails.ts),
+ * queued in the same transaction. Staying on the same status is a notes edit, and with the same
+ * notes nothing changes (so `updatedAt` stays). The first move away from `pending` records when
+ * the shop responded, and that time is never overwritten. A reservation of a preorder campaign
+ * gives its seat back when cancelled, and takes one again when moved back from cancelled, which a
+ * campaign with no seat left refuses (SPEC §7).
  */
 export async function applyReservationStatus(
   trx: Kysely<Tables>,
   current: Reservation,
   change: ReservationStatusChange,
   now: Date,
+  emails: ReservationEmailDeps,
 ): Promise<StatusChangeResult<'reservations'>> {
   if (current.status === change.status && (change.notes === undefined || change.notes === current.notes)) return { outcome: 'updated', record: current };
   const cancelled = current.status === 'cancelled';
@@ -40,6 +45,8 @@ export async function applyReservationStatus(
     ...(change.notes !== undefined ? { notes: change.notes } : {}),
     ...(firstResponse ? { responded_at: now.toISOString() } : {}),
   });
+  const email = change.notifyCustomer === false ? undefined : await statusEmail(trx, emails, record, current.status, now);
+  if (email) await enqueueMessages(trx, [email]);
   return { outcome: 'updated', record };
 }
 

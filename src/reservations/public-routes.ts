@@ -9,6 +9,7 @@ import { errorResponses } from '../http/schemas.ts';
 import { EmailField, ProductSlugField } from '../records/form-fields.ts';
 import { detailsFrom } from '../http/validation.ts';
 import { codePointLength } from '../text/code-points.ts';
+import type { ReservationEmailDeps } from './status-emails.ts';
 import { singleLine } from '../text/safe-text.ts';
 import type { SeatOutcome } from '../preorders/seats.ts';
 import { reserve, type ReservationWrite } from './reserve.ts';
@@ -29,7 +30,7 @@ export const ReservationBody = z.object({
 
 export const ReservationResponse = z.object({ success: z.literal(true), reservationId: z.string().describe('res_<uuid v7>') });
 
-export interface PublicReservationDeps {
+export interface PublicReservationDeps extends ReservationEmailDeps {
   catalog: Catalog;
   /** Writes the reservation and its messages (writeReservations under groupCommit, made where the app is assembled). */
   write: (reservation: ReservationWrite) => Promise<SeatOutcome>;
@@ -37,10 +38,6 @@ export interface PublicReservationDeps {
   wakeDispatcher: () => void;
   /** The time a reservation is taken at, which decides its campaign's state (tests set it). */
   now: () => Date;
-  /** PUBLIC_BASE_URL, for the links in the emails. */
-  publicBaseUrl: string;
-  /** Signs the customer's page links (UNSUBSCRIBE_SECRET). */
-  manageSecret: string;
 }
 
 export function publicReservationRoutes(deps: PublicReservationDeps): Route[] {

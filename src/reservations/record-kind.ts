@@ -2,9 +2,13 @@ import type { RecordKind } from '../records/record-kind.ts';
 import { applyReservationStatus, type ReservationStatusChange } from './admin.ts';
 import { activeReservation, ArchivedReservationSchema, archivedReservation, ListBody, ListResponse, StatusBody, StatusResponse } from './schemas.ts';
 import { RESERVATION_STATUS_TABLE } from './status.ts';
+import type { ReservationEmailDeps } from './status-emails.ts';
 
-/** Reservations as a record kind: src/records lists them, changes their status and archives them. */
-export const reservationKind: RecordKind<'reservations', ReservationStatusChange> = {
+/**
+ * Reservations as a record kind: src/records lists them, changes their status (emailing the
+ * customer, status-emails.ts) and archives them.
+ */
+export const reservationKind = (emails: ReservationEmailDeps): RecordKind<'reservations', ReservationStatusChange> => ({
   table: 'reservations',
   paths: {
     list: '/api/admin-reservations-list',
@@ -34,5 +38,5 @@ export const reservationKind: RecordKind<'reservations', ReservationStatusChange
   schemas: { listBody: ListBody, listResponse: ListResponse, statusBody: StatusBody, statusResponse: StatusResponse, archivedItem: ArchivedReservationSchema },
   activeItem: activeReservation,
   archivedItem: archivedReservation,
-  applyStatusChange: applyReservationStatus,
-};
+  applyStatusChange: (trx, current, change, now) => applyReservationStatus(trx, current, change, now, emails),
+});

@@ -8,10 +8,11 @@ import { reservationKind } from './record-kind.ts';
 
 /** Every reservation endpoint: the public form, the admin workflow and the archive. */
 export function reservationRoutes(deps: PublicReservationDeps & { database: Database }): Route[] {
+  const kind = reservationKind(deps);
   return [
     ...publicReservationRoutes(deps),
-    ...recordAdminRoutes(reservationKind, deps.database),
-    ...reservationEraseRoutes(deps.database),
-    ...archiveRoutes(reservationKind, deps.database),
+    ...recordAdminRoutes(kind, deps.database, deps.wakeDispatcher),
+    ...reservationEraseRoutes(deps.database, kind),
+    ...archiveRoutes(kind, deps.database),
   ];
 }

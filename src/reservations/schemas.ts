@@ -48,6 +48,10 @@ export const StatusBody = z.object({
     .refine((notes) => codePointLength(notes) <= 2000 && isStorable(notes), NOTES_MESSAGE)
     .optional()
     .describe("Replaces the notes when present ('' clears them); absent keeps them"),
+  notifyCustomer: z
+    .boolean({ error: 'notifyCustomer must be a boolean' })
+    .optional()
+    .describe('Whether a move to confirmed, fulfilled or cancelled emails the customer (when that email is enabled); default true'),
 });
 
 export const ListResponse = activeListResponse('reservations', ActiveReservationSchema);

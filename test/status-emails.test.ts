@@ -1,0 +1,112 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, test } from 'node:test';
+import type { DispatcherTimings } from '../src/notifications/dispatcher.ts';
+import { DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
+import { startHttpReceiver, type HttpReceiver } from './helpers/http-receiver.ts';
+import { settle, waitUntil } from './helpers/wait.ts';
+
+// SPEC §6.3 through real HTTP on both dialects: a status move queues the customer's email in its
+// transaction, once per move, unless told not to or the kind is disabled; read from the email API.
+
+const FAST: Partial<DispatcherTimings> = { pollIntervalMs: 25, retryBaseMs: 40, retryCapMs: 100, leaseMs: 5_000 };
+type Json = Record<string, any>;
+
+for (const dialect of DIALECTS) {
+  describe(`status emails (${dialect})`, () => {
+    let app: TestApp;
+    let api: HttpReceiver;
+    before(async () => {
+      api = await startHttpReceiver();
+      app = await startTestApp({
+        dialect,
+        env: { RATE_LIMIT_PER_MINUTE: '0', EMAIL_PROVIDER_API_KEY: 're_test', EMAIL_API_URL: `${api.url}/emails`, PUBLIC_BASE_URL: 'https://shop.example.jp' },
+        dispatcher: FAST,
+      });
+    });
+    after(async () => {
+      await app.close();
+      await api.close();
+    });
+    beforeEach(() => (api.requests.length = 0));
+
+    async function reserve(name = '山田 <太郎>'): Promise<string> {
+      api.requests.length = 0;
+      const response = await app.request('/api/reservation', { method: 'POST', body: JSON.stringify({ name, email: 'taro@example.com', productSlug: 'kumo-vco-2' }) });
+      const { reservationId } = (await response.json()) as Json;
+      await api.waitForAccepted(1, '/emails');
+      api.requests.length = 0;
+      return reservationId;
+    }
+    const move = (id: string, status: string, extra: Json = {}) => app.admin('/api/admin-reservations-status', { id, productSlug: 'kumo-vco-2', status, ...extra });
+    /** The status emails queued about a reservation, by kind, oldest first. */
+    const queued = async (id: string) =>
+      (await app.services.database.db.selectFrom('outbox').select(['payload', 'created_at']).where('record_id', '=', id).where('channel', '=', 'email').orderBy('created_at').execute())
+        .map((row) => JSON.parse(row.payload).template as string)
+        .filter((kind) => kind !== 'reservation-received');
+
+    test('confirmed, fulfilled, cancelled: each move sends its email, rendered and escaped', async () => {
+      const id = await reserve();
+      assert.equal((await move(id, 'confirmed')).status, 200);
+      const [confirmed] = await api.waitForAccepted(1, '/emails');
+      assert.equal(confirmed!.body.subject, 'ご予約が確定しました（Kumo VCO II）');
+      assert.deepEqual(confirmed!.body.to, ['taro@example.com']);
+      assert.ok(confirmed!.body.text.startsWith('山田 <太郎> 様\n\n'));
+      assert.ok(confirmed!.body.text.includes(`ご予約番号: ${id}\n商品: Kumo VCO II\n価格: ¥42,000\n`));
+      assert.ok(confirmed!.body.html.includes('<p>山田 &lt;太郎&gt; 様</p>'));
+      assert.match(confirmed!.body.html, new RegExp(`<a href="https://shop\\.example\\.jp/reservations/manage\\?token=${id}\\.[\\w-]+">`));
+      assert.equal((await move(id, 'fulfilled')).status, 200);
+      const fulfilled = (await api.waitForAccepted(2, '/emails'))[1]!;
+      assert.equal(fulfilled.body.subject, '商品のお渡しが完了しました（Kumo VCO II）');
+      const other = await reserve('佐藤');
+      await move(other, 'cancelled');
+      const [cancelled] = await api.waitForAccepted(1, '/emails');
+      assert.equal(cancelled!.body.subject, 'ご予約をキャンセルしました（Kumo VCO II）');
+      assert.deepEqual(await queued(id), ['reservation-confirmed', 'reservation-fulfilled']);
+    });
+
+    test('notifyCustomer: false sends nothing; not a boolean is a 400 before anything moves', async () => {
+      const id = await reserve();
+      for (const bad of ['false', 0, null, {}]) {
+        const response = await move(id, 'confirmed', { notifyCustomer: bad });
+        assert.equal(response.status, 400, JSON.stringify(bad));
+        assert.equal(((await response.json()) as Json).error, 'notifyCustomer must be a boolean');
+      }
+      assert.equal((await move(id, 'confirmed', { notifyCustomer: false })).status, 200);
+      assert.equal((await move(id, 'cancelled', { notifyCustomer: true })).status, 200);
+      assert.deepEqual(await queued(id), ['reservation-cancelled']);
+    });
+
+    test('a notes-only edit, a move to pending and a repeated request send nothing more', async () => {
+      const id = await reserve();
+      await move(id, 'confirmed');
+      await move(id, 'confirmed');
+      await move(id, 'confirmed', { notes: 'メモ' });
+      await move(id, 'pending');
+      assert.deepEqual(await queued(id), ['reservation-confirmed']);
+    });
+
+    test('concurrent identical requests are one move and one email; back and forth is two', async () => {
+      const id = await reserve();
+      const answers = await Promise.all(Array.from({ length: 6 }, () => move(id, 'confirmed')));
+      assert.deepEqual(answers.map((a) => a.status), Array(6).fill(200));
+      assert.deepEqual(await queued(id), ['reservation-confirmed']);
+      await move(id, 'pending');
+      await move(id, 'confirmed');
+      assert.deepEqual(await queued(id), ['reservation-confirmed', 'reservation-confirmed']);
+      await api.waitForAccepted(2, '/emails');
+      await settle(200);
+      assert.equal(api.accepted('/emails').length, 2, 'each queued email arrives once');
+    });
+
+    test('a disabled kind sends nothing; enabled again, it sends', async () => {
+      await app.admin('/api/admin/email-templates/update', { kind: 'reservation-cancelled', enabled: false });
+      const id = await reserve();
+      await move(id, 'cancelled');
+      await move(id, 'pending');
+      await app.admin('/api/admin/email-templates/update', { kind: 'reservation-cancelled', enabled: true });
+      await move(id, 'cancelled');
+      assert.deepEqual(await queued(id), ['reservation-cancelled']);
+      await waitUntil(() => api.accepted('/emails').length === 1 || undefined);
+    });
+  });
+}
