@@ -3,13 +3,14 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import type { DispatcherTimings } from '../src/notifications/dispatcher.ts';
 import { DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
 import { startHttpReceiver, type HttpReceiver } from './helpers/http-receiver.ts';
+import { EmailApiBody } from './helpers/sent-bodies.ts';
 import { settle, waitUntil } from './helpers/wait.ts';
 
 // SPEC §6.3 through real HTTP on both dialects: a status move queues the customer's email in its
 // transaction, once per move, unless told not to or the kind is disabled; read from the email API.
 
 const FAST: Partial<DispatcherTimings> = { pollIntervalMs: 25, retryBaseMs: 40, retryCapMs: 100, leaseMs: 5_000 };
-type Json = Record<string, any>;
+const email = (request: { body: unknown }) => EmailApiBody.parse(request.body);
 
 for (const dialect of DIALECTS) {
   describe(`status emails (${dialect})`, () => {
@@ -32,12 +33,12 @@ for (const dialect of DIALECTS) {
     async function reserve(name = '山田 <太郎>'): Promise<string> {
       api.requests.length = 0;
       const response = await app.request('/api/reservation', { method: 'POST', body: JSON.stringify({ name, email: 'taro@example.com', productSlug: 'kumo-vco-2' }) });
-      const { reservationId } = (await response.json()) as Json;
+      const { reservationId } = (await app.read('/api/reservation', response)).success();
       await api.waitForAccepted(1, '/emails');
       api.requests.length = 0;
       return reservationId;
     }
-    const move = (id: string, status: string, extra: Json = {}) => app.admin('/api/admin-reservations-status', { id, productSlug: 'kumo-vco-2', status, ...extra });
+    const move = (id: string, status: string, extra: Record<string, unknown> = {}) => app.call('/api/admin-reservations-status', { id, productSlug: 'kumo-vco-2', status, ...extra });
     /** The status emails queued about a reservation, by kind, oldest first. */
     const queued = async (id: string) =>
       (await app.services.database.db.selectFrom('outbox').select(['payload', 'created_at']).where('record_id', '=', id).where('channel', '=', 'email').orderBy('created_at').execute())
@@ -46,33 +47,31 @@ for (const dialect of DIALECTS) {
 
     test('confirmed, fulfilled, cancelled: each move sends its email, rendered and escaped', async () => {
       const id = await reserve();
-      assert.equal((await move(id, 'confirmed')).status, 200);
-      const [confirmed] = await api.waitForAccepted(1, '/emails');
-      assert.equal(confirmed!.body.subject, 'ご予約が確定しました（Kumo VCO II）');
-      assert.deepEqual(confirmed!.body.to, ['taro@example.com']);
-      assert.ok(confirmed!.body.text.startsWith('山田 <太郎> 様\n\n'));
-      assert.ok(confirmed!.body.text.includes(`ご予約番号: ${id}\n商品: Kumo VCO II\n価格: ¥42,000\n`));
-      assert.ok(confirmed!.body.html.includes('<p>山田 &lt;太郎&gt; 様</p>'));
-      assert.match(confirmed!.body.html, new RegExp(`<a href="https://shop\\.example\\.jp/reservations/manage\\?token=${id}\\.[\\w-]+">`));
-      assert.equal((await move(id, 'fulfilled')).status, 200);
-      const fulfilled = (await api.waitForAccepted(2, '/emails'))[1]!;
-      assert.equal(fulfilled.body.subject, '商品のお渡しが完了しました（Kumo VCO II）');
+      (await move(id, 'confirmed')).success();
+      const confirmed = email((await api.waitForAccepted(1, '/emails'))[0]!);
+      assert.equal(confirmed.subject, 'ご予約が確定しました（Kumo VCO II）');
+      assert.deepEqual(confirmed.to, ['taro@example.com']);
+      assert.ok(confirmed.text.startsWith('山田 <太郎> 様\n\n'));
+      assert.ok(confirmed.text.includes(`ご予約番号: ${id}\n商品: Kumo VCO II\n価格: ¥42,000\n`));
+      assert.ok(confirmed.html.includes('<p>山田 &lt;太郎&gt; 様</p>'));
+      assert.match(confirmed.html, new RegExp(`<a href="https://shop\\.example\\.jp/reservations/manage\\?token=${id}\\.[\\w-]+">`));
+      (await move(id, 'fulfilled')).success();
+      const fulfilled = email((await api.waitForAccepted(2, '/emails'))[1]!);
+      assert.equal(fulfilled.subject, '商品のお渡しが完了しました（Kumo VCO II）');
       const other = await reserve('佐藤');
       await move(other, 'cancelled');
-      const [cancelled] = await api.waitForAccepted(1, '/emails');
-      assert.equal(cancelled!.body.subject, 'ご予約をキャンセルしました（Kumo VCO II）');
+      const cancelled = email((await api.waitForAccepted(1, '/emails'))[0]!);
+      assert.equal(cancelled.subject, 'ご予約をキャンセルしました（Kumo VCO II）');
       assert.deepEqual(await queued(id), ['reservation-confirmed', 'reservation-fulfilled']);
     });
 
     test('notifyCustomer: false sends nothing; not a boolean is a 400 before anything moves', async () => {
       const id = await reserve();
       for (const bad of ['false', 0, null, {}]) {
-        const response = await move(id, 'confirmed', { notifyCustomer: bad });
-        assert.equal(response.status, 400, JSON.stringify(bad));
-        assert.equal(((await response.json()) as Json).error, 'notifyCustomer must be a boolean');
+        assert.equal((await move(id, 'confirmed', { notifyCustomer: bad })).failure(400).error, 'notifyCustomer must be a boolean', JSON.stringify(bad));
       }
-      assert.equal((await move(id, 'confirmed', { notifyCustomer: false })).status, 200);
-      assert.equal((await move(id, 'cancelled', { notifyCustomer: true })).status, 200);
+      (await move(id, 'confirmed', { notifyCustomer: false })).success();
+      (await move(id, 'cancelled', { notifyCustomer: true })).success();
       assert.deepEqual(await queued(id), ['reservation-cancelled']);
     });
 
@@ -88,7 +87,7 @@ for (const dialect of DIALECTS) {
     test('concurrent identical requests are one move and one email; back and forth is two', async () => {
       const id = await reserve();
       const answers = await Promise.all(Array.from({ length: 6 }, () => move(id, 'confirmed')));
-      assert.deepEqual(answers.map((a) => a.status), Array(6).fill(200));
+      for (const answer of answers) answer.success();
       assert.deepEqual(await queued(id), ['reservation-confirmed']);
       await move(id, 'pending');
       await move(id, 'confirmed');
@@ -99,11 +98,11 @@ for (const dialect of DIALECTS) {
     });
 
     test('a disabled kind sends nothing; enabled again, it sends', async () => {
-      await app.admin('/api/admin/email-templates/update', { kind: 'reservation-cancelled', enabled: false });
+      (await app.call('/api/admin/email-templates/update', { kind: 'reservation-cancelled', enabled: false })).success();
       const id = await reserve();
       await move(id, 'cancelled');
       await move(id, 'pending');
-      await app.admin('/api/admin/email-templates/update', { kind: 'reservation-cancelled', enabled: true });
+      (await app.call('/api/admin/email-templates/update', { kind: 'reservation-cancelled', enabled: true })).success();
       await move(id, 'cancelled');
       assert.deepEqual(await queued(id), ['reservation-cancelled']);
       await waitUntil(() => api.accepted('/emails').length === 1 || undefined);
