@@ -8,11 +8,12 @@ import type { Route } from './route.ts';
 /**
  * Reads and validates a request's query and body against its route's schemas. Query values are
  * strings, or arrays of strings when a name is repeated; names like `__proto__` are plain keys.
- * The body is parsed as JSON whatever the Content-Type says, and must be an object.
+ * The body is parsed as JSON whatever the Content-Type says, and must be an object; a route that
+ * accepts forms reads a form's body as its fields, like a query (see pageFields).
  */
 export async function readInput(c: Context<AppEnv>, route: Route): Promise<{ query: unknown; body: unknown }> {
   const query = route.query ? parse(route, route.query, queryObject(c.req.url)) : undefined;
-  const body = route.body ? parse(route, route.body, await jsonObject(c, route.notAnObject)) : undefined;
+  const body = route.body ? parse(route, route.body, route.acceptsForm ? await pageFields(c) : await jsonObject(c, route.notAnObject)) : undefined;
   return { query, body };
 }
 
@@ -32,6 +33,26 @@ function queryObject(url: string): Record<string, string | string[]> {
     query[name] = previous === undefined ? value : [previous, value].flat();
   }
   return query;
+}
+
+/**
+ * The fields of a post to a page: a form's, or a JSON object's; any other body reads as no fields,
+ * so the page, not a JSON error, says what is missing.
+ */
+async function pageFields(c: Context<AppEnv>): Promise<Record<string, unknown>> {
+  const text = await readBody(c, MAX_BODY_BYTES);
+  if (isForm(c)) return queryObject(`?${text}`);
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Whether the request says it is an HTML form's post. */
+function isForm(c: Context<AppEnv>): boolean {
+  return /^\s*application\/x-www-form-urlencoded\s*(;|$)/i.test(requestHeader(c, 'content-type') ?? '');
 }
 
 /** Bodies larger than this are refused with 413 (SPEC §5). */

@@ -42,6 +42,8 @@ interface RouteCommon {
    * else is done. A request without `Origin` (a server, a script) is unaffected.
    */
   origins?: 'shop' | 'shop-or-service';
+  /** Also takes an HTML form's body (`application/x-www-form-urlencoded`), for pages that work without JavaScript. */
+  acceptsForm?: boolean;
   /** A per-client budget, counted before the input is read (so refused and invalid requests count too). */
   rateLimit?: RateLimit;
   responses: Record<number, ResponseDoc>;

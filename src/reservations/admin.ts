@@ -5,7 +5,7 @@ import { deleteMessagesAbout, enqueueMessages } from '../notifications/outbox-st
 import { releaseSeat, retakeSeat } from '../preorders/seats.ts';
 import type { StatusChangeResult } from '../records/record-kind.ts';
 import type { ReservationStatus } from './status.ts';
-import { statusEmail, type ReservationEmailDeps } from './status-emails.ts';
+import { customerCancelChat, statusEmail, type ReservationEmailDeps } from './status-emails.ts';
 import { deleteReservation, updateReservation, type Reservation } from './store.ts';
 
 export interface ReservationStatusChange {
@@ -16,6 +16,11 @@ export interface ReservationStatusChange {
   notes?: string;
   /** False: the move emails the customer nothing (SPEC §6.3); absent or true: it does, when its template is enabled. */
   notifyCustomer?: boolean;
+  /**
+   * The customer cancelling on their own page (SPEC §6.4): allowed only from `pending`, and the shop
+   * is told in chat. Never part of an admin request.
+   */
+  byCustomer?: boolean;
 }
 
 /**
@@ -34,6 +39,7 @@ export async function applyReservationStatus(
   now: Date,
   emails: ReservationEmailDeps,
 ): Promise<StatusChangeResult<'reservations'>> {
+  if (change.byCustomer && current.status !== 'pending') return { outcome: 'invalid-transition', from: current.status, to: change.status };
   if (current.status === change.status && (change.notes === undefined || change.notes === current.notes)) return { outcome: 'updated', record: current };
   const cancelled = current.status === 'cancelled';
   if (cancelled && change.status !== 'cancelled' && !(await retakeSeat(trx, current))) return { outcome: 'conflict', error: 'Preorder is full' };
@@ -46,7 +52,8 @@ export async function applyReservationStatus(
     ...(firstResponse ? { responded_at: now.toISOString() } : {}),
   });
   const email = change.notifyCustomer === false ? undefined : await statusEmail(trx, emails, record, current.status, now);
-  if (email) await enqueueMessages(trx, [email]);
+  const chat = change.byCustomer ? customerCancelChat(record, emails, now) : undefined;
+  await enqueueMessages(trx, [email, chat].filter((m) => m !== undefined));
   return { outcome: 'updated', record };
 }
 

@@ -3,10 +3,11 @@ import type { Route } from '../http/route.ts';
 import { recordAdminRoutes } from '../records/admin-routes.ts';
 import { archiveRoutes } from '../records/archive-routes.ts';
 import { reservationEraseRoutes } from './admin-routes.ts';
+import { manageRoutes } from './manage-routes.ts';
 import { publicReservationRoutes, type PublicReservationDeps } from './public-routes.ts';
 import { reservationKind } from './record-kind.ts';
 
-/** Every reservation endpoint: the public form, the admin workflow and the archive. */
+/** Every reservation endpoint: the public form, the admin workflow, the archive and the customer's own page. */
 export function reservationRoutes(deps: PublicReservationDeps & { database: Database }): Route[] {
   const kind = reservationKind(deps);
   return [
@@ -14,5 +15,6 @@ export function reservationRoutes(deps: PublicReservationDeps & { database: Data
     ...recordAdminRoutes(kind, deps.database, deps.wakeDispatcher),
     ...reservationEraseRoutes(deps.database, kind),
     ...archiveRoutes(kind, deps.database),
+    ...manageRoutes({ ...deps, kind }),
   ];
 }

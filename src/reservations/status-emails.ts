@@ -6,6 +6,7 @@ import { reservationEmailFacts } from '../email-templates/facts.ts';
 import type { ReservationTemplateKind } from '../email-templates/kinds.ts';
 import { currentVersion } from '../email-templates/store.ts';
 import type { OutboxEntry } from '../notifications/message.ts';
+import { reservationCancelledChatMessage } from '../notifications/templates/reservation.ts';
 import { productPageUrl } from '../subscriptions/links.ts';
 import { manageUrl } from './manage-link.ts';
 import type { Reservation } from './store.ts';
@@ -52,4 +53,15 @@ export function reservationFacts(deps: ReservationEmailDeps, reservation: Reserv
     productUrl: productPageUrl(deps.publicBaseUrl, product),
     manageUrl: manageUrl(deps.publicBaseUrl, deps.manageSecret, reservation.id),
   });
+}
+
+/** The shop's chat notice that a customer cancelled on their own page, to the reservation webhook. */
+export function customerCancelChat(reservation: Reservation, deps: Pick<ReservationEmailDeps, 'catalog'>, now: Date): OutboxEntry {
+  const productName = deps.catalog.bySlug.get(reservation.product_slug)?.name ?? reservation.product_slug;
+  return {
+    idempotencyKey: `reservation/${reservation.id}/customer-cancel-chat/${uuidV7(now.getTime())}`,
+    recordId: reservation.id,
+    queuedAt: now.toISOString(),
+    message: { channel: 'chat', webhook: 'reservation', content: reservationCancelledChatMessage(reservation, productName, now.toISOString()) },
+  };
 }

@@ -24,3 +24,7 @@ export async function updateReservation(
 export async function deleteReservation(db: Kysely<Tables>, id: string, productSlug: string): Promise<Reservation | undefined> {
   return db.deleteFrom('reservations').where('id', '=', id).where('product_slug', '=', productSlug).returningAll().executeTakeFirst();
 }
+
+export async function findReservation(db: Kysely<Tables>, id: string): Promise<Reservation | undefined> {
+  return db.selectFrom('reservations').selectAll().where('id', '=', id).executeTakeFirst();
+}

@@ -1,15 +1,9 @@
+import { HTML_PAGE_HEADERS, htmlPage } from '../text/html-page.ts';
 import { escapeHtml } from '../text/safe-text.ts';
 
-// The short Japanese page an unsubscribe link opens. Everything shown is escaped; the page loads
-// nothing and links nowhere, so the token in its URL cannot leak through a Referer.
+// The short Japanese page an unsubscribe link opens. Everything shown is escaped; it links nowhere.
 
-export const UNSUBSCRIBE_PAGE_HEADERS = {
-  'Content-Type': 'text/html; charset=utf-8',
-  'Cache-Control': 'no-store',
-  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'",
-  'Referrer-Policy': 'no-referrer',
-  'X-Robots-Tag': 'noindex',
-};
+export const UNSUBSCRIBE_PAGE_HEADERS = HTML_PAGE_HEADERS;
 
 export function unsubscribedPage(productName: string | undefined): string {
   const what = productName === undefined ? '入荷通知' : `「${productName}」の入荷通知`;
@@ -24,14 +18,5 @@ export function invalidLinkPage(): string {
 }
 
 function page(heading: string, paragraphs: string[]): string {
-  return [
-    '<!doctype html>',
-    '<html lang="ja"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">',
-    `<title>${escapeHtml(heading)}</title></head>`,
-    '<body style="font-family: sans-serif; line-height: 1.7; color: #222; max-width: 36em; margin: 3em auto; padding: 0 1em;">',
-    `<h1 style="font-size: 1.3em;">${escapeHtml(heading)}</h1>`,
-    ...paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`),
-    '</body></html>',
-    '',
-  ].join('\n');
+  return htmlPage(heading, paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n'));
 }

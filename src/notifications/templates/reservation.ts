@@ -27,3 +27,22 @@ export function reservationChatMessage(reservation: NewReservation, product: Pro
     timestamp: reservation.createdAt,
   };
 }
+
+/** The shop's chat notice that a customer cancelled a reservation on their own page. */
+export function reservationCancelledChatMessage(
+  reservation: { id: string; name: string; email: string; product_slug: string },
+  productName: string,
+  at: string,
+): ChatContent {
+  return {
+    title: `お客様が予約をキャンセルしました: ${productName}`,
+    fields: [
+      { label: '商品', value: `${productName} (${reservation.product_slug})` },
+      { label: 'お名前', value: reservation.name },
+      { label: 'メールアドレス', value: reservation.email },
+      { label: '予約番号', value: reservation.id },
+      { label: 'キャンセル日時', value: formatJapanTime(at) },
+    ],
+    timestamp: at,
+  };
+}

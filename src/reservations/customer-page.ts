@@ -1,0 +1,47 @@
+import type { Database } from '../db/database.ts';
+import type { RecordKind } from '../records/record-kind.ts';
+import { changeStatus } from '../records/status-change.ts';
+import type { ReservationStatusChange } from './admin.ts';
+import { verifyManageToken } from './manage-link.ts';
+import { findReservation, type Reservation } from './store.ts';
+
+// The customer's own page of a reservation (SPEC §6.4), reached by the signed link in every
+// reservation email: what it shows, and the cancel it offers while the reservation is pending.
+
+export interface CustomerPageDeps {
+  database: Database;
+  kind: RecordKind<'reservations', ReservationStatusChange>;
+  manageSecret: string;
+  wakeDispatcher: () => void;
+}
+
+export type PageRefusal = { ok: false; reason: 'bad-token' | 'not-found' };
+
+/** The reservation a page link names; refused when the link was not made by the shop or the reservation was erased. */
+export async function customerReservation(deps: Pick<CustomerPageDeps, 'database' | 'manageSecret'>, token: string | undefined): Promise<{ ok: true; reservation: Reservation } | PageRefusal> {
+  const id = token === undefined ? undefined : verifyManageToken(deps.manageSecret, token);
+  if (id === undefined) return { ok: false, reason: 'bad-token' };
+  const reservation = await findReservation(deps.database.db, id);
+  return reservation ? { ok: true, reservation } : { ok: false, reason: 'not-found' };
+}
+
+/**
+ * The customer cancels: a pending, active reservation becomes cancelled, with the cancellation email
+ * and the shop's chat notice queued in the same transaction (admin.ts). Anything else changes
+ * nothing and the answer says why (`not-pending`, with the reservation as it is).
+ */
+export async function cancelByCustomer(
+  deps: CustomerPageDeps,
+  token: string | undefined,
+): Promise<{ ok: true; outcome: 'cancelled' | 'not-pending'; reservation: Reservation } | PageRefusal> {
+  const found = await customerReservation(deps, token);
+  if (!found.ok) return found;
+  const { id, product_slug: productSlug } = found.reservation;
+  const result = await changeStatus(deps.database, deps.kind, { id, productSlug, status: 'cancelled', byCustomer: true });
+  if (result.outcome === 'updated') {
+    deps.wakeDispatcher();
+    return { ok: true, outcome: 'cancelled', reservation: result.record };
+  }
+  const now = await findReservation(deps.database.db, id);
+  return now ? { ok: true, outcome: 'not-pending', reservation: now } : { ok: false, reason: 'not-found' };
+}
