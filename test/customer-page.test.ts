@@ -5,6 +5,7 @@ import type { DispatcherTimings } from '../src/notifications/dispatcher.ts';
 import { DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
 import { launchBrowser, recordPage, screenshot } from './helpers/browser.ts';
 import { startHttpReceiver, type HttpReceiver } from './helpers/http-receiver.ts';
+import { freePort } from './helpers/ports.ts';
 import { EmailApiBody, SlackBody } from './helpers/sent-bodies.ts';
 import { waitUntil } from './helpers/wait.ts';
 
@@ -95,6 +96,16 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(await cancelled.json(), { success: true, status: 'cancelled' });
     });
 
+    test('a cross-site form post is refused before anything changes (SPEC §10); the service’s own origin is not', async () => {
+      const { id, path } = await reserve();
+      const post = (origin: string) =>
+        app.request('/reservations/manage', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin }, body: `token=${encodeURIComponent(tokenOf(path))}` });
+      assert.equal((await post('https://evil.example')).status, 403);
+      const row = await app.services.database.db.selectFrom('reservations').select('status').where('id', '=', id).executeTakeFirstOrThrow();
+      assert.equal(row.status, 'pending');
+      assert.equal((await post('https://shop.example.jp')).status, 200);
+    });
+
     test('a bad token is a 400 page; no token, an altered one, a subscription’s, wrong types', async () => {
       const { id, path } = await reserve();
       const token = tokenOf(path);
@@ -120,7 +131,9 @@ describe('the customer page in Chromium', () => {
   let app: TestApp;
   let browser: Browser;
   before(async () => {
-    app = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '0' } });
+    // The page posts to its own origin, which must be PUBLIC_BASE_URL's to pass the cross-site check.
+    const port = await freePort();
+    app = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '0', PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}` } });
     browser = await launchBrowser();
   });
   after(async () => {

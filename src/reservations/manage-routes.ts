@@ -21,6 +21,11 @@ export const CancelResponse = z.object({
 });
 
 const HTML = 'text/html; charset=utf-8';
+
+// `same-origin`, not `no-referrer`: under `no-referrer` a browser posts the page's form with
+// `Origin: null`, which the cross-site check (SPEC §10) must refuse. The page links nowhere else, so
+// its URL (with the token) still never leaves the service.
+const PAGE_HEADERS = { ...HTML_PAGE_HEADERS, 'Referrer-Policy': 'same-origin' };
 const PAGE = (description: string) => ({ description, schema: z.string(), contentType: HTML });
 
 const isJson = (c: Parameters<Route['handle']>[0]) => /^\s*application\/json\s*(;|$)/i.test(requestHeader(c, 'content-type') ?? '');
@@ -47,9 +52,9 @@ export function manageRoutes(deps: CustomerPageDeps & { catalog: Catalog }): Rou
         const found = await customerReservation(deps, query.token);
         if (!found.ok) {
           const refused = refusedPage(found);
-          return reply(c, refused.status, refused.html, HTML_PAGE_HEADERS);
+          return reply(c, refused.status, refused.html, PAGE_HEADERS);
         }
-        return reply(c, 200, page(found.reservation, query.token!), HTML_PAGE_HEADERS);
+        return reply(c, 200, page(found.reservation, query.token!), PAGE_HEADERS);
       },
     }),
     defineRoute({
@@ -76,14 +81,14 @@ export function manageRoutes(deps: CustomerPageDeps & { catalog: Catalog }): Rou
         const result = await cancelByCustomer(deps, body.token);
         if (!result.ok) {
           const refused = refusedPage(result);
-          return reply(c, refused.status, refused.html, HTML_PAGE_HEADERS);
+          return reply(c, refused.status, refused.html, PAGE_HEADERS);
         }
         if (isJson(c)) {
           const { status } = result.reservation;
           if (result.outcome === 'cancelled') return replyJson(c, 200, { success: true, status });
           return replyJson(c, 409, { success: false, status, error: 'Reservation is not pending' });
         }
-        return reply(c, 200, page(result.reservation, body.token!, result.outcome), HTML_PAGE_HEADERS);
+        return reply(c, 200, page(result.reservation, body.token!, result.outcome), PAGE_HEADERS);
       },
     }),
   ];
