@@ -8,6 +8,7 @@ const SUITES: Record<string, () => Promise<{ run(): Promise<string[]> }>> = {
   'search-browser': () => import('./search-browser.ts'),
   'search-suggest': () => import('./search-suggest.ts'),
   subscriptions: () => import('./subscriptions.ts'),
+  'status-emails': () => import('./status-emails.ts'),
   'admin-console': () => import('./admin-console.ts'),
   sustained: () => import('./sustained.ts'),
 };
