@@ -19,7 +19,8 @@ export function shopOrigins(settings: Config['cors']): (origin: string) => boole
 }
 
 /**
- * The check of a route's `origins` (route.ts): a browser's post from another site is refused. Two
+ * The check of a route's `origins` (route.ts): a browser's post from another site is refused; one
+ * from the service's own pages (the Origin's host is the Host posted to) is not. Two
  * Origin headers are refused too (which one would the browser have sent?).
  */
 export function originGuard(isShopOrigin: (origin: string) => boolean, serviceOrigin: string): (c: Context<AppEnv>, allowed: 'shop' | 'shop-or-service') => void {
@@ -27,9 +28,14 @@ export function originGuard(isShopOrigin: (origin: string) => boolean, serviceOr
     const origins = requestHeaderLines(c, 'origin');
     if (origins.length === 0) return;
     const [origin] = origins;
-    if (origins.length === 1 && (isShopOrigin(origin!) || (allowed === 'shop-or-service' && origin === serviceOrigin))) return;
+    if (origins.length === 1 && (isShopOrigin(origin!) || sameOrigin(origin!, requestHeader(c, 'host')) || (allowed === 'shop-or-service' && origin === serviceOrigin))) return;
     throw new AppError(403, 'Origin not allowed');
   };
+}
+
+/** A page of the service itself (the demo storefront) posting back to it: the browser sent the Host it posts to. */
+function sameOrigin(origin: string, host: string | undefined): boolean {
+  return host !== undefined && URL.canParse(origin) && /^https?:$/.test(new URL(origin).protocol) && new URL(origin).host === host.toLowerCase();
 }
 
 /**

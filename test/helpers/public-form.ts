@@ -71,6 +71,7 @@ export function publicFormRules(form: { app: () => TestApp; path: string; valid:
       assert.deepEqual([await stored(), await outbox()], before, 'nothing written, nothing to send');
       assert.equal((await send([])).status, 200, 'no Origin: a server or a script');
       assert.equal((await send(['http://localhost:34434'])).status, 200, 'the shop’s own origin');
+      assert.equal((await send([new URL(form.app().url).origin])).status, 200, 'the service’s own pages (the demo storefront)');
     } finally {
       client.close();
     }
