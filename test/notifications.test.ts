@@ -90,7 +90,7 @@ for (const dialect of DIALECTS) {
         for (const expected of ['山田 太郎 様', id, 'Kumo VCO II', '¥42,000', '今後の流れ']) assert.ok(part.includes(expected), `${expected} in ${part.slice(0, 40)}`);
       }
 
-      assert.deepEqual(Object.keys(chat!.body as object), ['text', 'blocks'], 'Slack-style for a non-Discord host');
+      assert.deepEqual(Object.keys(chat!.body as object), ['text', 'mrkdwn', 'blocks'], 'Slack-style for a non-Discord host');
       const { text } = SlackBody.parse(chat!.body);
       for (const expected of ['Kumo VCO II', 'kumo-vco-2', '山田 太郎', 'taro@example.com', id]) assert.ok(text.includes(expected), expected);
       const createdAt = (await app.call('/api/admin-reservations-list', {})).success().reservations[0]!.createdAt;

@@ -143,7 +143,7 @@ for (const dialect of DIALECTS) {
     test('the restock chat notice arrives with product, address, id and time', async () => {
       const id = await signUp();
       const [chat] = await receiver.waitForAccepted(1, WEBHOOK_PATH);
-      assert.deepEqual(Object.keys(chat!.body as object), ['text', 'blocks']);
+      assert.deepEqual(Object.keys(chat!.body as object), ['text', 'mrkdwn', 'blocks']);
       const notice = SlackBody.parse(chat!.body);
       for (const expected of ['Kumo VCO II', 'kumo-vco-2', 'taro@example.com', id]) assert.ok(notice.text.includes(expected), expected);
       const [row] = await subscriptions();
