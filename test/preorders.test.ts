@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { ENDPOINTS } from '../src/client/endpoints.ts';
+import { readAnswer, type SuccessCheck } from './helpers/answers.ts';
 import { ADMIN_TOKEN, DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
+import { loadContract, type Contract } from './helpers/openapi-contract.ts';
 import { createTestDatabase } from './helpers/postgres.ts';
 import { startServiceProcess, type ServiceProcess } from './helpers/service-process.ts';
 
@@ -15,10 +18,6 @@ const PER_CUSTOMER = 'お一人様あたりの予約数の上限に達してい�
 const OPENS = '2026-12-01T01:00:00.000Z';
 const CLOSES = '2026-12-10T01:00:00.000Z';
 
-async function json(response: Response): Promise<Record<string, any>> {
-  return (await response.json()) as Record<string, any>;
-}
-
 for (const dialect of DIALECTS) {
   describe(`preorder campaigns (${dialect})`, () => {
     let app: TestApp;
@@ -30,8 +29,17 @@ for (const dialect of DIALECTS) {
 
     const reserve = (productSlug: string, email = 'taro@example.com') =>
       app.request('/api/reservation', { method: 'POST', body: JSON.stringify({ name: '山田 太郎', email, productSlug }) });
-    const upsert = async (body: Record<string, unknown>) => app.admin('/api/admin/preorders/upsert', body);
-    const campaign = async (productSlug: string) => (await json(await app.admin('/api/admin/preorders/list', {}))).preorders.find((p: any) => p.productSlug === productSlug);
+    /** The reservation `reserve` took, by its id. */
+    const reserved = async (productSlug: string, email?: string) => (await app.read('/api/reservation', await reserve(productSlug, email))).success();
+    const upsert = (body: Record<string, unknown>) => app.call('/api/admin/preorders/upsert', body);
+    const campaign = async (productSlug: string) => (await app.call('/api/admin/preorders/list', {})).success().preorders.find((p) => p.productSlug === productSlug);
+    /** The campaign of `productSlug`, which must be there. */
+    const existing = async (productSlug: string) => {
+      const found = await campaign(productSlug);
+      assert.ok(found, `no campaign for ${productSlug}`);
+      return found;
+    };
+    const reservations = async (productSlug: string) => (await app.call('/api/admin-reservations-list', { productSlug })).success().reservations;
     const setStatus = (id: string, productSlug: string, status: string) => app.admin('/api/admin-reservations-status', { id, productSlug, status });
 
     test('admin routes answer 401 before reading the body', async () => {
@@ -43,7 +51,7 @@ for (const dialect of DIALECTS) {
     });
 
     test('upsert creates with the fields left out as null, then changes only the fields given', async () => {
-      const created = await json(await upsert({ productSlug: 'tsuki-dual-lfo', capacity: 20, opensAt: '2026-12-01T10:00:00+09:00' }));
+      const created = (await upsert({ productSlug: 'tsuki-dual-lfo', capacity: 20, opensAt: '2026-12-01T10:00:00+09:00' })).success();
       assert.equal(created.success, true);
       const { createdAt, updatedAt, id, ...rest } = created.preorder;
       assert.match(id, /^pre_[0-9a-f-]{36}$/);
@@ -62,7 +70,7 @@ for (const dialect of DIALECTS) {
         state: 'open',
       });
       clock.now = new Date('2026-12-05T00:00:01.000Z');
-      const changed = (await json(await upsert({ productSlug: 'tsuki-dual-lfo', shipsIn: '2027年2月下旬', capacity: null, note: '先着順です' }))).preorder;
+      const changed = (await upsert({ productSlug: 'tsuki-dual-lfo', shipsIn: '2027年2月下旬', capacity: null, note: '先着順です' })).success().preorder;
       assert.equal(changed.createdAt, createdAt);
       assert.equal(changed.updatedAt, clock.now.toISOString());
       assert.equal(changed.opensAt, OPENS, 'kept');
@@ -70,114 +78,114 @@ for (const dialect of DIALECTS) {
       assert.equal(changed.remaining, null);
       assert.equal(changed.shipsIn, '2027年2月下旬');
       assert.deepEqual(await campaign('tsuki-dual-lfo'), changed);
-      assert.equal((await json(await app.admin('/api/admin/preorders/delete', { productSlug: 'tsuki-dual-lfo' }))).success, true);
+      assert.equal((await app.call('/api/admin/preorders/delete', { productSlug: 'tsuki-dual-lfo' })).success().success, true);
     });
 
     test('an unknown product is 404, bad values are 400 with every field at fault', async () => {
       const unknown = await upsert({ productSlug: 'no-such-module', capacity: 5 });
       assert.equal(unknown.status, 404);
-      assert.deepEqual(await unknown.json(), { success: false, error: 'Product not found' });
+      assert.deepEqual(unknown.failure(404), { success: false, error: 'Product not found' });
       const bad = await upsert({ productSlug: 'kumo-vco-2', capacity: 0, perCustomerLimit: 101, opensAt: 'tomorrow', shipsIn: 'あ'.repeat(101), note: 7 });
       assert.equal(bad.status, 400);
-      const body = await json(bad);
+      const body = bad.failure(400);
       assert.equal(body.error, 'Invalid parameters');
-      assert.deepEqual(body.details.map((d: { field: string }) => d.field).sort(), ['capacity', 'note', 'opensAt', 'perCustomerLimit', 'shipsIn']);
+      assert.deepEqual(body.details?.map((d) => d.field).sort(), ['capacity', 'note', 'opensAt', 'perCustomerLimit', 'shipsIn']);
       for (const capacity of [100_001, 1.5, '10', true]) assert.equal((await upsert({ productSlug: 'kumo-vco-2', capacity })).status, 400, String(capacity));
       assert.equal((await upsert({ productSlug: 'kumo-vco-2', note: 'あ'.repeat(501) })).status, 400);
       assert.equal((await upsert({ productSlug: 42 })).status, 400);
       assert.equal((await upsert({})).status, 400);
       const backwards = await upsert({ productSlug: 'kumo-vco-2', opensAt: CLOSES, closesAt: OPENS });
       assert.equal(backwards.status, 400);
-      assert.deepEqual((await json(backwards)).details, [{ field: 'closesAt', message: 'closesAt must be after opensAt' }]);
+      assert.deepEqual(backwards.failure(400).details, [{ field: 'closesAt', message: 'closesAt must be after opensAt' }]);
       assert.equal(await campaign('kumo-vco-2'), undefined, 'nothing was created');
     });
 
     test('closesAt is checked against the opensAt kept from before', async () => {
-      await json(await upsert({ productSlug: 'hoshi-eurorack-case-104hp', opensAt: OPENS }));
+      (await upsert({ productSlug: 'hoshi-eurorack-case-104hp', opensAt: OPENS })).success();
       assert.equal((await upsert({ productSlug: 'hoshi-eurorack-case-104hp', closesAt: OPENS })).status, 400);
-      assert.equal((await campaign('hoshi-eurorack-case-104hp')).closesAt, null);
+      assert.equal((await existing('hoshi-eurorack-case-104hp')).closesAt, null);
       await app.admin('/api/admin/preorders/delete', { productSlug: 'hoshi-eurorack-case-104hp' });
     });
 
     test('states follow the clock: upcoming, then open, then closed; the 409s come after validation', async () => {
-      await json(await upsert({ productSlug: 'hayate-wavefolder', opensAt: OPENS, closesAt: CLOSES }));
+      (await upsert({ productSlug: 'hayate-wavefolder', opensAt: OPENS, closesAt: CLOSES })).success();
       clock.now = new Date('2026-12-01T00:59:59.999Z');
-      assert.equal((await campaign('hayate-wavefolder')).state, 'upcoming');
+      assert.equal((await existing('hayate-wavefolder')).state, 'upcoming');
       const early = await reserve('hayate-wavefolder');
       assert.equal(early.status, 409);
-      assert.deepEqual(await early.json(), { success: false, error: NOT_YET });
+      assert.deepEqual((await app.read('/api/reservation', early)).failure(409), { success: false, error: NOT_YET });
       assert.equal((await app.request('/api/reservation', { method: 'POST', body: JSON.stringify({ name: '', email: 'x', productSlug: 'hayate-wavefolder' }) })).status, 400, 'validation first');
 
       clock.now = new Date(OPENS);
-      assert.equal((await campaign('hayate-wavefolder')).state, 'open');
+      assert.equal((await existing('hayate-wavefolder')).state, 'open');
       assert.equal((await reserve('hayate-wavefolder')).status, 200);
 
       clock.now = new Date(CLOSES);
       assert.equal((await reserve('hayate-wavefolder')).status, 200, 'closesAt itself is not after closesAt');
       clock.now = new Date(Date.parse(CLOSES) + 1);
-      assert.equal((await campaign('hayate-wavefolder')).state, 'closed');
+      assert.equal((await existing('hayate-wavefolder')).state, 'closed');
       const late = await reserve('hayate-wavefolder');
       assert.equal(late.status, 409);
-      assert.deepEqual(await late.json(), { success: false, error: CLOSED });
-      assert.equal((await campaign('hayate-wavefolder')).reserved, 2);
+      assert.deepEqual((await app.read('/api/reservation', late)).failure(409), { success: false, error: CLOSED });
+      assert.equal((await existing('hayate-wavefolder')).reserved, 2);
       clock.now = new Date('2026-12-05T00:00:00.000Z');
     });
 
     test('capacity: the last seat goes, then 409 and soldOut; cancelling frees a seat, moving back takes it or is refused', async () => {
       const slug = 'yamabiko-spring-reverb';
-      const before = await json(await reserve(slug, 'before@example.com'));
-      await json(await upsert({ productSlug: slug, capacity: 2 }));
-      const first = await json(await reserve(slug, 'a@example.com'));
-      const second = await json(await reserve(slug, 'b@example.com'));
+      const before = await reserved(slug, 'before@example.com');
+      (await upsert({ productSlug: slug, capacity: 2 })).success();
+      const first = await reserved(slug, 'a@example.com');
+      const second = await reserved(slug, 'b@example.com');
       const full = await reserve(slug, 'c@example.com');
       assert.equal(full.status, 409);
-      assert.deepEqual(await full.json(), { success: false, error: SOLD_OUT });
+      assert.deepEqual((await app.read('/api/reservation', full)).failure(409), { success: false, error: SOLD_OUT });
       assert.deepEqual(
-        (({ reserved, remaining, state }) => ({ reserved, remaining, state }))(await campaign(slug)),
+        (({ reserved, remaining, state }) => ({ reserved, remaining, state }))(await existing(slug)),
         { reserved: 2, remaining: 0, state: 'soldOut' },
         'the reservation taken before the campaign is not one of it',
       );
 
-      const list = (await json(await app.admin('/api/admin-reservations-list', { productSlug: slug }))).reservations;
-      const preorderId = (await campaign(slug)).id;
+      const list = await reservations(slug);
+      const preorderId = (await existing(slug)).id;
       assert.deepEqual(
-        Object.fromEntries(list.map((r: any) => [r.id, r.preorderId])),
+        Object.fromEntries(list.map((r) => [r.id, r.preorderId])),
         { [before.reservationId]: null, [first.reservationId]: preorderId, [second.reservationId]: preorderId },
       );
 
       assert.equal((await setStatus(first.reservationId, slug, 'cancelled')).status, 200);
-      assert.equal((await campaign(slug)).remaining, 1);
-      const third = await json(await reserve(slug, 'c@example.com'));
+      assert.equal((await existing(slug)).remaining, 1);
+      const third = await reserved(slug, 'c@example.com');
       const refused = await setStatus(first.reservationId, slug, 'pending');
       assert.equal(refused.status, 409);
-      assert.deepEqual(await refused.json(), { success: false, error: 'Preorder is full' });
+      assert.deepEqual((await app.read('/api/admin-reservations-status', refused)).failure(409), { success: false, error: 'Preorder is full' });
 
       assert.equal((await setStatus(second.reservationId, slug, 'cancelled')).status, 200);
       assert.equal((await setStatus(first.reservationId, slug, 'pending')).status, 200);
-      assert.equal((await campaign(slug)).reserved, 2);
+      assert.equal((await existing(slug)).reserved, 2);
 
       // Archived reservations still hold their seats; an erased one gives its seat back.
       assert.equal((await app.admin('/api/admin/reservations/archive', { ids: [{ id: third.reservationId, productSlug: slug }] })).status, 200);
-      assert.equal((await campaign(slug)).reserved, 2);
+      assert.equal((await existing(slug)).reserved, 2);
       assert.equal((await app.admin('/api/admin-reservations-delete', { id: third.reservationId, productSlug: slug })).status, 200);
-      assert.equal((await campaign(slug)).reserved, 1);
+      assert.equal((await existing(slug)).reserved, 1);
       // Capacity lowered below what is reserved: soldOut, remaining 0, nobody cancelled.
-      const lowered = (await json(await upsert({ productSlug: slug, capacity: 1 }))).preorder;
+      const lowered = (await upsert({ productSlug: slug, capacity: 1 })).success().preorder;
       assert.deepEqual([lowered.reserved, lowered.remaining, lowered.state], [1, 0, 'soldOut']);
     });
 
     test('the per-customer limit counts the address\'s reservations that are not cancelled', async () => {
       const slug = 'kumo-vco-2';
-      await json(await upsert({ productSlug: slug, perCustomerLimit: 2, capacity: 100 }));
-      const first = await json(await reserve(slug, 'hanako@example.com'));
-      await json(await reserve(slug, 'Hanako@Example.com'));
+      (await upsert({ productSlug: slug, perCustomerLimit: 2, capacity: 100 })).success();
+      const first = await reserved(slug, 'hanako@example.com');
+      await reserved(slug, 'Hanako@Example.com');
       const third = await reserve(slug, 'hanako@example.com');
       assert.equal(third.status, 409);
-      assert.deepEqual(await third.json(), { success: false, error: PER_CUSTOMER });
+      assert.deepEqual((await app.read('/api/reservation', third)).failure(409), { success: false, error: PER_CUSTOMER });
       assert.equal((await reserve(slug, 'jiro@example.com')).status, 200, 'another address is not limited');
       await setStatus(first.reservationId, slug, 'cancelled');
       assert.equal((await reserve(slug, 'hanako@example.com')).status, 200);
-      assert.equal((await campaign(slug)).reserved, 3);
+      assert.equal((await existing(slug)).reserved, 3);
     });
 
     test('GET /api/preorders: the storefront view, filtered by product, without personal data, not cached', async () => {
@@ -185,8 +193,8 @@ for (const dialect of DIALECTS) {
       assert.equal(all.status, 200);
       assert.equal(all.headers.get('cache-control'), 'no-cache');
       assert.equal(all.headers.get('access-control-allow-origin'), 'https://shop.example.jp');
-      const body = await json(all);
-      assert.deepEqual(body.preorders.map((p: any) => p.productSlug), ['hayate-wavefolder', 'kumo-vco-2', 'yamabiko-spring-reverb']);
+      const body = (await app.read('/api/preorders', all)).success();
+      assert.deepEqual(body.preorders.map((p) => p.productSlug), ['hayate-wavefolder', 'kumo-vco-2', 'yamabiko-spring-reverb']);
       assert.deepEqual(body.preorders[1], {
         productSlug: 'kumo-vco-2',
         state: 'open',
@@ -198,64 +206,66 @@ for (const dialect of DIALECTS) {
         note: null,
       });
       assert.ok(!JSON.stringify(body).includes('@'), 'no address');
-      const some = await json(await app.request('/api/preorders?productSlug=kumo-vco-2&productSlug=hayate-wavefolder&productSlug=&productSlug=no-such'));
-      assert.deepEqual(some.preorders.map((p: any) => p.productSlug), ['hayate-wavefolder', 'kumo-vco-2']);
+      const some = (await app.read('/api/preorders', await app.request('/api/preorders?productSlug=kumo-vco-2&productSlug=hayate-wavefolder&productSlug=&productSlug=no-such'))).success();
+      assert.deepEqual(some.preorders.map((p) => p.productSlug), ['hayate-wavefolder', 'kumo-vco-2']);
       const elsewhere = await app.request('/api/preorders', { headers: { origin: 'https://evil.example' } });
       assert.equal(elsewhere.headers.get('access-control-allow-origin'), null);
       assert.equal((await app.request('/api/preorders', { method: 'DELETE' })).status, 405);
     });
 
     test('the dashboard lists every campaign with its seats', async () => {
-      const stats = await json(await app.admin('/api/admin-dashboard-stats', {}));
-      const kumo = stats.preorders.find((p: any) => p.productSlug === 'kumo-vco-2');
+      const stats = (await app.call('/api/admin-dashboard-stats', {})).success();
+      const kumo = stats.preorders.find((p) => p.productSlug === 'kumo-vco-2');
+      assert.ok(kumo, 'kumo-vco-2 is listed');
       assert.deepEqual(Object.keys(kumo), ['productSlug', 'state', 'capacity', 'reserved', 'remaining']);
       assert.deepEqual([kumo.capacity, kumo.reserved, kumo.remaining], [100, 3, 97]);
     });
 
     test('delete: the campaign goes, its reservations stay, the product takes reservations as before', async () => {
       const slug = 'yamabiko-spring-reverb';
-      const count = (await json(await app.admin('/api/admin-reservations-list', { productSlug: slug }))).reservations.length;
-      assert.deepEqual(await json(await app.admin('/api/admin/preorders/delete', { productSlug: slug })), { success: true });
-      const again = await app.admin('/api/admin/preorders/delete', { productSlug: slug });
+      const count = (await reservations(slug)).length;
+      assert.deepEqual((await app.call('/api/admin/preorders/delete', { productSlug: slug })).success(), { success: true });
+      const again = await app.call('/api/admin/preorders/delete', { productSlug: slug });
       assert.equal(again.status, 404);
-      assert.deepEqual(await again.json(), { success: false, error: 'Preorder not found' });
-      assert.equal((await json(await app.admin('/api/admin-reservations-list', { productSlug: slug }))).reservations.length, count);
-      const plain = await json(await reserve(slug));
-      const listed = (await json(await app.admin('/api/admin-reservations-list', { productSlug: slug }))).reservations.find((r: any) => r.id === plain.reservationId);
-      assert.equal(listed.preorderId, null);
+      assert.deepEqual(again.failure(404), { success: false, error: 'Preorder not found' });
+      assert.equal((await reservations(slug)).length, count);
+      const plain = await reserved(slug);
+      const listed = (await reservations(slug)).find((r) => r.id === plain.reservationId);
+      assert.equal(listed?.preorderId, null);
       // A reservation of the deleted campaign moves freely: there are no seats left to count.
-      const ofOld = (await json(await app.admin('/api/admin-reservations-list', { productSlug: slug }))).reservations.find((r: any) => r.preorderId !== null);
+      const ofOld = (await reservations(slug)).find((r) => r.preorderId !== null);
+      assert.ok(ofOld, 'a reservation of the deleted campaign is listed');
       assert.equal((await setStatus(ofOld.id, slug, 'cancelled')).status, 200);
       assert.equal((await setStatus(ofOld.id, slug, 'pending')).status, 200);
     });
 
     test('hundreds at once never oversell: a 300-request rush on 40 seats takes exactly 40', async () => {
       const slug = 'tsuki-dual-lfo';
-      await json(await upsert({ productSlug: slug, capacity: 40 }));
+      (await upsert({ productSlug: slug, capacity: 40 })).success();
       const answers = await Promise.all(Array.from({ length: 300 }, (_, i) => reserve(slug, `rush${i}@example.com`)));
       const statuses = answers.map((a) => a.status);
       assert.equal(statuses.filter((s) => s === 200).length, 40);
       assert.equal(statuses.filter((s) => s === 409).length, 260);
       await Promise.all(answers.map((a) => a.body?.cancel()));
-      const state = await campaign(slug);
+      const state = await existing(slug);
       assert.deepEqual([state.reserved, state.remaining, state.state], [40, 0, 'soldOut']);
-      const stored = (await json(await app.admin('/api/admin-reservations-list', { productSlug: slug }))).reservations;
-      assert.equal(stored.filter((r: any) => r.preorderId === state.id).length, 40);
+      const stored = await reservations(slug);
+      assert.equal(stored.filter((r) => r.preorderId === state.id).length, 40);
       await app.admin('/api/admin/preorders/delete', { productSlug: slug });
     });
 
     test('hundreds at once never pass the per-customer limit: 20 addresses × 15 requests, limit 3', async () => {
       const slug = 'hoshi-eurorack-case-104hp';
-      await json(await upsert({ productSlug: slug, perCustomerLimit: 3 }));
+      (await upsert({ productSlug: slug, perCustomerLimit: 3 })).success();
       const answers = await Promise.all(Array.from({ length: 300 }, (_, i) => reserve(slug, `buyer${i % 20}@example.com`)));
       assert.equal(answers.filter((a) => a.status === 200).length, 60);
-      const refusals = await Promise.all(answers.filter((a) => a.status !== 200).map((a) => json(a)));
+      const refusals = await Promise.all(answers.filter((a) => a.status !== 200).map(async (a) => (await app.read('/api/reservation', a)).failure()));
       assert.ok(refusals.every((r) => r.error === PER_CUSTOMER));
-      const stored = (await json(await app.admin('/api/admin-reservations-list', { productSlug: slug }))).reservations;
-      const perAddress = Map.groupBy(stored, (r: any) => r.email);
+      const stored = await reservations(slug);
+      const perAddress = Map.groupBy(stored, (r) => r.email);
       assert.equal(perAddress.size, 20);
       assert.ok([...perAddress.values()].every((held) => held.length === 3));
-      assert.equal((await campaign(slug)).reserved, 60);
+      assert.equal((await existing(slug)).reserved, 60);
     });
   });
 }
@@ -263,9 +273,13 @@ for (const dialect of DIALECTS) {
 describe('preorder campaigns across two service processes on one PostgreSQL', () => {
   let a: ServiceProcess;
   let b: ServiceProcess;
+  let contract: Contract;
+  /** Answers are checked against the OpenAPI document, as the services run in processes of their own. */
+  const check: SuccessCheck = (path, status, body) => contract.check(ENDPOINTS[path].method, path, status, body);
   before(async () => {
     const env = { DATABASE_URL: await createTestDatabase(), PREORDER_API_TOKEN: ADMIN_TOKEN, RATE_LIMIT_PER_MINUTE: '0', SHUTDOWN_DRAIN_SECONDS: '0' };
     [a, b] = await Promise.all([startServiceProcess({ env }), startServiceProcess({ env })]);
+    contract = await loadContract(a.url);
   });
   after(async () => {
     await Promise.all([a?.stop('SIGKILL'), b?.stop('SIGKILL')]);
@@ -278,13 +292,14 @@ describe('preorder campaigns across two service processes on one PostgreSQL', ()
         (i % 2 ? a : b).request('/api/reservation', { method: 'POST', body: JSON.stringify({ name: '客', email: `fan${i % 50}@example.com`, productSlug: 'kumo-vco-2' }) }),
       ),
     );
-    const bodies = await Promise.all(answers.map(async (answer) => ({ status: answer.status, body: await json(answer) })));
+    const bodies = await Promise.all(answers.map((answer) => readAnswer(check, '/api/reservation', answer)));
     assert.equal(bodies.filter((r) => r.status === 200).length, 60);
-    assert.ok(bodies.filter((r) => r.status !== 200).every((r) => r.status === 409 && [SOLD_OUT, PER_CUSTOMER].includes(r.body.error)));
-    const stored = (await json(await b.admin('/api/admin-reservations-list', { productSlug: 'kumo-vco-2' }))).reservations;
+    assert.ok(bodies.filter((r) => r.status !== 200).every((r) => r.status === 409 && [SOLD_OUT, PER_CUSTOMER].includes(r.failure().error)));
+    const stored = (await readAnswer(check, '/api/admin-reservations-list', await b.admin('/api/admin-reservations-list', { productSlug: 'kumo-vco-2' }))).success().reservations;
     assert.equal(stored.length, 60);
-    assert.ok([...Map.groupBy(stored, (r: any) => r.email).values()].every((held) => held.length <= 2));
-    const [campaign] = (await json(await a.admin('/api/admin/preorders/list', {}))).preorders;
+    assert.ok([...Map.groupBy(stored, (r) => r.email).values()].every((held) => held.length <= 2));
+    const [campaign] = (await readAnswer(check, '/api/admin/preorders/list', await a.admin('/api/admin/preorders/list', {}))).success().preorders;
+    assert.ok(campaign, 'the campaign is listed');
     assert.deepEqual([campaign.reserved, campaign.remaining, campaign.state], [60, 0, 'soldOut']);
   });
 });
