@@ -23,6 +23,7 @@ import { keywordLogRoutes } from './keyword-log/routes.ts';
 import type { KeywordLogWriter } from './keyword-log/writer.ts';
 import type { Logger } from './log.ts';
 import type { Metrics } from './metrics/metrics.ts';
+import { messageLogRoutes } from './message-log/routes.ts';
 import { metricsRoutes } from './metrics/routes.ts';
 import type { Dispatcher } from './notifications/dispatcher.ts';
 import { preorderRoutes } from './preorders/routes.ts';
@@ -89,6 +90,7 @@ export function allRoutes(services: Services): Route[] {
       wakeDispatcher,
     }),
     ...emailTemplateRoutes({ database: services.database, catalog: services.catalog, publicBaseUrl: services.config.publicBaseUrl }),
+    ...messageLogRoutes({ database: services.database, wakeDispatcher }),
     ...dashboardRoutes({
       database: services.database,
       catalog: services.catalog,

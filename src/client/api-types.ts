@@ -17,6 +17,7 @@ import type {
 import type { HealthResponse, ProbeResponse } from '../health/routes.ts';
 import type { ErrorSchema } from '../http/schemas.ts';
 import type { KeywordLogsQuery, KeywordLogsResponse } from '../keyword-log/routes.ts';
+import type { ListBody as MessageListBody, ListResponse as MessageListResponse, RetryBody as MessageRetryBody, RetryResponse as MessageRetryResponse } from '../message-log/schemas.ts';
 import type { DeleteBody as ReservationDeleteBody, DeleteResponse as ReservationDeleteResponse } from '../reservations/admin-routes.ts';
 import type { AdminListResponse as PreorderListResponse, DeleteResponse as PreorderDeleteResponse, EmptyBody as PreorderListBody, ProductSlugBody as PreorderDeleteBody, PublicListResponse as PublicPreorderResponse, PublicQuery as PreorderQuery, UpsertBody as PreorderUpsertBody, UpsertResponse as PreorderUpsertResponse } from '../preorders/schemas.ts';
 import type { ReservationBody, ReservationResponse } from '../reservations/public-routes.ts';
@@ -87,6 +88,8 @@ export interface Endpoints {
   '/api/admin/email-templates/preview': Endpoint<In<typeof TemplatePreviewBody>, Out<typeof TemplatePreviewResponse>>;
   '/api/admin/email-templates/versions': Endpoint<In<typeof TemplateVersionsBody>, Out<typeof TemplateVersionsResponse>>;
   '/api/admin/email-templates/revert': Endpoint<In<typeof TemplateRevertBody>, Out<typeof TemplateResponse>>;
+  '/api/admin/messages/list': Endpoint<In<typeof MessageListBody>, Out<typeof MessageListResponse>>;
+  '/api/admin/messages/retry': Endpoint<In<typeof MessageRetryBody> & { ids: string[] }, Out<typeof MessageRetryResponse>>;
 }
 
 /**

@@ -7,6 +7,7 @@ import * as keywordHours from './migrations/004-keyword-hours.ts';
 import * as recordUpdatedAt from './migrations/005-record-updated-at.ts';
 import * as preorders from './migrations/006-preorders.ts';
 import * as emailTemplates from './migrations/007-email-templates.ts';
+import * as messageLog from './migrations/008-message-log.ts';
 
 /** Every migration, in order. A new one is a new file here, never an edit to a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '005-record-updated-at': recordUpdatedAt,
   '006-preorders': preorders,
   '007-email-templates': emailTemplates,
+  '008-message-log': messageLog,
 };
 
 const ATTEMPTS = 4;

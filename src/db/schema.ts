@@ -87,6 +87,8 @@ export interface OutboxRow {
   sent_at: string | null;
   /** The record the message is about (migration 002), erased with it. */
   record_id: string | null;
+  /** When it was given up (`dead`; migration 008), which its retention counts from; null otherwise. */
+  died_at: string | null;
 }
 
 /** A product's preorder campaign (SPEC §7, migration 006); times are ISO strings, null for no bound or no limit. */

@@ -170,13 +170,14 @@ export class Dispatcher {
   async #settleFailure(message: ClaimedMessage, error: unknown): Promise<void> {
     const reason = describe(error);
     const giveUp = message.attempts >= this.#timings.maxAttempts;
-    const retryAt = giveUp ? null : new Date(this.#now() + retryDelayMs(message.attempts, { baseMs: this.#timings.retryBaseMs, capMs: this.#timings.retryCapMs })).toISOString();
+    const now = this.#now();
+    const retryAt = giveUp ? null : new Date(now + retryDelayMs(message.attempts, { baseMs: this.#timings.retryBaseMs, capMs: this.#timings.retryCapMs })).toISOString();
     const line = { messageId: message.id, channel: message.message.channel, attempts: message.attempts, error: reason };
     this.#count(message.message.channel, giveUp ? 'dead' : 'retry');
     if (giveUp) this.#log.error(line, 'outbox: message given up after its last attempt');
     else this.#log.warn({ ...line, retryAt }, 'outbox: delivery failed; will retry');
     try {
-      await markFailed(this.#database.db, message, { error: reason, retryAt });
+      await markFailed(this.#database.db, message, { error: reason, at: new Date(now).toISOString(), retryAt });
     } catch (storeError) {
       this.#log.error({ err: storeError, messageId: message.id }, 'outbox: recording a failed delivery failed');
     }

@@ -55,7 +55,7 @@ for (const dialect of DIALECTS) {
       const [second] = await claim(1_000);
       assert.equal(second!.attempts, 2);
       assert.equal(await markDelivered(database.db, [{ id: first!.id, lease: first!.lease, status: 'sent' }], at(1_001)), 0);
-      assert.equal(await markFailed(database.db, first!, { error: 'late', retryAt: at(5_000) }), false);
+      assert.equal(await markFailed(database.db, first!, { error: 'late', at: at(1_001), retryAt: at(5_000) }), false);
       assert.equal(await markDelivered(database.db, [{ id: second!.id, lease: second!.lease, status: 'sent' }], at(1_002)), 1);
       const row = await database.db.selectFrom('outbox').selectAll().executeTakeFirstOrThrow();
       assert.deepEqual([row.status, row.sent_at, row.locked_until, row.attempts], ['sent', at(1_002), null, 2]);
@@ -65,21 +65,22 @@ for (const dialect of DIALECTS) {
     test('a failure waits for its retry time; a last failure is dead for good', async () => {
       await enqueueMessages(database.db, [email('a', at(0))]);
       const [first] = await claim(0);
-      assert.equal(await markFailed(database.db, first!, { error: 'HTTP 503', retryAt: at(3_000) }), true);
+      assert.equal(await markFailed(database.db, first!, { error: 'HTTP 503', at: at(1), retryAt: at(3_000) }), true);
       assert.deepEqual(await claim(2_999), []);
       const [again] = await claim(3_000);
       assert.equal(again!.attempts, 2);
-      assert.equal(await markFailed(database.db, again!, { error: 'HTTP 500', retryAt: null }), true);
+      assert.equal(await markFailed(database.db, again!, { error: 'HTTP 500', at: at(3_001), retryAt: null }), true);
       assert.deepEqual(await claim(1_000_000), []);
       const row = await database.db.selectFrom('outbox').selectAll().executeTakeFirstOrThrow();
-      assert.deepEqual([row.status, row.last_error, row.locked_until], ['dead', 'HTTP 500', null]);
+      assert.deepEqual([row.status, row.last_error, row.locked_until, row.died_at, row.sent_at], ['dead', 'HTTP 500', null, at(3_001), null]);
     });
 
     test('counts by status, and erases the messages about a record', async () => {
-      await enqueueMessages(database.db, [email('a', at(0), 'res_1'), email('b', at(0), 'res_1'), email('c', at(0), 'res_2'), email('d', at(0))]);
-      const [a, b, c] = await claim(0, 3);
+      await enqueueMessages(database.db, [email('a', at(0), 'res_1'), email('b', at(0), 'res_1'), email('c', at(0), 'res_2'), email('d', at(1))]);
+      // RETURNING gives no order: put the three claimed back in theirs.
+      const [a, b, c] = (await claim(0, 3)).sort((x, y) => x.idempotencyKey.localeCompare(y.idempotencyKey));
       await markDelivered(database.db, [{ id: a!.id, lease: a!.lease, status: 'sent' }, { id: b!.id, lease: b!.lease, status: 'skipped' }], at(1));
-      await markFailed(database.db, c!, { error: 'x', retryAt: null });
+      await markFailed(database.db, c!, { error: 'x', at: at(1), retryAt: null });
       assert.deepEqual(await outboxStatusCounts(database.db), { pending: 1, sent: 1, skipped: 1, dead: 1 });
       assert.deepEqual(await countUndelivered(database.db), { pending: 1, dead: 1 });
       await deleteMessagesAbout(database.db, 'res_1');

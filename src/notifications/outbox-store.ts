@@ -13,7 +13,7 @@ import type { OutboxEntry, OutgoingMessage, QueuedMessage, WebhookName } from '.
 // is only ever set on a pending message, and settling clears it).
 
 // Written into the SQL as literals, not bound: only then can the planner use the partial indexes
-// (`outbox_due`, `outbox_dead`) whose condition they match.
+// (`outbox_due`, `outbox_log_dead`, …) whose condition they match.
 const PENDING = sql.lit('pending');
 const DEAD = sql.lit('dead');
 
@@ -109,17 +109,17 @@ export async function markDelivered(
   return updated;
 }
 
-/** A failed attempt: try again at `retryAt`, or give up (`dead`) when there is none. False if the lease was lost. */
+/** A failed attempt at `at`: try again at `retryAt`, or give up (`dead`) when there is none. False if the lease was lost. */
 export async function markFailed(
   db: Kysely<Tables>,
   claimed: { id: string; lease: string },
-  failure: { error: string; retryAt: string | null },
+  failure: { error: string; at: string; retryAt: string | null },
 ): Promise<boolean> {
   const result = await db
     .updateTable('outbox')
     .set(
       failure.retryAt === null
-        ? { status: 'dead', locked_until: null, last_error: failure.error }
+        ? { status: 'dead', locked_until: null, last_error: failure.error, died_at: failure.at }
         : { next_attempt_at: failure.retryAt, locked_until: null, last_error: failure.error },
     )
     .where('id', '=', claimed.id)

@@ -53,7 +53,7 @@ export function archivedListResponse<K extends string, I extends z.ZodType>(list
 }
 
 /** The first problem is the error; every field at fault is in the details. */
-const firstProblem = (issues: z.core.$ZodIssue[]) => new AppError(400, issues[0]?.message ?? 'Invalid parameters', { details: detailsFrom(issues) });
+export const firstProblem = (issues: z.core.$ZodIssue[]) => new AppError(400, issues[0]?.message ?? 'Invalid parameters', { details: detailsFrom(issues) });
 
 /** Bulk archive, bulk unarchive and the archived list of one record kind: SPEC §4. */
 export function archiveRoutes<T extends RecordTable>(kind: RecordKind<T>, database: Database): Route[] {

@@ -18,13 +18,13 @@ export const DEFAULT_PAGE_SIZE = 20;
 /** Pages further than this are empty however many records there are; not asked of the store (its OFFSET is 64-bit). */
 const MAX_OFFSET = 2 ** 31;
 
-/** The rows of a page, or undefined for a page past any the store can hold. */
-function pageWindow(page: number, pageSize: number): { limit: number; offset: number } | undefined {
+/** The rows of a page, or undefined for a page past any the store can hold. Every paged list's (SPEC §4, §6.5, §9). */
+export function pageWindow(page: number, pageSize: number): { limit: number; offset: number } | undefined {
   const offset = (page - 1) * pageSize;
   return offset < MAX_OFFSET ? { limit: pageSize, offset } : undefined;
 }
 
-const paging = (total: number, page: number, pageSize: number): Paging => ({ total, page, pageSize, totalPages: Math.ceil(total / pageSize) });
+export const paging = (total: number, page: number, pageSize: number): Paging => ({ total, page, pageSize, totalPages: Math.ceil(total / pageSize) });
 
 /**
  * A kind's active records, newest first, as its list shows them: every match, or with `page` or
