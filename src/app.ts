@@ -11,6 +11,7 @@ import type { Database } from './db/database.ts';
 import type { Readiness } from './health/readiness.ts';
 import { healthRoutes } from './health/routes.ts';
 import type { AppEnv } from './http/app-env.ts';
+import { clientAddressOf } from './http/client-address.ts';
 import { shopOrigins } from './http/cors.ts';
 import { errorHandler, notFound } from './http/error-handler.ts';
 import { mountRoutes } from './http/mount.ts';
@@ -27,11 +28,10 @@ import { messageLogRoutes } from './message-log/routes.ts';
 import { metricsRoutes } from './metrics/routes.ts';
 import type { Dispatcher } from './notifications/dispatcher.ts';
 import { preorderRoutes } from './preorders/routes.ts';
-import type { SeatOutcome } from './preorders/seats.ts';
-import type { ReservationWrite } from './reservations/reserve.ts';
+import type { WriteReservation } from './reservations/reserve.ts';
 import { reservationRoutes } from './reservations/routes.ts';
 import { searchRoutes, type SearchServices } from './search/routes.ts';
-import type { SignupOutcome, SignupWrite } from './subscriptions/signup.ts';
+import type { WriteSignup } from './subscriptions/signup.ts';
 import { subscriptionRoutes } from './subscriptions/routes.ts';
 
 /** Everything the routes need, opened and loaded by the caller (server.ts, or a test). */
@@ -47,9 +47,9 @@ export interface Services {
   /** Turned off when a graceful stop begins, for /readyz. */
   readiness: Readiness;
   /** Writes a reservation with its messages; reservations taken in the same moment share one transaction (group commit). */
-  writeReservation: (reservation: ReservationWrite) => Promise<SeatOutcome>;
+  writeReservation: WriteReservation;
   /** Writes a restock signup with its chat notice, unless the address already waits; group-committed the same way. */
-  writeSignup: (signup: SignupWrite) => Promise<SignupOutcome>;
+  writeSignup: WriteSignup;
   /** The one per-client budget of the public write endpoints (POST /api/reservation, POST /api/notify). */
   publicWriteLimit: RateLimit;
   /** Failed admin authentications per client: past ADMIN_AUTH_FAILURES_PER_MINUTE, 429 for the rest of the minute. */
@@ -119,6 +119,7 @@ export function createApp(services: Services): Hono<AppEnv> {
     adminThrottle: services.adminThrottle,
     isShopOrigin: shopOrigins(services.config.cors),
     serviceOrigin: new URL(services.config.publicBaseUrl).origin,
+    clientAddress: clientAddressOf(services.config.trustProxy),
   });
   return app;
 }

@@ -4,8 +4,8 @@ import { createApp, type Services } from './app.ts';
 import { loadCatalog } from './catalog/catalog.ts';
 import type { Config } from './config.ts';
 import { openDatabase, type Database } from './db/database.ts';
-import { groupCommit } from './db/group-commit.ts';
 import { Readiness } from './health/readiness.ts';
+import { startKeyPurge } from './idempotency/purge.ts';
 import { createNodeServer } from './http/node-server.ts';
 import { adminThrottle } from './http/admin-throttle.ts';
 import { clientAddressOf } from './http/client-address.ts';
@@ -17,7 +17,7 @@ import type { Logger } from './log.ts';
 import { createDelivery } from './notifications/delivery.ts';
 import { Dispatcher, type DispatcherTimings } from './notifications/dispatcher.ts';
 import { reservationWriter } from './reservations/reserve.ts';
-import { writeSignups } from './subscriptions/signup.ts';
+import { signupWriter } from './subscriptions/signup.ts';
 import { outboxBacklog } from './notifications/outbox-store.ts';
 import { createMetrics } from './metrics/metrics.ts';
 import { loadSiteIndex } from './search/prebuilt-index.ts';
@@ -27,6 +27,9 @@ import { keywordsWithResultsSince } from './keyword-log/analytics.ts';
 
 /** The most searched keywords suggestions draw on. */
 const SUGGESTED_KEYWORDS = 1000;
+
+/** How often expired Idempotency-Keys are deleted, and how many a statement deletes. */
+const KEY_PURGE = { intervalMs: 10 * 60_000, batchSize: 1000 };
 
 /** How long shutdown waits for requests in flight before closing their connections. */
 const DRAIN_TIMEOUT_MS = 10_000;
@@ -45,7 +48,7 @@ export interface RunningServer {
 export interface StartOptions {
   /** Shorter outbox timings for tests; production uses DEFAULT_DISPATCHER_TIMINGS and the configured lease. */
   dispatcher?: Partial<DispatcherTimings>;
-  /** A clock for preorder campaigns' dates (tests move it); default the system's. */
+  /** A clock for preorder campaigns' dates and Idempotency-Keys' expiry (tests move it); default the system's. */
   now?: () => Date;
 }
 
@@ -66,8 +69,9 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
   const keywordLog = createKeywordLogWriter(keywordLogStore, log);
   const delivery = await createDelivery(config, log, database);
   const dispatcher = new Dispatcher({ database, deliver: delivery.deliver, log, timings: { leaseMs: config.outboxLeaseMs, ...options.dispatcher } });
-  const writeReservation = reservationWriter(database);
-  const writeSignup = groupCommit(database, writeSignups);
+  const now = options.now ?? (() => new Date());
+  const writeReservation = reservationWriter(database, now);
+  const writeSignup = signupWriter(database, now);
   const clientAddress = clientAddressOf(config.trustProxy);
   const publicWriteLimit = createRateLimit({ perMinute: config.rateLimitPerMinute, clientAddress, budgets });
   const adminFailures = adminThrottle({ perMinute: config.adminAuthFailuresPerMinute, clientAddress, budgets: adminFailureBudgets });
@@ -98,7 +102,7 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
     },
     keywordLogStore,
     keywordLog,
-    now: options.now ?? (() => new Date()),
+    now,
   };
   const app = createApp(services);
 
@@ -113,6 +117,7 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
   }
   // Messages left pending by an earlier run (or another instance) are picked up from here on.
   dispatcher.start();
+  const keyPurge = startKeyPurge(database.db, log, { ...KEY_PURGE, now });
   const { port } = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
 
@@ -130,6 +135,7 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
       // Requests have finished, so nothing more is queued; deliveries in flight are settled, the rest stays pending.
       await dispatcher.stop();
       await delivery.close();
+      await keyPurge.close();
       await database.close();
     },
   };

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import type { DispatcherTimings } from '../src/notifications/dispatcher.ts';
-import { signUp as signUpDomain, writeSignups, type SignupWrite } from '../src/subscriptions/signup.ts';
+import { signUp as signUpDomain, writeSignups, type WriteSignup } from '../src/subscriptions/signup.ts';
 import { ADMIN_TOKEN, DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
 import { startHttpReceiver, type HttpReceiver } from './helpers/http-receiver.ts';
 import { startPostgres } from './helpers/postgres.ts';
@@ -100,7 +100,7 @@ for (const dialect of DIALECTS) {
 
     test('twenty signups racing in twenty transactions of their own (no group commit): still one subscription', async () => {
       const { database, catalog } = app.services;
-      const write = (signup: SignupWrite) => database.db.transaction().execute((trx) => writeSignups(trx, [signup]).then(([outcome]) => outcome));
+      const write: WriteSignup = ({ item }) => database.db.transaction().execute((trx) => writeSignups(trx, [item]).then(([result]) => ({ kind: 'written', result })));
       const results = await Promise.all(Array.from({ length: 20 }, () => signUpDomain({ catalog, write, wakeDispatcher: () => {} }, valid)));
       const rows = await subscriptions();
       assert.equal(rows.length, 1);

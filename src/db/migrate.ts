@@ -8,6 +8,7 @@ import * as recordUpdatedAt from './migrations/005-record-updated-at.ts';
 import * as preorders from './migrations/006-preorders.ts';
 import * as emailTemplates from './migrations/007-email-templates.ts';
 import * as messageLog from './migrations/008-message-log.ts';
+import * as idempotencyKeys from './migrations/009-idempotency-keys.ts';
 
 /** Every migration, in order. A new one is a new file here, never an edit to a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   '006-preorders': preorders,
   '007-email-templates': emailTemplates,
   '008-message-log': messageLog,
+  '009-idempotency-keys': idempotencyKeys,
 };
 
 const ATTEMPTS = 4;

@@ -15,6 +15,7 @@ export interface Tables {
   preorders: PreorderRow;
   preorder_customers: PreorderCustomerRow;
   email_template_versions: EmailTemplateVersionRow;
+  idempotency_keys: IdempotencyKeyRow;
 }
 
 export interface ReservationRow {
@@ -125,4 +126,17 @@ export interface EmailTemplateVersionRow {
   /** 1 or 0 (an integer on both dialects). */
   enabled: number;
   created_at: string;
+}
+
+/** A public form's Idempotency-Key and the answer it was first given (SPEC §9, migration 009). */
+export interface IdempotencyKeyRow {
+  /** The client's address (client-address.ts): keys are per client. */
+  client: string;
+  key: string;
+  /** SHA-256 of the request as validated (src/idempotency/claim.ts): no name or address in plain text. */
+  fingerprint: string;
+  /** The id the first answer named; null only inside the transaction that claims the key. */
+  record_id: string | null;
+  created_at: string;
+  expires_at: string;
 }

@@ -1,3 +1,4 @@
+import type { IdempotencyKey } from '../idempotency/claim.ts';
 import type { Logger } from '../log.ts';
 
 /** What every request carries through the middleware chain. Read with c.get(): c.var copies. */
@@ -13,5 +14,7 @@ export interface AppEnv {
     route: string;
     /** The 500 message of the route being served (some routes answer in Japanese). */
     serverErrorMessage: string;
+    /** A valid Idempotency-Key and its client, on a route that takes one (idempotency-key.ts). */
+    idempotencyKey: IdempotencyKey | undefined;
   };
 }

@@ -1,9 +1,10 @@
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import type { AppEnv } from './app-env.ts';
 import { adminGuard } from './admin-auth.ts';
 import type { AdminThrottle } from './admin-throttle.ts';
 import { AppError } from './app-error.ts';
 import { corsFor, originGuard, type shopOrigins } from './cors.ts';
+import { readIdempotencyKey } from './idempotency-key.ts';
 import { readInput } from './input.ts';
 import { setHeader } from './reply.ts';
 import { requestHeaderLines } from './request.ts';
@@ -15,13 +16,15 @@ interface MountOptions {
   isShopOrigin: ReturnType<typeof shopOrigins>;
   /** PUBLIC_BASE_URL's origin: the service's own pages post from it. */
   serviceOrigin: string;
+  /** Who the client is (client-address.ts): Idempotency-Keys are per client. */
+  clientAddress: (c: Context) => string;
 }
 
 /**
  * Mounts routes one path at a time, so every path behaves the same way around its handlers:
  * OPTIONS is the CORS preflight (204), HEAD is GET without a body, any other method is 405 with an
  * `Allow` header; a cross-site post is refused (the route's `origins`), then the admin check and the
- * rate limit come before the body is read, then input is validated.
+ * rate limit come before the body is read, then the Idempotency-Key is read, then input is validated.
  */
 export function mountRoutes(app: Hono<AppEnv>, routes: Route[], options: MountOptions): void {
   const checkAdmin = adminGuard(options.adminToken);
@@ -46,6 +49,7 @@ export function mountRoutes(app: Hono<AppEnv>, routes: Route[], options: MountOp
       if (route.origins) checkOrigin(c, route.origins);
       if (route.admin) await options.adminThrottle(c, () => guards.get(route)!(requestHeaderLines(c, 'authorization')));
       await route.rateLimit?.check(c);
+      if (route.idempotent) readIdempotencyKey(c, options.clientAddress);
       return route.answerKnown?.(c) ?? route.handle(c, await readInput(c, route));
     });
   }

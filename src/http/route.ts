@@ -44,6 +44,11 @@ interface RouteCommon {
   origins?: 'shop' | 'shop-or-service';
   /** Also takes an HTML form's body (`application/x-www-form-urlencoded`), for pages that work without JavaScript. */
   acceptsForm?: boolean;
+  /**
+   * Takes an `Idempotency-Key` header (SPEC §9), read after the rate limit and before the body
+   * (idempotency-key.ts): a malformed one is 400, one reused with another request 422.
+   */
+  idempotent?: boolean;
   /** A per-client budget, counted before the input is read (so refused and invalid requests count too). */
   rateLimit?: RateLimit;
   responses: Record<number, ResponseDoc>;
@@ -99,6 +104,7 @@ export function defineRoute<Q extends z.ZodType | undefined = undefined, B exten
     responses: {
       ...(definition.admin ? errorResponses(429) : {}),
       ...(definition.origins ? errorResponses(403) : {}),
+      ...(definition.idempotent ? errorResponses(422) : {}),
       ...definition.responses,
     },
     admin: definition.admin ?? false,

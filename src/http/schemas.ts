@@ -17,6 +17,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   405: 'Method not allowed',
   409: 'Conflicts with the current state',
   413: 'Body larger than 64 KiB',
+  422: 'Idempotency-Key reused with a different request',
   429: 'Too many requests (see Retry-After)',
   500: 'Unexpected failure',
   503: 'Unavailable',

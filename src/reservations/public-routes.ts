@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Catalog } from '../catalog/catalog.ts';
 import { AppError } from '../http/app-error.ts';
+import { IDEMPOTENCY_KEY_REUSED, idempotencyKeyOf } from '../http/idempotency-key.ts';
 import { JA } from '../http/messages.ts';
 import type { RateLimit } from '../http/rate-limit.ts';
 import { replyJson } from '../http/reply.ts';
@@ -11,8 +12,7 @@ import { detailsFrom } from '../http/validation.ts';
 import { codePointLength } from '../text/code-points.ts';
 import type { ReservationEmailDeps } from './status-emails.ts';
 import { singleLine } from '../text/safe-text.ts';
-import type { SeatOutcome } from '../preorders/seats.ts';
-import { reserve, type ReservationWrite } from './reserve.ts';
+import { reserve, type ReserveResult, type WriteReservation } from './reserve.ts';
 
 /**
  * SPEC §3. The name is kept on one line (line breaks and other control characters become spaces)
@@ -33,7 +33,7 @@ export const ReservationResponse = z.object({ success: z.literal(true), reservat
 export interface PublicReservationDeps extends ReservationEmailDeps {
   catalog: Catalog;
   /** Writes the reservation and its messages (writeReservations under groupCommit, made where the app is assembled). */
-  write: (reservation: ReservationWrite) => Promise<SeatOutcome>;
+  write: WriteReservation;
   rateLimit: RateLimit;
   wakeDispatcher: () => void;
   /** The time a reservation is taken at, which decides its campaign's state (tests set it). */
@@ -48,10 +48,11 @@ export function publicReservationRoutes(deps: PublicReservationDeps): Route[] {
       tag: 'Reservations',
       summary: 'Reserve a product',
       description:
-        'Stores the reservation and queues the confirmation email and the shop chat notice in the same transaction; they are delivered after the response. Rate-limited per client (shared with POST /api/notify). A product with a preorder campaign (GET /api/preorders) takes a seat of it or answers 409: 予約受付開始前です (before opensAt), 予約受付は終了しました (after closesAt), 予約数が上限に達しました (no seat left), お一人様あたりの予約数の上限に達しています (the address holds perCustomerLimit reservations of the campaign).',
+        'Stores the reservation and queues the confirmation email and the shop chat notice in the same transaction; they are delivered after the response. Rate-limited per client (shared with POST /api/notify). A product with a preorder campaign (GET /api/preorders) takes a seat of it or answers 409: 予約受付開始前です (before opensAt), 予約受付は終了しました (after closesAt), 予約数が上限に達しました (no seat left), お一人様あたりの予約数の上限に達しています (the address holds perCustomerLimit reservations of the campaign). With an Idempotency-Key, the same key and request within 24 hours answers the first reservation again (nothing written, no seat taken, no email); the key with another request is 422. Only a reservation taken is remembered: a refused request retried is tried again.',
       cors: 'allow-list',
       origins: 'shop',
       rateLimit: deps.rateLimit,
+      idempotent: true,
       body: ReservationBody,
       invalid: (issues) => new AppError(400, JA.invalidInput, { details: detailsFrom(issues) }),
       notAnObject: JA.invalidInput,
@@ -61,10 +62,16 @@ export function publicReservationRoutes(deps: PublicReservationDeps): Route[] {
         ...errorResponses(400, 409, 413, 429, 500),
       },
       handle: async (c, { body }) => {
-        const result = await reserve(deps, body, deps.now());
-        if (!result.ok) throw result.reason === 'unknown-product' ? new AppError(400, JA.productNotFound) : new AppError(409, JA.preorder[result.reason]);
+        const result = await reserve(deps, body, deps.now(), idempotencyKeyOf(c));
+        if (!result.ok) throw refusal(result.reason);
         return replyJson(c, 200, { success: true, reservationId: result.reservationId });
       },
     }),
   ];
+}
+
+function refusal(reason: Extract<ReserveResult, { ok: false }>['reason']): AppError {
+  if (reason === 'unknown-product') return new AppError(400, JA.productNotFound);
+  if (reason === 'keyReused') return new AppError(422, IDEMPOTENCY_KEY_REUSED);
+  return new AppError(409, JA.preorder[reason]);
 }

@@ -6,6 +6,8 @@ import type { Tables } from '../db/schema.ts';
 import { uuidV7 } from '../db/time-ordered-id.ts';
 import type { OutboxEntry } from '../notifications/message.ts';
 import { enqueueMessages } from '../notifications/outbox-store.ts';
+import { claimOf, type IdempotencyKey } from '../idempotency/claim.ts';
+import { keyedWrites, type Keyed, type KeyedOutcome } from '../idempotency/keyed-writes.ts';
 import type { SeatRefusal } from '../preorders/campaign.ts';
 import { takeSeats, type SeatOutcome } from '../preorders/seats.ts';
 import { reservationChatMessage } from '../notifications/templates/reservation.ts';
@@ -28,24 +30,30 @@ export interface ReservationWrite {
   messages: OutboxEntry[];
 }
 
-export type ReserveResult = { ok: true; reservationId: string } | { ok: false; reason: 'unknown-product' | SeatRefusal };
+export type ReserveResult = { ok: true; reservationId: string } | { ok: false; reason: 'unknown-product' | 'keyReused' | SeatRefusal };
+
+/** Writes a reservation (with the key its request carried, if any); see reservationWriter. */
+export type WriteReservation = (reservation: Keyed<ReservationWrite>) => Promise<KeyedOutcome<SeatOutcome>>;
 
 /**
  * Takes a reservation: the row and its two messages (the customer's confirmation email, the shop's
  * chat notice) are written in one transaction, so either all three exist or none does. Delivery
  * happens afterwards, in the dispatcher, which is woken once the transaction has committed. When
  * the product has a preorder campaign, the write takes a seat of it first, or refuses (SPEC §7).
+ * With an Idempotency-Key (SPEC §9) a key first sent with this request answers its first
+ * reservation again, writing nothing and taking no seat; one first sent with another is refused.
  */
 export async function reserve(
-  deps: { catalog: Catalog; write: (reservation: ReservationWrite) => Promise<SeatOutcome>; wakeDispatcher: () => void; publicBaseUrl: string; manageSecret: string },
+  deps: { catalog: Catalog; write: WriteReservation; wakeDispatcher: () => void; publicBaseUrl: string; manageSecret: string },
   request: ReservationRequest,
   now: Date = new Date(),
+  key?: IdempotencyKey,
 ): Promise<ReserveResult> {
   const product = deps.catalog.bySlug.get(request.productSlug);
   if (!product) return { ok: false, reason: 'unknown-product' };
 
   const reservation = { id: `res_${uuidV7(now.getTime())}`, name: request.name, email: request.email, createdAt: now.toISOString() };
-  const seat = await deps.write({
+  const item: ReservationWrite = {
     row: { id: reservation.id, name: reservation.name, email: reservation.email, product_slug: product.slug, status: 'pending', created_at: reservation.createdAt },
     messages: [
       {
@@ -71,8 +79,11 @@ export async function reserve(
         message: { channel: 'chat', webhook: 'reservation', content: reservationChatMessage(reservation, product) },
       },
     ],
-  });
-  if (!seat.taken) return { ok: false, reason: seat.refusal };
+  };
+  const outcome = await deps.write({ item, claim: key && claimOf(key, 'reservation', [request.name, request.email, request.productSlug]) });
+  if (outcome.kind === 'replay') return { ok: true, reservationId: outcome.recordId };
+  if (outcome.kind === 'mismatch') return { ok: false, reason: 'keyReused' };
+  if (!outcome.result.taken) return { ok: false, reason: outcome.result.refusal };
   deps.wakeDispatcher();
   return { ok: true, reservationId: reservation.id };
 }
@@ -99,7 +110,17 @@ export async function writeReservations(trx: Kysely<Tables>, dialect: Dialect, r
   return seats;
 }
 
-/** The reservation write of a store: reservations taken in the same moment share one transaction. */
-export function reservationWriter(database: Database): (reservation: ReservationWrite) => Promise<SeatOutcome> {
-  return groupCommit(database, (trx, batch: ReservationWrite[]) => writeReservations(trx, database.dialect, batch));
+/**
+ * The reservation write of a store: reservations taken in the same moment share one transaction,
+ * which also claims their keys; a key answers with its reservation only when a seat was taken.
+ */
+export function reservationWriter(database: Database, now?: () => Date): WriteReservation {
+  return groupCommit(
+    database,
+    keyedWrites(
+      (trx, batch: ReservationWrite[]) => writeReservations(trx, database.dialect, batch),
+      (seat, { row }) => (seat.taken ? row.id : undefined),
+      now,
+    ),
+  );
 }

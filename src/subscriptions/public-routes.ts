@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Catalog } from '../catalog/catalog.ts';
 import type { Database } from '../db/database.ts';
 import { AppError } from '../http/app-error.ts';
+import { IDEMPOTENCY_KEY_REUSED, idempotencyKeyOf } from '../http/idempotency-key.ts';
 import { JA } from '../http/messages.ts';
 import type { RateLimit } from '../http/rate-limit.ts';
 import { reply, replyJson } from '../http/reply.ts';
@@ -10,7 +11,7 @@ import { errorResponses, ErrorSchema } from '../http/schemas.ts';
 import { detailsFrom } from '../http/validation.ts';
 import { EmailField, ProductSlugField } from '../records/form-fields.ts';
 import { UNSUBSCRIBE_PATH } from './links.ts';
-import { signUp, type SignupOutcome, type SignupWrite } from './signup.ts';
+import { signUp, type WriteSignup } from './signup.ts';
 import { unsubscribe } from './unsubscribe.ts';
 import { invalidLinkPage, UNSUBSCRIBE_PAGE_HEADERS, unsubscribedPage } from './unsubscribe-page.ts';
 
@@ -37,7 +38,7 @@ export interface PublicSubscriptionDeps {
   database: Database;
   catalog: Catalog;
   /** Writes a signup and its notice (writeSignups under groupCommit, made where the app is assembled). */
-  write: (signup: SignupWrite) => Promise<SignupOutcome>;
+  write: WriteSignup;
   rateLimit: RateLimit;
   unsubscribeSecret: string;
   wakeDispatcher: () => void;
@@ -73,10 +74,11 @@ export function publicSubscriptionRoutes(deps: PublicSubscriptionDeps): Route[] 
       tag: 'Subscriptions',
       summary: 'Ask to be told by email when a product is back in stock',
       description:
-        'Creates a pending subscription and queues the restock chat notice in the same transaction. While the address already has a pending subscription for the product, answers its id and creates nothing (concurrent requests too). Rate-limited per client, sharing the budget of POST /api/reservation.',
+        'Creates a pending subscription and queues the restock chat notice in the same transaction. While the address already has a pending subscription for the product, answers its id and creates nothing (concurrent requests too). Rate-limited per client, sharing the budget of POST /api/reservation. With an Idempotency-Key, the same key and request within 24 hours answers the first id again (nothing written, no chat notice); the key with another request is 422.',
       cors: 'allow-list',
       origins: 'shop',
       rateLimit: deps.rateLimit,
+      idempotent: true,
       body: SignupBody,
       invalid: (issues) => new AppError(400, JA.invalidInput, { details: detailsFrom(issues) }),
       notAnObject: JA.invalidInput,
@@ -86,8 +88,8 @@ export function publicSubscriptionRoutes(deps: PublicSubscriptionDeps): Route[] 
         ...errorResponses(400, 413, 429, 500),
       },
       handle: async (c, { body }) => {
-        const result = await signUp(deps, body);
-        if (!result.ok) throw new AppError(400, JA.productNotFound);
+        const result = await signUp(deps, body, new Date(), idempotencyKeyOf(c));
+        if (!result.ok) throw result.reason === 'keyReused' ? new AppError(422, IDEMPOTENCY_KEY_REUSED) : new AppError(400, JA.productNotFound);
         return replyJson(c, 200, { success: true, subscriptionId: result.subscriptionId });
       },
     }),

@@ -1,6 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Catalog } from '../catalog/catalog.ts';
+import type { Database } from '../db/database.ts';
+import { groupCommit } from '../db/group-commit.ts';
 import type { Tables } from '../db/schema.ts';
+import { claimOf, type IdempotencyKey } from '../idempotency/claim.ts';
+import { keyedWrites, type Keyed, type KeyedOutcome } from '../idempotency/keyed-writes.ts';
 import type { OutboxEntry } from '../notifications/message.ts';
 import { enqueueMessages } from '../notifications/outbox-store.ts';
 import { restockSignupChatMessage } from '../notifications/templates/restock.ts';
@@ -22,7 +26,10 @@ export interface SignupWrite {
 /** The pending subscription a signup ended with; undefined when its twin changed before it could be read (try again). */
 export type SignupOutcome = { subscriptionId: string; created: boolean } | undefined;
 
-export type SignupResult = { ok: true; subscriptionId: string; created: boolean } | { ok: false; reason: 'unknown-product' };
+export type SignupResult = { ok: true; subscriptionId: string; created: boolean } | { ok: false; reason: 'unknown-product' | 'keyReused' };
+
+/** Writes a signup (with the key its request carried, if any); see signupWriter. */
+export type WriteSignup = (signup: Keyed<SignupWrite>) => Promise<KeyedOutcome<SignupOutcome>>;
 
 /** A twin that keeps changing between our insert and our read is an admin at work; three tries are plenty. */
 const ATTEMPTS = 3;
@@ -31,19 +38,23 @@ const ATTEMPTS = 3;
  * A restock signup. While the address has a pending subscription for the product, that one's id is
  * the answer and nothing is written; otherwise a new pending subscription and the restock chat
  * notice are written in one transaction. The unique index decides between concurrent signups, so
- * twenty identical requests at once still make one subscription and one notice.
+ * twenty identical requests at once still make one subscription and one notice. With an
+ * Idempotency-Key (SPEC §9) a key first sent with this request answers the id it answered then;
+ * one first sent with another is refused.
  */
 export async function signUp(
-  deps: { catalog: Catalog; write: (signup: SignupWrite) => Promise<SignupOutcome>; wakeDispatcher: () => void },
+  deps: { catalog: Catalog; write: WriteSignup; wakeDispatcher: () => void },
   request: SignupRequest,
   now: Date = new Date(),
+  key?: IdempotencyKey,
 ): Promise<SignupResult> {
   const product = deps.catalog.bySlug.get(request.productSlug);
   if (!product) return { ok: false, reason: 'unknown-product' };
 
+  const claim = key && claimOf(key, 'notify', [request.email, request.productSlug]);
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     const subscription = { id: subscriptionId(now.getTime()), email: request.email, createdAt: now.toISOString() };
-    const outcome = await deps.write({
+    const item: SignupWrite = {
       row: { id: subscription.id, email: subscription.email, product_slug: product.slug, status: 'pending', created_at: subscription.createdAt },
       chat: {
         idempotencyKey: `subscription/${subscription.id}/chat`,
@@ -51,10 +62,13 @@ export async function signUp(
         queuedAt: subscription.createdAt,
         message: { channel: 'chat', webhook: 'restock', content: restockSignupChatMessage(subscription, product) },
       },
-    });
-    if (!outcome) continue;
-    if (outcome.created) deps.wakeDispatcher();
-    return { ok: true, ...outcome };
+    };
+    const outcome = await deps.write({ item, claim });
+    if (outcome.kind === 'replay') return { ok: true, subscriptionId: outcome.recordId, created: false };
+    if (outcome.kind === 'mismatch') return { ok: false, reason: 'keyReused' };
+    if (!outcome.result) continue;
+    if (outcome.result.created) deps.wakeDispatcher();
+    return { ok: true, ...outcome.result };
   }
   throw new Error(`restock signup: the pending subscription changed during each of ${ATTEMPTS} attempts`);
 }
@@ -78,4 +92,9 @@ export async function writeSignups(trx: Kysely<Tables>, signups: SignupWrite[]):
     const id = existing.get(pairKey(row.product_slug, row.email));
     return id === undefined ? undefined : { subscriptionId: id, created: false };
   });
+}
+
+/** The signup write of a store: signups of the same moment share one transaction, which also claims their keys. */
+export function signupWriter(database: Database, now?: () => Date): WriteSignup {
+  return groupCommit(database, keyedWrites(writeSignups, (outcome) => outcome?.subscriptionId, now));
 }

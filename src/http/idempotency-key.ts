@@ -1,0 +1,28 @@
+import type { Context } from 'hono';
+import type { IdempotencyKey } from '../idempotency/claim.ts';
+import type { AppEnv } from './app-env.ts';
+import { AppError } from './app-error.ts';
+import { requestHeaderLines } from './request.ts';
+
+export const INVALID_IDEMPOTENCY_KEY = 'Idempotency-Key must be 1 to 255 visible ASCII characters';
+export const IDEMPOTENCY_KEY_REUSED = 'Idempotency-Key reused with a different request';
+
+/** SPEC §9: 1-255 characters from `!` to `~` (no space, no control character, nothing past ASCII). */
+const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
+
+/**
+ * Reads the `Idempotency-Key` of a route that takes one (its `idempotent` flag; mount.ts calls
+ * this before the body is read) and keeps it, with its client, for `idempotencyKeyOf`. A key sent
+ * twice is refused like a malformed one: which of the two was meant cannot be known.
+ */
+export function readIdempotencyKey(c: Context<AppEnv>, clientAddress: (c: Context) => string): void {
+  const lines = requestHeaderLines(c, 'idempotency-key');
+  if (lines.length === 0) return;
+  if (lines.length > 1 || !VALID_KEY.test(lines[0]!)) throw new AppError(400, INVALID_IDEMPOTENCY_KEY);
+  c.set('idempotencyKey', { client: clientAddress(c), key: lines[0]! });
+}
+
+/** The request's key and client, when it carried a valid key (readIdempotencyKey). */
+export function idempotencyKeyOf(c: Context<AppEnv>): IdempotencyKey | undefined {
+  return c.get('idempotencyKey');
+}
