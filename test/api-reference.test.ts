@@ -73,6 +73,20 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(paths['/api/admin/reservations/archive']?.post?.responses['400']?.content?.['application/json']?.schema, { $ref: '#/components/schemas/ErrorBody' });
     });
 
+    test('documents the Idempotency-Key header and its 422 on the two public forms, and on no other operation', () => {
+      for (const [path, operations] of Object.entries(contract.document.paths)) {
+        for (const [method, op] of Object.entries(operations)) {
+          const header = op.parameters?.find((p) => p.name === 'Idempotency-Key');
+          const form = method === 'post' && (path === '/api/reservation' || path === '/api/notify');
+          assert.equal(Boolean(header), form, `${method} ${path}`);
+          assert.equal(Boolean(op.responses['422']), form, `${method} ${path} 422`);
+          if (!header) continue;
+          assert.deepEqual({ in: header.in, required: header.required, schema: header.schema }, { in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[!-~]+$' } });
+          assert.equal(op.responses['422']?.description, 'Idempotency-Key reused with a different request');
+        }
+      }
+    });
+
     test('names the shared shapes as components, refers to them wherever they appear, and names its server', () => {
       const { paths, components, servers } = contract.document;
       assert.deepEqual(servers, [{ url: 'https://shop.example' }], 'PUBLIC_BASE_URL, without its trailing slash');

@@ -15,12 +15,33 @@ before(async () => {
 after(() => app.close());
 
 describe('the typed client', () => {
-  test('knows every JSON endpoint the service serves, with its method and whether it needs the token', () => {
+  test('knows every JSON endpoint the service serves, with its method, whether it needs the token and whether it takes an Idempotency-Key', () => {
     const json = allRoutes(app.services).filter((route) => !route.responses[200]?.contentType);
+    const idempotent = (flag: boolean | undefined) => (flag ? ' idempotent' : '');
     assert.deepEqual(
-      json.map((route) => `${route.method} ${route.path} ${route.admin ? 'admin' : 'public'}`).sort(),
-      Object.entries(ENDPOINTS).map(([path, { method, admin }]) => `${method} ${path} ${admin ? 'admin' : 'public'}`).sort(),
+      json.map((route) => `${route.method} ${route.path} ${route.admin ? 'admin' : 'public'}${idempotent(route.idempotent)}`).sort(),
+      Object.entries(ENDPOINTS).map(([path, endpoint]) => `${endpoint.method} ${path} ${endpoint.admin ? 'admin' : 'public'}${idempotent('idempotent' in endpoint)}`).sort(),
     );
+  });
+
+  test('sends an Idempotency-Key when given one: a retry with it answers the first reservation again', async () => {
+    const keys: (string | null)[] = [];
+    const client = createTenpoClient({
+      baseUrl: app.url,
+      fetch: (input, init) => {
+        keys.push(new Headers(init?.headers).get('idempotency-key'));
+        return fetch(input, init);
+      },
+    });
+    const order = { name: '山田 太郎', email: 'client-key@example.com', productSlug: 'kumo-vco-2' };
+    const key = crypto.randomUUID();
+    const first = await client.call('/api/reservation', order, { idempotencyKey: key });
+    const retry = await client.call('/api/reservation', order, { idempotencyKey: key });
+    assert.equal(retry.reservationId, first.reservationId);
+    const other = await client.send('/api/notify', { email: 'client-key@example.com', productSlug: 'kumo-vco-2' }, { idempotencyKey: key });
+    assert.deepEqual([other.status, other.body], [422, { success: false, error: 'Idempotency-Key reused with a different request' }]);
+    await client.call('/api/reservation', order);
+    assert.deepEqual(keys, [key, key, key, null]);
   });
 
   test('sends the bearer token to admin endpoints only, and queries with repeated names', async () => {

@@ -50,7 +50,11 @@ export function openApiPath(path: string): string {
 }
 
 function operation(route: Route, components: NamedSchemas): Record<string, unknown> {
-  const parameters = [...pathParameters(route.path), ...(route.query ? queryParameters(route.query, components) : [])];
+  const parameters = [
+    ...pathParameters(route.path),
+    ...(route.query ? queryParameters(route.query, components) : []),
+    ...(route.idempotent ? [IDEMPOTENCY_KEY_PARAMETER] : []),
+  ];
   return {
     tags: [route.tag],
     summary: route.summary,
@@ -68,6 +72,16 @@ function operationId(route: Route): string {
   const words = route.path.split(/[^A-Za-z0-9]+/).filter(Boolean);
   return route.method.toLowerCase() + words.map((word) => word[0]!.toUpperCase() + word.slice(1)).join('');
 }
+
+/** The header a route that is `idempotent` takes (src/http/idempotency-key.ts). */
+const IDEMPOTENCY_KEY_PARAMETER = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'A key of your own (a UUID, say) for this request, sent again with every retry of it: within 24 hours the same key and request (the same fields once validated) answers the first answer again and writes and sends nothing; the key with another request is 422. Keys are per client address; a refused request (400, 409) is not remembered, so its retry is tried again. Malformed: 400 `Idempotency-Key must be 1 to 255 visible ASCII characters`.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[!-~]+$' },
+};
 
 function pathParameters(path: string): Record<string, unknown>[] {
   return [...path.matchAll(/:(\w+)/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));

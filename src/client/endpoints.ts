@@ -4,7 +4,10 @@ import type { Endpoints } from './api-types.ts';
 
 export type Method = 'GET' | 'POST';
 
-/** How each endpoint is called; tests check this against the routes the service mounts. */
+/**
+ * How each endpoint is called (`idempotent`: it takes an Idempotency-Key); tests check this against
+ * the routes the service mounts.
+ */
 export const ENDPOINTS = {
   '/healthz': { method: 'GET', admin: false },
   '/livez': { method: 'GET', admin: false },
@@ -15,14 +18,14 @@ export const ENDPOINTS = {
   '/api/search-index': { method: 'GET', admin: false },
   '/api/search/suggest': { method: 'GET', admin: false },
   '/api/keyword-logs': { method: 'GET', admin: false },
-  '/api/reservation': { method: 'POST', admin: false },
+  '/api/reservation': { method: 'POST', admin: false, idempotent: true },
   '/api/admin-reservations-list': { method: 'POST', admin: true },
   '/api/admin-reservations-status': { method: 'POST', admin: true },
   '/api/admin-reservations-delete': { method: 'POST', admin: true },
   '/api/admin/reservations/archive': { method: 'POST', admin: true },
   '/api/admin/reservations/unarchive': { method: 'POST', admin: true },
   '/api/admin/reservations/archives/list': { method: 'POST', admin: true },
-  '/api/notify': { method: 'POST', admin: false },
+  '/api/notify': { method: 'POST', admin: false, idempotent: true },
   '/api/admin-notify-list': { method: 'POST', admin: true },
   '/api/admin-notify-status': { method: 'POST', admin: true },
   '/api/admin/notify/send': { method: 'POST', admin: true },
@@ -41,6 +44,6 @@ export const ENDPOINTS = {
   '/api/admin/email-templates/revert': { method: 'POST', admin: true },
   '/api/admin/messages/list': { method: 'POST', admin: true },
   '/api/admin/messages/retry': { method: 'POST', admin: true },
-} as const satisfies { [P in keyof Endpoints]: { method: Method; admin: boolean } };
+} as const satisfies { [P in keyof Endpoints]: { method: Method; admin: boolean; idempotent?: true } };
 
 export type EndpointPath = keyof Endpoints;

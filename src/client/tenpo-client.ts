@@ -21,6 +21,19 @@ export type Output<P extends EndpointPath> = Endpoints[P]['output'];
 /** The input argument: optional where the endpoint needs nothing. */
 type InputArgs<P extends EndpointPath> = Input<P> extends undefined ? [] : {} extends Input<P> ? [input?: Input<P>] : [input: Input<P>];
 
+/** What a call to an endpoint that takes an Idempotency-Key may add. */
+export interface IdempotentOptions {
+  /**
+   * Sent as `Idempotency-Key` (1-255 visible ASCII characters): make one per submission
+   * (`crypto.randomUUID()`) and send the same with every retry of it, so a retry after a timeout
+   * answers the first answer instead of reserving twice.
+   */
+  idempotencyKey?: string;
+}
+
+/** The arguments after the path: the input, and for an idempotent endpoint its options. */
+type CallArgs<P extends EndpointPath> = (typeof ENDPOINTS)[P] extends { idempotent: true } ? [input: Input<P>, options?: IdempotentOptions] : InputArgs<P>;
+
 /** An answer as it came: the success body, or the error envelope with its status. */
 export type Reply<P extends EndpointPath> =
   | { ok: true; status: number; body: Output<P>; headers: Headers }
@@ -46,20 +59,22 @@ export class ApiError extends Error {
 
 export interface TenpoClient {
   /** Calls an endpoint and returns its success body; anything else throws ApiError. */
-  call<P extends EndpointPath>(path: P, ...input: InputArgs<P>): Promise<Output<P>>;
+  call<P extends EndpointPath>(path: P, ...args: CallArgs<P>): Promise<Output<P>>;
   /** Calls an endpoint and returns the answer whatever its status; only a missing answer throws. */
-  send<P extends EndpointPath>(path: P, ...input: InputArgs<P>): Promise<Reply<P>>;
+  send<P extends EndpointPath>(path: P, ...args: CallArgs<P>): Promise<Reply<P>>;
 }
 
 export function createTenpoClient(options: ClientOptions = {}): TenpoClient {
   const baseUrl = options.baseUrl ?? '';
   const fetchFn = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
 
-  async function send<P extends EndpointPath>(path: P, ...[input]: InputArgs<P>): Promise<Reply<P>> {
+  // Every endpoint's arguments fit this shape; CallArgs says which each endpoint takes.
+  async function send<P extends EndpointPath>(path: P, input?: unknown, callOptions?: IdempotentOptions): Promise<Reply<P>> {
     const { method, admin } = ENDPOINTS[path];
     const headers: Record<string, string> = {};
     const token = admin ? options.token?.() : undefined;
     if (token) headers.authorization = `Bearer ${token}`;
+    if (callOptions?.idempotencyKey !== undefined) headers['idempotency-key'] = callOptions.idempotencyKey;
     let url = baseUrl + path;
     let body: string | undefined;
     if (method === 'GET') {
@@ -81,8 +96,8 @@ export function createTenpoClient(options: ClientOptions = {}): TenpoClient {
 
   return {
     send,
-    async call(path, ...input) {
-      const reply = await send(path, ...input);
+    async call(path, ...args) {
+      const reply = await send(path, ...args);
       if (reply.ok) return reply.body;
       throw new ApiError(reply.status, reply.body.error, { details: reply.body.details, requestId: reply.headers.get('x-request-id') ?? undefined });
     },
