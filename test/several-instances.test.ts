@@ -15,7 +15,8 @@ import { waitUntil } from './helpers/wait.ts';
 // balancer (TRUST_PROXY=true), sharing the rate limit's counts in PostgreSQL, each with the same admin token and unsubscribe secret. Two real
 // `node src/main.ts` processes, started together on one new database, driven in turn.
 
-const RATE_LIMIT = 3;
+// Twenty: the Idempotency-Key test sends its key twenty times from one client.
+const RATE_LIMIT = 20;
 
 let databaseUrl: string;
 let receiver: HttpReceiver;
@@ -159,6 +160,51 @@ describe('two instances on one PostgreSQL', () => {
     assert.deepEqual(statuses, [...Array(RATE_LIMIT).fill(400), 429, 429]);
     // Another client still has its whole budget, on either instance.
     assert.equal((await post(b, '/api/notify', {}, '203.0.113.78')).status, 400);
+  });
+
+  test('one Idempotency-Key sent twenty times at once, half to A and half to B: one reservation, one email, one chat notice', async () => {
+    const customer = '203.0.113.90';
+    const body = { name: '同時 太郎', email: 'both-instances@example.com', productSlug: 'kumo-vco-2' };
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, async (_, i) => {
+        const response = await (i % 2 === 0 ? a : b).request('/api/reservation', {
+          method: 'POST',
+          headers: { 'x-forwarded-for': customer, 'idempotency-key': 'one-order-two-instances' },
+          body: JSON.stringify(body),
+        });
+        return (await readAnswer(check, '/api/reservation', response)).success().reservationId;
+      }),
+    );
+    assert.equal(new Set(answers).size, 1, 'every answer names the same reservation');
+    const [id] = answers;
+    const listed = await call(b, '/api/admin-reservations-list', { q: 'both-instances@example.com' });
+    assert.deepEqual(listed.reservations.map((r) => r.id), [id]);
+    const about = () => [
+      receiver.accepted('/emails').filter((r) => r.headers['idempotency-key'] === `reservation/${id}/confirmation-email`).length,
+      receiver.accepted('/reservation').filter((r) => SlackBody.parse(r.body).text.includes(id!)).length,
+    ];
+    await waitUntil(() => about().every((count) => count >= 1), { what: 'the email and the chat notice' });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.deepEqual(about(), [1, 1]);
+  });
+
+  test('failed admin authentications are one count across instances: 20 spread over A and B trip the 429 on both', async () => {
+    const guesser = '203.0.113.91';
+    const attempt = (service: ServiceProcess, token: string, from = guesser) =>
+      service.request('/api/admin-dashboard-stats', { method: 'POST', headers: { 'x-forwarded-for': from, authorization: `Bearer ${token}` }, body: '{}' });
+    for (let i = 0; i < 19; i++) assert.equal((await attempt(i % 2 === 0 ? a : b, `wrong-${i}`)).status, 401, `failure ${i + 1}`);
+    assert.equal((await attempt(a, ADMIN_TOKEN)).status, 200, 'below the limit the right token still works');
+    assert.equal((await attempt(b, 'wrong-20')).status, 401, 'the twentieth failure');
+    for (const service of [a, b]) {
+      for (const token of [ADMIN_TOKEN, 'wrong-again']) {
+        const refused = await attempt(service, token);
+        assert.equal(refused.status, 429, `${service === a ? 'A' : 'B'} with ${token === ADMIN_TOKEN ? 'the right' : 'a wrong'} token`);
+        assert.deepEqual(await refused.json(), { success: false, error: 'Too many failed authentications' });
+        const retryAfter = Number(refused.headers.get('retry-after'));
+        assert.ok(retryAfter >= 1 && retryAfter <= 60, String(retryAfter));
+      }
+      assert.equal((await attempt(service, ADMIN_TOKEN, '203.0.113.92')).status, 200, 'another client is let in');
+    }
   });
 
   test('SIGTERM stops one instance cleanly while the other goes on, delivering what is queued', async () => {
