@@ -26,6 +26,7 @@ import type { Logger } from './log.ts';
 import type { Metrics } from './metrics/metrics.ts';
 import { messageLogRoutes } from './message-log/routes.ts';
 import { metricsRoutes } from './metrics/routes.ts';
+import type { SendEmail } from './notifications/delivery.ts';
 import type { Dispatcher } from './notifications/dispatcher.ts';
 import { preorderRoutes } from './preorders/routes.ts';
 import type { WriteReservation } from './reservations/reserve.ts';
@@ -42,6 +43,8 @@ export interface Services {
   catalog: Catalog;
   /** Delivers the outbox; wake it after committing messages. */
   dispatcher: Dispatcher;
+  /** Sends an email through the configured provider at once, bypassing the outbox (the staff's test send). */
+  sendEmail: SendEmail;
   /** Prometheus metrics; the request context observes every request. */
   metrics: Metrics;
   /** Turned off when a graceful stop begins, for /readyz. */
@@ -89,7 +92,7 @@ export function allRoutes(services: Services): Route[] {
       unsubscribeSecret: services.config.unsubscribeSecret,
       wakeDispatcher,
     }),
-    ...emailTemplateRoutes({ database: services.database, catalog: services.catalog, publicBaseUrl: services.config.publicBaseUrl }),
+    ...emailTemplateRoutes({ database: services.database, catalog: services.catalog, publicBaseUrl: services.config.publicBaseUrl, sendEmail: services.sendEmail }),
     ...messageLogRoutes({ database: services.database, wakeDispatcher }),
     ...dashboardRoutes({
       database: services.database,

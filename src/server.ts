@@ -87,6 +87,7 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
     database,
     catalog,
     dispatcher,
+    sendEmail: delivery.sendEmail,
     readiness,
     metrics,
     writeReservation,

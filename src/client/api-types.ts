@@ -10,6 +10,8 @@ import type {
   PreviewResponse as TemplatePreviewResponse,
   RevertBody as TemplateRevertBody,
   TemplateResponse,
+  TestSendBody as TemplateTestSendBody,
+  TestSendResponse as TemplateTestSendResponse,
   UpdateBody as TemplateUpdateBody,
   VersionsBody as TemplateVersionsBody,
   VersionsResponse as TemplateVersionsResponse,
@@ -88,6 +90,7 @@ export interface Endpoints {
   '/api/admin/email-templates/preview': Endpoint<In<typeof TemplatePreviewBody>, Out<typeof TemplatePreviewResponse>>;
   '/api/admin/email-templates/versions': Endpoint<In<typeof TemplateVersionsBody>, Out<typeof TemplateVersionsResponse>>;
   '/api/admin/email-templates/revert': Endpoint<In<typeof TemplateRevertBody>, Out<typeof TemplateResponse>>;
+  '/api/admin/email-templates/test-send': Endpoint<In<typeof TemplateTestSendBody>, Out<typeof TemplateTestSendResponse>>;
   '/api/admin/messages/list': Endpoint<In<typeof MessageListBody>, Out<typeof MessageListResponse>>;
   '/api/admin/messages/retry': Endpoint<In<typeof MessageRetryBody> & { ids: string[] }, Out<typeof MessageRetryResponse>>;
 }

@@ -42,6 +42,7 @@ export const ENDPOINTS = {
   '/api/admin/email-templates/preview': { method: 'POST', admin: true },
   '/api/admin/email-templates/versions': { method: 'POST', admin: true },
   '/api/admin/email-templates/revert': { method: 'POST', admin: true },
+  '/api/admin/email-templates/test-send': { method: 'POST', admin: true },
   '/api/admin/messages/list': { method: 'POST', admin: true },
   '/api/admin/messages/retry': { method: 'POST', admin: true },
 } as const satisfies { [P in keyof Endpoints]: { method: Method; admin: boolean; idempotent?: true } };

@@ -2,9 +2,11 @@ import type { Catalog } from '../catalog/catalog.ts';
 import type { Database } from '../db/database.ts';
 import { AppError } from '../http/app-error.ts';
 import { replyJson } from '../http/reply.ts';
-import { defineRoute, type Route } from '../http/route.ts';
+import { defineRoute, INVALID_PARAMETERS, type Route } from '../http/route.ts';
 import { errorResponses } from '../http/schemas.ts';
-import { INVALID_TEMPLATE, ListBody, ListResponse, PreviewBody, PreviewResponse, RevertBody, TemplateResponse, UpdateBody, VersionsBody, VersionsResponse } from './schemas.ts';
+import type { SendEmail } from '../notifications/delivery.ts';
+import { INVALID_TEMPLATE, ListBody, ListResponse, PreviewBody, PreviewResponse, RevertBody, TemplateResponse, TestSendBody, TestSendResponse, UpdateBody, VersionsBody, VersionsResponse } from './schemas.ts';
+import { testSendTemplate } from './test-send.ts';
 import { listTemplates, previewTemplate, revertTemplate, templateVersions, updateTemplate, type TemplateRefusal } from './templates.ts';
 
 const TAG = 'Admin: email templates';
@@ -21,8 +23,8 @@ function refusal(refused: TemplateRefusal): AppError {
   }
 }
 
-/** The customer emails' templates: list, edit, preview, versions and revert (SPEC §6.2). */
-export function emailTemplateRoutes(deps: { database: Database; catalog: Catalog; publicBaseUrl: string }): Route[] {
+/** The customer emails' templates: list, edit, preview, versions and revert (SPEC §6.2), and the staff's test send. */
+export function emailTemplateRoutes(deps: { database: Database; catalog: Catalog; publicBaseUrl: string; sendEmail: SendEmail }): Route[] {
   const { database } = deps;
   const common = { method: 'POST', tag: TAG, cors: 'any', admin: true, invalid: INVALID_TEMPLATE } as const;
   return [
@@ -85,6 +87,21 @@ export function emailTemplateRoutes(deps: { database: Database; catalog: Catalog
         const result = await revertTemplate(database, body);
         if (!result.ok) throw refusal(result);
         return replyJson(c, 200, { success: true, template: result.template });
+      },
+    }),
+    defineRoute({
+      ...common,
+      path: '/api/admin/email-templates/test-send',
+      summary: 'Send a template, rendered as the preview, to an address now',
+      description:
+        'An extension to SPEC §6.2 for the console’s 「テスト送信」: the given (or current) text with the preview’s sample values, sent at once through the configured email provider (not queued, not kept in the message log), so the provider’s refusal is the answer: 502 `Email not sent: <the provider’s reason>`. Without a provider the email is logged and `status` is `skipped`. A bad `to` or a wrong type is 400 `Invalid parameters`; template problems are the preview’s 400 `Invalid template`.',
+      body: TestSendBody,
+      invalid: INVALID_PARAMETERS,
+      responses: { 200: { description: 'Sent (or skipped: no provider)', schema: TestSendResponse }, ...errorResponses(400, 401, 404, 413, 500, 502) },
+      handle: async (c, { body }) => {
+        const result = await testSendTemplate(deps, body);
+        if (!result.ok) throw result.reason === 'provider-failed' ? new AppError(502, `Email not sent: ${result.message}`) : refusal(result);
+        return replyJson(c, 200, { success: true, status: result.status });
       },
     }),
   ];

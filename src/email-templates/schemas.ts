@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isEmailAddress } from '../records/form-fields.ts';
 
 // What the email template routes take and answer (SPEC §6.2), for validation, the API reference and
 // the typed client. Text fields are only typed here: their rules (lengths, placeholders) are the
@@ -45,3 +46,20 @@ export const VersionsBody = z.object({ kind: Kind });
 export const VersionsResponse = z.object({ success: z.literal(true), versions: z.array(TemplateVersionSchema) });
 
 export const RevertBody = z.object({ kind: Kind, version: z.number({ error: 'version must be a positive integer' }).int('version must be a positive integer').positive('version must be a positive integer') });
+
+const TO_MESSAGE = 'to must be a valid email address of at most 254 characters';
+
+export const TestSendBody = z.object({
+  kind: Kind,
+  to: z
+    .string({ error: TO_MESSAGE })
+    .transform((to) => to.trim())
+    .refine(isEmailAddress, TO_MESSAGE)
+    .describe('Where to send it: validated as the public forms validate an address'),
+  subject: Subject.optional(),
+  body: Body.optional(),
+});
+export const TestSendResponse = z.object({
+  success: z.literal(true),
+  status: z.enum(['sent', 'skipped']).describe('sent: the provider accepted it; skipped: no provider is configured, so it was written to the log instead'),
+});

@@ -19,6 +19,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   413: 'Body larger than 64 KiB',
   422: 'Idempotency-Key reused with a different request',
   429: 'Too many requests (see Retry-After)',
+  502: 'A provider the service depends on refused or did not answer',
   500: 'Unexpected failure',
   503: 'Unavailable',
 };

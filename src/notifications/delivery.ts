@@ -3,13 +3,18 @@ import type { Database } from '../db/database.ts';
 import { createEmailRenderer } from '../email-templates/templates.ts';
 import type { Logger } from '../log.ts';
 import { chatPayload } from './chat-payload.ts';
-import type { Deliver } from './dispatcher.ts';
+import type { Deliver, DeliveryOutcome } from './dispatcher.ts';
 import { createEmailSender, headerSafe } from './email-sender.ts';
 import { createJsonPoster } from './http-post.ts';
-import type { QueuedMessage } from './message.ts';
+import type { EmailContent, QueuedMessage } from './message.ts';
+
+/** Sends one rendered email through the configured provider now: `skipped` (and logged) when none is configured; a refusal is thrown. */
+export type SendEmail = (content: EmailContent, to: string, idempotencyKey: string) => Promise<DeliveryOutcome>;
 
 export interface Delivery {
   deliver: Deliver;
+  /** The provider without the outbox: what the staff's test send goes through. */
+  sendEmail: SendEmail;
   close(): Promise<void>;
 }
 
@@ -26,16 +31,18 @@ export async function createDelivery(config: Pick<Config, 'email' | 'webhooks'>,
   const email = await createEmailSender(config.email, http);
   if (!email) log.warn('no email provider configured (EMAIL_PROVIDER_API_KEY or SMTP_URL): emails are logged and skipped');
 
-  const deliver: Deliver = async ({ message, idempotencyKey, id }: QueuedMessage) => {
-    if (message.channel === 'email') {
-      const outgoing = headerSafe({ ...(await render(message.email)), from: config.email.from, to: message.to });
-      if (!email) {
-        log.info({ messageId: id, to: outgoing.to, subject: outgoing.subject, text: outgoing.text }, 'email skipped: no provider configured');
-        return 'skipped';
-      }
-      await email.send(outgoing, idempotencyKey);
-      return 'sent';
+  const sendEmail: SendEmail = async (content, to, idempotencyKey) => {
+    const outgoing = headerSafe({ ...content, from: config.email.from, to });
+    if (!email) {
+      log.info({ idempotencyKey, to: outgoing.to, subject: outgoing.subject, text: outgoing.text }, 'email skipped: no provider configured');
+      return 'skipped';
     }
+    await email.send(outgoing, idempotencyKey);
+    return 'sent';
+  };
+
+  const deliver: Deliver = async ({ message, idempotencyKey }: QueuedMessage) => {
+    if (message.channel === 'email') return sendEmail(await render(message.email), message.to, idempotencyKey);
     const url = config.webhooks[message.webhook];
     if (!url) return 'skipped';
     await http.post(url, chatPayload(url, message.content));
@@ -44,6 +51,7 @@ export async function createDelivery(config: Pick<Config, 'email' | 'webhooks'>,
 
   return {
     deliver,
+    sendEmail,
     close: async () => {
       await email?.close();
       http.close();

@@ -5,11 +5,16 @@ import { codePointLength } from '../text/code-points.ts';
 
 // The fields the public forms share (reservation, restock signup), with SPEC §3's limits and messages.
 
+/** The public forms' rule for an address (trimmed first): at most 254 characters, and valid. */
+export function isEmailAddress(email: string): boolean {
+  return codePointLength(email) <= 254 && z.regexes.email.test(email);
+}
+
 /** Trimmed, at most 254 characters, a valid address; stored lowercased, so duplicates are found case-insensitively. */
 export const EmailField = z
   .string({ error: JA.emailInvalid })
   .transform((email) => email.trim())
-  .refine((email) => codePointLength(email) <= 254 && z.regexes.email.test(email), JA.emailInvalid)
+  .refine(isEmailAddress, JA.emailInvalid)
   .transform((email) => email.toLowerCase())
   .describe('A valid address, at most 254 characters; stored lowercased');
 

@@ -1,0 +1,158 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
+import { startHttpReceiver, type HttpReceiver } from './helpers/http-receiver.ts';
+import { outboxStatusCounts } from './helpers/outbox.ts';
+import { EmailApiBody } from './helpers/sent-bodies.ts';
+import { startSmtpReceiver, type SmtpReceiver } from './helpers/smtp-receiver.ts';
+
+// POST /api/admin/email-templates/test-send (the console's 「テスト送信」; an extension to SPEC §6.2):
+// the text rendered as the preview renders it, sent at once through the configured provider, the
+// provider's refusal answered as 502 with its reason; nothing queued. Through the real HTTP email
+// API receiver and the real SMTP receiver, on both dialects.
+
+const PATH = '/api/admin/email-templates/test-send';
+const SMTP_PASSWORD = 'smtp-secret-password';
+
+for (const dialect of DIALECTS) {
+  describe(`test send through the email API (${dialect})`, () => {
+    let app: TestApp;
+    let api: HttpReceiver;
+    before(async () => {
+      api = await startHttpReceiver();
+      app = await startTestApp({ dialect, env: { EMAIL_PROVIDER_API_KEY: 're_test_key', EMAIL_API_URL: `${api.url}/emails`, EMAIL_FROM: 'tenpo <shop@tenpo.example>', PUBLIC_BASE_URL: 'https://shop.example.jp' } });
+    });
+    after(async () => {
+      await app.close();
+      await api.close();
+    });
+
+    test('sends the unsaved text, rendered as the preview, to the address typed; nothing is queued or saved', async () => {
+      const text = { kind: 'reservation-confirmed', subject: '確定のお知らせ {{productName}}', body: '{{name}} 様 <テスト>\n\n{{price}}\n\n{{manageUrl}}' };
+      const preview = (await app.call('/api/admin/email-templates/preview', text)).success();
+      const answer = (await app.call(PATH, { ...text, to: '  Staff@Example.com ' })).success();
+      assert.deepEqual(answer, { success: true, status: 'sent' });
+      const [request] = api.accepted('/emails');
+      const sent = EmailApiBody.parse(request!.body);
+      assert.deepEqual(sent.to, ['Staff@Example.com'], 'trimmed, as the public forms read an address');
+      assert.equal(sent.from, 'tenpo <shop@tenpo.example>');
+      assert.equal(sent.subject, preview.subject);
+      // The sample reservation's number is new each time; everything else is the preview's.
+      const sameBut = (s: string) => s.replace(/res_[0-9a-f-]+/g, 'res_…');
+      assert.equal(sameBut(sent.text), sameBut(preview.text));
+      assert.equal(sameBut(sent.html), sameBut(preview.html));
+      assert.ok(sent.html.includes('様 &lt;テスト&gt;'), 'escaped in the HTML part');
+      assert.equal(request!.headers.authorization, 'Bearer re_test_key');
+      assert.match(String(request!.headers['idempotency-key']), /^test-send\/[0-9a-f-]{36}$/);
+      assert.deepEqual(await outboxStatusCounts(app.services.database.db), { pending: 0, sent: 0, skipped: 0, dead: 0 });
+      const [current] = (await app.call('/api/admin/email-templates/versions', { kind: 'reservation-confirmed' })).success().versions;
+      assert.equal(current!.version, 1, 'a test send saves nothing');
+    });
+
+    test('without subject and body the current version is sent; a restock email keeps its unsubscribe headers', async () => {
+      api.requests.length = 0;
+      (await app.call(PATH, { kind: 'restock-available', to: 'staff@example.com' })).success();
+      const sent = EmailApiBody.parse(api.accepted('/emails')[0]!.body);
+      assert.ok(sent.subject.startsWith('【入荷のお知らせ】'), sent.subject);
+      assert.match(sent.headers?.['List-Unsubscribe'] ?? '', /^<https:\/\/shop\.example\.jp\/api\/notify\/unsubscribe\?token=sample>$/);
+    });
+
+    test('the provider’s refusal is the answer: 502 with its reason, and nothing is retried later', async () => {
+      api.requests.length = 0;
+      api.failNext(1, 422);
+      const refused = (await app.call(PATH, { kind: 'reservation-received', to: 'staff@example.com' })).failure(502);
+      assert.deepEqual(refused, { success: false, error: 'Email not sent: HTTP 422: {"error":"unavailable"}' });
+      assert.ok(!JSON.stringify(refused).includes(api.url), 'the provider’s URL is not shown');
+      assert.equal(api.requests.length, 1);
+      assert.deepEqual(await outboxStatusCounts(app.services.database.db), { pending: 0, sent: 0, skipped: 0, dead: 0 }, 'nothing left to retry');
+    });
+
+    test('a bad address or wrong types → 400 Invalid parameters; template problems → the preview’s 400; unknown kind → 404', async () => {
+      const badTo = ['', 'not-an-address', 'a@', `${'a'.repeat(250)}@example.com`, 'a b@example.com', 'x@example.com\r\nBcc: y@example.com', 5, null, ['a@example.com'], {}];
+      for (const to of badTo) {
+        const body = (await app.call(PATH, { kind: 'reservation-received', to })).failure(400);
+        assert.deepEqual(body, { success: false, error: 'Invalid parameters', details: [{ field: 'to', message: 'to must be a valid email address of at most 254 characters' }] }, JSON.stringify(to));
+      }
+      assert.deepEqual((await app.call(PATH, { kind: 'reservation-received' })).failure(400).details?.map((d) => d.field), ['to']);
+      const prototype = await app.request(PATH, { method: 'POST', headers: { authorization: `Bearer ${app.env.PREORDER_API_TOKEN}` }, body: '{"kind":"reservation-received","__proto__":{"to":"a@example.com"}}' });
+      assert.equal(prototype.status, 400, 'a `to` under __proto__ is not a `to`');
+      assert.deepEqual((await app.call(PATH, { kind: 7, to: 'a@example.com', subject: 1, body: false })).failure(400).details?.map((d) => d.field), ['kind', 'subject', 'body']);
+      for (const bad of [[], 'x', null, 42]) assert.equal((await app.call(PATH, bad)).failure(400).error, 'Invalid JSON body');
+      const template = (await app.call(PATH, { kind: 'reservation-received', to: 'a@example.com', subject: '{{ Name }}', body: 'リンクなし' })).failure(400);
+      assert.deepEqual(template, {
+        success: false,
+        error: 'Invalid template',
+        details: [
+          { field: 'subject', message: 'Unknown placeholder: {{Name}}' },
+          { field: 'body', message: 'Missing required placeholder: {{manageUrl}}' },
+        ],
+      });
+      for (const kind of ['nope', '__proto__', 'constructor']) {
+        assert.deepEqual((await app.call(PATH, { kind, to: 'a@example.com' })).failure(404), { success: false, error: 'Template not found' });
+      }
+      const unicode = (await app.call(PATH, { kind: 'reservation-received', to: 'staff@example.com', subject: '🎛️ ｼﾝｾ\u202e {{productName}}' })).success();
+      assert.equal(unicode.status, 'sent');
+      const huge = await app.request(PATH, { method: 'POST', headers: { authorization: `Bearer ${app.env.PREORDER_API_TOKEN}` }, body: JSON.stringify({ kind: 'reservation-received', to: 'a@example.com', body: 'あ'.repeat(70_000) }) });
+      assert.equal(huge.status, 413);
+      assert.equal(api.accepted('/emails').filter((r) => EmailApiBody.parse(r.body).to[0] !== 'staff@example.com').length, 0, 'nothing refused was sent');
+    });
+
+    test('401 before validation: no token, or a wrong one, whatever the body', async () => {
+      const before = api.requests.length;
+      for (const headers of [{}, { authorization: 'Bearer wrong' }] as Record<string, string>[]) {
+        for (const body of ['{"kind": 5}', 'not json', JSON.stringify({ kind: 'reservation-received', to: 'a@example.com' })]) {
+          const response = await app.request(PATH, { method: 'POST', headers, body });
+          assert.equal(response.status, 401);
+          assert.deepEqual(await response.json(), { success: false, error: 'Unauthorized' });
+        }
+      }
+      assert.equal(api.requests.length, before, 'nothing sent');
+    });
+  });
+
+  describe(`test send over SMTP (${dialect})`, () => {
+    let app: TestApp;
+    let smtp: SmtpReceiver;
+    before(async () => {
+      smtp = await startSmtpReceiver();
+      app = await startTestApp({ dialect, env: { SMTP_URL: smtp.url, EMAIL_FROM: 'tenpo <shop@tenpo.example>' } });
+    });
+    after(async () => {
+      await app.close();
+      await smtp.close();
+    });
+
+    test('arrives at the real SMTP receiver with the rendered subject, text and HTML', async () => {
+      (await app.call(PATH, { kind: 'reservation-cancelled', to: 'staff@example.com', subject: 'テスト {{productName}}' })).success();
+      const [mail] = await smtp.waitForMails(1);
+      assert.deepEqual(mail!.envelopeTo, ['staff@example.com']);
+      assert.match(mail!.parsed.subject ?? '', /^テスト .+/);
+      assert.ok(mail!.parsed.text?.includes('山田 太郎 様'));
+      assert.ok(String(mail!.parsed.html).includes('<p>山田 太郎 様</p>'));
+    });
+
+    test('an SMTP refusal is answered 502 with the server’s reason, never the password', async () => {
+      smtp.failNext(1);
+      const refused = (await app.call(PATH, { kind: 'reservation-received', to: 'staff@example.com' })).failure(502);
+      assert.match(refused.error, /^Email not sent: .*451/);
+      assert.ok(!JSON.stringify(refused).includes(SMTP_PASSWORD));
+      assert.ok(!JSON.stringify(app.logs).includes(SMTP_PASSWORD));
+      assert.deepEqual(await outboxStatusCounts(app.services.database.db), { pending: 0, sent: 0, skipped: 0, dead: 0 });
+    });
+  });
+}
+
+describe('test send with no provider configured', () => {
+  let app: TestApp;
+  before(async () => {
+    app = await startTestApp();
+  });
+  after(() => app.close());
+
+  test('is written to the log and answered skipped', async () => {
+    assert.deepEqual((await app.call(PATH, { kind: 'reservation-received', to: 'staff@example.com' })).success(), { success: true, status: 'skipped' });
+    const logged = app.logs.filter((l) => l.msg === 'email skipped: no provider configured');
+    assert.equal(logged.length, 1);
+    assert.equal(logged[0]!.to, 'staff@example.com');
+  });
+});
