@@ -47,6 +47,18 @@ export const KIND_RULES: Record<TemplateKind, KindRules> = {
   'restock-available': { placeholders: RESTOCK_PLACEHOLDERS, mayDisable: false },
 };
 
+/** The email a move to each status sends (SPEC §6.3); a move back to pending sends none. The console reads it too. */
+const EMAIL_OF_STATUS: Readonly<Record<string, ReservationTemplateKind>> = {
+  confirmed: 'reservation-confirmed',
+  fulfilled: 'reservation-fulfilled',
+  cancelled: 'reservation-cancelled',
+};
+
+/** The kind of email a move to `status` sends, if any. */
+export function statusEmailKind(status: string): ReservationTemplateKind | undefined {
+  return Object.hasOwn(EMAIL_OF_STATUS, status) ? EMAIL_OF_STATUS[status] : undefined;
+}
+
 export function isTemplateKind(kind: string): kind is TemplateKind {
   return (TEMPLATE_KINDS as readonly string[]).includes(kind);
 }

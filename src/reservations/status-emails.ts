@@ -3,7 +3,7 @@ import type { Catalog } from '../catalog/catalog.ts';
 import type { Tables } from '../db/schema.ts';
 import { uuidV7 } from '../db/time-ordered-id.ts';
 import { reservationEmailFacts } from '../email-templates/facts.ts';
-import type { ReservationTemplateKind } from '../email-templates/kinds.ts';
+import { statusEmailKind } from '../email-templates/kinds.ts';
 import { currentVersion } from '../email-templates/store.ts';
 import type { OutboxEntry } from '../notifications/message.ts';
 import { reservationCancelledChatMessage } from '../notifications/templates/reservation.ts';
@@ -20,13 +20,6 @@ export interface ReservationEmailDeps {
   manageSecret: string;
 }
 
-/** The email a move to each status sends (SPEC §6.3); a move back to pending sends none. */
-const EMAIL_OF_STATUS: Readonly<Record<string, ReservationTemplateKind>> = {
-  confirmed: 'reservation-confirmed',
-  fulfilled: 'reservation-fulfilled',
-  cancelled: 'reservation-cancelled',
-};
-
 /**
  * The customer's email about a move from `from` to the reservation's status, when the move calls
  * for one and its template is enabled; read in the move's transaction, so the email is queued
@@ -34,7 +27,7 @@ const EMAIL_OF_STATUS: Readonly<Record<string, ReservationTemplateKind>> = {
  * emails, while a repeated request finds the status already set, is no move, and sends nothing.
  */
 export async function statusEmail(trx: Kysely<Tables>, deps: ReservationEmailDeps, reservation: Reservation, from: string, now: Date): Promise<OutboxEntry | undefined> {
-  const kind = Object.hasOwn(EMAIL_OF_STATUS, reservation.status) ? EMAIL_OF_STATUS[reservation.status] : undefined;
+  const kind = statusEmailKind(reservation.status);
   if (!kind || from === reservation.status) return undefined;
   const template = await currentVersion(trx, kind);
   if (!template?.enabled) return undefined;

@@ -22,6 +22,8 @@ export interface BrowserPageDefinition {
   title: string;
   /** The HTML inside <body>. */
   body: string;
+  /** Style attribute values the page may show in frames of its own making (an email's preview); all others are refused. */
+  inlineStyles?: string[];
   /** Packages the modules import (see loadBrowserModules). */
   packages?: Record<string, string>;
   /** For the API reference. */
@@ -79,7 +81,7 @@ export function browserPageRoutes(definition: BrowserPageDefinition): Route[] {
   ];
 }
 
-function buildPage({ entry, stylesheet, title, body, packages }: BrowserPageDefinition, assetsPrefix: string): BuiltPage {
+function buildPage({ entry, stylesheet, title, body, packages, inlineStyles = [] }: BrowserPageDefinition, assetsPrefix: string): BuiltPage {
   const modules = loadBrowserModules(entry, assetsPrefix, packages ? { packages } : {});
   const style = staticFile(posix.basename(stylesheet.pathname), readFileSync(stylesheet), { hashed: true });
   const stylePath = `${posix.dirname(entry)}/${style.name}`;
@@ -87,6 +89,7 @@ function buildPage({ entry, stylesheet, title, body, packages }: BrowserPageDefi
   assets.set(stylePath, style);
   const importMap = JSON.stringify(modules.importMap);
   const importMapHash = createHash('sha256').update(importMap).digest('base64');
+  const styleHashes = inlineStyles.map((style) => ` 'sha256-${createHash('sha256').update(style).digest('base64')}'`).join('');
   const html = `<!doctype html>
 <html lang="ja">
 <head>
@@ -107,7 +110,7 @@ ${body}
 `;
   return {
     page: staticFile(`${posix.basename(entry, '.ts')}.html`, html, { hashed: false }),
-    csp: `default-src 'none'; script-src 'self' 'sha256-${importMapHash}'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+    csp: `default-src 'none'; script-src 'self' 'sha256-${importMapHash}'; style-src 'self'${styleHashes ? ` 'unsafe-hashes'${styleHashes}` : ''}; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
     assets,
   };
 }

@@ -1,3 +1,4 @@
+import { EMAIL_BODY_STYLE } from '../../email-templates/render.ts';
 import type { Route } from '../../http/route.ts';
 import { browserPageRoutes } from '../../web-assets/browser-page.ts';
 
@@ -7,6 +8,8 @@ export function adminConsoleRoutes(): Route[] {
     path: '/admin',
     entry: 'admin-console/main.ts',
     stylesheet: new URL('../console.css', import.meta.url),
+    // The email preview's frame inherits the page's policy: it may show the email's own body style.
+    inlineStyles: [EMAIL_BODY_STYLE],
     title: 'tenpo 管理',
     body: `<div id="app" aria-live="polite"><p class="boot">読み込み中…</p></div>
 <noscript>この管理画面には JavaScript が必要です。</noscript>`,

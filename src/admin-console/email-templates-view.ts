@@ -1,0 +1,74 @@
+import { isTemplateKind, TEMPLATE_KINDS, type TemplateKind } from '../email-templates/kinds.ts';
+import { confirmDialog } from './confirm-dialog.ts';
+import { h, replace } from './dom.ts';
+import { TEMPLATE_KIND_LABELS } from './email-words.ts';
+import { placeholder } from './record-table.ts';
+import type { View } from './shell.ts';
+import { templateEditor, type Template } from './template-editor.ts';
+import { readParams, writeParams } from './url-state.ts';
+
+/**
+ * メールテンプレート: the five customer emails, one at a time, picked by the tabs above the editor.
+ * The kind shown is kept in the URL (`#/email-templates?kind=reservation-confirmed`); leaving a kind
+ * with unsaved text asks first.
+ */
+export const emailTemplatesView: View = {
+  hash: '#/email-templates',
+  label: 'メールテンプレート',
+  render(container, context) {
+    const asked = readParams().get('kind') ?? '';
+    let kind: TemplateKind = isTemplateKind(asked) ? asked : TEMPLATE_KINDS[0];
+    const templates = new Map<TemplateKind, Template>();
+    const tabs = h('div', { class: 'kind-tabs', role: 'group', 'aria-label': 'メールの種類' });
+    const area = h('div', {}, placeholder('読み込み中…'));
+    let editor: ReturnType<typeof templateEditor> | undefined;
+    replace(container, h('div', { class: 'view-head' }, h('h1', {}, 'メールテンプレート')), tabs, area);
+
+    function drawTabs(): void {
+      replace(
+        tabs,
+        ...TEMPLATE_KINDS.map((k) => {
+          const t = templates.get(k);
+          return h(
+            'button',
+            { type: 'button', 'data-kind': k, 'aria-pressed': String(k === kind), onClick: () => void pick(k) },
+            TEMPLATE_KIND_LABELS[k],
+            t && !t.enabled ? h('span', { class: 'tab-mark off' }, '送信しない') : null,
+            t && t.enabled && !t.isDefault ? h('span', { class: 'tab-mark' }, '編集済み') : null,
+          );
+        }),
+      );
+    }
+
+    async function pick(next: TemplateKind): Promise<void> {
+      if (next === kind) return;
+      if (editor?.isDirty()) {
+        const leave = await confirmDialog({ title: '保存していない変更があります', message: `「${TEMPLATE_KIND_LABELS[kind]}」の編集中の内容は保存されていません。破棄して切り替えますか？`, confirm: '破棄して切り替える' });
+        if (!leave) return;
+      }
+      kind = next;
+      show();
+    }
+
+    function show(): void {
+      writeParams({ kind: kind === TEMPLATE_KINDS[0] ? undefined : kind });
+      drawTabs();
+      editor = templateEditor(context, templates.get(kind)!, (saved) => {
+        templates.set(kind, saved);
+        drawTabs();
+      });
+      replace(area, editor.element);
+    }
+
+    async function load(): Promise<void> {
+      try {
+        for (const t of (await context.api.call('/api/admin/email-templates/list', {})).templates) if (isTemplateKind(t.kind)) templates.set(t.kind, t);
+        show();
+      } catch (error) {
+        context.fail(error);
+        replace(area, placeholder('テンプレートを読み込めませんでした。', h('button', { type: 'button', onClick: () => void load() }, '再試行')));
+      }
+    }
+    void load();
+  },
+};

@@ -1,0 +1,167 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { createTenpoClient, type TenpoClient } from 'tenpo/client';
+import { ADMIN_TOKEN, startTestApp, type TestApp } from './helpers/app.ts';
+import { launchBrowser, recordPage, screenshot, type PageRecord } from './helpers/browser.ts';
+import { startSmtpReceiver, type SmtpReceiver } from './helpers/smtp-receiver.ts';
+import { waitUntil } from './helpers/wait.ts';
+
+// The console's customer-email screens in headless Chromium, against the whole service on SQLite
+// with its emails going to a real SMTP receiver: the template editor with its live preview, field
+// errors, versions, revert and test send; the status change saying whether the customer is
+// emailed, and switching it off. Laptop (1366x768) and phone (390x844).
+
+const SHOTS = 'admin-console-emails';
+const LAPTOP = { width: 1366, height: 768 };
+const PHONE = { width: 390, height: 844 };
+
+let app: TestApp;
+let api: TenpoClient;
+let smtp: SmtpReceiver;
+let browser: Browser;
+const record: PageRecord = { console: [], errors: [], urls: [] };
+
+before(async () => {
+  smtp = await startSmtpReceiver();
+  app = await startTestApp({
+    env: { RATE_LIMIT_PER_MINUTE: '0', SMTP_URL: smtp.url, PUBLIC_BASE_URL: 'https://shop.example.jp' },
+    dispatcher: { pollIntervalMs: 25, retryBaseMs: 40, retryCapMs: 100 },
+  });
+  api = createTenpoClient({ baseUrl: app.url, token: () => ADMIN_TOKEN });
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await app?.close();
+  await smtp?.close();
+});
+
+async function signedIn(view: string, viewport: { width: number; height: number }): Promise<Page> {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  recordPage(page, record);
+  await page.goto(`${app.url}/admin`);
+  await page.fill('#token', ADMIN_TOKEN);
+  await page.click('button[type=submit]');
+  await page.waitForSelector('header.top');
+  await page.goto(`${app.url}/admin#/${view}`);
+  return page;
+}
+
+const notice = (page: Page) => page.locator('main > .notice').textContent();
+const noSidewaysScroll = async (page: Page) => assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), await page.evaluate(() => window.innerWidth));
+const mailsTo = (address: string) => smtp.mails.filter((m) => m.envelopeTo.includes(address));
+
+describe('メールテンプレート', () => {
+  test('edit with a live preview, a problem shown at its field, save a version, revert it, send a test', async () => {
+    const page = await signedIn('email-templates?kind=reservation-confirmed', LAPTOP);
+    const subject = page.locator('#template-subject');
+    await page.locator('#preview-subject', { hasText: 'ご予約が確定しました（' }).waitFor();
+    assert.equal(await page.locator('.kind-tabs button[aria-pressed=true]').getAttribute('data-kind'), 'reservation-confirmed');
+    const frame = page.frameLocator('#preview-html');
+    await frame.locator('p', { hasText: '山田 太郎 様' }).waitFor();
+    await screenshot(page, SHOTS, '01-template-laptop');
+
+    // A chip inserts at the cursor; the preview follows the typing.
+    await subject.fill('【確定】');
+    await subject.press('End');
+    await page.click('button.chip[data-placeholder=productName]');
+    assert.equal(await subject.inputValue(), '【確定】{{productName}}');
+    await page.locator('#preview-subject', { hasText: /^【確定】Kumo VCO II$/ }).waitFor();
+
+    // An unknown placeholder in the body: said at the body, the preview kept and marked stale.
+    const body = page.locator('#template-body');
+    await body.press('Control+Home');
+    await body.pressSequentially('{{ customer }}');
+    const bodyError = page.locator('#template-body-error');
+    await bodyError.locator('li', { hasText: '{{customer}} は使えない差し込み項目です' }).waitFor();
+    assert.equal(await page.locator('#template-subject-error').isHidden(), true);
+    assert.equal(await body.getAttribute('aria-invalid'), 'true');
+    await page.locator('.template-preview.stale').waitFor();
+    await frame.locator('p', { hasText: '山田 太郎 様' }).first().waitFor();
+    await screenshot(page, SHOTS, '02-template-field-error-laptop');
+
+    // Saving refuses the same way; fixing it saves a new version, listed first.
+    await page.click('.template-form button[type=submit]');
+    await page.waitForFunction(() => document.querySelector('main > .notice')?.textContent?.startsWith('入力内容に誤りがあるため保存しませんでした'));
+    await body.fill((await body.inputValue()).replace('{{ customer }}', '{{ name }} 様へ\n\n'));
+    await bodyError.waitFor({ state: 'hidden' });
+    await page.click('.template-form button[type=submit]');
+    await page.waitForFunction(() => document.querySelector('main > .notice')?.textContent === '「予約確定」のメールを保存しました（第2版）');
+    const saved = (await api.call('/api/admin/email-templates/list', {})).templates.find((t) => t.kind === 'reservation-confirmed')!;
+    assert.equal(saved.version, 2);
+    assert.equal(saved.subject, '【確定】{{productName}}');
+    assert.ok(saved.body.startsWith('{{ name }} 様へ\n\n'));
+    await page.locator('.template-versions li[data-version="2"] .state', { hasText: '現在' }).waitFor();
+    assert.equal(await page.locator('.kind-tabs button[data-kind=reservation-confirmed] .tab-mark').textContent(), '編集済み');
+
+    // A test send of unsaved text arrives at the real SMTP receiver.
+    await subject.fill('テスト {{productName}} {{reservationId}}');
+    await page.fill('#test-send-to', 'staff@shop.example.jp');
+    await page.click('.test-send button[type=submit]');
+    await page.locator('#test-send-result', { hasText: 'staff@shop.example.jp にテストメールを送信しました' }).waitFor();
+    const [mail] = await smtp.waitForMails(1);
+    assert.deepEqual(mail!.envelopeTo, ['staff@shop.example.jp']);
+    assert.match(mail!.parsed.subject ?? '', /^テスト Kumo VCO II res_[0-9a-f-]{36}$/);
+    assert.ok(mail!.parsed.text?.startsWith('山田 太郎 様へ\n'));
+    // A bad address is said at the address field.
+    await page.fill('#test-send-to', 'staff@');
+    await page.click('.test-send button[type=submit]');
+    await page.locator('#test-send-to-error', { hasText: '有効なメールアドレスを入力してください' }).waitFor();
+    await frame.locator('p', { hasText: '山田 太郎 様へ' }).waitFor();
+    assert.equal(await frame.locator('body').evaluate((b) => getComputedStyle(b).lineHeight), `${1.7 * 16}px`, 'the email’s own body style applies in the preview');
+    await screenshot(page, SHOTS, '03-template-saved-test-sent-laptop');
+
+    // Revert to the first version, after a confirmation: a third version equal to the first.
+    await page.click('.template-versions li[data-version="1"] button.revert');
+    await page.locator('dialog.confirm', { hasText: '件名・本文・送信設定に戻します' }).waitFor();
+    await page.click('dialog.confirm button.primary');
+    await page.waitForFunction(() => document.querySelector('main > .notice')?.textContent === '第1版の内容を第3版として保存しました。');
+    assert.equal(await subject.inputValue(), 'ご予約が確定しました（{{productName}}）');
+    await page.locator('.template-versions li[data-version="3"] .state', { hasText: '現在' }).waitFor();
+    const reverted = (await api.call('/api/admin/email-templates/list', {})).templates.find((t) => t.kind === 'reservation-confirmed')!;
+    assert.deepEqual([reverted.version, reverted.isDefault], [3, true]);
+    assert.equal(smtp.mails.length, 1, 'only the test send was emailed');
+    await page.context().close();
+  });
+
+  test('the send switch exists only where the kind may be turned off, and takes effect at once', async () => {
+    const page = await signedIn('email-templates', LAPTOP);
+    await page.locator('#template-subject').waitFor();
+    assert.equal(await page.locator('#template-enabled').count(), 0, 'the receipt is always sent');
+    await page.click('.kind-tabs button[data-kind=reservation-fulfilled]');
+    const toggle = page.locator('#template-enabled');
+    assert.equal(await toggle.isChecked(), true);
+    await toggle.click();
+    await page.waitForFunction(() => document.querySelector('main > .notice')?.textContent?.startsWith('「お渡し完了」のメールを送信しないようにしました'));
+    assert.equal((await api.call('/api/admin/email-templates/list', {})).templates.find((t) => t.kind === 'reservation-fulfilled')!.enabled, false);
+    assert.equal(await page.locator('.kind-tabs button[data-kind=reservation-fulfilled] .tab-mark').textContent(), '送信しない');
+    await toggle.click();
+    await page.waitForFunction(() => document.querySelector('main > .notice')?.textContent?.startsWith('「お渡し完了」のメールを送信するようにしました'));
+    assert.equal((await api.call('/api/admin/email-templates/list', {})).templates.find((t) => t.kind === 'reservation-fulfilled')!.enabled, true);
+    await page.context().close();
+  });
+
+  test('on a phone everything stacks and nothing scrolls sideways', async () => {
+    const page = await signedIn('email-templates?kind=restock-available', PHONE);
+    await page.locator('#preview-subject', { hasText: '【入荷のお知らせ】' }).waitFor();
+    await page.locator('#template-body').fill('配信停止なし');
+    await page.locator('#template-body-error li', { hasText: '必須の差し込み項目 {{unsubscribeUrl}}（配信停止URL）が本文にありません' }).waitFor();
+    await noSidewaysScroll(page);
+    await screenshot(page, SHOTS, '04-template-phone');
+    await page.locator('#template-body').fill('入荷しました\n\n{{unsubscribeUrl}}');
+    await page.locator('#template-body-error').waitFor({ state: 'hidden' });
+    await page.click('.kind-tabs button[data-kind=reservation-received]');
+    await page.locator('dialog.confirm', { hasText: '保存していない変更があります' }).waitFor();
+    await page.click('dialog.confirm button:not(.primary)');
+    assert.equal(await page.locator('.kind-tabs button[aria-pressed=true]').getAttribute('data-kind'), 'restock-available', 'staying keeps the draft');
+    assert.equal(await page.locator('#template-body').inputValue(), '入荷しました\n\n{{unsubscribeUrl}}');
+    assert.deepEqual(record.errors, []);
+    assert.deepEqual(record.console.filter((line) => line.includes('Content Security Policy')), [], 'the preview breaks no rule of the page');
+    await page.context().close();
+  });
+});
+
+export { notice, waitUntil, mailsTo };
