@@ -50,7 +50,6 @@ async function signedIn(view: string, viewport: { width: number; height: number 
   return page;
 }
 
-const notice = (page: Page) => page.locator('main > .notice').textContent();
 const noSidewaysScroll = async (page: Page) => assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), await page.evaluate(() => window.innerWidth));
 const mailsTo = (address: string) => smtp.mails.filter((m) => m.envelopeTo.includes(address));
 
@@ -164,4 +163,83 @@ describe('メールテンプレート', () => {
   });
 });
 
-export { notice, waitUntil, mailsTo };
+describe('予約のステータス変更 and the customer’s email', () => {
+  const ids = new Map<string, { id: string; productSlug: string }>();
+  const reserve = async (email: string) => {
+    const { reservationId } = await api.call('/api/reservation', { name: `${email.split('@')[0]} 様`, email, productSlug: 'kumo-vco-2' });
+    ids.set(email, { id: reservationId, productSlug: 'kumo-vco-2' });
+  };
+  /** The status emails queued for a reservation, by template kind: what the receiver will get. */
+  const statusEmailsQueued = async (email: string) => {
+    const rows = await app.services.database.db.selectFrom('outbox').select('idempotency_key').where('record_id', '=', ids.get(email)!.id).where('channel', '=', 'email').execute();
+    return rows.map((r) => r.idempotency_key.split('/')[2]).filter((kind) => kind !== 'confirmation-email');
+  };
+  const subjects = (address: string) => mailsTo(address).map((m) => m.parsed.subject ?? '');
+  const row = (page: Page, email: string) => page.locator(`tr[data-id="${ids.get(email)!.id}"]`);
+
+  before(async () => {
+    for (const email of ['off@example.com', 'on@example.com', 'bulk1@example.com', 'bulk2@example.com']) await reserve(email);
+    await waitUntil(() => ['off', 'on', 'bulk1', 'bulk2'].every((n) => mailsTo(`${n}@example.com`).length === 1), { what: 'the four receipts' });
+  });
+
+  test('a single move says the customer will be emailed; switched off, nothing is sent; on, one email', async () => {
+    const page = await signedIn('reservations', LAPTOP);
+    await row(page, 'off@example.com').locator('select').selectOption('confirmed');
+    const dialog = page.locator('dialog.confirm');
+    await dialog.locator('.email-choice', { hasText: 'お客様に「予約確定」のメールを送信する' }).waitFor();
+    assert.equal(await dialog.locator('#notify-customer').isChecked(), true, 'on unless staff switch it off');
+    await screenshot(page, SHOTS, '05-status-dialog-laptop');
+    await dialog.locator('#notify-customer').uncheck();
+    await dialog.locator('button.primary').click();
+    await row(page, 'off@example.com').locator('+ tr.row-note', { hasText: 'ステータスを「確定」に変更しました。お客様へのメールは送信していません。' }).waitFor();
+
+    await row(page, 'on@example.com').locator('select').selectOption('confirmed');
+    await dialog.locator('button.primary').click();
+    await row(page, 'on@example.com').locator('+ tr.row-note', { hasText: '「予約確定」のメールを送信します。' }).waitFor();
+    await waitUntil(() => mailsTo('on@example.com').length === 2, { what: 'the confirmation email' });
+    assert.match(subjects('on@example.com')[1]!, /^ご予約が確定しました（Kumo VCO II）$/);
+    assert.deepEqual(await statusEmailsQueued('on@example.com'), ['reservation-confirmed']);
+    assert.deepEqual(await statusEmailsQueued('off@example.com'), [], 'switched off: nothing queued');
+    assert.equal(mailsTo('off@example.com').length, 1, 'and nothing received but the receipt');
+
+    // A kind the shop turned off: the dialog says no email will go, and none does.
+    (await app.call('/api/admin/email-templates/update', { kind: 'reservation-fulfilled', enabled: false })).success();
+    await row(page, 'on@example.com').locator('select').selectOption('fulfilled');
+    await dialog.locator('.email-choice.off', { hasText: '「お渡し完了」のメールは送信しない設定のため、お客様にメールは送信されません' }).waitFor();
+    assert.equal(await dialog.locator('#notify-customer').count(), 0);
+    await dialog.locator('button.primary').click();
+    await row(page, 'on@example.com').locator('+ tr.row-note', { hasText: 'ステータスを「お渡し済み」に変更しました。お客様へのメールは送信していません。' }).waitFor();
+    assert.deepEqual(await statusEmailsQueued('on@example.com'), ['reservation-confirmed']);
+    (await app.call('/api/admin/email-templates/update', { kind: 'reservation-fulfilled', enabled: true })).success();
+
+    // A move back to pending sends nothing and asks nothing.
+    await row(page, 'off@example.com').locator('select').selectOption('pending');
+    await row(page, 'off@example.com').locator('+ tr.row-note', { hasText: 'ステータスを「未対応」に変更しました。' }).waitFor();
+    assert.equal(await dialog.count(), 0);
+    await page.context().close();
+  });
+
+  test('a bulk move asks once, for every customer whose reservation moves', async () => {
+    const page = await signedIn('reservations', PHONE);
+    for (const email of ['bulk1@example.com', 'bulk2@example.com']) await row(page, email).locator('td.select input').check();
+    await page.selectOption('#bulk-status', 'confirmed');
+    await page.click('.selection button:has-text("ステータスを変更")');
+    const dialog = page.locator('dialog.confirm');
+    await dialog.locator('.email-choice', { hasText: 'ステータスが変わる予約のお客様それぞれに「予約確定」のメールを送信する' }).waitFor();
+    await noSidewaysScroll(page);
+    await screenshot(page, SHOTS, '06-bulk-status-dialog-phone');
+    await dialog.locator('button.primary').click();
+    await page.waitForFunction(() => document.querySelector('main > .notice')?.textContent === '2 件の予約を「確定」に変更しました。「予約確定」のメールを送信します。');
+    await waitUntil(() => mailsTo('bulk1@example.com').length === 2 && mailsTo('bulk2@example.com').length === 2, { what: 'both confirmations' });
+
+    for (const email of ['bulk1@example.com', 'bulk2@example.com']) await row(page, email).locator('td.select input').check();
+    await page.selectOption('#bulk-status', 'cancelled');
+    await page.click('.selection button:has-text("ステータスを変更")');
+    await dialog.locator('#notify-customer').uncheck();
+    await dialog.locator('button.primary').click();
+    await page.waitForFunction(() => document.querySelector('main > .notice')?.textContent === '2 件の予約を「キャンセル」に変更しました。お客様へのメールは送信していません。');
+    for (const email of ['bulk1@example.com', 'bulk2@example.com']) assert.deepEqual(await statusEmailsQueued(email), ['reservation-confirmed']);
+    assert.deepEqual(record.errors, []);
+    await page.context().close();
+  });
+});

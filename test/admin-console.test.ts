@@ -133,8 +133,10 @@ describe('reservations', () => {
     const status = row.locator('td.status select');
     assert.deepEqual(await status.locator('option').allTextContents(), ['未対応', '確定', 'キャンセル']);
     await status.selectOption('confirmed');
+    // A move that emails the customer asks first, saying so (test/admin-console-emails.test.ts).
+    await page.locator('dialog[open] button.primary', { hasText: '「確定」にする' }).click();
     await page.waitForFunction(() => document.querySelector('main > .notice')?.textContent?.includes('確定'));
-    assert.equal(await notice(page), 'ステータスを「確定」に変更しました。');
+    assert.equal(await notice(page), 'ステータスを「確定」に変更しました。「予約確定」のメールを送信します。');
     // From confirmed the moves are different.
     assert.deepEqual(await row.locator('td.status select option').allTextContents(), ['未対応', '確定', 'お渡し済み', 'キャンセル']);
 

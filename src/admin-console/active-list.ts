@@ -9,6 +9,7 @@ import { activePage, changeStatus, findActive, listActive } from './record-api.t
 import type { ActiveRecord, ArchivedRecord, Column, Filter, RecordKind, RowNote } from './record-kind.ts';
 import { filterBar, listLoader, pager, placeholder, recordTable, setArchivedSelected } from './record-table.ts';
 import type { ViewContext } from './shell.ts';
+import { emailChoice, emailOutcome, type StatusEmail } from './status-email.ts';
 
 /** Rows a page: a laptop screen shows a good part of it, and a phone scrolls it without trouble. */
 const PAGE_SIZE = 50;
@@ -100,7 +101,12 @@ export function renderActiveList<R extends ActiveRecord, A extends ArchivedRecor
     const to = target.value;
     const label = labelOf(kind.statusLabels, to);
     const chosen = [...selected.values()];
-    if (!(await confirmDialog({ title: 'ステータスの一括変更', message: `選択した ${formatCount(chosen.length)} 件の${kind.noun}のステータスを「${label}」に変更します。`, confirm: `「${label}」に変更` }))) return;
+    const email = await customerEmailOf(kind, context, to);
+    if (email === null) return;
+    const choice = email && emailChoice(email, 'ステータスが変わる予約のお客様それぞれ');
+    const message = h('span', {}, `選択した ${formatCount(chosen.length)} 件の${kind.noun}のステータスを「${label}」に変更します。`, choice && choice.element);
+    if (!(await confirmDialog({ title: 'ステータスの一括変更', message, confirm: `「${label}」に変更` }))) return;
+    const notify = choice ? { notifyCustomer: choice.notify() } : {};
     const failures = new Map<string, number>();
     let moved = 0;
     for (const [index, record] of chosen.entries()) {
@@ -111,7 +117,7 @@ export function renderActiveList<R extends ActiveRecord, A extends ArchivedRecor
         continue;
       }
       try {
-        await changeStatus(context.api, kind.endpoints, record, { status: to });
+        await changeStatus(context.api, kind.endpoints, record, { status: to, ...notify });
         moved++;
       } catch (error) {
         if (error instanceof ApiError && error.status === 401) return context.fail(error);
@@ -120,7 +126,7 @@ export function renderActiveList<R extends ActiveRecord, A extends ArchivedRecor
       }
     }
     const failed = [...failures].map(([reason, n]) => `${reason}: ${formatCount(n)} 件`);
-    const summary = `${formatCount(moved)} 件の${kind.noun}を「${label}」に変更しました。`;
+    const summary = `${formatCount(moved)} 件の${kind.noun}を「${label}」に変更しました。${moved > 0 ? emailOutcome(email, notify.notifyCustomer ?? false) : ''}`;
     context.announce(failed.length > 0 ? `${summary}変更できなかったもの — ${failed.join('、')}。` : summary, failed.length > 0 ? 'error' : 'success');
     selected.clear();
     await load();
@@ -230,7 +236,7 @@ export async function refusedChange<R extends ActiveRecord>(
  * choice is saved at once, after a confirmation for the statuses that ask one (a cancellation); the
  * outcome is said under the row.
  */
-export function statusColumn<R extends ActiveRecord>(kind: Pick<RecordKind<R, ArchivedRecord>, 'statusTable' | 'statusLabels' | 'endpoints' | 'noun' | 'confirmStatuses'>): Column<R> {
+export function statusColumn<R extends ActiveRecord>(kind: Pick<RecordKind<R, ArchivedRecord>, 'statusTable' | 'statusLabels' | 'endpoints' | 'noun' | 'confirmStatuses' | 'customerEmail'>): Column<R> {
   return {
     label: 'ステータス',
     class: 'status',
@@ -244,14 +250,20 @@ export function statusColumn<R extends ActiveRecord>(kind: Pick<RecordKind<R, Ar
           onChange: async () => {
             const to = select.value;
             const label = labelOf(kind.statusLabels, to);
-            if (kind.confirmStatuses.includes(to)) {
-              const asked = { title: `${kind.noun}を「${label}」にします`, message: `この${kind.noun}のステータスを「${labelOf(kind.statusLabels, record.status)}」から「${label}」に変更します。`, confirm: `「${label}」にする` };
-              if (!(await confirmDialog(asked))) return void (select.value = record.status);
+            select.disabled = true;
+            const email = await customerEmailOf(kind, context, to);
+            select.disabled = false;
+            if (email === null) return void (select.value = record.status);
+            const choice = email && emailChoice(email, 'お客様');
+            if (kind.confirmStatuses.includes(to) || choice) {
+              const message = h('span', {}, `この${kind.noun}のステータスを「${labelOf(kind.statusLabels, record.status)}」から「${label}」に変更します。`, choice && choice.element);
+              if (!(await confirmDialog({ title: `${kind.noun}を「${label}」にします`, message, confirm: `「${label}」にする` }))) return void (select.value = record.status);
             }
+            const notify = choice ? { notifyCustomer: choice.notify() } : {};
             select.disabled = true;
             try {
-              const updated = await changeStatus(context.api, kind.endpoints, record, { status: to });
-              const text = `ステータスを「${labelOf(kind.statusLabels, updated.status)}」に変更しました。`;
+              const updated = await changeStatus(context.api, kind.endpoints, record, { status: to, ...notify });
+              const text = `ステータスを「${labelOf(kind.statusLabels, updated.status)}」に変更しました。${emailOutcome(email, notify.notifyCustomer ?? false)}`;
               context.announce(text, 'success');
               update(updated, { text, tone: 'success' });
             } catch (error) {
@@ -289,4 +301,14 @@ export function idColumn<R extends ActiveRecord>(label: string): Column<R> {
       return h('span', { class: 'id-cell' }, h('code', {}, record.id), copy);
     },
   };
+}
+
+/** The customer email a move would send (undefined: none); null when it could not be found out, which has been reported. */
+async function customerEmailOf<R extends ActiveRecord>(kind: Pick<RecordKind<R, ArchivedRecord>, 'customerEmail'>, context: ViewContext, status: string): Promise<StatusEmail | undefined | null> {
+  try {
+    return await kind.customerEmail?.(context, status);
+  } catch (error) {
+    context.fail(error);
+    return null;
+  }
 }

@@ -54,7 +54,7 @@ export async function findActive<R extends ActiveRecord>(api: TenpoClient, endpo
  * The record's `updatedAt` goes with it: if someone changed the record since it was shown, the
  * service refuses (409) and nothing is written.
  */
-export async function changeStatus<R extends ActiveRecord>(api: TenpoClient, endpoints: RecordEndpoints, record: R, change: { status: string; notes?: string }): Promise<R> {
+export async function changeStatus<R extends ActiveRecord>(api: TenpoClient, endpoints: RecordEndpoints, record: R, change: { status: string; notes?: string; notifyCustomer?: boolean }): Promise<R> {
   const input = { id: record.id, productSlug: record.productSlug, expectedUpdatedAt: record.updatedAt, ...change };
   return (await callWithStatus(api, endpoints.status, input))[endpoints.itemKey] as R;
 }

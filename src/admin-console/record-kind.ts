@@ -1,6 +1,7 @@
 import type { StatusTable } from '../records/status-transitions.ts';
 import type { Child } from './dom.ts';
 import type { RecordEndpoints } from './record-api.ts';
+import type { StatusEmail } from './status-email.ts';
 import type { ViewContext } from './shell.ts';
 
 // Reservations and restock subscriptions are listed, filtered, moved between statuses, archived and
@@ -61,6 +62,8 @@ export interface RecordKind<R extends ActiveRecord, A extends ArchivedRecord> {
   searchHint: string;
   /** Statuses a single move to asks first (a cancellation). */
   confirmStatuses: string[];
+  /** The customer email a move to `status` sends, if any: the move then asks first, saying so, and staff may switch it off. */
+  customerEmail?(context: ViewContext, status: string): Promise<StatusEmail | undefined>;
   statusLabels: Record<string, string>;
   statusTable: StatusTable<string>;
   /** The statuses the archived view can filter on (legacy ones included). */

@@ -8,6 +8,7 @@ import { productName } from './products.ts';
 import { changeStatus, type RecordEndpoints } from './record-api.ts';
 import type { Column, RecordKind } from './record-kind.ts';
 import { recordsView } from './records-view.ts';
+import { reservationStatusEmail } from './status-email.ts';
 
 type Reservation = Output<'/api/admin-reservations-list'>['reservations'][number];
 type ArchivedReservation = Output<'/api/admin/reservations/archives/list'>['reservations'][number];
@@ -22,12 +23,13 @@ const endpoints: RecordEndpoints = {
   itemKey: 'reservation',
 };
 
-const statuses: Pick<RecordKind<Reservation, ArchivedReservation>, 'statusTable' | 'statusLabels' | 'endpoints' | 'noun' | 'confirmStatuses'> = {
+const statuses: Pick<RecordKind<Reservation, ArchivedReservation>, 'statusTable' | 'statusLabels' | 'endpoints' | 'noun' | 'confirmStatuses' | 'customerEmail'> = {
   statusLabels: RESERVATION_STATUS_LABELS,
   statusTable: RESERVATION_STATUS_TABLE,
   endpoints,
   noun: '予約',
   confirmStatuses: ['cancelled'],
+  customerEmail: reservationStatusEmail,
 };
 
 /** Memo text typed and not yet saved, by reservation: kept when its row is drawn again (a status change, a conflict). */
