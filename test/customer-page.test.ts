@@ -136,9 +136,11 @@ describe('the customer page in Chromium', () => {
     app = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '0', PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}` } });
     browser = await launchBrowser();
   });
+  // A browser that did not launch leaves `browser` unset: the app must still close, or its open
+  // server keeps the file running with the launch's failure unreported.
   after(async () => {
-    await browser.close();
-    await app.close();
+    await browser?.close();
+    await app?.close();
   });
 
   for (const [name, viewport] of [['laptop', { width: 1366, height: 768 }], ['phone', { width: 390, height: 844 }]] as const) {

@@ -1,14 +1,17 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { packageDir, packagedOnly, unpackOnce } from './packaged.ts';
 
 // Headless Chromium driven by playwright-core: CHROMIUM_PATH when set, else the machine's
-// /usr/bin/chromium (Debian's `chromium`), else the one inside the @sparticuz/chromium package.
+// /usr/bin/chromium (Debian's `chromium`) when it is an executable file, else the one inside the
+// @sparticuz/chromium package.
 
 const SYSTEM_CHROMIUM = '/usr/bin/chromium';
+/** Playwright's own default is three minutes; a healthy headless start takes about a second. */
+const LAUNCH_TIMEOUT_MS = 30_000;
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 /** The browser sees only the fonts named here (Noto Sans JP from npm), so Japanese renders on any machine. */
 const FONTS = join(import.meta.dirname, 'fonts.conf');
@@ -37,13 +40,24 @@ function packagedChromium(): Chromium {
   return { executablePath: join(dir, 'chromium'), libraries: join(dir, 'lib') };
 }
 
+/** A file this process may run: a path left behind by an uninstall, or without its x bit, is not one. */
+function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
 export function findChromium(): Chromium {
   const configured = process.env.CHROMIUM_PATH;
   if (configured) {
     if (!existsSync(configured)) throw new Error(`CHROMIUM_PATH=${configured}: no such file`);
+    if (!isExecutable(configured)) throw new Error(`CHROMIUM_PATH=${configured}: not an executable file`);
     return { executablePath: configured };
   }
-  if (!packagedOnly && existsSync(SYSTEM_CHROMIUM)) return { executablePath: SYSTEM_CHROMIUM };
+  if (!packagedOnly && isExecutable(SYSTEM_CHROMIUM)) return { executablePath: SYSTEM_CHROMIUM };
   if (process.platform !== 'linux' || process.arch !== 'x64') {
     throw new Error(`no Chromium: @sparticuz/chromium is built for linux-x64 only; set CHROMIUM_PATH to a Chromium or Chrome binary`);
   }
@@ -54,8 +68,14 @@ export async function launchBrowser(): Promise<Browser> {
   const { executablePath, libraries } = findChromium();
   const env: Record<string, string | undefined> = { ...process.env, FONTCONFIG_FILE: FONTS };
   if (libraries) env.LD_LIBRARY_PATH = [libraries, process.env.LD_LIBRARY_PATH].filter(Boolean).join(':');
-  // launch() gives every browser a fresh, temporary profile.
-  return chromium.launch({ executablePath, args: ARGS, env });
+  // launch() gives every browser a fresh, temporary profile. A browser that cannot start fails
+  // the test file within LAUNCH_TIMEOUT_MS, naming the binary, instead of leaving it waiting.
+  try {
+    return await chromium.launch({ executablePath, args: ARGS, env, timeout: LAUNCH_TIMEOUT_MS });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    throw new Error(`Chromium at ${executablePath} could not be launched: ${reason} (set CHROMIUM_PATH to another binary)`, { cause: error });
+  }
 }
 
 /** Everything a page showed the outside world: its console lines, its errors and every URL it requested or visited. */
