@@ -22,6 +22,7 @@ const DOCUMENT = {
         additionalProperties: false,
       },
       Mixed: { type: 'array', items: { anyOf: [{ type: 'string' }, { $ref: '#/components/schemas/Item' }] } },
+      Event: { oneOf: [{ type: 'object', properties: { type: { const: 'a' } }, required: ['type'] }, { type: 'object', properties: { type: { const: 'b' } }, required: ['type'] }] },
     },
   },
   paths: {
@@ -51,6 +52,7 @@ test('names each component, and types each JSON endpoint by its query or body an
   assert.match(text, /\n {2}extras: \{\n {4}\[key: string\]: number;\n {2}\};\n/);
   assert.match(text, /\n {2}spec: \{\n {4}width: string;\n {4}\[key: string\]: unknown;\n {2}\};\n/, 'a loose object admits any further property');
   assert.match(text, /export type Mixed = \(string \| Item\)\[\];\n/, 'a union is parenthesised before []');
+  assert.match(text, /export type Event = \{\n {2}type: "a";\n\} \| \{\n {2}type: "b";\n\};\n/, 'a union of objects is a type alias, not an interface');
   assert.match(text, /"\/items": \{\n {4}input: \{\n {6}\/\*\* Repeatable \*\/\n {6}tag\?: string \| string\[\];\n {6}page: string;\n {4}\};\n {4}output: \{\n {6}items: Item\[\];\n {4}\};/);
   assert.match(text, /\/\*\* Add one \*\/\n {2}"\/items\/add": \{\n {4}input: \{\n {6}id: string;\n {4}\};\n {4}output: Item;\n {2}\};/, 'a POST endpoint takes its body');
   assert.doesNotMatch(text, /"\/page"/, 'only JSON answers are endpoints');

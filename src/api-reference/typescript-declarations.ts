@@ -23,7 +23,9 @@ export function apiDeclarations(document: Json, header: string): string {
   for (const [name, schema] of Object.entries((document.components?.schemas ?? {}) as Record<string, Json>)) {
     if (!COMPONENT_REF.test(`#/components/schemas/${name}`) || name === 'Endpoints') throw new Error(`component name ${name} cannot be a type name`);
     const type = typeOf(schema, '');
-    parts.push(`${doc(schema.description, '')}export ${type.startsWith('{') ? `interface ${name} ` : `type ${name} = `}${type}${type.startsWith('{') ? '' : ';'}\n`);
+    // An object is an interface; anything else, a union of objects included, a type alias.
+    const isInterface = schema.type === 'object' && type.startsWith('{');
+    parts.push(`${doc(schema.description, '')}export ${isInterface ? `interface ${name} ` : `type ${name} = `}${type}${isInterface ? '' : ';'}\n`);
   }
   const endpoints: string[] = [];
   for (const [path, operations] of Object.entries(document.paths as Record<string, Json>)) {
