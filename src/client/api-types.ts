@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { ProductsQuery, ProductsResponse } from '../catalog/routes.ts';
-import type { ArchivedListBody, ArchiveResponse, archivedListResponse, BulkBody, UnarchiveResponse } from '../records/archive-routes.ts';
+import type { RecordGetBody } from '../records/admin-routes.ts';
+import type { ArchiveResponse, archivedListResponse, BulkBody, UnarchiveResponse } from '../records/archive-routes.ts';
 import type { DocumentSchema } from '../api-reference/routes.ts';
 import type { DashboardBody, DashboardResponse } from '../dashboard/routes.ts';
 import type {
@@ -24,7 +25,9 @@ import type { DeleteBody as ReservationDeleteBody, DeleteResponse as Reservation
 import type { AdminListResponse as PreorderListResponse, DeleteResponse as PreorderDeleteResponse, EmptyBody as PreorderListBody, ProductSlugBody as PreorderDeleteBody, PublicListResponse as PublicPreorderResponse, PublicQuery as PreorderQuery, UpsertBody as PreorderUpsertBody, UpsertResponse as PreorderUpsertResponse } from '../preorders/schemas.ts';
 import type { ReservationBody, ReservationResponse } from '../reservations/public-routes.ts';
 import type {
+  ArchivedListBody as ArchivedReservationListBody,
   ArchivedReservationSchema,
+  DetailResponse as ReservationDetailResponse,
   ListBody as ReservationListBody,
   ListResponse as ReservationListResponse,
   StatusBody as ReservationStatusBody,
@@ -34,7 +37,9 @@ import type { IndexFileSchema, SearchQuery, SearchResponseSchema, SuggestQuery, 
 import type { SendBody, SendResponse } from '../subscriptions/admin-routes.ts';
 import type { SignupBody, SignupResponse } from '../subscriptions/public-routes.ts';
 import type {
+  ArchivedListBody as ArchivedSubscriptionListBody,
   ArchivedSubscriptionSchema,
+  DetailResponse as SubscriptionDetailResponse,
   ListBody as SubscriptionListBody,
   ListResponse as SubscriptionListResponse,
   StatusBody as SubscriptionStatusBody,
@@ -70,16 +75,18 @@ export interface Endpoints {
   '/api/admin-reservations-list': Endpoint<In<typeof ReservationListBody>, Out<typeof ReservationListResponse>>;
   '/api/admin-reservations-status': Endpoint<In<typeof ReservationStatusBody>, Out<typeof ReservationStatusResponse>>;
   '/api/admin-reservations-delete': Endpoint<In<typeof ReservationDeleteBody>, Out<typeof ReservationDeleteResponse>>;
+  '/api/admin/reservations/get': Endpoint<In<typeof RecordGetBody>, Out<typeof ReservationDetailResponse>>;
   '/api/admin/reservations/archive': Endpoint<BulkItems, Out<typeof ArchiveResponse>>;
   '/api/admin/reservations/unarchive': Endpoint<BulkItems, Out<typeof UnarchiveResponse>>;
-  '/api/admin/reservations/archives/list': Endpoint<In<typeof ArchivedListBody>, Out<ReturnType<typeof archivedListResponse<'reservations', typeof ArchivedReservationSchema>>>>;
+  '/api/admin/reservations/archives/list': Endpoint<In<typeof ArchivedReservationListBody>, Out<ReturnType<typeof archivedListResponse<'reservations', typeof ArchivedReservationSchema>>>>;
   '/api/notify': Endpoint<In<typeof SignupBody>, Out<typeof SignupResponse>>;
   '/api/admin-notify-list': Endpoint<In<typeof SubscriptionListBody>, Out<typeof SubscriptionListResponse>>;
   '/api/admin-notify-status': Endpoint<In<typeof SubscriptionStatusBody>, Out<typeof SubscriptionStatusResponse>>;
   '/api/admin/notify/send': Endpoint<In<typeof SendBody>, Out<typeof SendResponse>>;
+  '/api/admin/notify/get': Endpoint<In<typeof RecordGetBody>, Out<typeof SubscriptionDetailResponse>>;
   '/api/admin/notify/archive': Endpoint<BulkItems, Out<typeof ArchiveResponse>>;
   '/api/admin/notify/unarchive': Endpoint<BulkItems, Out<typeof UnarchiveResponse>>;
-  '/api/admin/notify/archives/list': Endpoint<In<typeof ArchivedListBody>, Out<ReturnType<typeof archivedListResponse<'subscriptions', typeof ArchivedSubscriptionSchema>>>>;
+  '/api/admin/notify/archives/list': Endpoint<In<typeof ArchivedSubscriptionListBody>, Out<ReturnType<typeof archivedListResponse<'subscriptions', typeof ArchivedSubscriptionSchema>>>>;
   '/api/admin-dashboard-stats': Endpoint<In<typeof DashboardBody>, Out<typeof DashboardResponse>>;
   '/api/preorders': Endpoint<In<typeof PreorderQuery>, Out<typeof PublicPreorderResponse>>;
   '/api/admin/preorders/list': Endpoint<In<typeof PreorderListBody>, Out<typeof PreorderListResponse>>;

@@ -9,6 +9,8 @@ import * as preorders from './migrations/006-preorders.ts';
 import * as emailTemplates from './migrations/007-email-templates.ts';
 import * as messageLog from './migrations/008-message-log.ts';
 import * as idempotencyKeys from './migrations/009-idempotency-keys.ts';
+import * as recordHistory from './migrations/010-record-history.ts';
+import * as recordSortIndexes from './migrations/011-record-sort-indexes.ts';
 
 /** Every migration, in order. A new one is a new file here, never an edit to a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -21,6 +23,8 @@ const migrations: Record<string, Migration> = {
   '007-email-templates': emailTemplates,
   '008-message-log': messageLog,
   '009-idempotency-keys': idempotencyKeys,
+  '010-record-history': recordHistory,
+  '011-record-sort-indexes': recordSortIndexes,
 };
 
 const ATTEMPTS = 4;

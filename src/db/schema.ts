@@ -16,6 +16,7 @@ export interface Tables {
   preorder_customers: PreorderCustomerRow;
   email_template_versions: EmailTemplateVersionRow;
   idempotency_keys: IdempotencyKeyRow;
+  record_history: RecordHistoryRow;
 }
 
 export interface ReservationRow {
@@ -139,4 +140,25 @@ export interface IdempotencyKeyRow {
   record_id: string | null;
   created_at: string;
   expires_at: string;
+}
+
+/**
+ * One change of a reservation or subscription (migration 010), written in the change's transaction.
+ * `action` 'change' is a status request (a move, a memo edit, or both: the status columns are set,
+ * the notes ones only when the memo changed); 'archive' and 'unarchive' carry no more.
+ */
+export interface RecordHistoryRow {
+  /** A UUID v7 (time-ordered). */
+  id: string;
+  record_id: string;
+  at: string;
+  /** 'staff' (the admin API and console), or 'customer' (their own page or unsubscribe link). */
+  actor: string;
+  action: string;
+  from_status: string | null;
+  to_status: string | null;
+  /** 1 when the move queued the customer's email, 0 when it did not; null when the kind emails nothing. */
+  customer_emailed: number | null;
+  notes_before: string | null;
+  notes_after: string | null;
 }

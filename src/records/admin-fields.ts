@@ -50,11 +50,35 @@ export const pagingFields = {
     .describe('1-100, default 20'),
 };
 
+/** A list's order: a column by its name in the API, ascending or descending; ties by id in the same direction. */
+export interface SortRequest {
+  by: string;
+  order?: 'asc' | 'desc';
+}
+
 /**
- * `{status?, productSlug?, q?, page?, pageSize?}` for an active list: one status ('' or absent for
- * all), one product, a search (SPEC §9), and a page when either paging field is given.
+ * `sort: {by, order?}` of a list (issue 16; SPEC silent): one of `fields`, `order` ascending unless
+ * `desc`. Absent: the list's own order (`defaultOrder`).
  */
-export function listFilterBody<S extends string>(statuses: readonly [S, ...S[]], searched: string) {
+export function sortField(fields: readonly [string, ...string[]], defaultOrder: string) {
+  const message = `sort must be {by: ${fields.join('|')}, order?: asc|desc}`;
+  return z
+    .object(
+      {
+        by: z.enum(fields, { error: message }),
+        order: z.enum(['asc', 'desc'], { error: message }).optional().describe('Default asc'),
+      },
+      { error: message },
+    )
+    .optional()
+    .describe(`The order, ties broken by id in the same direction; absent: ${defaultOrder}`);
+}
+
+/**
+ * `{status?, productSlug?, q?, page?, pageSize?, sort?}` for an active list: one status ('' or absent
+ * for all), one product, a search (SPEC §9), a page when either paging field is given, and an order.
+ */
+export function listFilterBody<S extends string>(statuses: readonly [S, ...S[]], searched: string, sorts: readonly [string, ...string[]]) {
   return z.object({
     status: z.union([z.enum(statuses), z.literal('')], { error: statusMessage(statuses) }).optional().describe("One status; '' or absent for all"),
     productSlug: z.string({ error: 'productSlug must be a string' }).refine(isStorable, 'productSlug must not contain NUL').optional(),
@@ -64,14 +88,15 @@ export function listFilterBody<S extends string>(statuses: readonly [S, ...S[]],
       .optional()
       .describe(`Case-insensitive substring of the ${searched}; % and _ match themselves; '' or absent for all`),
     ...pagingFields,
+    sort: sortField(sorts, 'createdAt desc (SPEC §4)'),
   });
 }
 
-/** A list filter's 400: `Invalid status` when the status is at fault, the field's own message for the search and paging, else `Invalid parameters`. */
+/** A list filter's 400: `Invalid status` when the status is at fault, the field's own message for the search, paging and sort, else `Invalid parameters`. */
 export function listFilterProblem(issues: z.core.$ZodIssue[]): AppError {
   const details = detailsFrom(issues);
   if (issues.some((issue) => issue.path[0] === 'status')) return new AppError(400, INVALID_STATUS, { details });
-  const own = issues.find((issue) => ['q', 'page', 'pageSize'].includes(String(issue.path[0])));
+  const own = issues.find((issue) => ['q', 'page', 'pageSize', 'sort'].includes(String(issue.path[0])));
   return new AppError(400, own?.message ?? INVALID_PARAMETERS, { details });
 }
 

@@ -3,7 +3,10 @@ import type { Database } from '../db/database.ts';
 import { replyJson } from '../http/reply.ts';
 import { defineRoute, type Route } from '../http/route.ts';
 import { errorResponses } from '../http/schemas.ts';
-import { listFilterProblem, statusChangeProblem, statusChangeRefusal } from './admin-fields.ts';
+import { AppError } from '../http/app-error.ts';
+import { listFilterProblem, required, statusChangeProblem, statusChangeRefusal } from './admin-fields.ts';
+import { HistoryEntrySchema } from './history.ts';
+import { recordWithHistory } from './record-detail.ts';
 import { listActive } from './lists.ts';
 import type { RecordKind, RecordTable, StatusChangeRequest } from './record-kind.ts';
 import { changeStatus } from './status-change.ts';
@@ -30,8 +33,22 @@ export function statusChangeResponse<K extends string, I extends z.ZodType>(item
   return z.object({ success: z.literal(true), ...({ [itemKey]: item } as Record<K, I>) });
 }
 
+const MISSING_ID = 'Missing required field: id';
+
+export const RecordGetBody = z.object({ id: required(MISSING_ID).describe('The record’s id (ご予約番号 for a reservation)') });
+
+/** One record, archived or not, under the kind's own key, and its history oldest first. */
+export function recordDetailResponse<K extends string, I extends z.ZodType>(itemKey: K, item: I) {
+  return z.object({
+    success: z.literal(true),
+    ...({ [itemKey]: item } as Record<K, I>),
+    history: z.array(HistoryEntrySchema).describe('Its status moves, memo edits, archiving and restoring, oldest first'),
+  });
+}
+
 /**
- * The active list and the status change of one record kind: SPEC §4. `wakeDispatcher`, when given,
+ * The active list, the status change and the page of one record of a kind: SPEC §4, and issue 16's
+ * record page (`get`, an extension). `wakeDispatcher`, when given,
  * is called after a change has committed, for the messages the kind may have queued with it.
  */
 export function recordAdminRoutes<T extends RecordTable, C extends StatusChangeRequest>(kind: RecordKind<T, C>, database: Database, wakeDispatcher?: () => void): Route[] {
@@ -74,6 +91,26 @@ export function recordAdminRoutes<T extends RecordTable, C extends StatusChangeR
         if (result.outcome !== 'updated') throw statusChangeRefusal(result, kind.texts);
         wakeDispatcher?.();
         return replyJson(c, 200, { success: true, [kind.itemKey]: kind.activeItem(result.record) });
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: kind.paths.get,
+      tag: kind.tag,
+      summary: `One ${kind.itemKey}, archived or not, with its history`,
+      description: `An extension to SPEC §4, for the console's page of a record: the record with its archive state, and every status move (who: staff or the customer; whether the customer was emailed), memo edit, archiving and restoring, oldest first, each written in the change's own transaction. The messages about it are in POST /api/admin/messages/list ({recordId}). An unknown id is \`404 ${kind.texts.notFound}\`.`,
+      cors: 'any',
+      admin: true,
+      body: RecordGetBody,
+      invalid: MISSING_ID,
+      responses: {
+        200: { description: `The ${kind.itemKey} and its history`, schema: kind.schemas.detailResponse },
+        ...errorResponses(400, 401, 404, 413, 500),
+      },
+      handle: async (c, { body }) => {
+        const found = await recordWithHistory(database, kind, body.id);
+        if (!found) throw new AppError(404, kind.texts.notFound);
+        return replyJson(c, 200, { success: true, [kind.itemKey]: found.item, history: found.history });
       },
     }),
   ];

@@ -5,10 +5,10 @@ import { replyJson } from '../http/reply.ts';
 import { defineRoute, type Route } from '../http/route.ts';
 import { errorResponses } from '../http/schemas.ts';
 import { detailsFrom } from '../http/validation.ts';
-import { pagingFields } from './admin-fields.ts';
+import { pagingFields, sortField } from './admin-fields.ts';
 import { isStorable } from './storable-text.ts';
 import type { RecordKind, RecordTable } from './record-kind.ts';
-import { DEFAULT_PAGE_SIZE, listArchived } from './lists.ts';
+import { archivedSortColumns, DEFAULT_PAGE_SIZE, listArchived, sortNames } from './lists.ts';
 import { bulkSetArchived, MAX_BULK_ITEMS, type BulkAction } from './bulk-archive.ts';
 
 const IDS_REQUIRED = 'ids array is required';
@@ -31,11 +31,15 @@ const BULK_RESPONSES = { archive: ArchiveResponse, unarchive: UnarchiveResponse 
 const filterString = (field: string) =>
   z.string({ error: `${field} must be a string` }).refine(isStorable, `${field} must not contain NUL`).optional();
 
-export const ArchivedListBody = z.object({
-  ...pagingFields,
-  productSlug: filterString('productSlug'),
-  status: filterString('status').describe('The status held when archived; any value, including legacy ones'),
-});
+/** `{page?, pageSize?, productSlug?, status?, sort?}` of a kind's archived list, sorted by its `sortColumns` or archivedAt. */
+export function archivedListBody(sortColumns: Readonly<Record<string, string>>) {
+  return z.object({
+    ...pagingFields,
+    productSlug: filterString('productSlug'),
+    status: filterString('status').describe('The status held when archived; any value, including legacy ones'),
+    sort: sortField(sortNames(archivedSortColumns(sortColumns)), 'archivedAt desc (SPEC §4)'),
+  });
+}
 
 /**
  * One page of archived records, under the kind's own key (`reservations`, `subscriptions`). Typed
@@ -96,10 +100,10 @@ export function archiveRoutes<T extends RecordTable>(kind: RecordKind<T>, databa
       path: `${kind.paths.archive}/archives/list`,
       tag: kind.tag,
       summary: `List archived ${kind.listKey}, most recently archived first`,
-      description: 'Filtered by `productSlug` and `status`; 20 a page by default (`pageSize` 1–100).',
+      description: `Filtered by \`productSlug\` and \`status\`; 20 a page by default (\`pageSize\` 1–100). \`sort\` (an extension) orders by ${sortNames(archivedSortColumns(kind.sortColumns)).join(', ')}, ties by id.`,
       cors: 'any',
       admin: true,
-      body: ArchivedListBody,
+      body: kind.schemas.archivedListBody,
       invalid: firstProblem,
       responses: {
         200: {
@@ -114,6 +118,7 @@ export function archiveRoutes<T extends RecordTable>(kind: RecordKind<T>, databa
           pageSize: body.pageSize ?? DEFAULT_PAGE_SIZE,
           productSlug: body.productSlug || undefined,
           status: body.status || undefined,
+          sort: body.sort,
         });
         const { items, ...paging } = page;
         return replyJson(c, 200, { success: true, [kind.listKey]: items, ...paging });

@@ -1,5 +1,6 @@
 import type { Database } from '../db/database.ts';
 import { isUniqueViolation } from '../db/unique-violation.ts';
+import { recordArchiving } from './history.ts';
 import { isStorable } from './storable-text.ts';
 import type { RecordKind, RecordTable } from './record-kind.ts';
 import { findArchiveStates, setArchivedAt, type ArchiveState } from './store.ts';
@@ -24,8 +25,8 @@ const ATTEMPTS = 3;
 /**
  * Archives or unarchives each `{id, productSlug}` item on its own terms: items that cannot be
  * changed (malformed, not found, already in the wanted state) are reported and the others are
- * changed. The batch is one transaction, so it is applied whole or, on a failure of the store, not
- * at all. Items are taken in order: naming a record twice changes it once and reports the second.
+ * changed, each with a line in its history. The batch is one transaction, so it is applied whole
+ * or, on a failure of the store, not at all. Items are taken in order: naming a record twice changes it once and reports the second.
  *
  * A record that must be unique while active (a pending subscription) is checked, then restored;
  * another request (a restock signup) can take its key in between, and the store then refuses the
@@ -85,6 +86,7 @@ async function applyBatch<T extends RecordTable>(
       outcome.doneIds.push(item.id);
     });
     await setArchivedAt(trx, kind.table, outcome.doneIds, action === 'archive' ? now : null, now);
+    await recordArchiving(trx, outcome.doneIds, action, now);
     return outcome;
   });
 }

@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { z } from 'zod';
 import type { Tables } from '../db/schema.ts';
+import type { SortRequest } from './admin-fields.ts';
 import type { StatusTable } from './status-transitions.ts';
 
 /** The tables of the record kinds: listed, moved between statuses and archived the same way. */
@@ -21,13 +22,23 @@ export interface RecordColumns {
 /** A stored record of a kind: its own row, read by the shared code through the shared columns. */
 export type RecordRow<T extends RecordTable> = Selectable<Tables[T]> & RecordColumns;
 
-/** An active list's request (SPEC §4, §9): filters, a search, and a page when either paging field is given. */
+/** An active list's request (SPEC §4, §9): filters, a search, a page when either paging field is given, an order. */
 export interface ActiveListRequest {
   status?: string;
   productSlug?: string;
   q?: string;
   page?: number;
   pageSize?: number;
+  sort?: SortRequest;
+}
+
+/** An archived list's request (SPEC §4): filters, a page and an order. */
+export interface ArchivedListRequest {
+  status?: string;
+  productSlug?: string;
+  page?: number;
+  pageSize?: number;
+  sort?: SortRequest;
 }
 
 /** What every status change names; a kind's request may add fields of its own (a reservation's notes). */
@@ -37,6 +48,11 @@ export interface StatusChangeRequest {
   status: string;
   /** The record's `updatedAt` as the requester last saw it: when it has changed since, nothing is written (SPEC §11). */
   expectedUpdatedAt?: string;
+  /**
+   * The customer's own move (their reservation page, SPEC §6.4), recorded in the history as theirs;
+   * the kind may allow it fewer moves. Never part of an admin request.
+   */
+  byCustomer?: boolean;
 }
 
 /** The ways a status change can be refused. */
@@ -49,7 +65,8 @@ export type StatusChangeRefused =
   /** The move would make a second active record of a key that must be unique (see uniqueWhileActive). */
   | { outcome: 'conflict'; error: string };
 
-export type StatusChangeResult<T extends RecordTable> = { outcome: 'updated'; record: RecordRow<T> } | StatusChangeRefused;
+/** `customerEmailed`: whether the move queued the customer's email; absent for a kind that emails nothing on a move. */
+export type StatusChangeResult<T extends RecordTable> = { outcome: 'updated'; record: RecordRow<T>; customerEmailed?: boolean } | StatusChangeRefused;
 
 /**
  * Everything that differs between record kinds (reservations, restock subscriptions) in how they
@@ -64,6 +81,8 @@ export interface RecordKind<T extends RecordTable = RecordTable, C extends Statu
     list: string;
     /** The status change. */
     status: string;
+    /** One record with its history (`{id}`), archived or not. */
+    get: string;
     /** Archive routes live at `<archive>/archive`, `/unarchive` and `/archives/list`. */
     archive: string;
   };
@@ -86,20 +105,30 @@ export interface RecordKind<T extends RecordTable = RecordTable, C extends Statu
   };
   /** The columns the active list's `q` looks in (SPEC §9): the id and the customer's own words. */
   searchColumns: readonly string[];
+  /**
+   * The columns both lists can sort by, by their names in the API (`product`: 'product_slug'); the
+   * archived list adds `archivedAt`. Each has its indexes (migration 011).
+   */
+  sortColumns: Readonly<Record<string, string>>;
   /** The statuses an administrator may set and the moves between them. */
   statusTable: StatusTable<string>;
   schemas: {
     listBody: z.ZodType<ActiveListRequest>;
+    archivedListBody: z.ZodType<ArchivedListRequest>;
     listResponse: z.ZodType;
     statusBody: z.ZodType<C>;
     statusResponse: z.ZodType;
     /** An archived record, for the API reference. */
     archivedItem: z.ZodType;
+    /** One record with its history (the `get` route's answer). */
+    detailResponse: z.ZodType;
   };
   /** An active record as the list and the status change answer with it. */
   activeItem(row: RecordRow<T>): Record<string, unknown>;
   /** An archived record as the archived list shows it. */
   archivedItem(row: RecordRow<T>): Record<string, unknown>;
+  /** A record, archived or not, as its own page shows it: every field and its archive state. */
+  detailItem(row: RecordRow<T>): Record<string, unknown>;
   /**
    * The kind's own part of an allowed status move (src/records/status-change.ts has found the
    * record, locked it and checked the move): writes it in `trx` and returns the record as it now is.

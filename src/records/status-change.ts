@@ -1,5 +1,6 @@
 import type { Database } from '../db/database.ts';
 import { isUniqueViolation } from '../db/unique-violation.ts';
+import { recordStatusChange } from './history.ts';
 import type { RecordKind, RecordTable, StatusChangeRequest, StatusChangeResult } from './record-kind.ts';
 import { allowsMove } from './status-transitions.ts';
 import { findRecordForUpdate } from './store.ts';
@@ -8,7 +9,8 @@ import { findRecordForUpdate } from './store.ts';
  * An administrator's status change of a record of any kind (SPEC §4): the record must exist with
  * that product and be active, and the move must be in the kind's table (or stay on the same
  * status); the kind then writes the move its own way. With `expectedUpdatedAt` the record must
- * not have changed since (SPEC §11). The row is locked while it is checked, so two concurrent
+ * not have changed since (SPEC §11). What changed is written to the record's history in the same
+ * transaction (history.ts). The row is locked while it is checked, so two concurrent
  * changes cannot both pass a check the other invalidates, two requests naming the same
  * `expectedUpdatedAt` included.
  */
@@ -25,7 +27,11 @@ export async function changeStatus<T extends RecordTable, C extends StatusChange
       if (change.expectedUpdatedAt !== undefined && Date.parse(change.expectedUpdatedAt) !== Date.parse(current.updated_at)) return { outcome: 'changed' };
       if (current.archived_at !== null) return { outcome: 'archived' };
       if (!allowsMove(kind.statusTable, current.status, change.status)) return { outcome: 'invalid-transition', from: current.status, to: change.status };
-      return kind.applyStatusChange(trx, current, change, changeTime(current.updated_at, now));
+      const result = await kind.applyStatusChange(trx, current, change, changeTime(current.updated_at, now));
+      if (result.outcome === 'updated') {
+        await recordStatusChange(trx, current, result.record, { actor: change.byCustomer ? 'customer' : 'staff', customerEmailed: result.customerEmailed });
+      }
+      return result;
     });
   } catch (error) {
     // Another request took the record's unique key between the kind's check and its write (a signup).

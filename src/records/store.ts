@@ -44,14 +44,21 @@ function activeRows(db: Kysely<Tables>, table: RecordTable, filter: ActiveFilter
   return query;
 }
 
-/** Active records, newest first (ties: id descending), filtered, all of them or one page. */
+/** A list's order: a column of the record table (one the lists sort by, each indexed with the id), ties by id the same way. */
+export interface RowOrder {
+  column: string;
+  direction: 'asc' | 'desc';
+}
+
+/** Active records in `order` (ties by id), filtered, all of them or one page. */
 export async function listActiveRows<T extends RecordTable>(
   db: Kysely<Tables>,
   table: T,
   filter: ActiveFilter,
+  order: RowOrder,
   page?: { limit: number; offset: number },
 ): Promise<RecordRow<T>[]> {
-  let query = activeRows(db, table, filter).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc');
+  let query = activeRows(db, table, filter).selectAll().orderBy(sql.ref(order.column), order.direction).orderBy('id', order.direction);
   if (page) query = query.limit(page.limit).offset(page.offset);
   return asRows<T>(await query.execute());
 }
@@ -60,6 +67,13 @@ export async function listActiveRows<T extends RecordTable>(
 export async function countActiveRows(db: Kysely<Tables>, table: RecordTable, filter: ActiveFilter): Promise<number> {
   const counted = await activeRows(db, table, filter).select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
   return Number(counted.total);
+}
+
+/** The record with this id, archived or not. */
+export async function findRecord<T extends RecordTable>(db: Kysely<Tables>, table: T, id: string): Promise<RecordRow<T> | undefined> {
+  const shared: RecordTable = table;
+  const row = await records(db).selectFrom(shared).selectAll().where('id', '=', id).executeTakeFirst();
+  return row && asRows<T>([row])[0];
 }
 
 /** The record with this id, locked until the transaction ends on PostgreSQL. */
@@ -92,11 +106,12 @@ export async function setArchivedAt(db: Kysely<Tables>, table: RecordTable, ids:
   await records(db).updateTable(table).set({ archived_at: archivedAt, updated_at: now }).where('id', 'in', ids).execute();
 }
 
-/** One page of archived records, most recently archived first (ties: id descending), and how many match. */
+/** One page of archived records in `order` (ties by id), and how many match. */
 export async function listArchivedRows<T extends RecordTable>(
   db: Kysely<Tables>,
   table: T,
   filter: RecordFilter,
+  order: RowOrder,
   page: { limit: number; offset: number } | undefined,
 ): Promise<{ rows: RecordRow<T>[]; total: number }> {
   const shared: RecordTable = table;
@@ -106,6 +121,6 @@ export async function listArchivedRows<T extends RecordTable>(
   const counted = await matching.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
   const total = Number(counted.total);
   if (!page || total === 0) return { rows: [], total };
-  const rows = await matching.selectAll().orderBy('archived_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute();
+  const rows = await matching.selectAll().orderBy(sql.ref(order.column), order.direction).orderBy('id', order.direction).limit(page.limit).offset(page.offset).execute();
   return { rows: asRows<T>(rows), total };
 }

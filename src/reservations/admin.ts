@@ -3,6 +3,7 @@ import type { Database } from '../db/database.ts';
 import type { Tables } from '../db/schema.ts';
 import { deleteMessagesAbout, enqueueMessages } from '../notifications/outbox-store.ts';
 import { releaseSeat, retakeSeat } from '../preorders/seats.ts';
+import { deleteHistoryOf } from '../records/history-store.ts';
 import type { StatusChangeResult } from '../records/record-kind.ts';
 import type { ReservationStatus } from './status.ts';
 import { customerCancelChat, statusEmail, type ReservationEmailDeps } from './status-emails.ts';
@@ -16,10 +17,7 @@ export interface ReservationStatusChange {
   notes?: string;
   /** False: the move emails the customer nothing (SPEC §6.3); absent or true: it does, when its template is enabled. */
   notifyCustomer?: boolean;
-  /**
-   * The customer cancelling on their own page (SPEC §6.4): allowed only from `pending`, and the shop
-   * is told in chat. Never part of an admin request.
-   */
+  /** The customer cancelling on their own page (SPEC §6.4): allowed only from `pending`, and the shop is told in chat. */
   byCustomer?: boolean;
 }
 
@@ -54,18 +52,19 @@ export async function applyReservationStatus(
   const email = change.notifyCustomer === false ? undefined : await statusEmail(trx, emails, record, current.status, now);
   const chat = change.byCustomer ? customerCancelChat(record, emails, now) : undefined;
   await enqueueMessages(trx, [email, chat].filter((m) => m !== undefined));
-  return { outcome: 'updated', record };
+  return { outcome: 'updated', record, customerEmailed: email !== undefined };
 }
 
 /**
- * Erases a reservation (a customer's request to delete their data): the row and every message about
- * it, sent or not, since those quote the name and address too. False when no such reservation.
+ * Erases a reservation (a customer's request to delete their data): the row, every message about
+ * it, sent or not, since those quote the name and address too, and its history (memos quote them). False when no such reservation.
  */
 export async function eraseReservation(database: Database, target: { id: string; productSlug: string }): Promise<boolean> {
   return database.db.transaction().execute(async (trx) => {
     const deleted = await deleteReservation(trx, target.id, target.productSlug);
     if (!deleted) return false;
     await deleteMessagesAbout(trx, target.id);
+    await deleteHistoryOf(trx, [target.id]);
     // An erased reservation is no longer one of its campaign's.
     if (deleted.status !== 'cancelled') await releaseSeat(trx, deleted);
     return true;

@@ -1,6 +1,6 @@
 import type { RecordKind } from '../records/record-kind.ts';
 import { applyReservationStatus, type ReservationStatusChange } from './admin.ts';
-import { activeReservation, ArchivedReservationSchema, archivedReservation, ListBody, ListResponse, StatusBody, StatusResponse } from './schemas.ts';
+import { activeReservation, ArchivedListBody, ArchivedReservationSchema, archivedReservation, DetailResponse, ListBody, ListResponse, reservationDetail, SORT_COLUMNS, StatusBody, StatusResponse } from './schemas.ts';
 import { RESERVATION_STATUS_TABLE } from './status.ts';
 import type { ReservationEmailDeps } from './status-emails.ts';
 
@@ -13,6 +13,7 @@ export const reservationKind = (emails: ReservationEmailDeps): RecordKind<'reser
   paths: {
     list: '/api/admin-reservations-list',
     status: '/api/admin-reservations-status',
+    get: '/api/admin/reservations/get',
     archive: '/api/admin/reservations',
   },
   tag: 'Admin: reservations',
@@ -21,7 +22,7 @@ export const reservationKind = (emails: ReservationEmailDeps): RecordKind<'reser
   docs: {
     listSummary: 'List active reservations, newest first',
     listDescription:
-      '`q` (at most 200 characters) finds a case-insensitive substring of the name, email or id (`%` and `_` match themselves; on SQLite case folds for ASCII only). With `page` or `pageSize` one page and `total, page, pageSize, totalPages` (as the archive list); without them every match. An unknown status is `400 Invalid status`.',
+      '`q` (at most 200 characters) finds a case-insensitive substring of the name, email or id (`%` and `_` match themselves; on SQLite case folds for ASCII only). With `page` or `pageSize` one page and `total, page, pageSize, totalPages` (as the archive list); without them every match. `sort: {by, order?}` orders by another column (an extension), ties by id in the same direction. An unknown status is `400 Invalid status`.',
     statusSummary: 'Change a reservation’s status and notes',
     statusDescription:
       'Allowed moves: pending→confirmed|cancelled, confirmed→fulfilled|cancelled|pending, fulfilled→confirmed, cancelled→pending, or the same status (a notes-only edit).',
@@ -34,9 +35,11 @@ export const reservationKind = (emails: ReservationEmailDeps): RecordKind<'reser
     notArchived: 'Reservation is not archived',
   },
   searchColumns: ['id', 'name', 'email'],
+  sortColumns: SORT_COLUMNS,
   statusTable: RESERVATION_STATUS_TABLE,
-  schemas: { listBody: ListBody, listResponse: ListResponse, statusBody: StatusBody, statusResponse: StatusResponse, archivedItem: ArchivedReservationSchema },
+  schemas: { listBody: ListBody, archivedListBody: ArchivedListBody, listResponse: ListResponse, statusBody: StatusBody, statusResponse: StatusResponse, archivedItem: ArchivedReservationSchema, detailResponse: DetailResponse },
   activeItem: activeReservation,
   archivedItem: archivedReservation,
+  detailItem: reservationDetail,
   applyStatusChange: (trx, current, change, now) => applyReservationStatus(trx, current, change, now, emails),
 });

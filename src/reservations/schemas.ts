@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { listFilterBody, statusChangeFields, storedStatus } from '../records/admin-fields.ts';
-import { activeListResponse, statusChangeResponse } from '../records/admin-routes.ts';
+import { archivedListBody } from '../records/archive-routes.ts';
+import { sortNames } from '../records/lists.ts';
+import { activeListResponse, recordDetailResponse, statusChangeResponse } from '../records/admin-routes.ts';
 import { isStorable } from '../records/storable-text.ts';
 import { codePointLength } from '../text/code-points.ts';
 import { RESERVATION_STATUSES } from './status.ts';
@@ -39,7 +41,16 @@ export const ArchivedReservationSchema = z.object({
   updatedAt: z.string(),
 }).meta({ id: 'ArchivedReservation' });
 
-export const ListBody = listFilterBody(RESERVATION_STATUSES, 'name, email or id');
+export const ReservationDetailSchema = ActiveReservationSchema.extend({
+  respondedAt: z.string().nullable().describe('First move away from pending; null if never'),
+  archivedAt: z.string().nullable().describe('When it was archived; null while active'),
+}).meta({ id: 'ReservationDetail' });
+
+/** The columns the lists sort by, by their names in the API (issue 16; migration 011 indexes them). */
+export const SORT_COLUMNS: Readonly<Record<string, string>> = { createdAt: 'created_at', updatedAt: 'updated_at', name: 'name', product: 'product_slug', status: 'status' };
+
+export const ListBody = listFilterBody(RESERVATION_STATUSES, 'name, email or id', sortNames(SORT_COLUMNS));
+export const ArchivedListBody = archivedListBody(SORT_COLUMNS);
 
 export const StatusBody = z.object({
   ...statusChangeFields(RESERVATION_STATUSES),
@@ -56,6 +67,7 @@ export const StatusBody = z.object({
 
 export const ListResponse = activeListResponse('reservations', ActiveReservationSchema);
 export const StatusResponse = statusChangeResponse('reservation', ActiveReservationSchema);
+export const DetailResponse = recordDetailResponse('reservation', ReservationDetailSchema);
 
 export function activeReservation(row: Reservation): z.output<typeof ActiveReservationSchema> {
   return {
@@ -69,6 +81,10 @@ export function activeReservation(row: Reservation): z.output<typeof ActiveReser
     updatedAt: row.updated_at,
     preorderId: row.preorder_id,
   };
+}
+
+export function reservationDetail(row: Reservation): z.output<typeof ReservationDetailSchema> {
+  return { ...activeReservation(row), respondedAt: row.responded_at, archivedAt: row.archived_at };
 }
 
 export function archivedReservation(row: Reservation): z.output<typeof ArchivedReservationSchema> {

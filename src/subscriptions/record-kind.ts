@@ -1,6 +1,6 @@
 import type { RecordKind } from '../records/record-kind.ts';
 import { ANOTHER_PENDING_SUBSCRIPTION, applySubscriptionStatus, type SubscriptionStatusChange } from './admin.ts';
-import { activeSubscription, ArchivedSubscriptionSchema, archivedSubscription, ListBody, ListResponse, StatusBody, StatusResponse } from './schemas.ts';
+import { activeSubscription, ArchivedListBody, ArchivedSubscriptionSchema, archivedSubscription, DetailResponse, ListBody, ListResponse, SORT_COLUMNS, StatusBody, StatusResponse, subscriptionDetail } from './schemas.ts';
 import { SUBSCRIPTION_STATUS_TABLE } from './status.ts';
 import { findPendingPairs } from './store.ts';
 
@@ -10,6 +10,7 @@ export const subscriptionKind: RecordKind<'subscriptions', SubscriptionStatusCha
   paths: {
     list: '/api/admin-notify-list',
     status: '/api/admin-notify-status',
+    get: '/api/admin/notify/get',
     archive: '/api/admin/notify',
   },
   tag: 'Admin: subscriptions',
@@ -18,7 +19,7 @@ export const subscriptionKind: RecordKind<'subscriptions', SubscriptionStatusCha
   docs: {
     listSummary: 'List active restock subscriptions, newest first',
     listDescription:
-      '`q` (at most 200 characters) finds a case-insensitive substring of the email or id (`%` and `_` match themselves; on SQLite case folds for ASCII only). With `page` or `pageSize` one page and `total, page, pageSize, totalPages` (as the archive list); without them every match. An unknown status is `400 Invalid status`.',
+      '`q` (at most 200 characters) finds a case-insensitive substring of the email or id (`%` and `_` match themselves; on SQLite case folds for ASCII only). With `page` or `pageSize` one page and `total, page, pageSize, totalPages` (as the archive list); without them every match. `sort: {by, order?}` orders by another column (an extension), ties by id in the same direction. An unknown status is `400 Invalid status`.',
     statusSummary: 'Change a restock subscription’s status',
     statusDescription:
       'Allowed moves: pending→notified (sets notifiedAt), pending→unsubscribed, notified→pending and unsubscribed→pending (both clear notifiedAt), or the same status (no change). A move back to pending while another active pending subscription has the same email and product is refused with 409.',
@@ -31,10 +32,12 @@ export const subscriptionKind: RecordKind<'subscriptions', SubscriptionStatusCha
     notArchived: 'Subscription is not archived',
   },
   searchColumns: ['id', 'email'],
+  sortColumns: SORT_COLUMNS,
   statusTable: SUBSCRIPTION_STATUS_TABLE,
-  schemas: { listBody: ListBody, listResponse: ListResponse, statusBody: StatusBody, statusResponse: StatusResponse, archivedItem: ArchivedSubscriptionSchema },
+  schemas: { listBody: ListBody, archivedListBody: ArchivedListBody, listResponse: ListResponse, statusBody: StatusBody, statusResponse: StatusResponse, archivedItem: ArchivedSubscriptionSchema, detailResponse: DetailResponse },
   activeItem: activeSubscription,
   archivedItem: archivedSubscription,
+  detailItem: subscriptionDetail,
   applyStatusChange: applySubscriptionStatus,
   uniqueWhileActive: { find: findPendingPairs, conflict: ANOTHER_PENDING_SUBSCRIPTION },
 };

@@ -3,6 +3,7 @@ import type { Database } from '../db/database.ts';
 import { uuidV7 } from '../db/time-ordered-id.ts';
 import type { OutboxEntry } from '../notifications/message.ts';
 import { enqueueMessages } from '../notifications/outbox-store.ts';
+import { recordMoves } from '../records/history.ts';
 import { restockEmailFacts } from '../email-templates/facts.ts';
 import { restockPublicChatMessage } from '../notifications/templates/restock.ts';
 import { productPageUrl, unsubscribeUrl } from './links.ts';
@@ -48,6 +49,7 @@ export async function sendRestockNotices(
     notifiedCount += await database.db.transaction().execute(async (trx) => {
       const now = new Date().toISOString();
       const notified = await markPendingNotified(trx, database.dialect, product.slug, now, batchSize);
+      await recordMoves(trx, notified.map(({ id }) => ({ id, from: 'pending', to: 'notified', at: now, actor: 'staff' as const, customerEmailed: true })));
       const messages: OutboxEntry[] = notified.map((subscription) => ({
         // Unique per notification: an administrator may move a subscription back to pending and send again.
         idempotencyKey: `subscription/${subscription.id}/restock-email/${now}`,

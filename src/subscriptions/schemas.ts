@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { listFilterBody, statusChangeFields, storedStatus } from '../records/admin-fields.ts';
-import { activeListResponse, statusChangeResponse } from '../records/admin-routes.ts';
+import { archivedListBody } from '../records/archive-routes.ts';
+import { sortNames } from '../records/lists.ts';
+import { activeListResponse, recordDetailResponse, statusChangeResponse } from '../records/admin-routes.ts';
 import { SUBSCRIPTION_STATUSES } from './status.ts';
 import type { Subscription } from './store.ts';
 
@@ -31,11 +33,20 @@ export const ArchivedSubscriptionSchema = z.object({
   updatedAt: z.string(),
 }).meta({ id: 'ArchivedSubscription' });
 
-export const ListBody = listFilterBody(SUBSCRIPTION_STATUSES, 'email or id');
+export const SubscriptionDetailSchema = ActiveSubscriptionSchema.extend({
+  archivedAt: z.string().nullable().describe('When it was archived; null while active'),
+}).meta({ id: 'SubscriptionDetail' });
+
+/** The columns the lists sort by, by their names in the API (issue 16; migration 011 indexes them). */
+export const SORT_COLUMNS: Readonly<Record<string, string>> = { createdAt: 'created_at', updatedAt: 'updated_at', email: 'email', product: 'product_slug', status: 'status' };
+
+export const ListBody = listFilterBody(SUBSCRIPTION_STATUSES, 'email or id', sortNames(SORT_COLUMNS));
+export const ArchivedListBody = archivedListBody(SORT_COLUMNS);
 export const StatusBody = z.object(statusChangeFields(SUBSCRIPTION_STATUSES));
 
 export const ListResponse = activeListResponse('subscriptions', ActiveSubscriptionSchema);
 export const StatusResponse = statusChangeResponse('subscription', ActiveSubscriptionSchema);
+export const DetailResponse = recordDetailResponse('subscription', SubscriptionDetailSchema);
 
 export function activeSubscription(row: Subscription): z.output<typeof ActiveSubscriptionSchema> {
   return {
@@ -47,6 +58,10 @@ export function activeSubscription(row: Subscription): z.output<typeof ActiveSub
     notifiedAt: row.notified_at,
     updatedAt: row.updated_at,
   };
+}
+
+export function subscriptionDetail(row: Subscription): z.output<typeof SubscriptionDetailSchema> {
+  return { ...activeSubscription(row), archivedAt: row.archived_at };
 }
 
 export function archivedSubscription(row: Subscription): z.output<typeof ArchivedSubscriptionSchema> {

@@ -67,13 +67,9 @@ export async function updateSubscription(
   return db.updateTable('subscriptions').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
 
-/**
- * The customer's own unsubscribe: whatever the status was, it becomes `unsubscribed`. Returns the
- * product, or undefined when there is no such subscription.
- */
-export async function markUnsubscribed(db: Kysely<Tables>, id: string): Promise<{ productSlug: string } | undefined> {
-  const row = await db.updateTable('subscriptions').set({ status: 'unsubscribed', updated_at: new Date().toISOString() }).where('id', '=', id).returning('product_slug').executeTakeFirst();
-  return row && { productSlug: row.product_slug };
+/** The customer's own unsubscribe (src/subscriptions/unsubscribe.ts): the subscription becomes `unsubscribed`, changed at `at`. */
+export async function markUnsubscribed(db: Kysely<Tables>, id: string, at: string): Promise<void> {
+  await db.updateTable('subscriptions').set({ status: 'unsubscribed', updated_at: at }).where('id', '=', id).execute();
 }
 
 /**

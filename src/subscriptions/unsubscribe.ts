@@ -1,4 +1,7 @@
 import type { Database } from '../db/database.ts';
+import { recordMoves } from '../records/history.ts';
+import { changeTime } from '../records/status-change.ts';
+import { findRecordForUpdate } from '../records/store.ts';
 import { markUnsubscribed } from './store.ts';
 import { verifyUnsubscribeToken } from './unsubscribe-token.ts';
 
@@ -7,8 +10,9 @@ export type UnsubscribeResult = { ok: true; productSlug?: string } | { ok: false
 
 /**
  * The customer's unsubscribe link: a valid token moves its subscription to `unsubscribed`, from any
- * status (the customer's own move, not the admin table's), archived or not. Repeating it changes
- * nothing more. `apply: false` only checks the token (HEAD, which must change nothing).
+ * status (the customer's own move, not the admin table's), archived or not, with a line in its
+ * history. Repeating it changes nothing more. `apply: false` only checks the token (HEAD, which
+ * must change nothing).
  */
 export async function unsubscribe(
   deps: { database: Database; unsubscribeSecret: string },
@@ -18,6 +22,16 @@ export async function unsubscribe(
   const subscriptionId = token === undefined ? undefined : verifyUnsubscribeToken(deps.unsubscribeSecret, token);
   if (subscriptionId === undefined) return { ok: false };
   if (!options.apply) return { ok: true };
-  const unsubscribed = await markUnsubscribed(deps.database.db, subscriptionId);
-  return unsubscribed ? { ok: true, productSlug: unsubscribed.productSlug } : { ok: false };
+  const { database } = deps;
+  const productSlug = await database.db.transaction().execute(async (trx) => {
+    const current = await findRecordForUpdate(trx, database.dialect, 'subscriptions', subscriptionId);
+    if (!current) return undefined;
+    if (current.status !== 'unsubscribed') {
+      const at = changeTime(current.updated_at, new Date()).toISOString();
+      await markUnsubscribed(trx, current.id, at);
+      await recordMoves(trx, [{ id: current.id, from: current.status, to: 'unsubscribed', at, actor: 'customer', customerEmailed: null }]);
+    }
+    return current.product_slug;
+  });
+  return productSlug === undefined ? { ok: false } : { ok: true, productSlug };
 }

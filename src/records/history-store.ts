@@ -1,0 +1,31 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { RecordHistoryRow, Tables } from '../db/schema.ts';
+import { uuidV7 } from '../db/time-ordered-id.ts';
+
+// The record_history table's SQL (migration 010): rows are added in the transaction of the change
+// they describe, read per record, and deleted with the record when its personal data is erased.
+
+export type HistoryRow = Selectable<RecordHistoryRow>;
+
+/** A row to add; its id is made here. */
+export type NewHistoryRow = Omit<HistoryRow, 'id'>;
+
+export async function insertHistory(db: Kysely<Tables>, rows: NewHistoryRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db
+    .insertInto('record_history')
+    // Time-ordered ids: each insert lands at the end of the index (see uuidV7).
+    .values(rows.map((row) => ({ id: uuidV7(Date.parse(row.at)), ...row })))
+    .execute();
+}
+
+/** A record's history, oldest first. */
+export async function historyOf(db: Kysely<Tables>, recordId: string): Promise<HistoryRow[]> {
+  return db.selectFrom('record_history').selectAll().where('record_id', '=', recordId).orderBy('at').orderBy('id').execute();
+}
+
+/** Deletes the history of these records (their personal data is being erased: memos quote customers). */
+export async function deleteHistoryOf(db: Kysely<Tables>, recordIds: string[]): Promise<void> {
+  if (recordIds.length === 0) return;
+  await db.deleteFrom('record_history').where('record_id', 'in', recordIds).execute();
+}

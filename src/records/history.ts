@@ -1,0 +1,108 @@
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import type { Tables } from '../db/schema.ts';
+import { insertHistory, type HistoryRow, type NewHistoryRow } from './history-store.ts';
+import type { RecordColumns } from './record-kind.ts';
+
+// A record's history (issue 16): what is written with each change, and how it reads in an answer.
+
+/** Who made a change: the shop's staff (admin API, console) or the customer (their own page or link). */
+export type Actor = 'staff' | 'customer';
+
+const Said = {
+  at: z.string().describe('When, as the record’s updatedAt was set by the change'),
+  actor: z.enum(['staff', 'customer']).describe('staff: the admin API or console; customer: their own reservation page or unsubscribe link'),
+};
+
+export const HistoryEntrySchema = z
+  .discriminatedUnion('type', [
+    z.object({
+      type: z.literal('status'),
+      ...Said,
+      from: z.string(),
+      to: z.string(),
+      customerEmailed: z.boolean().nullable().describe('Whether the move queued the customer’s email (SPEC §6.3); null for a kind that emails nothing on a move'),
+    }),
+    z.object({ type: z.literal('memo'), ...Said, before: z.string(), after: z.string() }),
+    z.object({ type: z.literal('archived'), ...Said }),
+    z.object({ type: z.literal('unarchived'), ...Said }),
+  ])
+  .meta({ id: 'HistoryEntry' });
+
+export type HistoryEntry = z.output<typeof HistoryEntrySchema>;
+
+/** The memo of a kind that has one (reservations' notes); undefined for one that has none. */
+function notesOf(row: RecordColumns): string | undefined {
+  const notes: unknown = (row as RecordColumns & { notes?: unknown }).notes;
+  return typeof notes === 'string' ? notes : undefined;
+}
+
+/**
+ * Writes a status request's change in its transaction: the move, the memo edit, or both in one row.
+ * Nothing when the request changed nothing (a repeated request: the record kept its updatedAt).
+ */
+export async function recordStatusChange(
+  trx: Kysely<Tables>,
+  before: RecordColumns,
+  after: RecordColumns,
+  how: { actor: Actor; customerEmailed?: boolean },
+): Promise<void> {
+  if (after.updated_at === before.updated_at) return;
+  const [notesBefore, notesAfter] = [notesOf(before), notesOf(after)];
+  const memoEdited = notesBefore !== notesAfter;
+  await insertHistory(trx, [
+    {
+      record_id: after.id,
+      at: after.updated_at,
+      actor: how.actor,
+      action: 'change',
+      from_status: before.status,
+      to_status: after.status,
+      customer_emailed: how.customerEmailed === undefined ? null : Number(how.customerEmailed),
+      notes_before: memoEdited ? (notesBefore ?? '') : null,
+      notes_after: memoEdited ? (notesAfter ?? '') : null,
+    },
+  ]);
+}
+
+/** Writes status moves made outside a status request (the restock send, an unsubscribe link) in their transaction. */
+export async function recordMoves(
+  trx: Kysely<Tables>,
+  moves: { id: string; from: string; to: string; at: string; actor: Actor; customerEmailed: boolean | null }[],
+): Promise<void> {
+  await insertHistory(
+    trx,
+    moves.map((move): NewHistoryRow => ({
+      record_id: move.id,
+      at: move.at,
+      actor: move.actor,
+      action: 'change',
+      from_status: move.from,
+      to_status: move.to,
+      customer_emailed: move.customerEmailed === null ? null : Number(move.customerEmailed),
+      notes_before: null,
+      notes_after: null,
+    })),
+  );
+}
+
+/** Writes, in their transaction, that these records were archived or restored at `at`. */
+export async function recordArchiving(trx: Kysely<Tables>, ids: string[], action: 'archive' | 'unarchive', at: string, actor: Actor = 'staff'): Promise<void> {
+  await insertHistory(trx, ids.map((id): NewHistoryRow => ({ record_id: id, at, actor, action, from_status: null, to_status: null, customer_emailed: null, notes_before: null, notes_after: null })));
+}
+
+/** Stored rows as the answer's entries, oldest first: a change that moved and edited the memo is two entries, the move first. */
+export function historyEntries(rows: HistoryRow[]): HistoryEntry[] {
+  return rows.flatMap((row): HistoryEntry[] => {
+    const said = { at: row.at, actor: row.actor === 'customer' ? ('customer' as const) : ('staff' as const) };
+    if (row.action === 'archive') return [{ type: 'archived', ...said }];
+    if (row.action === 'unarchive') return [{ type: 'unarchived', ...said }];
+    const entries: HistoryEntry[] = [];
+    if (row.from_status !== row.to_status) {
+      const customerEmailed = row.customer_emailed === null ? null : row.customer_emailed === 1;
+      entries.push({ type: 'status', ...said, from: row.from_status ?? '', to: row.to_status ?? '', customerEmailed });
+    }
+    if (row.notes_after !== null) entries.push({ type: 'memo', ...said, before: row.notes_before ?? '', after: row.notes_after });
+    return entries;
+  });
+}
