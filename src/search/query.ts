@@ -2,7 +2,7 @@ import type { Query, SearchOptions, SearchResult } from 'minisearch';
 import { codePointLength } from '../text/code-points.ts';
 import { normalize } from '../text/normalize.ts';
 import { isJapaneseTerm, textRuns, tokenize, type TextRun } from '../text/tokenize.ts';
-import { useFastFuzzy } from './fuzzy-terms.ts';
+import { useFastLookups } from './term-lookups.ts';
 import { synonymsOf } from './synonyms.ts';
 import { FIELD_BOOSTS, type SearchIndex } from './index-fields.ts';
 
@@ -67,7 +67,7 @@ export function matchQuery(index: SearchIndex, query: string, limit: number): Qu
   const japanese = runs.filter((run) => run.kind === 'japanese').map((run) => run.text);
   if (runs.length === 0) return { total: 0, hits: [], targets: { words: new Set(), japanese } };
 
-  useFastFuzzy(index.miniSearch);
+  useFastLookups(index.miniSearch);
   let results = ranked(index, index.miniSearch.search({ queries: runs.map(runQuery) }, SEARCH_OPTIONS));
   const synonyms = runs.map((run) => synonymsOf(index.synonyms, run.text));
   if (synonyms.some((words) => words.length > 0)) {

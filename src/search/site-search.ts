@@ -1,5 +1,5 @@
 import { deserializeSearchIndex } from './index-file-format.ts';
-import { useFastFuzzy } from './fuzzy-terms.ts';
+import { useFastLookups } from './term-lookups.ts';
 import type { SearchIndex } from './index-fields.ts';
 import { pageText } from './page-text.ts';
 import { clampExcerptLength, normalizeQuery, searchSite, type SearchResponse } from './search.ts';
@@ -42,7 +42,7 @@ export async function loadSiteSearch(source: string | URL | ArrayBuffer | ArrayB
  * should be quick, and its first searches are warmed by its cache.
  */
 function prepare(index: SearchIndex): void {
-  useFastFuzzy(index.miniSearch);
+  useFastLookups(index.miniSearch);
   for (const page of index.documents) pageText(page);
   const first = index.documents[0];
   if (first) searchSite(index, normalizeQuery(first.title), clampExcerptLength(undefined));

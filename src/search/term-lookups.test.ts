@@ -4,12 +4,13 @@ import type MiniSearch from 'minisearch';
 import { contentDocument } from '../../test/helpers/content-document.ts';
 import { readContentSources } from './content-sources.ts';
 import { parseContent } from './content.ts';
-import { useFastFuzzy } from './fuzzy-terms.ts';
+import { useFastLookups } from './term-lookups.ts';
 import { buildSearchIndex } from './index-fields.ts';
 
-// The fast lookups must give exactly what MiniSearch's walk gives (terms, distances and order), or
-// scores would move: checked against a second copy of the index that keeps the walk. A character's
-// lookup leaves out the other lone characters, which the query drops (fuzzy-terms.ts).
+// The fast lookups must give exactly what MiniSearch's tree gives (terms, data, distances and
+// order), or scores would move: checked against a second copy of the index that keeps the tree's
+// own. A character's fuzzy lookup leaves out the other lone characters, which the query drops
+// (term-lookups.ts).
 
 const dropped = (key: string, distance: number) => (entry: string) =>
   key.length === 1 && distance === 1 && entry.split(':')[0]!.length === 1 && !entry.startsWith(`${key}:`);
@@ -21,7 +22,7 @@ const listed = (found: ReturnType<Terms['fuzzyGet']>) => [...found].map(([term, 
 function lookups(documents: ReturnType<typeof parseContent>, keys: (terms: string[]) => [string, number][]) {
   const walked = termsOf(buildSearchIndex(documents).miniSearch);
   const fastIndex = buildSearchIndex(documents).miniSearch;
-  useFastFuzzy(fastIndex);
+  useFastLookups(fastIndex);
   const fast = termsOf(fastIndex);
   const all = [...walked.keys()];
   const cases = keys(all);
@@ -68,4 +69,26 @@ test('characters beyond the BMP, Japanese keys and distances as long as the key 
     ['シン', 1],
     ['ディレ', 1],
   ]);
+});
+
+test('exact and prefix lookups answer as the tree does: every term, every prefix of one, and keys it lacks', () => {
+  for (const documents of [
+    parseContent(readContentSources('content')),
+    [contentDocument('a/astral', { title: '𠮷野家の𠮷𠮷', body: '𝐀𝐁𝐂𝐃𝐄 letters 𝐀bcde and abcde, a ab abc シ シン ンシ' })],
+    [contentDocument('a/one', { title: 'filter' })],
+  ]) {
+    const walked = termsOf(buildSearchIndex(documents).miniSearch);
+    const fastIndex = buildSearchIndex(documents).miniSearch;
+    useFastLookups(fastIndex);
+    const fast = termsOf(fastIndex);
+    const terms = [...walked.keys()];
+    const keys = new Set(['', 'zzz', 'ないもの', '\ud842', 'filters', 'fx', 'f']);
+    for (const term of terms) for (let end = 1; end <= term.length; end++) keys.add(term.slice(0, end));
+    for (const term of terms.slice(0, 200)) keys.add(`${term}q`);
+    for (const key of keys) {
+      assert.deepEqual(fast.get(key), walked.get(key), `get ${key}`);
+      assert.deepEqual([...fast.atPrefix(key)], [...walked.atPrefix(key)], `atPrefix ${key}`);
+    }
+    assert.ok(keys.size > terms.length);
+  }
 });

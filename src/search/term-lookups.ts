@@ -1,0 +1,97 @@
+import type MiniSearch from 'minisearch';
+import SearchableMap from 'minisearch/SearchableMap';
+import { JAPANESE } from '../text/tokenize.ts';
+
+/**
+ * MiniSearch keeps the index's terms in a radix tree (SearchableMap) and finds a term by scanning
+ * a node's children one by one. On the site's index the root alone has a child for every kanji and
+ * kana a term begins with (thousands), so each lookup a query makes scanned thousands of keys, and
+ * its near misses walked the whole tree with a Levenshtein matrix: together most of the cost of
+ * matching an uncached search (bench/search.ts). This swaps the index's lookups for ones that
+ * answer from tables built once, with exactly the tree's answers (the same terms, data and
+ * distances, in the tree's order: scores are sums of floats, so even the order must not change):
+ * - `get` (a query term as it is): a hash map of every term;
+ * - `atPrefix` (a word's longer forms, a character's bigrams): the root's child is found by its
+ *   first UTF-16 unit (siblings in a radix tree never share one), the rest as the tree does;
+ * - `fuzzyGet` for a word (no Japanese character, no surrogate): the walk over the terms that are
+ *   not all Japanese. A term made only of Japanese characters shares no UTF-16 unit with such a
+ *   word, so its distance is at least the word's length, always beyond the fuzziness query.ts allows;
+ * - `fuzzyGet` for one UTF-16 unit at distance 1 (a lone Japanese character, see query.ts
+ *   characterQuery): the terms of two units that hold it, and itself. The walk also finds every
+ *   other term of one unit (one substitution away); characterQuery's boostDocument drops those, as
+ *   they do not hold the character, so they are left out here: they were a quarter of the cost of
+ *   such a query.
+ * Any other fuzzy lookup takes the walk. The index is never changed while the service runs (see
+ * index-fields.ts), so the tables are built once, on the first search.
+ */
+type Terms = MiniSearch['_index'];
+type Fuzzy = ReturnType<Terms['fuzzyGet']>;
+type TermData = Fuzzy extends Map<string, [infer Data, number]> ? Data : never;
+type Node = Map<string, unknown>;
+
+const prepared = new WeakSet<Terms>();
+
+export function useFastLookups(miniSearch: MiniSearch): void {
+  const terms = (miniSearch as unknown as { _index: Terms })._index;
+  if (prepared.has(terms)) return;
+  prepared.add(terms);
+
+  const walk = terms.fuzzyGet.bind(terms);
+  const order = walkOrder(terms);
+  const words = new SearchableMap<TermData>();
+  const short = new Map<string, [string, TermData][]>();
+  for (const [term, data] of order) {
+    if (!ALL_JAPANESE.test(term)) words.set(term, data);
+    if (term.length <= 2) {
+      for (const unit of new Set(term)) (short.get(unit) ?? short.set(unit, []).get(unit)!).push([term, data]);
+    }
+  }
+  const rank = new Map([...order.keys()].map((term, position) => [term, position]));
+  const byRank = (a: [string, unknown], b: [string, unknown]) => rank.get(a[0])! - rank.get(b[0])!;
+
+  terms.get = (key) => order.get(key);
+
+  // Views made with the index's own class (minisearch/SearchableMap is another copy of it).
+  const View = terms.constructor as new (tree?: Node, prefix?: string) => Terms;
+  const root = terms._tree as Node;
+  const childByUnit = new Map<string, string>();
+  for (const key of root.keys()) if (key !== '') childByUnit.set(key[0]!, key);
+  terms.atPrefix = (prefix) => {
+    const key = prefix === '' ? undefined : childByUnit.get(prefix[0]!);
+    if (key === undefined) return prefix === '' ? terms : new View(undefined, prefix);
+    const child = root.get(key) as Node;
+    // As the tree's own atPrefix: below the child, or the child alone under a key the prefix begins.
+    if (prefix.startsWith(key)) return new View(child, key).atPrefix(prefix);
+    if (key.startsWith(prefix)) return new View(new Map([[key.slice(prefix.length), child]]), prefix);
+    return new View(undefined, prefix);
+  };
+
+  terms.fuzzyGet = (key, maxDistance): Fuzzy => {
+    if (key.length === 1 && maxDistance === 1) {
+      // A fresh Map each time: MiniSearch deletes from it.
+      return new Map((short.get(key) ?? []).map(([term, data]) => [term, [data, term === key ? 0 : 1]]));
+    }
+    if (maxDistance < key.length && !SURROGATE.test(key) && !JAPANESE_CHARACTER.test(key)) {
+      return new Map([...words.fuzzyGet(key, maxDistance)].sort(byRank));
+    }
+    return walk(key, maxDistance);
+  };
+}
+
+/** Every term with its data, in the order MiniSearch's fuzzy walk visits them (its tree's key order). */
+function walkOrder(terms: Terms): Map<string, TermData> {
+  const order = new Map<string, TermData>();
+  const visit = (node: Node, prefix: string) => {
+    for (const [key, child] of node) {
+      if (key === '') order.set(prefix, child as TermData);
+      else visit(child as Node, prefix + key);
+    }
+  };
+  visit(terms._tree as Node, '');
+  return order;
+}
+
+const ALL_JAPANESE = new RegExp(`^[${JAPANESE}]+$`, 'v');
+const JAPANESE_CHARACTER = new RegExp(`[${JAPANESE}]`, 'v');
+// Without the u or v flag a class matches UTF-16 units, so this finds either half of any pair.
+const SURROGATE = /[\ud800-\udfff]/;
