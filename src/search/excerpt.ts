@@ -6,6 +6,26 @@ export interface Excerpt {
   html: string;
 }
 
+/**
+ * A page's body as excerpts are cut from it: where each code point starts, and the word boundaries
+ * found so far. Finding a boundary asks the word segmenter, which was a fifth of the cost of an
+ * uncached search (bench/search.ts); each answer depends on the body alone, and the content never
+ * changes while the service runs, so a body's answers are kept (page-text.ts keeps one per page).
+ */
+export interface ExcerptBody {
+  text: string;
+  points: Uint32Array;
+  /** Cut positions found, by the boundary function and its arguments (see kept). */
+  cuts: Map<number, number>;
+}
+
+export function excerptBody(text: string): ExcerptBody {
+  return { text, points: codePointOffsets(text), cuts: new Map() };
+}
+
+/** Answers kept per body at most: a body's possible cuts are bounded, this bounds them lower. */
+const MAX_CUTS = 20_000;
+
 const ELLIPSIS = '…';
 
 /**
@@ -14,7 +34,9 @@ const ELLIPSIS = '…';
  * HTML with the matches marked. Cuts move inward to the nearest word boundary when one is close
  * (Intl.Segmenter knows Japanese words), else fall between characters.
  */
-export function makeExcerpt(body: string, matches: Span[], length: number, points = codePointOffsets(body)): Excerpt {
+export function makeExcerpt(source: ExcerptBody | string, matches: Span[], length: number): Excerpt {
+  const prepared = typeof source === 'string' ? excerptBody(source) : source;
+  const { text: body, points } = prepared;
   const total = points.length - 1;
   if (total <= length) return { text: body, html: markHtml(body, matches) };
 
@@ -31,8 +53,8 @@ export function makeExcerpt(body: string, matches: Span[], length: number, point
   }
   let end = start + length;
   const reach = Math.min(MAX_SHIFT, Math.floor(length / 5));
-  if (start > 0) start = boundaryAfter(body, points, start, Math.min(start + reach, first ? keepFrom : start + reach));
-  if (end < total) end = boundaryBefore(body, points, end, Math.max(end - reach, first ? keepTo : end - reach));
+  if (start > 0) start = kept(prepared, boundaryAfter, start, Math.min(start + reach, first ? keepFrom : start + reach));
+  if (end < total) end = kept(prepared, boundaryBefore, end, Math.max(end - reach, first ? keepTo : end - reach));
   while (start < end && /\s/.test(body[points[start]!]!)) start++;
   while (end > start && /\s/.test(body[points[end]! - 1]!)) end--;
 
@@ -45,6 +67,21 @@ export function makeExcerpt(body: string, matches: Span[], length: number, point
 
 /** How far (in code points) a cut may move to land on a word boundary. */
 const MAX_SHIFT = 20;
+
+type Boundary = (body: string, points: Uint32Array, at: number, limit: number) => number;
+
+/** A boundary function's answer for this body, worked out once. */
+function kept(prepared: ExcerptBody, find: Boundary, at: number, limit: number): number {
+  const shift = limit - at;
+  if (Math.abs(shift) > MAX_SHIFT) return find(prepared.text, prepared.points, at, limit);
+  const key = 2 * (at * (2 * MAX_SHIFT + 1) + shift + MAX_SHIFT) + (find === boundaryAfter ? 1 : 0);
+  let cut = prepared.cuts.get(key);
+  if (cut === undefined) {
+    if (prepared.cuts.size >= MAX_CUTS) prepared.cuts.clear();
+    prepared.cuts.set(key, (cut = find(prepared.text, prepared.points, at, limit)));
+  }
+  return cut;
+}
 
 const SEGMENT_CONTEXT = 10;
 

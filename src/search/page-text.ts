@@ -1,6 +1,6 @@
 import { normalize, normalizeWithMap, type MappedText } from '../text/normalize.ts';
 import type { ContentDocument } from './index-fields.ts';
-import { codePointOffsets } from './excerpt.ts';
+import { excerptBody, type ExcerptBody } from './excerpt.ts';
 
 /**
  * What answering a search reads of a page besides the page itself: its title and body normalised,
@@ -14,7 +14,8 @@ export interface PageText {
   title: MappedText;
   body: MappedText;
   description: string;
-  bodyPoints: Uint32Array;
+  /** The body as excerpts are cut from it. */
+  excerptBody: ExcerptBody;
 }
 
 const kept = new WeakMap<ContentDocument, PageText>();
@@ -22,7 +23,7 @@ const kept = new WeakMap<ContentDocument, PageText>();
 export function pageText(page: ContentDocument): PageText {
   let text = kept.get(page);
   if (!text) {
-    text = { title: normalizeWithMap(page.title), body: normalizeWithMap(page.body), description: normalize(page.description), bodyPoints: codePointOffsets(page.body) };
+    text = { title: normalizeWithMap(page.title), body: normalizeWithMap(page.body), description: normalize(page.description), excerptBody: excerptBody(page.body) };
     kept.set(page, text);
   }
   return text;

@@ -55,10 +55,10 @@ export function searchSite(index: SearchIndex, query: string, excerptLength: num
   const { total, hits, targets } = matchQuery(index, query, MAX_RESULTS);
   const results = hits.map(({ document, score }): SearchResult => {
     const page = index.documents[document]!;
-    const { id, slug, title, description, tags, createdAt, body } = page;
+    const { id, slug, title, description, tags, createdAt } = page;
     const text = pageText(page);
     const whole = runsFoundWhole(targets, [text.title.text, text.body.text, text.description]);
-    const excerpt = makeExcerpt(body, findMatches(text.body, targets, whole), excerptLength, text.bodyPoints);
+    const excerpt = makeExcerpt(text.excerptBody, findMatches(text.body, targets, whole), excerptLength);
     return {
       id,
       slug,
