@@ -1,7 +1,8 @@
-import type { Query, SearchOptions, SearchResult } from 'minisearch';
+import type { Query, SearchOptions } from 'minisearch';
 import { codePointLength } from '../text/code-points.ts';
 import { normalize } from '../text/normalize.ts';
 import { isJapaneseTerm, textRuns, tokenize, type TextRun } from '../text/tokenize.ts';
+import { matchAll, type Match } from './run-matches.ts';
 import { useFastLookups } from './term-lookups.ts';
 import { synonymsOf } from './synonyms.ts';
 import { FIELD_BOOSTS, type SearchIndex } from './index-fields.ts';
@@ -68,7 +69,7 @@ export function matchQuery(index: SearchIndex, query: string, limit: number): Qu
   if (runs.length === 0) return { total: 0, hits: [], targets: { words: new Set(), japanese } };
 
   useFastLookups(index.miniSearch);
-  let results = ranked(index, index.miniSearch.search({ queries: runs.map(runQuery) }, SEARCH_OPTIONS));
+  let results = ranked(index, matchAll(index.miniSearch, runs.map((run) => ({ key: run.text, query: () => runQuery(run) })), SEARCH_OPTIONS));
   const synonyms = runs.map((run) => synonymsOf(index.synonyms, run.text));
   if (synonyms.some((words) => words.length > 0)) {
     results = results.concat(throughSynonyms(index, runs, synonyms, results));
@@ -81,7 +82,7 @@ export function matchQuery(index: SearchIndex, query: string, limit: number): Qu
 }
 
 /** Best first; equal scores go to the newer page, then by id, so the order never depends on the index. */
-function ranked(index: SearchIndex, results: SearchResult[]): SearchResult[] {
+function ranked(index: SearchIndex, results: Match[]): Match[] {
   const { documents } = index;
   return results.sort(
     (a, b) =>
@@ -100,17 +101,21 @@ const SYNONYM_WEIGHT = 0.5;
  * above the lowest of those. A synonym matches as a whole word (no prefix, no typo: `eg` is not
  * `egg`); a Japanese one by its bigrams, as any Japanese run.
  */
-function throughSynonyms(index: SearchIndex, runs: TextRun[], synonyms: string[][], withWords: SearchResult[]): SearchResult[] {
-  const queries = runs.map((run, i): Query => {
-    if (synonyms[i]!.length === 0) return runQuery(run);
-    // Inside an OR each alternative must AND its own terms (a Japanese run's bigrams).
-    const asTyped = runQuery(run);
-    const typed: Query = typeof asTyped === 'string' ? { queries: [asTyped], combineWith: 'AND' } : asTyped;
-    return { combineWith: 'OR', queries: [typed, ...synonyms[i]!.map(synonymQuery)] };
+function throughSynonyms(index: SearchIndex, runs: TextRun[], synonyms: string[][], withWords: Match[]): Match[] {
+  const words = runs.map((run, i) => {
+    if (synonyms[i]!.length === 0) return { key: run.text, query: () => runQuery(run) };
+    const query = (): Query => {
+      // Inside an OR each alternative must AND its own terms (a Japanese run's bigrams).
+      const asTyped = runQuery(run);
+      const typed: Query = typeof asTyped === 'string' ? { queries: [asTyped], combineWith: 'AND' } : asTyped;
+      return { combineWith: 'OR', queries: [typed, ...synonyms[i]!.map(synonymQuery)] };
+    };
+    // A run's text has no newline: this key is never a word's own.
+    return { key: `${run.text}\nor its synonyms`, query };
   });
   const found = new Set(withWords.map((result) => result.id));
   const ceiling = withWords.at(-1)?.score ?? Number.POSITIVE_INFINITY;
-  const more = index.miniSearch.search({ queries }, SEARCH_OPTIONS).filter((result) => !found.has(result.id));
+  const more = matchAll(index.miniSearch, words, SEARCH_OPTIONS).filter((result) => !found.has(result.id));
   for (const result of more) result.score = Math.min(result.score * SYNONYM_WEIGHT, ceiling);
   return ranked(index, more);
 }

@@ -1,0 +1,39 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { Query, SearchOptions } from 'minisearch';
+import { normalize } from '../text/normalize.ts';
+import { textRuns, tokenize } from '../text/tokenize.ts';
+import { readContentSources } from './content-sources.ts';
+import { parseContent } from './content.ts';
+import { buildSearchIndex, FIELD_BOOSTS } from './index-fields.ts';
+import { matchAll } from './run-matches.ts';
+
+// Keeping each word's matches must not move a score: matchAll against MiniSearch's own search of
+// the whole query, on a copy of the index that keeps nothing, for queries asked in two orders (so
+// a word is combined both fresh and kept, first and later in a query).
+
+const OPTIONS: SearchOptions = { combineWith: 'AND', boost: FIELD_BOOSTS, tokenize, prefix: (term) => term.length >= 2, fuzzy: 0.2 };
+
+test('the matches of every word, kept or not, combine exactly as MiniSearch combines them', () => {
+  const documents = parseContent(readContentSources('content'));
+  const kept = buildSearchIndex(documents).miniSearch;
+  const plain = buildSearchIndex(documents).miniSearch;
+  // Words of the titles and descriptions, alone, in pairs, cut short (prefixes), with a typo, and
+  // single characters of Japanese ones.
+  const runs = documents.flatMap((d) => textRuns(normalize(`${d.title} ${d.description}`)).map((run) => run.text));
+  const queries = runs.flatMap((run, i) => [run, `${run} ${runs[(i * 7) % runs.length]}`, run.slice(0, 3), run.length > 5 ? run.slice(0, 2) + run.slice(3) : run[0]!]);
+  let matched = 0;
+  for (const query of [...queries, ...queries.toReversed()]) {
+    const words = textRuns(normalize(query)).map((run) => run.text);
+    const found = matchAll(kept, words.map((word) => ({ key: word, query: (): Query => word })), OPTIONS);
+    const expected = plain.search({ queries: words }, OPTIONS);
+    const byId = (a: { id: number }, b: { id: number }) => a.id - b.id;
+    assert.deepEqual(
+      found.sort(byId).map(({ id, score, terms }) => ({ id, score, terms })),
+      expected.sort(byId).map(({ id, score, terms }) => ({ id, score, terms })),
+      query,
+    );
+    matched += found.length;
+  }
+  assert.ok(queries.length > 1000 && matched > 10_000, `${queries.length} queries, ${matched} matches compared`);
+});
