@@ -56,3 +56,12 @@ test('a package given as one ES module file is served under its bare name', () =
   assert.equal(served.bytes.toString(), 'export default class MiniSearch {}\n');
   assert.throws(() => loadBrowserModules('uses/search.ts', '/p/', { sourceRoot: root }), /imports 'minisearch' at run time/);
 });
+
+test('a string that ends in the word import or export is not an import', () => {
+  write({
+    'paths/main.ts': "import { x } from './x.ts';\nexport const paths = { '/api/admin/personal-data/export': { method: 'POST' }, 'data/import': 'x' };\n",
+    'paths/x.ts': 'export const x = 1;\n',
+  });
+  const modules = loadBrowserModules('paths/main.ts', '/assets/', { sourceRoot: root });
+  assert.deepEqual(Object.keys(modules.importMap.imports).sort(), ['/assets/paths/main.ts', '/assets/paths/x.ts']);
+});

@@ -6,8 +6,11 @@ import { posix } from 'node:path';
 // serves them to browsers that way, and the package build (scripts/build-packages.ts) writes them
 // to dist/. Stripping keeps every line where it was, so a stack trace points at the source line.
 
-/** Static imports and re-exports (`import x from './a.ts'`, `export { y } from './b.ts'`, `import './c.ts'`). */
-const STATIC_IMPORT = /\b((?:import|export)\s*(?:[\w*{}\s,$]*?\s*from\s*)?)(['"])([^'"]+)\2/g;
+/**
+ * Static imports and re-exports (`import x from './a.ts'`, `export { y } from './b.ts'`, `import './c.ts'`),
+ * the keyword starting a statement: a string such as `'/api/admin/personal-data/export'` names none.
+ */
+const STATIC_IMPORT = /(?<=^|[\s;])((?:import|export)\s*(?:[\w*{}\s,$]*?\s*from\s*)?)(['"])([^'"]+)\2/g;
 const DYNAMIC_IMPORT = /\bimport\s*\(/;
 
 export interface Module {
