@@ -15,6 +15,7 @@ import { clientAddressOf } from './http/client-address.ts';
 import { shopOrigins } from './http/cors.ts';
 import { errorHandler, notFound } from './http/error-handler.ts';
 import { mountRoutes } from './http/mount.ts';
+import { personalDataRoutes } from './personal-data/routes.ts';
 import { requestContext } from './http/request-context.ts';
 import type { AdminThrottle } from './http/admin-throttle.ts';
 import type { RateLimit } from './http/rate-limit.ts';
@@ -92,6 +93,7 @@ export function allRoutes(services: Services): Route[] {
       unsubscribeSecret: services.config.unsubscribeSecret,
       wakeDispatcher,
     }),
+    ...personalDataRoutes(services.database),
     ...emailTemplateRoutes({ database: services.database, catalog: services.catalog, publicBaseUrl: services.config.publicBaseUrl, sendEmail: services.sendEmail }),
     ...messageLogRoutes({ database: services.database, wakeDispatcher }),
     ...dashboardRoutes({

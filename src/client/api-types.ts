@@ -23,6 +23,7 @@ import type { KeywordLogsQuery, KeywordLogsResponse } from '../keyword-log/route
 import type { ListBody as MessageListBody, ListResponse as MessageListResponse, RetryBody as MessageRetryBody, RetryResponse as MessageRetryResponse } from '../message-log/schemas.ts';
 import type { DeleteBody as ReservationDeleteBody, DeleteResponse as ReservationDeleteResponse } from '../reservations/admin-routes.ts';
 import type { AdminListResponse as PreorderListResponse, DeleteResponse as PreorderDeleteResponse, EmptyBody as PreorderListBody, ProductSlugBody as PreorderDeleteBody, PublicListResponse as PublicPreorderResponse, PublicQuery as PreorderQuery, UpsertBody as PreorderUpsertBody, UpsertResponse as PreorderUpsertResponse } from '../preorders/schemas.ts';
+import type { AddressBody as PersonalDataBody, EraseResponse as PersonalDataEraseResponse, ExportResponse as PersonalDataExportResponse } from '../personal-data/schemas.ts';
 import type { ReservationBody, ReservationResponse } from '../reservations/public-routes.ts';
 import type {
   ArchivedListBody as ArchivedReservationListBody,
@@ -100,6 +101,8 @@ export interface Endpoints {
   '/api/admin/email-templates/test-send': Endpoint<In<typeof TemplateTestSendBody>, Out<typeof TemplateTestSendResponse>>;
   '/api/admin/messages/list': Endpoint<In<typeof MessageListBody>, Out<typeof MessageListResponse>>;
   '/api/admin/messages/retry': Endpoint<In<typeof MessageRetryBody> & { ids: string[] }, Out<typeof MessageRetryResponse>>;
+  '/api/admin/personal-data/export': Endpoint<In<typeof PersonalDataBody>, Out<typeof PersonalDataExportResponse>>;
+  '/api/admin/personal-data/erase': Endpoint<In<typeof PersonalDataBody>, Out<typeof PersonalDataEraseResponse>>;
 }
 
 /**

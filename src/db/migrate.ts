@@ -11,6 +11,7 @@ import * as messageLog from './migrations/008-message-log.ts';
 import * as idempotencyKeys from './migrations/009-idempotency-keys.ts';
 import * as recordHistory from './migrations/010-record-history.ts';
 import * as recordSortIndexes from './migrations/011-record-sort-indexes.ts';
+import * as addressLookup from './migrations/012-address-lookup.ts';
 
 /** Every migration, in order. A new one is a new file here, never an edit to a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '009-idempotency-keys': idempotencyKeys,
   '010-record-history': recordHistory,
   '011-record-sort-indexes': recordSortIndexes,
+  '012-address-lookup': addressLookup,
 };
 
 const ATTEMPTS = 4;

@@ -143,7 +143,7 @@ export interface IdempotencyKeyRow {
 }
 
 /**
- * One change of a reservation or subscription (migration 010), written in the change's transaction.
+ * One change of a reservation or subscription (migration 012), written in the change's transaction.
  * `action` 'change' is a status request (a move, a memo edit, or both: the status columns are set,
  * the notes ones only when the memo changed); 'archive' and 'unarchive' carry no more.
  */

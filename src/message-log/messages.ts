@@ -36,7 +36,8 @@ export async function listMessages(database: Database, request: MessageFilter & 
   return { messages: rows.map(loggedMessage), ...paging(total, page, pageSize) };
 }
 
-function loggedMessage(row: LoggedRow): LoggedMessage {
+/** A stored outbox row as the log (and a personal-data export) shows it. */
+export function loggedMessage(row: LoggedRow): LoggedMessage {
   const channel = row.channel as MessageChannel;
   return {
     id: row.id,

@@ -8,8 +8,12 @@ import { createEmailSender, headerSafe } from './email-sender.ts';
 import { createJsonPoster } from './http-post.ts';
 import type { EmailContent, QueuedMessage } from './message.ts';
 
-/** Sends one rendered email through the configured provider now: `skipped` (and logged) when none is configured; a refusal is thrown. */
-export type SendEmail = (content: EmailContent, to: string, idempotencyKey: string) => Promise<DeliveryOutcome>;
+/**
+ * Sends one rendered email through the configured provider now: `skipped` (and logged) when none is
+ * configured; a refusal is thrown. An outbox message passes `stillQueued`, asked just before the
+ * send (`withdrawn` when it answers false: the message was erased).
+ */
+export type SendEmail = (content: EmailContent, to: string, idempotencyKey: string, stillQueued?: () => Promise<boolean>) => Promise<DeliveryOutcome>;
 
 export interface Delivery {
   deliver: Deliver;
@@ -25,26 +29,31 @@ export interface Delivery {
  * without a word, as SPEC §1 asks. An email is rendered here, with the template version it was
  * queued with (read from `database` once per version).
  */
-export async function createDelivery(config: Pick<Config, 'email' | 'webhooks'>, log: Logger, database: Database): Promise<Delivery> {
+export async function createDelivery(config: Pick<Config, 'appEnv' | 'email' | 'webhooks'>, log: Logger, database: Database): Promise<Delivery> {
   const render = createEmailRenderer(database);
   const http = createJsonPoster();
   const email = await createEmailSender(config.email, http);
   if (!email) log.warn('no email provider configured (EMAIL_PROVIDER_API_KEY or SMTP_URL): emails are logged and skipped');
 
-  const sendEmail: SendEmail = async (content, to, idempotencyKey) => {
+  const sendEmail: SendEmail = async (content, to, idempotencyKey, stillQueued) => {
     const outgoing = headerSafe({ ...content, from: config.email.from, to });
     if (!email) {
-      log.info({ idempotencyKey, to: outgoing.to, subject: outgoing.subject, text: outgoing.text }, 'email skipped: no provider configured');
+      // Only a developer's own machine writes the email out; elsewhere the log would keep the
+      // customer's address and words, which no erasure reaches (SPEC §9).
+      if (config.appEnv === 'development') log.info({ idempotencyKey, to: outgoing.to, subject: outgoing.subject, text: outgoing.text }, 'email skipped: no provider configured');
+      else log.info({ idempotencyKey }, 'email skipped: no provider configured');
       return 'skipped';
     }
+    if (stillQueued && !(await stillQueued())) return 'withdrawn';
     await email.send(outgoing, idempotencyKey);
     return 'sent';
   };
 
-  const deliver: Deliver = async ({ message, idempotencyKey }: QueuedMessage) => {
-    if (message.channel === 'email') return sendEmail(await render(message.email), message.to, idempotencyKey);
+  const deliver: Deliver = async ({ message, idempotencyKey }: QueuedMessage, stillQueued) => {
+    if (message.channel === 'email') return sendEmail(await render(message.email), message.to, idempotencyKey, stillQueued);
     const url = config.webhooks[message.webhook];
     if (!url) return 'skipped';
+    if (!(await stillQueued())) return 'withdrawn';
     await http.post(url, chatPayload(url, message.content));
     return 'sent';
   };

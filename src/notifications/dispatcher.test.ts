@@ -70,9 +70,9 @@ async function harness(t: TestContext, timings: Partial<DispatcherTimings> = {})
         log,
         timings: { ...TIMINGS, ...timings },
         now: () => T0 + clock.now,
-        deliver: (message: QueuedMessage) => {
+        deliver: (message: QueuedMessage, stillQueued) => {
           attempts.push(message.idempotencyKey);
-          return deliver(message);
+          return deliver(message, stillQueued);
         },
       });
       started.push(dispatcher);
@@ -170,11 +170,11 @@ test('a wake while a claim is under way is not lost: the claim runs again', asyn
   await h.queue(['due-later'], 1_000);
   // The first delivery starts inside the claim and stays in flight, so no finished delivery wakes the
   // dispatcher: only the wake it receives mid-claim (when the second message has just come due) can.
-  const dispatcher: Dispatcher = h.dispatcher((message) => {
+  const dispatcher: Dispatcher = h.dispatcher((message, stillQueued) => {
     if (message.idempotencyKey === 'first') {
       h.clock.now = 1_000;
       dispatcher.wake();
-      return first.deliver(message);
+      return first.deliver(message, stillQueued);
     }
     return Promise.resolve('sent');
   });
@@ -271,6 +271,34 @@ test('a lease keeps a message from a second dispatcher until it runs out; then i
   await waitUntil(() => h.lines.some((line) => line.msg === 'outbox: lease expired during delivery; the message may be sent again'));
   const row = await h.row('m');
   assert.deepEqual([row.status, row.attempts, row.sent_at], ['sent', 2, at(TIMINGS.leaseMs)], 'the second holder’s record stands');
+});
+
+test('a message erased after its claim, while its delivery is prepared, is not sent, and its row is not settled', async (t) => {
+  const h = await harness(t);
+  // Stands for what a delivery does before the send (rendering reads the store): held until released.
+  const preparing = h.held();
+  const sent: string[] = [];
+  const dispatcher = h.dispatcher(async (message, stillQueued) => {
+    await preparing.deliver(message, stillQueued);
+    if (!(await stillQueued())) return 'withdrawn';
+    sent.push(message.idempotencyKey);
+    return 'sent';
+  });
+  await h.queue(['erased', 'kept']);
+  dispatcher.start();
+  await waitUntil(() => preparing.waiting === 2, { what: 'both claimed and being prepared' });
+  // What a personal-data erasure does to the message's row (src/personal-data).
+  await h.database.db.deleteFrom('outbox').where('idempotency_key', '=', 'erased').execute();
+  preparing.releaseAll();
+  await waitUntil(async () => (await h.status('kept')) === 'sent', { what: 'the other message sent' });
+  await settle(50);
+  assert.deepEqual(sent, ['kept']);
+  assert.equal(await h.status('erased'), undefined, 'not written back');
+  assert.deepEqual(h.lines.filter((line) => line.level >= 40), [], 'no warning: an erased message is not a lost lease');
+  assert.deepEqual(dispatcher.attemptCounts().sort((a, b) => a.outcome.localeCompare(b.outcome)), [
+    { channel: 'chat', outcome: 'sent', count: 1 },
+    { channel: 'chat', outcome: 'withdrawn', count: 1 },
+  ]);
 });
 
 test('at most `concurrency` deliveries run at once; the rest are claimed as slots free up', async (t) => {

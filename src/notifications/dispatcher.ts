@@ -1,14 +1,22 @@
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../log.ts';
 import type { QueuedMessage } from './message.ts';
-import { claimDueMessages, markDelivered, markFailed, type ClaimedMessage } from './outbox-store.ts';
+import { claimDueMessages, isStillHeld, markDelivered, markFailed, type ClaimedMessage } from './outbox-store.ts';
 import { retryDelayMs } from './retry-delay.ts';
 
-/** What delivering one message came to; a failure is thrown. */
-export type DeliveryOutcome = 'sent' | 'skipped';
-/** Every way an attempt can end: delivered, skipped, failed and to be retried, or failed for the last time. */
+/**
+ * What delivering one message came to; a failure is thrown. `withdrawn`: not sent, because the
+ * message was no longer queued for this dispatcher when it was about to go (see isStillHeld).
+ */
+export type DeliveryOutcome = 'sent' | 'skipped' | 'withdrawn';
+/** Every way an attempt can end: delivered, skipped, withdrawn, failed and to be retried, or failed for the last time. */
 export type AttemptOutcome = DeliveryOutcome | 'retry' | 'dead';
-export type Deliver = (message: QueuedMessage) => Promise<DeliveryOutcome>;
+/**
+ * Delivers one message. `stillQueued` is called last, after everything but the send itself
+ * (rendering reads the store): when it answers false the message must not be sent and the outcome
+ * is `withdrawn`.
+ */
+export type Deliver = (message: QueuedMessage, stillQueued: () => Promise<boolean>) => Promise<DeliveryOutcome>;
 
 export interface DispatcherTimings {
   /** How often the outbox is looked at when nothing wakes the dispatcher (retries falling due, other instances' work). */
@@ -59,7 +67,7 @@ export class Dispatcher {
   #claimAgain = false;
   #timer: NodeJS.Timeout | undefined;
   /** Successful deliveries waiting to be written, in one statement per claim. */
-  #delivered: { id: string; lease: string; status: DeliveryOutcome }[] = [];
+  #delivered: { id: string; lease: string; status: 'sent' | 'skipped' }[] = [];
   #writingDelivered: Promise<void> | undefined;
   /** Attempts since the start by channel and outcome, for /metrics. */
   readonly #attempts = new Map<string, { channel: string; outcome: AttemptOutcome; count: number }>();
@@ -142,12 +150,14 @@ export class Dispatcher {
   async #attempt(message: ClaimedMessage): Promise<void> {
     let outcome: DeliveryOutcome;
     try {
-      outcome = await this.#deliver(message);
+      outcome = await this.#deliver(message, () => isStillHeld(this.#database.db, message));
     } catch (error) {
       await this.#settleFailure(message, error);
       return;
     }
     this.#count(message.message.channel, outcome);
+    // Erased, or another dispatcher's now: its row is not this one's to settle.
+    if (outcome === 'withdrawn') return;
     this.#delivered.push({ id: message.id, lease: message.lease, status: outcome });
     this.#writingDelivered ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.#writeDelivered());
     await this.#writingDelivered;
@@ -172,7 +182,7 @@ export class Dispatcher {
     const giveUp = message.attempts >= this.#timings.maxAttempts;
     const now = this.#now();
     const retryAt = giveUp ? null : new Date(now + retryDelayMs(message.attempts, { baseMs: this.#timings.retryBaseMs, capMs: this.#timings.retryCapMs })).toISOString();
-    const line = { messageId: message.id, channel: message.message.channel, attempts: message.attempts, error: reason };
+    const line = { messageId: message.id, channel: message.message.channel, attempts: message.attempts, error: withoutAddresses(reason) };
     this.#count(message.message.channel, giveUp ? 'dead' : 'retry');
     if (giveUp) this.#log.error(line, 'outbox: message given up after its last attempt');
     else this.#log.warn({ ...line, retryAt }, 'outbox: delivery failed; will retry');
@@ -182,6 +192,15 @@ export class Dispatcher {
       this.#log.error({ err: storeError, messageId: message.id }, 'outbox: recording a failed delivery failed');
     }
   }
+}
+
+/**
+ * A provider's words with any address in them (`550 <taro@example.com>: no such user`) replaced, for
+ * the log, which no personal-data erasure reaches; the stored `last_error` keeps them and is erased
+ * with its message.
+ */
+export function withoutAddresses(text: string): string {
+  return text.replace(/[^\s<>()[\]"',;:=]+@[^\s<>()[\]"',;:=]+/g, '<address>');
 }
 
 function describe(error: unknown): string {

@@ -83,7 +83,7 @@ for (const dialect of DIALECTS) {
       await markFailed(database.db, c!, { error: 'x', at: at(1), retryAt: null });
       assert.deepEqual(await outboxStatusCounts(database.db), { pending: 1, sent: 1, skipped: 1, dead: 1 });
       assert.deepEqual(await countUndelivered(database.db), { pending: 1, dead: 1 });
-      await deleteMessagesAbout(database.db, 'res_1');
+      assert.equal(await deleteMessagesAbout(database.db, ['res_1']), 2);
       assert.deepEqual(await outboxStatusCounts(database.db), { pending: 1, sent: 0, skipped: 0, dead: 1 });
     });
 

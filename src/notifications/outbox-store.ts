@@ -1,4 +1,5 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import { atAddress } from '../db/address.ts';
 import type { Dialect } from '../db/database.ts';
 import { currentVersionNumbers } from '../email-templates/store.ts';
 import type { OutboxRow, Tables } from '../db/schema.ts';
@@ -88,6 +89,16 @@ function toQueued(row: Pick<OutboxRow, 'id' | 'channel' | 'destination' | 'paylo
   return { id: row.id, idempotencyKey: row.idempotency_key, attempts: row.attempts, message };
 }
 
+/**
+ * Whether a claimed message is still queued under this lease, checked just before it is handed to
+ * its channel: false once it was erased with its record (personal-data erasure), or when the lease
+ * ran out and another dispatcher holds it now. Either way it is not this dispatcher's to send.
+ */
+export async function isStillHeld(db: Kysely<Tables>, claimed: { id: string; lease: string }): Promise<boolean> {
+  const row = await db.selectFrom('outbox').select('id').where('id', '=', claimed.id).where('locked_until', '=', claimed.lease).executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Settles claimed messages as sent or skipped. Returns how many were still held under their lease. */
 export async function markDelivered(
   db: Kysely<Tables>,
@@ -147,7 +158,38 @@ export async function outboxBacklog(db: Kysely<Tables>): Promise<{ pending: numb
   return { ...(await countUndelivered(db)), oldestPendingAt: oldest.at };
 }
 
-/** Erases every message about a record, delivered or not (personal-data erasure). */
-export async function deleteMessagesAbout(db: Kysely<Tables>, recordId: string): Promise<void> {
-  await db.deleteFrom('outbox').where('record_id', '=', recordId).execute();
+const EMAIL = sql.lit('email');
+
+/** Ids per statement: far below SQLite's and PostgreSQL's limits on bound parameters. */
+const IDS_PER_STATEMENT = 500;
+
+function chunks(ids: string[]): string[][] {
+  const out: string[][] = [];
+  for (let i = 0; i < ids.length; i += IDS_PER_STATEMENT) out.push(ids.slice(i, i + IDS_PER_STATEMENT));
+  return out;
+}
+
+/**
+ * Every message about these records and, given an address's key, every email to that address
+ * (one whose record is gone, or from before messages named their record), newest first. The
+ * channel is a literal so the planner can match the partial index `outbox_address`.
+ */
+export async function findMessagesAbout(db: Kysely<Tables>, recordIds: string[], addressKey?: string): Promise<Selectable<OutboxRow>[]> {
+  const found = new Map<string, Selectable<OutboxRow>>();
+  const queries = chunks(recordIds).map((ids) => db.selectFrom('outbox').selectAll().where('record_id', 'in', ids));
+  if (addressKey !== undefined) queries.push(db.selectFrom('outbox').selectAll().where('channel', '=', EMAIL).where(atAddress('destination', addressKey)));
+  for (const query of queries) for (const row of await query.execute()) found.set(row.id, row);
+  return [...found.values()].sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id));
+}
+
+/**
+ * Erases what findMessagesAbout finds, delivered or not (personal-data erasure); how many. A
+ * message a dispatcher has claimed is not sent once erased (isStillHeld).
+ */
+export async function deleteMessagesAbout(db: Kysely<Tables>, recordIds: string[], addressKey?: string): Promise<number> {
+  const statements = chunks(recordIds).map((ids) => db.deleteFrom('outbox').where('record_id', 'in', ids));
+  if (addressKey !== undefined) statements.push(db.deleteFrom('outbox').where('channel', '=', EMAIL).where(atAddress('destination', addressKey)));
+  let deleted = 0;
+  for (const statement of statements) deleted += Number((await statement.executeTakeFirst()).numDeletedRows);
+  return deleted;
 }

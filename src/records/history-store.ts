@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { RecordHistoryRow, Tables } from '../db/schema.ts';
 import { uuidV7 } from '../db/time-ordered-id.ts';
 
-// The record_history table's SQL (migration 010): rows are added in the transaction of the change
+// The record_history table's SQL (migration 012): rows are added in the transaction of the change
 // they describe, read per record, and deleted with the record when its personal data is erased.
 
 export type HistoryRow = Selectable<RecordHistoryRow>;

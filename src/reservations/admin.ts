@@ -63,7 +63,7 @@ export async function eraseReservation(database: Database, target: { id: string;
   return database.db.transaction().execute(async (trx) => {
     const deleted = await deleteReservation(trx, target.id, target.productSlug);
     if (!deleted) return false;
-    await deleteMessagesAbout(trx, target.id);
+    await deleteMessagesAbout(trx, [target.id]);
     await deleteHistoryOf(trx, [target.id]);
     // An erased reservation is no longer one of its campaign's.
     if (deleted.status !== 'cancelled') await releaseSeat(trx, deleted);

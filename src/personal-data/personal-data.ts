@@ -1,0 +1,48 @@
+import type { Database } from '../db/database.ts';
+import { releaseSeat } from '../preorders/seats.ts';
+import { deleteHistoryOf } from '../records/history-store.ts';
+import { addressKey } from './address.ts';
+import { personalReservation, personalSubscription } from './schemas.ts';
+import { loggedMessage } from '../message-log/messages.ts';
+import { deleteMessagesAbout, findMessagesAbout } from '../notifications/outbox-store.ts';
+import { deleteCampaignCountsAt, deleteRecordsAt, findReservationsAt, findSubscriptionsAt } from './store.ts';
+
+// A customer's request to see or erase what the shop holds about them (SPEC §9): every
+// reservation and restock subscription at their address, archived ones included, and every
+// message about those or sent to the address.
+
+/** Everything held about the address. */
+export async function exportPersonalData(database: Database, address: string) {
+  const key = addressKey(address);
+  const reservations = await findReservationsAt(database.db, key);
+  const subscriptions = await findSubscriptionsAt(database.db, key);
+  const messages = await findMessagesAbout(database.db, [...reservations, ...subscriptions].map((r) => r.id), key);
+  return {
+    email: key,
+    reservations: reservations.map(personalReservation),
+    subscriptions: subscriptions.map(personalSubscription),
+    messages: messages.map(loggedMessage),
+  };
+}
+
+/**
+ * Deletes everything held about the address in one transaction: the records, the messages about
+ * them or to the address (sent or not: they quote the name and address; one still waiting is never
+ * sent, as the dispatcher checks a message is still queued before it sends it), the records'
+ * history (memos quote customers), and the address's seat counts in preorder campaigns, whose
+ * seats the erased reservations give back. The records are deleted first and their messages found
+ * from what was deleted, so a reservation taken at the same moment is either erased with its
+ * messages or left whole.
+ */
+export async function erasePersonalData(database: Database, address: string): Promise<{ reservations: number; subscriptions: number; messages: number }> {
+  const key = addressKey(address);
+  return database.db.transaction().execute(async (trx) => {
+    const { reservations, subscriptions } = await deleteRecordsAt(trx, key);
+    for (const reservation of reservations) if (reservation.status !== 'cancelled') await releaseSeat(trx, reservation);
+    await deleteCampaignCountsAt(trx, key);
+    const recordIds = [...reservations, ...subscriptions].map((r) => r.id);
+    const messages = await deleteMessagesAbout(trx, recordIds, key);
+    await deleteHistoryOf(trx, recordIds);
+    return { reservations: reservations.length, subscriptions: subscriptions.length, messages };
+  });
+}

@@ -1,0 +1,46 @@
+import type { Database } from '../db/database.ts';
+import { replyJson } from '../http/reply.ts';
+import { defineRoute, type Route } from '../http/route.ts';
+import { errorResponses } from '../http/schemas.ts';
+import { erasePersonalData, exportPersonalData } from './personal-data.ts';
+import { AddressBody, EraseResponse, ExportResponse } from './schemas.ts';
+
+const TAG = 'Admin: personal data';
+
+/** SPEC §9: a customer's data, found by address, shown whole or erased. */
+export function personalDataRoutes(database: Database): Route[] {
+  return [
+    defineRoute({
+      method: 'POST',
+      path: '/api/admin/personal-data/export',
+      tag: TAG,
+      summary: 'Everything held about an address',
+      description:
+        'Every reservation and restock subscription at the address (active and archived) and every message about them or emailed to it, to answer a customer’s request to see their data. The address matches case-insensitively; a chat message names its webhook, never the URL.',
+      cors: 'any',
+      admin: true,
+      body: AddressBody,
+      responses: {
+        200: { description: 'The data', schema: ExportResponse },
+        ...errorResponses(400, 401, 413, 500),
+      },
+      handle: async (c, { body }) => replyJson(c, 200, { success: true, ...(await exportPersonalData(database, body.email)) }, { 'Cache-Control': 'no-store' }),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/api/admin/personal-data/erase',
+      tag: TAG,
+      summary: 'Erase everything held about an address',
+      description:
+        'Deletes, in one transaction, what the export lists: the reservations (their preorder seats are given back), the subscriptions and the messages, delivered or waiting (a waiting one is never sent). Erasing an address that holds nothing answers zeros.',
+      cors: 'any',
+      admin: true,
+      body: AddressBody,
+      responses: {
+        200: { description: 'Erased', schema: EraseResponse },
+        ...errorResponses(400, 401, 413, 500),
+      },
+      handle: async (c, { body }) => replyJson(c, 200, { success: true, erased: await erasePersonalData(database, body.email) }),
+    }),
+  ];
+}

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { MessageSchema } from '../message-log/schemas.ts';
+import { ActiveReservationSchema, activeReservation } from '../reservations/schemas.ts';
+import type { Reservation } from '../reservations/store.ts';
+import { isStorable } from '../records/storable-text.ts';
+import { ActiveSubscriptionSchema, activeSubscription } from '../subscriptions/schemas.ts';
+import type { Subscription } from '../subscriptions/store.ts';
+import { codePointLength } from '../text/code-points.ts';
+
+// What the personal-data endpoints take and answer with (SPEC §9).
+
+export const EMAIL_MESSAGE = 'email must be an address (local part, @, domain) of at most 254 characters';
+
+/**
+ * The address asked about. Looser than the forms' check: an address the shop holds from before
+ * (or typed with a Unicode domain) must still be found, so anything shaped `local@domain` will do.
+ */
+export const AddressBody = z.object({
+  email: z
+    .string({ error: EMAIL_MESSAGE })
+    .transform((email) => email.trim())
+    .refine((email) => codePointLength(email) <= 254 && isStorable(email) && /^[^\s@]+@[^\s@]+$/u.test(email) && email.isWellFormed(), EMAIL_MESSAGE)
+    .describe('The customer’s address; matched case-insensitively (a Unicode domain matches its punycode form)'),
+});
+
+const archivedAt = z.string().nullable().describe('When it was archived; null while active');
+
+export const PersonalReservationSchema = ActiveReservationSchema.extend({
+  respondedAt: z.string().nullable().describe('First move away from pending; null if never'),
+  archivedAt,
+}).meta({ id: 'PersonalDataReservation' });
+
+export const PersonalSubscriptionSchema = ActiveSubscriptionSchema.extend({ archivedAt }).meta({ id: 'PersonalDataSubscription' });
+
+export const ExportResponse = z.object({
+  success: z.literal(true),
+  email: z.string().describe('The address as looked up: trimmed, lowercased, its domain in ASCII'),
+  reservations: z.array(PersonalReservationSchema).describe('Active and archived, newest first'),
+  subscriptions: z.array(PersonalSubscriptionSchema).describe('Active and archived, newest first'),
+  messages: z.array(MessageSchema).describe('Emails and chat notices about those records or sent to the address, whatever their state, newest first'),
+});
+
+export const EraseResponse = z.object({
+  success: z.literal(true),
+  erased: z.object({ reservations: z.number().int(), subscriptions: z.number().int(), messages: z.number().int() }).describe('How many of each were deleted; all 0 when the address held nothing'),
+});
+
+export const personalReservation = (row: Reservation): z.output<typeof PersonalReservationSchema> => ({
+  ...activeReservation(row),
+  respondedAt: row.responded_at,
+  archivedAt: row.archived_at,
+});
+
+export const personalSubscription = (row: Subscription): z.output<typeof PersonalSubscriptionSchema> => ({ ...activeSubscription(row), archivedAt: row.archived_at });

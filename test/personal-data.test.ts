@@ -1,0 +1,256 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, test } from 'node:test';
+import { CompiledQuery, sql, type Kysely } from 'kysely';
+import { atAddress } from '../src/db/address.ts';
+import type { Tables } from '../src/db/schema.ts';
+import type { DispatcherTimings } from '../src/notifications/dispatcher.ts';
+import { enqueueMessages } from '../src/notifications/outbox-store.ts';
+import { DIALECTS, startTestApp, type Dialect, type TestApp } from './helpers/app.ts';
+import { startHttpReceiver, type HttpReceiver } from './helpers/http-receiver.ts';
+import { settle, waitUntil } from './helpers/wait.ts';
+
+// A customer's request to see or erase their data (SPEC §9), over real HTTP on both dialects, with
+// a real HTTP receiver as the email API and the chat webhook: what the export finds, what the
+// erase deletes (and what it leaves), that a message waiting to be sent is never sent once erased,
+// the bad inputs, and that the look-ups read the address indexes.
+
+const EXPORT = '/api/admin/personal-data/export';
+const ERASE = '/api/admin/personal-data/erase';
+const WEBHOOK_PATH = '/hooks/reservation-secret-path';
+// Retries wait a second, long enough to erase a message between its failed attempt and the next.
+const TIMINGS: Partial<DispatcherTimings> = { pollIntervalMs: 25, retryBaseMs: 1_000, retryCapMs: 1_000, leaseMs: 5_000, maxAttempts: 5 };
+
+for (const dialect of DIALECTS) {
+  describe(`personal data (${dialect})`, () => {
+    let app: TestApp;
+    let receiver: HttpReceiver;
+    before(async () => {
+      receiver = await startHttpReceiver();
+      app = await startTestApp({
+        dialect,
+        dispatcher: TIMINGS,
+        env: {
+          RATE_LIMIT_PER_MINUTE: '0',
+          EMAIL_PROVIDER_API_KEY: 're_test_key',
+          EMAIL_API_URL: `${receiver.url}/emails`,
+          RESERVATION_WEBHOOK_URL: `${receiver.url}${WEBHOOK_PATH}`,
+          RESTOCK_WEBHOOK_URL: `${receiver.url}${WEBHOOK_PATH}`,
+        },
+      });
+    });
+    after(async () => {
+      await app.close();
+      await receiver.close();
+    });
+    beforeEach(async () => {
+      const { db } = app.services.database;
+      for (const table of ['outbox', 'reservations', 'subscriptions', 'preorder_customers', 'preorders'] as const) await db.deleteFrom(table).execute();
+      receiver.failAlways(0);
+      receiver.requests.length = 0;
+    });
+
+    const post = (path: string, body: unknown) => app.request(path, { method: 'POST', body: JSON.stringify(body) });
+    async function reserve(email: string, productSlug = 'kumo-vco-2', name = '山田 太郎'): Promise<string> {
+      return (await app.read('/api/reservation', await post('/api/reservation', { name, email, productSlug }))).success().reservationId;
+    }
+    async function signup(email: string, productSlug = 'kumo-vco-2'): Promise<string> {
+      return (await app.read('/api/notify', await post('/api/notify', { email, productSlug }))).success().subscriptionId;
+    }
+    const exported = async (email: unknown) => (await app.call(EXPORT, { email })).success();
+    const allDelivered = () =>
+      waitUntil(async () => (await app.services.database.db.selectFrom('outbox').select('id').where('status', '!=', 'sent').execute()).length === 0, { what: 'every notice delivered' });
+    const outboxIds = async () => (await app.services.database.db.selectFrom('outbox').select('id').orderBy('id').execute()).map((row) => row.id);
+
+    test('the export finds every record at the address whatever its case, archived ones too, and every message about them', async () => {
+      const first = await reserve('Taro@Example.com');
+      const second = await reserve('taro@example.com', 'tsuki-dual-lfo');
+      const subscription = await signup('TARO@example.COM');
+      const others = [await reserve('taro@example.co'), await reserve('xtaro@example.com'), await signup('hanako@example.com')];
+      assert.equal((await app.call('/api/admin/reservations/archive', { ids: [{ id: second, productSlug: 'tsuki-dual-lfo' }] })).status, 200);
+      await allDelivered();
+
+      const data = await exported('  TARO@EXAMPLE.COM ');
+      assert.equal(data.email, 'taro@example.com');
+      assert.deepEqual(data.reservations.map((r) => r.id).sort(), [first, second].sort());
+      const archived = data.reservations.find((r) => r.id === second)!;
+      assert.ok(archived.archivedAt, 'archived ones are listed, with when');
+      assert.equal(data.reservations.find((r) => r.id === first)!.archivedAt, null);
+      assert.deepEqual(data.reservations.map((r) => [r.email, r.name]), [['taro@example.com', '山田 太郎'], ['taro@example.com', '山田 太郎']]);
+      assert.deepEqual(data.subscriptions.map((s) => [s.id, s.email, s.status, s.archivedAt]), [[subscription, 'taro@example.com', 'pending', null]]);
+      // Each reservation: its confirmation email and the shop's chat notice; the signup: its chat notice.
+      assert.equal(data.messages.length, 5);
+      assert.deepEqual(new Set(data.messages.map((m) => m.recordId)), new Set([first, second, subscription]));
+      for (const message of data.messages) {
+        assert.equal(message.status, 'sent');
+        assert.equal(message.to, message.channel === 'email' ? 'taro@example.com' : message.kind);
+        assert.ok(!JSON.stringify(message).includes(WEBHOOK_PATH) && !JSON.stringify(message).includes('http'), 'no webhook URL');
+      }
+      assert.deepEqual(data.messages.filter((m) => m.channel === 'email').map((m) => m.kind), ['reservation-received', 'reservation-received']);
+      assert.deepEqual(new Set(data.messages.filter((m) => m.channel === 'chat').map((m) => m.kind)), new Set(['reservation', 'restock']));
+      const times = data.messages.map((m) => m.createdAt);
+      assert.deepEqual(times, [...times].sort().reverse(), 'newest first');
+      const json = JSON.stringify(data);
+      for (const other of others) assert.ok(!json.includes(other), 'nobody else’s records');
+    });
+
+    test('an email to the address that names no record (from before messages named theirs) is found and erased too', async () => {
+      const { db } = app.services.database;
+      await enqueueMessages(db, [
+        {
+          idempotencyKey: 'legacy/1',
+          queuedAt: '2025-01-01T00:00:00.000Z',
+          message: { channel: 'email', to: 'Legacy@Example.com', email: { template: 'restock-available', facts: { productName: 'x', productUrl: 'http://localhost/', price: null, unsubscribeUrl: 'http://localhost/u' } } },
+        },
+      ]);
+      await db.updateTable('outbox').set({ status: 'sent', sent_at: '2025-01-01T00:00:01.000Z' }).execute();
+      const data = await exported('legacy@example.com');
+      assert.deepEqual(data.messages.map((m) => [m.recordId, m.kind, m.to, m.status]), [[null, 'restock-available', 'Legacy@Example.com', 'sent']]);
+      assert.deepEqual((await app.call(ERASE, { email: 'LEGACY@example.com' })).success().erased, { reservations: 0, subscriptions: 0, messages: 1 });
+      assert.deepEqual(await outboxIds(), []);
+    });
+
+    test('a Unicode domain finds the address stored in its ASCII form', async () => {
+      const id = await reserve('taro@xn--r8jz45g.jp');
+      const data = await exported('Taro@例え.JP');
+      assert.equal(data.email, 'taro@xn--r8jz45g.jp');
+      assert.deepEqual(data.reservations.map((r) => r.id), [id]);
+    });
+
+    test('an address that holds nothing exports empty lists and erases nothing', async () => {
+      await reserve('someone@example.com');
+      const data = await exported('nobody@example.com');
+      assert.deepEqual([data.reservations, data.subscriptions, data.messages], [[], [], []]);
+      assert.deepEqual((await app.call(ERASE, { email: 'nobody@example.com' })).success(), { success: true, erased: { reservations: 0, subscriptions: 0, messages: 0 } });
+      assert.equal((await exported('someone@example.com')).reservations.length, 1);
+    });
+
+    test('the erase deletes exactly what the export lists, gives preorder seats back, and leaves everyone else', async () => {
+      assert.equal((await app.call('/api/admin/preorders/upsert', { productSlug: 'tsuki-dual-lfo', capacity: 1, perCustomerLimit: 1 })).status, 200);
+      const held = await reserve('Erase.Me@example.com', 'tsuki-dual-lfo');
+      await reserve('erase.me@example.com');
+      const subscription = await signup('erase.me@example.com', 'tsuki-dual-lfo');
+      await app.call('/api/admin/notify/archive', { ids: [{ id: subscription, productSlug: 'tsuki-dual-lfo' }] });
+      const kept = await reserve('keep@example.com');
+      await allDelivered();
+      const before = await exported('erase.me@example.com');
+      const keptBefore = await exported('keep@example.com');
+      assert.equal((await post('/api/reservation', { name: 'x', email: 'late@example.com', productSlug: 'tsuki-dual-lfo' })).status, 409, 'the one seat is taken');
+
+      const { erased } = (await app.call(ERASE, { email: 'ERASE.ME@EXAMPLE.COM' })).success();
+      assert.deepEqual(erased, { reservations: before.reservations.length, subscriptions: before.subscriptions.length, messages: before.messages.length });
+      assert.deepEqual(erased, { reservations: 2, subscriptions: 1, messages: 5 });
+      const after = await exported('erase.me@example.com');
+      assert.deepEqual([after.reservations, after.subscriptions, after.messages], [[], [], []]);
+      assert.deepEqual(await exported('keep@example.com'), keptBefore, 'another customer’s data is untouched');
+
+      const { db } = app.services.database;
+      const rows = JSON.stringify([await db.selectFrom('outbox').selectAll().execute(), await db.selectFrom('preorder_customers').selectAll().execute()]);
+      assert.ok(!rows.toLowerCase().includes('erase.me'), 'the address is nowhere in the outbox or the campaign counts');
+      assert.equal((await db.selectFrom('reservations').select('id').where('id', '=', held).execute()).length, 0);
+      assert.equal((await post('/api/reservation', { name: 'x', email: 'late@example.com', productSlug: 'tsuki-dual-lfo' })).status, 200, 'the erased reservation gave its seat back');
+      assert.equal((await db.selectFrom('reservations').select('id').where('id', '=', kept).execute()).length, 1);
+    });
+
+    test('a message waiting for its next attempt is never sent once its record is erased', async () => {
+      receiver.failAlways(503);
+      const id = await reserve('waiting@example.com');
+      await waitUntil(() => receiver.requests.filter((r) => r.path === '/emails').length >= 1, { what: 'the first, failed attempt' });
+      const waiting = await exported('waiting@example.com');
+      assert.ok(waiting.messages.some((m) => m.channel === 'email' && m.status === 'pending' && m.attempts >= 1 && m.lastError), 'due again in a second');
+      const tried = receiver.requests.length;
+      assert.equal((await app.call(ERASE, { email: 'waiting@example.com' })).success().erased.reservations, 1);
+      receiver.failAlways(0);
+      await settle(2_500);
+      assert.equal(receiver.requests.length, tried, 'nothing was sent after the erase');
+      assert.equal(JSON.stringify(receiver.requests).includes(id) && receiver.accepted().some((r) => JSON.stringify(r.body).includes(id)), false, 'nothing about it was ever accepted');
+      assert.deepEqual(await outboxIds(), []);
+    });
+
+    test('bad input → 400 Invalid parameters naming email; not an object → 400; too big → 413; nothing erased', async () => {
+      await reserve('stay@example.com');
+      const invalid = [
+        {},
+        { email: null },
+        { email: 42 },
+        { email: ['stay@example.com'] },
+        { email: { address: 'stay@example.com' } },
+        { email: true },
+        { email: '' },
+        { email: '   ' },
+        { email: 'stay' },
+        { email: 'stay@' },
+        { email: '@example.com' },
+        { email: 'st ay@example.com' },
+        { email: 'stay@exa\nmple.com' },
+        { email: 'stay\u0000@example.com' },
+        { email: '\ud800@example.com' },
+        { email: `${'a'.repeat(250)}@example.com` },
+        { Email: 'stay@example.com' },
+      ];
+      for (const path of [EXPORT, ERASE]) {
+        for (const body of invalid) {
+          const answer = await app.call(path as typeof EXPORT, body);
+          const error = answer.failure(400);
+          assert.equal(error.error, 'Invalid parameters', JSON.stringify(body));
+          assert.deepEqual(error.details?.map((d) => d.field), ['email'], JSON.stringify(body));
+        }
+        for (const text of ['{"__proto__": {"email": "stay@example.com"}}', '{"constructor": {"email": "stay@example.com"}}']) {
+          const answer = await app.read(EXPORT, await app.request(path, { method: 'POST', headers: { authorization: `Bearer ${app.env.PREORDER_API_TOKEN}` }, body: text }));
+          assert.deepEqual(answer.failure(400).details?.map((d) => d.field), ['email'], text);
+        }
+        for (const text of ['[]', '"stay@example.com"', 'null', '{', '']) {
+          const response = await app.request(path, { method: 'POST', headers: { authorization: `Bearer ${app.env.PREORDER_API_TOKEN}` }, body: text });
+          assert.equal(response.status, 400, text);
+          assert.deepEqual(await response.json(), { success: false, error: 'Invalid JSON body' });
+        }
+        const huge = await app.request(path, { method: 'POST', headers: { authorization: `Bearer ${app.env.PREORDER_API_TOKEN}` }, body: JSON.stringify({ email: `${'a'.repeat(70 * 1024)}@example.com` }) });
+        assert.equal(huge.status, 413);
+        assert.deepEqual(await huge.json(), { success: false, error: 'Payload too large' });
+        for (const headers of [{}, { authorization: 'Bearer wrong' }] as Record<string, string>[]) {
+          const refused = await app.request(path, { method: 'POST', headers, body: '{"email": 5' });
+          assert.equal(refused.status, 401, 'the token is checked before the body');
+        }
+      }
+      // Extra keys (a prototype key among them) are ignored next to a valid address.
+      const body = '{"email": "Stay@example.com", "__proto__": {"isAdmin": true}, "extra": 1}';
+      const answer = await app.read(EXPORT, await app.request(EXPORT, { method: 'POST', headers: { authorization: `Bearer ${app.env.PREORDER_API_TOKEN}` }, body }));
+      assert.equal(answer.success().reservations.length, 1);
+      assert.equal((await exported('stay@example.com')).reservations.length, 1, 'nothing erased by the refused requests');
+    });
+
+    test('the look-ups by address read the address indexes, not the tables', async () => {
+      const { db } = app.services.database;
+      const plans = [
+        [db.selectFrom('reservations').selectAll().where(atAddress('email', 'a@example.com')), 'reservations_address'],
+        [db.selectFrom('subscriptions').selectAll().where(atAddress('email', 'a@example.com')), 'subscriptions_address'],
+        [db.deleteFrom('preorder_customers').where(atAddress('email', 'a@example.com')), 'preorder_customers_address'],
+        // As the outbox store writes it: the channel a literal, which the partial index's condition must match.
+        [db.selectFrom('outbox').selectAll().where('channel', '=', sql.lit('email')).where(atAddress('destination', 'a@example.com')), 'outbox_address'],
+      ] as const;
+      for (const [query, index] of plans) {
+        const plan = await explain(db, dialect, query.compile());
+        assert.match(plan, new RegExp(index), `${index}: ${plan}`);
+      }
+    });
+  });
+}
+
+/**
+ * The plan of a query. PostgreSQL is told to avoid sequential scans, as it rightly would on a big
+ * table (on a test's few rows a scan is cheaper), so the plan shows whether the index can serve it.
+ */
+async function explain(db: Kysely<Tables>, dialect: Dialect, query: CompiledQuery): Promise<string> {
+  if (dialect === 'sqlite') {
+    const result = await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]));
+    return JSON.stringify(result.rows);
+  }
+  return db.connection().execute(async (connection) => {
+    await connection.executeQuery(CompiledQuery.raw('set enable_seqscan = off'));
+    try {
+      const result = await connection.executeQuery<Record<string, unknown>>(CompiledQuery.raw(`explain ${query.sql}`, [...query.parameters]));
+      return JSON.stringify(result.rows);
+    } finally {
+      await connection.executeQuery(CompiledQuery.raw('reset enable_seqscan'));
+    }
+  });
+}
