@@ -44,7 +44,7 @@ for (const dialect of DIALECTS) {
     });
     beforeEach(async () => {
       const { db } = app.services.database;
-      for (const table of ['outbox', 'reservations', 'subscriptions', 'preorder_customers', 'preorders'] as const) await db.deleteFrom(table).execute();
+      for (const table of ['outbox', 'reservations', 'subscriptions', 'record_history', 'preorder_customers', 'preorders'] as const) await db.deleteFrom(table).execute();
       receiver.failAlways(0);
       receiver.requests.length = 0;
     });
@@ -131,6 +131,8 @@ for (const dialect of DIALECTS) {
       const subscription = await signup('erase.me@example.com', 'tsuki-dual-lfo');
       await app.call('/api/admin/notify/archive', { ids: [{ id: subscription, productSlug: 'tsuki-dual-lfo' }] });
       const kept = await reserve('keep@example.com');
+      await app.call('/api/admin-reservations-status', { id: held, productSlug: 'tsuki-dual-lfo', status: 'pending', notes: '電話 090-0000-0000 の方' });
+      await app.call('/api/admin-reservations-status', { id: kept, productSlug: 'kumo-vco-2', status: 'pending', notes: '別のお客様' });
       await allDelivered();
       const before = await exported('erase.me@example.com');
       const keptBefore = await exported('keep@example.com');
@@ -146,6 +148,7 @@ for (const dialect of DIALECTS) {
       const { db } = app.services.database;
       const rows = JSON.stringify([await db.selectFrom('outbox').selectAll().execute(), await db.selectFrom('preorder_customers').selectAll().execute()]);
       assert.ok(!rows.toLowerCase().includes('erase.me'), 'the address is nowhere in the outbox or the campaign counts');
+      assert.deepEqual((await db.selectFrom('record_history').select('record_id').execute()).map((row) => row.record_id), [kept], 'the erased records’ history (their memos) is gone, others’ stays');
       assert.equal((await db.selectFrom('reservations').select('id').where('id', '=', held).execute()).length, 0);
       assert.equal((await post('/api/reservation', { name: 'x', email: 'late@example.com', productSlug: 'tsuki-dual-lfo' })).status, 200, 'the erased reservation gave its seat back');
       assert.equal((await db.selectFrom('reservations').select('id').where('id', '=', kept).execute()).length, 1);
