@@ -6,6 +6,7 @@ import { test, type TestContext } from 'node:test';
 import { settle, waitUntil } from '../../test/helpers/wait.ts';
 import { openDatabase, type Database } from '../db/database.ts';
 import { createLogger } from '../log.ts';
+import { DeliveryFailure } from './delivery-failure.ts';
 import { Dispatcher, type Deliver, type DispatcherTimings } from './dispatcher.ts';
 import type { QueuedMessage } from './message.ts';
 import { enqueueMessages } from './outbox-store.ts';
@@ -38,7 +39,7 @@ interface Harness {
   /** A delivery that waits until the test lets it finish (or the test ends). */
   held(): Held;
   queue(keys: string[], queuedAtMs?: number): Promise<void>;
-  row(key: string): Promise<{ status: string; attempts: number; next_attempt_at: string; locked_until: string | null; last_error: string | null; sent_at: string | null }>;
+  row(key: string): Promise<{ status: string; attempts: number; next_attempt_at: string; locked_until: string | null; last_error: string | null; sent_at: string | null; died_at: string | null }>;
   /** The message's status, undefined while it is not queued. */
   status(key: string): Promise<string | undefined>;
 }
@@ -91,7 +92,7 @@ async function harness(t: TestContext, timings: Partial<DispatcherTimings> = {})
     row: async (key) => ({
       ...(await database.db
         .selectFrom('outbox')
-        .select(['status', 'attempts', 'next_attempt_at', 'locked_until', 'last_error', 'sent_at'])
+        .select(['status', 'attempts', 'next_attempt_at', 'locked_until', 'last_error', 'sent_at', 'died_at'])
         .where('idempotency_key', '=', key)
         .executeTakeFirstOrThrow()),
     }),
@@ -140,7 +141,7 @@ test('start delivers what is due and records it; a message not yet due waits for
   h.clock.now = 100;
   dispatcher.start();
   await waitUntil(async () => (await h.status('now')) === 'sent', { what: 'the due message sent' });
-  assert.deepEqual(await h.row('now'), { status: 'sent', attempts: 1, next_attempt_at: at(100 + TIMINGS.leaseMs), locked_until: null, last_error: null, sent_at: at(100) });
+  assert.deepEqual(await h.row('now'), { status: 'sent', attempts: 1, next_attempt_at: at(100 + TIMINGS.leaseMs), locked_until: null, last_error: null, sent_at: at(100), died_at: null });
 
   dispatcher.wake();
   await settle(100);
@@ -230,6 +231,51 @@ test('a failure is retried after a doubling, jittered, capped delay; the last al
   dispatcher.wake();
   await settle(100);
   assert.equal(h.attempts.length, 3, 'a dead message is never tried again');
+});
+
+test('a provider refusal that no retry can change is dead at its first attempt, with the provider’s reason', async (t) => {
+  const h = await harness(t);
+  const dispatcher = h.dispatcher(async () => {
+    throw new DeliveryFailure('HTTP 422: {"message":"Invalid `to` field"}', { permanent: true });
+  });
+  await h.queue(['m']);
+  dispatcher.start();
+  await waitUntil(async () => (await h.status('m')) === 'dead', { what: 'the message given up' });
+  const dead = await h.row('m');
+  assert.deepEqual([dead.attempts, dead.locked_until, dead.last_error, dead.died_at], [1, null, 'HTTP 422: {"message":"Invalid `to` field"}', at(0)]);
+  const given = h.lines.filter((line) => line.msg === 'outbox: message given up: the provider refused it for good');
+  assert.deepEqual(given.map((line) => [line.level, line.attempts]), [[50, 1]]);
+  h.clock.now += 86_400_000;
+  dispatcher.wake();
+  await settle(100);
+  assert.equal(h.attempts.length, 1, 'never tried again');
+});
+
+test('a Retry-After is the wait before the next attempt, instead of the backoff', async (t) => {
+  const h = await harness(t, { maxAttempts: 5 });
+  let failures = 0;
+  const dispatcher = h.dispatcher(async () => {
+    failures += 1;
+    if (failures === 1) throw new DeliveryFailure('HTTP 429', { retryAfterMs: 45_000 });
+    if (failures === 2) throw new DeliveryFailure('HTTP 503', { retryAfterMs: 0 });
+    return 'sent';
+  });
+  await h.queue(['m']);
+  dispatcher.start();
+  const first = await waitUntil(async () => {
+    const r = await h.row('m');
+    return r.attempts === 1 && r.locked_until === null ? r : undefined;
+  });
+  assert.deepEqual([first.status, first.next_attempt_at, first.last_error], ['pending', at(45_000), 'HTTP 429']);
+  h.clock.now = 44_999;
+  dispatcher.wake();
+  await settle(100);
+  assert.equal(h.attempts.length, 1, 'not before the provider said');
+  h.clock.now = 45_000;
+  dispatcher.wake();
+  // The clock stays put: only a Retry-After of 0 (not the backoff, at least 500 ms) lets the third attempt follow the second.
+  await waitUntil(async () => (await h.status('m')) === 'sent', { what: 'the third attempt delivered' });
+  assert.deepEqual([(await h.row('m')).attempts, h.attempts.length], [3, 3]);
 });
 
 test('a long error is kept to 500 characters', async (t) => {

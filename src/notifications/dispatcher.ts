@@ -1,5 +1,6 @@
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../log.ts';
+import { DeliveryFailure } from './delivery-failure.ts';
 import type { QueuedMessage } from './message.ts';
 import { claimDueMessages, isStillHeld, markDelivered, markFailed, type ClaimedMessage } from './outbox-store.ts';
 import { retryDelayMs } from './retry-delay.ts';
@@ -51,8 +52,9 @@ const MAX_ERROR_LENGTH = 500;
 
 /**
  * Delivers the outbox in the background of the process. It claims due messages under a lease,
- * delivers them in parallel, and settles each: sent (or skipped), retried later with backoff, or
- * given up after the last attempt with an error line in the log. Work left pending by a stop or a
+ * delivers them in parallel, and settles each: sent (or skipped), retried later with backoff (or
+ * when the provider's Retry-After says), or given up, with an error line in the log, after the last
+ * attempt or at once when the provider refused it for good (a DeliveryFailure that is permanent). Work left pending by a stop or a
  * crash is found again by the next claim, in this instance or another.
  */
 export class Dispatcher {
@@ -179,12 +181,16 @@ export class Dispatcher {
 
   async #settleFailure(message: ClaimedMessage, error: unknown): Promise<void> {
     const reason = describe(error);
-    const giveUp = message.attempts >= this.#timings.maxAttempts;
+    const refused = error instanceof DeliveryFailure && error.permanent;
+    const giveUp = refused || message.attempts >= this.#timings.maxAttempts;
     const now = this.#now();
-    const retryAt = giveUp ? null : new Date(now + retryDelayMs(message.attempts, { baseMs: this.#timings.retryBaseMs, capMs: this.#timings.retryCapMs })).toISOString();
+    // The provider's own Retry-After (already bounded) wins over the backoff: it knows when it will take the message.
+    const waitMs = error instanceof DeliveryFailure && error.retryAfterMs !== undefined ? error.retryAfterMs : retryDelayMs(message.attempts, { baseMs: this.#timings.retryBaseMs, capMs: this.#timings.retryCapMs });
+    const retryAt = giveUp ? null : new Date(now + waitMs).toISOString();
     const line = { messageId: message.id, channel: message.message.channel, attempts: message.attempts, error: withoutAddresses(reason) };
     this.#count(message.message.channel, giveUp ? 'dead' : 'retry');
-    if (giveUp) this.#log.error(line, 'outbox: message given up after its last attempt');
+    if (refused) this.#log.error(line, 'outbox: message given up: the provider refused it for good');
+    else if (giveUp) this.#log.error(line, 'outbox: message given up after its last attempt');
     else this.#log.warn({ ...line, retryAt }, 'outbox: delivery failed; will retry');
     try {
       await markFailed(this.#database.db, message, { error: reason, at: new Date(now).toISOString(), retryAt });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import nodemailer from 'nodemailer';
+import { DeliveryFailure, isPermanentSmtpCode } from './delivery-failure.ts';
 import type { Email, EmailSender } from './email-sender.ts';
 import { SEND_TIMEOUT_MS } from './http-post.ts';
 
@@ -19,15 +20,19 @@ export function smtpSender(url: string): EmailSender {
   });
   return {
     send: async (email: Email, idempotencyKey: string) => {
-      await transport.sendMail({
-        from: email.from,
-        to: email.to,
-        subject: email.subject,
-        text: email.text,
-        html: email.html,
-        headers: email.headers,
-        messageId: messageId(idempotencyKey, email.from),
-      });
+      try {
+        await transport.sendMail({
+          from: email.from,
+          to: email.to,
+          subject: email.subject,
+          text: email.text,
+          html: email.html,
+          headers: email.headers,
+          messageId: messageId(idempotencyKey, email.from),
+        });
+      } catch (error) {
+        throw refusal(error) ?? error;
+      }
     },
     close: async () => transport.close(),
   };
@@ -36,4 +41,14 @@ export function smtpSender(url: string): EmailSender {
 function messageId(idempotencyKey: string, from: string): string {
   const domain = /@([A-Za-z0-9.-]+)/.exec(from)?.[1] ?? 'tenpo.invalid';
   return `<${createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 32)}@${domain}>`;
+}
+
+/**
+ * A server's 5xx reply (a rejected recipient, a refused login) as a permanent failure, with the
+ * server's own words; anything else (a 4xx reply, a connection lost) is left to be retried.
+ */
+function refusal(error: unknown): DeliveryFailure | undefined {
+  const { responseCode, response } = (error ?? {}) as { responseCode?: unknown; response?: unknown };
+  if (typeof responseCode !== 'number' || !isPermanentSmtpCode(responseCode)) return undefined;
+  return new DeliveryFailure(`SMTP ${typeof response === 'string' ? response : responseCode}`, { permanent: true });
 }

@@ -1,5 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { DeliveryFailure, isPermanentHttpStatus, retryAfterMs } from './delivery-failure.ts';
 
 /** Senders give up on a request after this long; the dispatcher's lease must outlast it. */
 export const SEND_TIMEOUT_MS = 15_000;
@@ -12,8 +13,10 @@ const MAX_SOCKETS = 16;
 
 export interface JsonPoster {
   /**
-   * POSTs JSON and resolves on a 2xx answer. Anything else throws, so the dispatcher retries. The
-   * error names the status and the start of the answer, never the URL (webhook URLs are secrets).
+   * POSTs JSON and resolves on a 2xx answer. Anything else throws, so the dispatcher retries; an
+   * answer no retry can change (see isPermanentHttpStatus) or one with `Retry-After` on a 429 or
+   * 503 throws a DeliveryFailure saying so. The error names the status and the start of the
+   * answer, never the URL (webhook URLs are secrets).
    */
   post(url: string, body: unknown, headers?: Record<string, string>): Promise<void>;
   /** Closes the kept-open connections. */
@@ -68,7 +71,9 @@ function answerOf(response: IncomingMessage): Promise<void> {
       const status = response.statusCode ?? 0;
       if (status >= 200 && status < 300) return resolve();
       const shown = excerpt.slice(0, MAX_ANSWER_EXCERPT).trim();
-      reject(new Error(`HTTP ${status}${shown ? `: ${shown}` : ''}`));
+      const header = response.headers['retry-after'];
+      const wait = status === 429 || status === 503 ? retryAfterMs(header, Date.now()) : undefined;
+      reject(new DeliveryFailure(`HTTP ${status}${shown ? `: ${shown}` : ''}`, { permanent: isPermanentHttpStatus(status), retryAfterMs: wait }));
     });
   });
 }

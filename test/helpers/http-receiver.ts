@@ -12,14 +12,20 @@ export interface ReceivedRequest {
   status: number;
 }
 
+export interface FailureAnswer {
+  path?: string;
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
 export interface HttpReceiver {
   url: string;
   /** Every request, answered 2xx or not, in arrival order. */
   requests: ReceivedRequest[];
   /** The requests to `path` that were accepted (answered 2xx). */
   accepted(path?: string): ReceivedRequest[];
-  /** Answer the next `count` requests (to any path) with `status` instead of 200. */
-  failNext(count: number, status?: number): void;
+  /** Answer the next `count` requests (to `answer.path`, or any) with `status` instead of 200, with these headers and JSON body when given. */
+  failNext(count: number, status?: number, answer?: FailureAnswer): void;
   /** Answer every request with `status` until told otherwise (0 → back to 200). */
   failAlways(status: number): void;
   /** Hold each answer this long (0 → answer at once). */
@@ -40,6 +46,7 @@ export async function startHttpReceiver(options: { port?: number } = {}): Promis
   const requests: ReceivedRequest[] = [];
   let failures = 0;
   let failureStatus = 503;
+  let failureAnswer: FailureAnswer = {};
   let alwaysStatus = 0;
   let delayMs = 0;
   let open = 0;
@@ -58,13 +65,16 @@ export async function startHttpReceiver(options: { port?: number } = {}): Promis
         body = JSON.parse(text);
       } catch {}
       let status = 200;
+      let answer: FailureAnswer = {};
       if (alwaysStatus) status = alwaysStatus;
-      else if (failures > 0) {
+      else if (failures > 0 && (failureAnswer.path === undefined || failureAnswer.path === req.url)) {
         failures -= 1;
         status = failureStatus;
+        answer = failureAnswer;
       }
       requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, status });
-      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(status === 200 ? { id: `msg-${requests.length}` } : { error: 'unavailable' }));
+      const reply = answer.body ?? (status === 200 ? { id: `msg-${requests.length}` } : { error: 'unavailable' });
+      res.writeHead(status, { 'content-type': 'application/json', ...answer.headers }).end(JSON.stringify(reply));
     });
   });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
@@ -74,9 +84,10 @@ export async function startHttpReceiver(options: { port?: number } = {}): Promis
     url: `http://127.0.0.1:${port}`,
     requests,
     accepted,
-    failNext: (count, status = 503) => {
+    failNext: (count, status = 503, answer = {}) => {
       failures = count;
       failureStatus = status;
+      failureAnswer = answer;
     },
     failAlways: (status) => {
       alwaysStatus = status;

@@ -15,8 +15,8 @@ export interface SmtpReceiver {
   /** smtp://user:password@127.0.0.1:<port>, for SMTP_URL. */
   url: string;
   mails: ReceivedMail[];
-  /** Refuse the next `count` messages with a temporary failure (451). */
-  failNext(count: number): void;
+  /** Refuse the next `count` messages with a temporary failure (451), or with this reply (a 5xx is permanent). */
+  failNext(count: number, reply?: { code: number; message: string }): void;
   waitForMails(count: number, timeoutMs?: number): Promise<ReceivedMail[]>;
   close(): Promise<void>;
 }
@@ -28,6 +28,7 @@ const PASSWORD = 'smtp-secret-password';
 export async function startSmtpReceiver(): Promise<SmtpReceiver> {
   const mails: ReceivedMail[] = [];
   let failures = 0;
+  let failure = { code: 451, message: 'Try again later' };
   const server = new SMTPServer({
     disabledCommands: ['STARTTLS'],
     allowInsecureAuth: true,
@@ -42,7 +43,7 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
       stream.on('end', async () => {
         if (failures > 0) {
           failures -= 1;
-          const error = Object.assign(new Error('Try again later'), { responseCode: 451 });
+          const error = Object.assign(new Error(failure.message), { responseCode: failure.code });
           callback(error);
           return;
         }
@@ -57,8 +58,9 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
   return {
     url: `smtp://${USER}:${PASSWORD}@127.0.0.1:${port}`,
     mails,
-    failNext: (count) => {
+    failNext: (count, reply = { code: 451, message: 'Try again later' }) => {
       failures = count;
+      failure = reply;
     },
     waitForMails: async (count, timeoutMs) => {
       await waitUntil(() => mails.length >= count, { timeoutMs, what: `${count} mail(s)` });
