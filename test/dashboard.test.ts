@@ -41,7 +41,7 @@ for (const dialect of DIALECTS) {
         body.searches.perDay,
         Array.from({ length: 30 }, (_, i) => ({ date: japanDate(now - (29 - i) * DAY), count: 0 })),
       );
-      assert.deepEqual(body.outbox, { pending: 0, dead: 0 });
+      assert.deepEqual(body.outbox, { pending: 0, dead: 0, sent: 0, skipped: 0 });
       assert.deepEqual(body.preorders, []);
     });
 
@@ -169,23 +169,41 @@ for (const dialect of DIALECTS) {
       assert.equal(searches.perDay.at(-1)?.count, 3);
     });
 
-    test('the outbox: messages still to deliver and messages given up', async () => {
+    test('the outbox: messages waiting and given up; sent, and emails skipped, in the last 30 days', async () => {
       const future = new Date(Date.now() + DAY).toISOString();
-      const message = (id: string, status: string) => ({
+      const recent = new Date(Date.now() - DAY).toISOString();
+      const old = new Date(Date.now() - 31 * DAY).toISOString();
+      const message = (id: string, status: string, times: { created?: string; sent?: string } = {}, channel = 'email') => ({
         id,
-        channel: 'email',
-        destination: 'x@example.com',
+        channel,
+        destination: channel === 'email' ? 'x@example.com' : 'reservation',
         payload: '{}',
         idempotency_key: id,
         status,
         next_attempt_at: future,
-        created_at: '2025-01-01T00:00:00.000Z',
+        created_at: times.created ?? '2025-01-01T00:00:00.000Z',
+        sent_at: times.sent ?? null,
       });
       await app.services.database.db
         .insertInto('outbox')
-        .values([message('m1', 'pending'), message('m2', 'pending'), message('m3', 'dead'), message('m4', 'dead'), message('m5', 'dead'), message('m6', 'sent'), message('m7', 'skipped')])
+        .values([
+          message('m1', 'pending'),
+          message('m2', 'pending'),
+          message('m3', 'dead'),
+          message('m4', 'dead'),
+          message('m5', 'dead'),
+          message('sent-recent', 'sent', { created: recent, sent: recent }),
+          message('sent-chat', 'sent', { created: recent, sent: recent }, 'chat'),
+          message('sent-old', 'sent', { created: old, sent: old }),
+          // Queued long ago, sent lately (retried): sent in the window.
+          message('sent-late', 'sent', { created: old, sent: recent }),
+          message('skipped-recent', 'skipped', { created: recent, sent: recent }),
+          message('skipped-old', 'skipped', { created: old, sent: old }),
+          // A chat message for an unset webhook is skipped by design, not for want of an email provider.
+          message('skipped-chat', 'skipped', { created: recent, sent: recent }, 'chat'),
+        ])
         .execute();
-      assert.deepEqual((await stats()).outbox, { pending: 2, dead: 3 });
+      assert.deepEqual((await stats()).outbox, { pending: 2, dead: 3, sent: 3, skipped: 1 });
     });
 
     test('extra fields in the body are ignored', async () => {

@@ -2,14 +2,16 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { DispatcherTimings } from '../src/notifications/dispatcher.ts';
 import { DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
-import { startHttpReceiver, type HttpReceiver } from './helpers/http-receiver.ts';
+import { FAST_DISPATCH, startEmailTestApp } from './helpers/email-app.ts';
+import type { HttpReceiver } from './helpers/http-receiver.ts';
 import { EmailApiBody } from './helpers/sent-bodies.ts';
 import { startSmtpReceiver, type SmtpReceiver } from './helpers/smtp-receiver.ts';
 
 // SPEC §6.1–6.2 through real HTTP on both dialects: the template routes, their errors, and the
 // emails as the real receivers get them, rendered with the version current when they were queued.
 
-const FAST: Partial<DispatcherTimings> = { pollIntervalMs: 25, retryBaseMs: 40, retryCapMs: 100, leaseMs: 5_000, maxAttempts: 1000 };
+/** A provider down for a while must not make a message dead here. */
+const PATIENT: Partial<DispatcherTimings> = { maxAttempts: 1000 };
 const KINDS = ['reservation-received', 'reservation-confirmed', 'reservation-fulfilled', 'reservation-cancelled', 'restock-available'];
 const email = (request: { body: unknown }) => EmailApiBody.parse(request.body);
 
@@ -17,18 +19,11 @@ for (const dialect of DIALECTS) {
   describe(`email templates (${dialect})`, () => {
     let app: TestApp;
     let api: HttpReceiver;
+    let close: () => Promise<void>;
     before(async () => {
-      api = await startHttpReceiver();
-      app = await startTestApp({
-        dialect,
-        env: { RATE_LIMIT_PER_MINUTE: '0', EMAIL_PROVIDER_API_KEY: 're_test', EMAIL_API_URL: `${api.url}/emails`, PUBLIC_BASE_URL: 'https://shop.example.jp' },
-        dispatcher: FAST,
-      });
+      ({ app, api, close } = await startEmailTestApp({ dialect, dispatcher: PATIENT }));
     });
-    after(async () => {
-      await app.close();
-      await api.close();
-    });
+    after(() => close());
 
     test('the five kinds, in the table’s order, each a Japanese default at version 1', async () => {
       const body = (await app.call('/api/admin/email-templates/list', {})).success();
@@ -133,7 +128,7 @@ describe('over SMTP', () => {
   let app: TestApp;
   before(async () => {
     smtp = await startSmtpReceiver();
-    app = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '0', SMTP_URL: smtp.url }, dispatcher: FAST });
+    app = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '0', SMTP_URL: smtp.url }, dispatcher: { ...FAST_DISPATCH, ...PATIENT } });
   });
   after(async () => {
     await app.close();

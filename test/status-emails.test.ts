@@ -1,33 +1,25 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import type { DispatcherTimings } from '../src/notifications/dispatcher.ts';
-import { DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
-import { startHttpReceiver, type HttpReceiver } from './helpers/http-receiver.ts';
+import { DIALECTS, type TestApp } from './helpers/app.ts';
+import { startEmailTestApp } from './helpers/email-app.ts';
+import type { HttpReceiver } from './helpers/http-receiver.ts';
 import { EmailApiBody } from './helpers/sent-bodies.ts';
 import { settle, waitUntil } from './helpers/wait.ts';
 
 // SPEC §6.3 through real HTTP on both dialects: a status move queues the customer's email in its
 // transaction, once per move, unless told not to or the kind is disabled; read from the email API.
 
-const FAST: Partial<DispatcherTimings> = { pollIntervalMs: 25, retryBaseMs: 40, retryCapMs: 100, leaseMs: 5_000 };
 const email = (request: { body: unknown }) => EmailApiBody.parse(request.body);
 
 for (const dialect of DIALECTS) {
   describe(`status emails (${dialect})`, () => {
     let app: TestApp;
     let api: HttpReceiver;
+    let close: () => Promise<void>;
     before(async () => {
-      api = await startHttpReceiver();
-      app = await startTestApp({
-        dialect,
-        env: { RATE_LIMIT_PER_MINUTE: '0', EMAIL_PROVIDER_API_KEY: 're_test', EMAIL_API_URL: `${api.url}/emails`, PUBLIC_BASE_URL: 'https://shop.example.jp' },
-        dispatcher: FAST,
-      });
+      ({ app, api, close } = await startEmailTestApp({ dialect }));
     });
-    after(async () => {
-      await app.close();
-      await api.close();
-    });
+    after(() => close());
     beforeEach(() => (api.requests.length = 0));
 
     async function reserve(name = '山田 <太郎>'): Promise<string> {

@@ -43,7 +43,12 @@ export const DashboardResponse = z.object({
         .describe('Searches on each of the 30 Japan calendar days ending today, oldest first, days without searches as 0 (an extension to SPEC §4, for the chart)'),
     })
     .describe('The last 30 days up to now'),
-  outbox: z.object({ pending: Count.describe('Messages still to deliver'), dead: Count.describe('Messages given up after their last attempt') }),
+  outbox: z.object({
+    pending: Count.describe('Messages still to deliver'),
+    dead: Count.describe('Messages given up (after their last attempt, or at once when the provider refused them for good)'),
+    sent: Count.describe('Messages sent in the last 30 days (SPEC §6.5)'),
+    skipped: Count.describe('Emails queued in the last 30 days and not sent because no email provider is configured; an extension to SPEC §6.5'),
+  }),
   preorders: z
     .array(
       z.object({
@@ -67,7 +72,7 @@ export function dashboardRoutes(deps: DashboardDeps): Route[] {
       path: '/api/admin-dashboard-stats',
       tag: 'Admin: dashboard',
       summary: 'Figures for the admin dashboard',
-      description: 'Reservations and subscriptions by status, demand per product, searches of the last 30 days, and undelivered notifications; all computed as aggregates in the store.',
+      description: 'Reservations and subscriptions by status, demand per product, searches of the last 30 days, and notifications waiting, given up, sent and skipped; all computed as aggregates in the store.',
       cors: 'any',
       admin: true,
       body: DashboardBody,

@@ -2,7 +2,7 @@ import type { Catalog } from '../catalog/catalog.ts';
 import type { Database } from '../db/database.ts';
 import { countZeroResultSearchesSince, topKeywordsSince } from '../keyword-log/analytics.ts';
 import { countKeywordLogSince } from '../keyword-log/store.ts';
-import { countUndelivered } from '../notifications/outbox-store.ts';
+import { countDeliveredSince, countUndelivered } from '../notifications/outbox-store.ts';
 import { preorderState, remainingSeats, type PreorderState } from '../preorders/campaign.ts';
 import { listPreorders } from '../preorders/store.ts';
 import { RESERVATION_STATUSES } from '../reservations/status.ts';
@@ -38,14 +38,14 @@ export interface DashboardStats {
     topZeroResultKeywords: { keyword: string; count: number }[];
     perDay: { date: string; count: number }[];
   };
-  outbox: { pending: number; dead: number };
+  outbox: { pending: number; dead: number; sent: number; skipped: number };
   preorders: { productSlug: string; state: PreorderState; capacity: number | null; reserved: number; remaining: number | null }[];
 }
 
 /**
- * The admin dashboard's figures (SPEC §4), every one an aggregate the store computes. Searches are
- * those of the last 30 days: everything logged since `now` − 30 days; `perDay` charts the 30 Japan
- * calendar days ending today.
+ * The admin dashboard's figures (SPEC §4), every one an aggregate the store computes. Searches, and
+ * messages sent or skipped, are those of the last 30 days: since `now` − 30 days; `perDay` charts
+ * the 30 Japan calendar days ending today.
  *
  * The queries run one after another in one transaction: on one connection, so the dashboard never
  * holds most of PostgreSQL's pool while the storefront waits for it (measured: with nine queries in
@@ -56,7 +56,7 @@ export async function dashboardStats(deps: DashboardDeps, now: Date = new Date()
   await deps.flushKeywordLog();
   const since = new Date(now.getTime() - WINDOW_MS).toISOString();
   const chart = japanDays(now, CHART_DAYS);
-  const [reservations, subscriptions, products, searchTotal, zeroResults, top, topZero, perDay, outbox, campaigns] = await deps.database.db
+  const [reservations, subscriptions, products, searchTotal, zeroResults, top, topZero, perDay, undelivered, delivered, campaigns] = await deps.database.db
     .transaction()
     .execute(async (trx) => [
       await countByStatus(trx, 'reservations'),
@@ -68,6 +68,7 @@ export async function dashboardStats(deps: DashboardDeps, now: Date = new Date()
       await topKeywordsSince(trx, since, { limit: TOP, zeroResultsOnly: true }),
       await searchesPerJapanDay(trx, dialect, chart.firstHour),
       await countUndelivered(trx),
+      await countDeliveredSince(trx, since),
       await listPreorders(trx),
     ] as const);
   const perDate = new Map(perDay.map((day) => [day.date, day.count]));
@@ -84,7 +85,7 @@ export async function dashboardStats(deps: DashboardDeps, now: Date = new Date()
       topZeroResultKeywords: topZero,
       perDay: chart.dates.map((date) => ({ date, count: perDate.get(date) ?? 0 })),
     },
-    outbox,
+    outbox: { ...undelivered, ...delivered },
     preorders: campaigns.map((preorder) => ({
       productSlug: preorder.product_slug,
       state: preorderState(preorder, now.toISOString()),

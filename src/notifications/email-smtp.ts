@@ -48,7 +48,8 @@ function messageId(idempotencyKey: string, from: string): string {
  * server's own words; anything else (a 4xx reply, a connection lost) is left to be retried.
  */
 function refusal(error: unknown): DeliveryFailure | undefined {
-  const { responseCode, response } = (error ?? {}) as { responseCode?: unknown; response?: unknown };
+  const { responseCode } = (error ?? {}) as { responseCode?: unknown };
   if (typeof responseCode !== 'number' || !isPermanentSmtpCode(responseCode)) return undefined;
-  return new DeliveryFailure(`SMTP ${typeof response === 'string' ? response : responseCode}`, { permanent: true });
+  // nodemailer's message says what was refused and quotes the reply ("Invalid login: 535 …").
+  return new DeliveryFailure(error instanceof Error ? error.message : `SMTP ${responseCode}`, { permanent: true });
 }

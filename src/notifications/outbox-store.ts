@@ -17,6 +17,8 @@ import type { OutboxEntry, OutgoingMessage, QueuedMessage, WebhookName } from '.
 // (`outbox_due`, `outbox_log_dead`, …) whose condition they match.
 const PENDING = sql.lit('pending');
 const DEAD = sql.lit('dead');
+const SENT = sql.lit('sent');
+const SKIPPED = sql.lit('skipped');
 
 /**
  * Queues messages, normally inside the transaction that writes their cause, each due at its
@@ -146,6 +148,24 @@ export async function countUndelivered(db: Kysely<Tables>): Promise<{ pending: n
     return Number(row.n);
   };
   return { pending: await count(PENDING), dead: await count(DEAD) };
+}
+
+/**
+ * Messages sent since `since` (by `sent_at`, a range of `outbox_sent_at`), and emails skipped for
+ * want of a provider among those queued since then (by `created_at`, a range of `outbox_log_skipped`,
+ * which holds the channel: a skip happens at the first attempt, moments after the queuing). Chat
+ * messages skipped for an unset webhook are left out: that is a choice, not a fault (SPEC §1).
+ */
+export async function countDeliveredSince(db: Kysely<Tables>, since: string): Promise<{ sent: number; skipped: number }> {
+  const sent = await db.selectFrom('outbox').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', SENT).where('sent_at', '>=', since).executeTakeFirstOrThrow();
+  const skipped = await db
+    .selectFrom('outbox')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('status', '=', SKIPPED)
+    .where('created_at', '>=', since)
+    .where('channel', '=', 'email')
+    .executeTakeFirstOrThrow();
+  return { sent: Number(sent.n), skipped: Number(skipped.n) };
 }
 
 /** What waits, what was given up, and when the oldest waiting message was queued (null: none waits), for /metrics. */
