@@ -278,7 +278,16 @@ describe('dashboard', () => {
     const stats = await api.call('/api/admin-dashboard-stats', {});
     const cards = await page.locator('.card .value').allTextContents();
     const active = (figures: { total: number; archived: number }) => figures.total - figures.archived;
-    assert.deepEqual(cards, [active(stats.reservations), active(stats.subscriptions), stats.searches.total, stats.outbox.pending, stats.outbox.dead].map((n) => n.toLocaleString('ja-JP')));
+    assert.deepEqual(
+      cards,
+      [active(stats.reservations), active(stats.subscriptions), stats.searches.total, stats.outbox.sent, stats.outbox.pending, stats.outbox.dead, stats.outbox.skipped].map((n) => n.toLocaleString('ja-JP')),
+    );
+    // No email provider is configured here: every email is skipped, and the dashboard says so rather than that nothing failed.
+    assert.ok(stats.outbox.skipped > 0 && stats.outbox.dead === 0);
+    const sub = (label: string) => page.locator('.card', { hasText: label }).locator('.sub').textContent();
+    assert.equal(await sub('送られていないメール'), `${stats.outbox.skipped} 件のメールは送信設定がないため送られていません（過去30日）`);
+    assert.equal(await page.locator('.card.alert .label').allTextContents().then((labels) => labels.join()), '送られていないメール');
+    assert.equal(await sub('配信できなかった通知'), '配信の失敗はありません');
     // The active figure is the one the list shows.
     assert.equal(active(stats.reservations), (await api.call('/api/admin-reservations-list', {})).reservations.length);
     assert.match((await page.locator('.card', { hasText: '予約（有効）' }).locator('.sub').textContent())!, new RegExp(`アーカイブ済み ${stats.reservations.archived} 件`));

@@ -8,7 +8,7 @@ import type { View, ViewContext } from './shell.ts';
 
 type Stats = Output<'/api/admin-dashboard-stats'>;
 
-/** The figures at a glance: totals, records by status and product, searches, and notifications still owed. */
+/** The figures at a glance: totals, records by status and product, searches, and the notifications sent, owed, given up and skipped. */
 export const dashboardView: View = {
   hash: '#/dashboard',
   label: 'ダッシュボード',
@@ -43,12 +43,15 @@ function figures(stats: Stats, context: ViewContext): Node[] {
       card('予約（有効）', reservations.total - reservations.archived, `ほかにアーカイブ済み ${formatCount(reservations.archived)} 件（合計 ${formatCount(reservations.total)} 件）`),
       card('再入荷通知の登録（有効）', subscriptions.total - subscriptions.archived, `ほかにアーカイブ済み ${formatCount(subscriptions.archived)} 件（合計 ${formatCount(subscriptions.total)} 件）`),
       card('検索（過去30日）', searches.total, `結果0件 ${formatCount(searches.zeroResults)} 件`),
-      card('配信待ちの通知', outbox.pending, `送信を待っているメール・チャット投稿`),
+      card('送信済み（過去30日）', outbox.sent, 'メールとチャット投稿'),
+      card('配信待ち', outbox.pending, outbox.pending > 0 ? '送信中か、失敗して再試行を待っています' : 'ありません'),
+      card('配信できなかった通知', outbox.dead, outbox.dead > 0 ? '再試行を使い切ったか、送信先に拒否されました。届いていません' : '配信の失敗はありません', outbox.dead > 0),
+      // Not a delivery failure: nothing was tried, because no email provider is configured.
       card(
-        '配信できなかった通知',
-        outbox.dead,
-        outbox.dead > 0 ? '再試行を使い切り、届いていません' : 'ありません（送信先が未設定で送らなかった通知はここに含まれません）',
-        outbox.dead > 0,
+        '送られていないメール',
+        outbox.skipped,
+        outbox.skipped > 0 ? `${formatCount(outbox.skipped)} 件のメールは送信設定がないため送られていません（過去30日）` : 'ありません（過去30日）',
+        outbox.skipped > 0,
       ),
     ),
     h(
