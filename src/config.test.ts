@@ -19,6 +19,7 @@ describe('defaults', () => {
     assert.equal(config.rateLimitPerMinute, 10);
     assert.equal(config.adminAuthFailuresPerMinute, 20);
     assert.equal(config.outboxLeaseMs, 60_000);
+    assert.equal(config.outboxRetentionDays, 30);
   });
 
   test('each environment gets its own default store', () => {
@@ -78,6 +79,9 @@ describe('bad values name the variable', () => {
     [{ DATABASE_URL: 'sqlite:' }, /^DATABASE_URL /],
     [{ RATE_LIMIT_PER_MINUTE: 'many' }, /^RATE_LIMIT_PER_MINUTE /],
     [{ OUTBOX_LEASE_SECONDS: '0' }, /^OUTBOX_LEASE_SECONDS must be an integer between 1 and 3600/],
+    [{ OUTBOX_RETENTION_DAYS: '0' }, /^OUTBOX_RETENTION_DAYS must be an integer between 1 and 3650/],
+    [{ OUTBOX_RETENTION_DAYS: '3651' }, /^OUTBOX_RETENTION_DAYS must be an integer between 1 and 3650/],
+    [{ OUTBOX_RETENTION_DAYS: 'a month' }, /^OUTBOX_RETENTION_DAYS must be an integer between 1 and 3650/],
     [{ EMAIL_API_URL: 'not a url' }, /^EMAIL_API_URL must be an http\(s\) URL/],
     [{ SMTP_URL: 'http://mail' }, /^SMTP_URL must be an smtp/],
     [{ RESERVATION_WEBHOOK_URL: 'ftp://x' }, /^RESERVATION_WEBHOOK_URL /],

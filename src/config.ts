@@ -44,6 +44,8 @@ export interface Config {
   adminAuthFailuresPerMinute: number;
   /** How long the dispatcher holds a message it claimed; a crashed holder's messages are sent again after this. */
   outboxLeaseMs: number;
+  /** Days a message is kept once sent, skipped or given up (SPEC §6.5). */
+  outboxRetentionDays: number;
   /** Which X-Forwarded-For entries to believe: none, those of n proxies, or those of proxies at these addresses. */
   trustProxy: ProxyTrust;
   unsubscribeSecret: string;
@@ -152,6 +154,9 @@ const EnvSchema = z.object({
     .default(20)
     .describe('Failed admin authentications a client may make in a minute; past them its admin requests get 429 until the minute ends. 0 turns it off.'),
   OUTBOX_LEASE_SECONDS: integer(1, 3600).default(60).describe('How long an instance holds a message it is delivering (1-3600).'),
+  OUTBOX_RETENTION_DAYS: integer(1, 3650)
+    .default(30)
+    .describe('Days a message is kept after it was sent or skipped, or after it was given up (1-3650); then it is deleted with the address it names.'),
   TRUST_PROXY: proxyTrust
     .optional()
     .describe(
@@ -255,6 +260,7 @@ export function loadConfig(env: Record<string, string | undefined>, sources: Con
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     adminAuthFailuresPerMinute: e.ADMIN_AUTH_FAILURES_PER_MINUTE,
     outboxLeaseMs: e.OUTBOX_LEASE_SECONDS * 1000,
+    outboxRetentionDays: e.OUTBOX_RETENTION_DAYS,
     trustProxy: e.TRUST_PROXY ?? { hops: 0 },
     unsubscribeSecret: e.UNSUBSCRIBE_SECRET ?? deriveSecret('unsubscribe', adminToken),
     metricsToken: e.METRICS_TOKEN,

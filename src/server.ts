@@ -19,6 +19,7 @@ import { Dispatcher, type DispatcherTimings } from './notifications/dispatcher.t
 import { reservationWriter } from './reservations/reserve.ts';
 import { signupWriter } from './subscriptions/signup.ts';
 import { outboxBacklog } from './notifications/outbox-store.ts';
+import { startOutboxRetention } from './notifications/retention.ts';
 import { createMetrics } from './metrics/metrics.ts';
 import { loadSiteIndex } from './search/prebuilt-index.ts';
 import { siteSearch } from './search/site-search.ts';
@@ -30,6 +31,8 @@ const SUGGESTED_KEYWORDS = 1000;
 
 /** How often expired Idempotency-Keys are deleted, and how many a statement deletes. */
 const KEY_PURGE = { intervalMs: 10 * 60_000, batchSize: 1000 };
+/** Messages past OUTBOX_RETENTION_DAYS: looked for as often, deleted as many a statement (bench/outbox-retention.ts). */
+const OUTBOX_PURGE = { intervalMs: 10 * 60_000, batchSize: 1000 };
 
 /** How long shutdown waits for requests in flight before closing their connections. */
 const DRAIN_TIMEOUT_MS = 10_000;
@@ -119,6 +122,7 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
   // Messages left pending by an earlier run (or another instance) are picked up from here on.
   dispatcher.start();
   const keyPurge = startKeyPurge(database.db, log, { ...KEY_PURGE, now });
+  const outboxRetention = startOutboxRetention(database, log, { ...OUTBOX_PURGE, retentionDays: config.outboxRetentionDays, now });
   const { port } = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
 
@@ -137,6 +141,7 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
       await dispatcher.stop();
       await delivery.close();
       await keyPurge.close();
+      await outboxRetention.close();
       await database.close();
     },
   };

@@ -1,14 +1,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Success } from './helpers/answers.ts';
-import { ADMIN_TOKEN, DIALECTS, type TestApp } from './helpers/app.ts';
+import { openDatabase } from '../src/db/database.ts';
+import { createLogger } from '../src/log.ts';
+import { ADMIN_TOKEN, DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
+import { freshTarget } from './helpers/dialects.ts';
 import { startEmailTestApp } from './helpers/email-app.ts';
 import type { HttpReceiver } from './helpers/http-receiver.ts';
 import { waitUntil } from './helpers/wait.ts';
 
 // SPEC §6.5 through real HTTP on both dialects: the message log lists what the outbox holds, newest
 // first, filtered and paged as the archive lists; a dead message retried is delivered again, seen
-// at the real email API receiver.
+// at the real email API receiver; what was kept long enough is deleted at start.
 
 type Listed = Success<'/api/admin/messages/list'>['messages'][number];
 
@@ -160,5 +163,47 @@ for (const dialect of DIALECTS) {
       const most = (await retry(Array.from({ length: 500 }, (_, i) => `m${i}`))).success();
       assert.deepEqual([most.retriedCount, most.errors?.length, most.errors?.[499]], [0, 500, { id: 'm499', error: 'Message not found' }]);
     });
+  });
+}
+
+for (const dialect of DIALECTS) {
+  test(`retention (${dialect}): a start deletes what was sent, skipped or given up longer ago than OUTBOX_RETENTION_DAYS, nothing else`, async () => {
+    const target = await freshTarget(dialect);
+    const DAY = 86_400_000;
+    const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
+    const seeded = await openDatabase(target, createLogger('silent'));
+    const row = (id: string, status: string, days: { created: number; sent?: number; died?: number }) => ({
+      id,
+      channel: 'email',
+      destination: `${id}@example.com`,
+      payload: '{"template":"reservation-received","facts":{}}',
+      idempotency_key: id,
+      status,
+      next_attempt_at: ago(days.created),
+      created_at: ago(days.created),
+      sent_at: days.sent === undefined ? null : ago(days.sent),
+      died_at: days.died === undefined ? null : ago(days.died),
+    });
+    await seeded.db
+      .insertInto('outbox')
+      .values([
+        ...Array.from({ length: 2_500 }, (_, i) => row(`old-${i}`, i % 3 === 0 ? 'skipped' : 'sent', { created: 40, sent: 40 })),
+        row('old-dead', 'dead', { created: 50, died: 36 }),
+        row('kept-sent', 'sent', { created: 34, sent: 34 }),
+        row('kept-dead', 'dead', { created: 50, died: 34 }),
+        row('kept-pending', 'pending', { created: 400 }),
+      ])
+      .execute();
+    await seeded.close();
+    const app = await startTestApp({ dialect, env: { DATABASE_URL: target.dialect === 'sqlite' ? `sqlite:${target.path}` : target.url, OUTBOX_RETENTION_DAYS: '35' } });
+    try {
+      const left = await waitUntil(async () => {
+        const { messages, total } = (await app.call('/api/admin/messages/list', { pageSize: 100 })).success();
+        return total === 3 ? messages : undefined;
+      }, { what: 'the purge at start' });
+      assert.deepEqual(left.map((m) => m.id).sort(), ['kept-dead', 'kept-pending', 'kept-sent']);
+    } finally {
+      await app.close();
+    }
   });
 }

@@ -5,7 +5,7 @@ import { outboxStatusCounts } from '../../test/helpers/outbox.ts';
 import { openDatabase, type Database } from '../db/database.ts';
 import { createLogger } from '../log.ts';
 import type { OutboxEntry } from './message.ts';
-import { claimDueMessages, countUndelivered, deleteMessagesAbout, enqueueMessages, markDelivered, markFailed } from './outbox-store.ts';
+import { claimDueMessages, countUndelivered, deleteExpiredMessages, deleteMessagesAbout, enqueueMessages, markDelivered, markFailed } from './outbox-store.ts';
 
 // The outbox's claims, leases and settlements on both dialects, with the clock passed in.
 
@@ -102,6 +102,43 @@ for (const dialect of DIALECTS) {
       );
       assert.equal(seen.length, 300);
       assert.equal(new Set(seen).size, 300);
+    });
+
+    test('retention deletes sent and skipped messages sent before the cutoff and dead ones that died before it, a batch at a time', async () => {
+      const DAY = 86_400_000;
+      const row = (key: string, status: string, times: { created: number; sent?: number; died?: number }) => ({
+        id: key,
+        channel: 'email',
+        destination: `${key}@example.com`,
+        payload: '{}',
+        idempotency_key: key,
+        status,
+        next_attempt_at: at(times.created),
+        created_at: at(times.created),
+        sent_at: times.sent === undefined ? null : at(times.sent),
+        died_at: times.died === undefined ? null : at(times.died),
+      });
+      const cutoff = at(40 * DAY);
+      await database.db
+        .insertInto('outbox')
+        .values([
+          ...Array.from({ length: 5 }, (_, i) => row(`old-sent-${i}`, 'sent', { created: i, sent: i + 1 })),
+          row('old-skipped', 'skipped', { created: 0, sent: 0 }),
+          row('old-dead', 'dead', { created: 0, died: 2 * DAY }),
+          row('recent-sent', 'sent', { created: 40 * DAY, sent: 40 * DAY }),
+          // Queued before the cutoff, delivered (or given up) after it: kept.
+          row('late-sent', 'sent', { created: 39 * DAY, sent: 40 * DAY + 1 }),
+          row('late-dead', 'dead', { created: 0, died: 41 * DAY }),
+          // Pending is never deleted, however old: it is still to be delivered.
+          row('old-pending', 'pending', { created: 0 }),
+        ])
+        .execute();
+      assert.equal(await deleteExpiredMessages(database.db, database.dialect, cutoff, 3), 3);
+      assert.equal(await deleteExpiredMessages(database.db, database.dialect, cutoff, 3), 3);
+      assert.equal(await deleteExpiredMessages(database.db, database.dialect, cutoff, 3), 1);
+      assert.equal(await deleteExpiredMessages(database.db, database.dialect, cutoff, 3), 0);
+      const left = await database.db.selectFrom('outbox').select('id').orderBy('id').execute();
+      assert.deepEqual(left.map((r) => r.id), ['late-dead', 'late-sent', 'old-pending', 'recent-sent']);
     });
   });
 }

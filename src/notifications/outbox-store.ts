@@ -178,6 +178,45 @@ export async function outboxBacklog(db: Kysely<Tables>): Promise<{ pending: numb
   return { ...(await countUndelivered(db)), oldestPendingAt: oldest.at };
 }
 
+/**
+ * Deletes up to `limit` messages kept long enough: sent and skipped ones sent before `before`, dead
+ * ones that died before it. One statement per kind, each a range of its partial index
+ * (`outbox_sent_at`, `outbox_skipped_at`; a dead one died after it was queued, so `outbox_log_dead`
+ * up to `before`). The condition is repeated outside the subquery because PostgreSQL checks only
+ * that part again on a row another transaction changed meanwhile: a dead message retried at that
+ * moment is pending and stays. On PostgreSQL rows another instance is deleting are skipped.
+ */
+export async function deleteExpiredMessages(db: Kysely<Tables>, dialect: Dialect, before: string, limit: number): Promise<number> {
+  const kinds = [
+    { status: SENT, column: 'sent_at' as const },
+    { status: SKIPPED, column: 'sent_at' as const },
+    { status: DEAD, column: 'died_at' as const },
+  ];
+  let deleted = 0;
+  for (const { status, column } of kinds) {
+    if (deleted >= limit) break;
+    const result = await db
+      // A CTE, as in claimDueMessages: PostgreSQL may run an `id IN (subquery)` more than once and delete more than `limit`.
+      .with('due', (qb) => {
+        const due = qb
+          .selectFrom('outbox')
+          .select('id')
+          .where('status', '=', status)
+          .where(column, '<', before)
+          .$if(status === DEAD, (q) => q.where('created_at', '<', before))
+          .limit(limit - deleted);
+        return dialect === 'postgres' ? due.forUpdate().skipLocked() : due;
+      })
+      .deleteFrom('outbox')
+      .where('id', 'in', (eb) => eb.selectFrom('due').select('id'))
+      .where('status', '=', status)
+      .where(column, '<', before)
+      .executeTakeFirst();
+    deleted += Number(result.numDeletedRows);
+  }
+  return deleted;
+}
+
 const EMAIL = sql.lit('email');
 
 /** Ids per statement: far below SQLite's and PostgreSQL's limits on bound parameters. */
