@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
+import { storedMessage } from './helpers/outbox.ts';
 
 // POST /api/admin-dashboard-stats over real HTTP on both dialects (SPEC §4, plus searches.perDay):
 // every figure is checked against records this test wrote itself.
@@ -173,16 +174,9 @@ for (const dialect of DIALECTS) {
       const future = new Date(Date.now() + DAY).toISOString();
       const recent = new Date(Date.now() - DAY).toISOString();
       const old = new Date(Date.now() - 31 * DAY).toISOString();
-      const message = (id: string, status: string, times: { created?: string; sent?: string } = {}, channel = 'email') => ({
-        id,
-        channel,
-        destination: channel === 'email' ? 'x@example.com' : 'reservation',
-        payload: '{}',
-        idempotency_key: id,
-        status,
+      const message = (id: string, status: string, times: { created?: string; sent?: string } = {}, channel: 'email' | 'chat' = 'email') => ({
+        ...storedMessage(id, status, { createdAt: times.created ?? '2025-01-01T00:00:00.000Z', sentAt: times.sent }, channel),
         next_attempt_at: future,
-        created_at: times.created ?? '2025-01-01T00:00:00.000Z',
-        sent_at: times.sent ?? null,
       });
       await app.services.database.db
         .insertInto('outbox')

@@ -5,6 +5,7 @@ import { openDatabase } from '../src/db/database.ts';
 import { createLogger } from '../src/log.ts';
 import { ADMIN_TOKEN, DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
 import { freshTarget } from './helpers/dialects.ts';
+import { storedMessage } from './helpers/outbox.ts';
 import { startEmailTestApp } from './helpers/email-app.ts';
 import type { HttpReceiver } from './helpers/http-receiver.ts';
 import { waitUntil } from './helpers/wait.ts';
@@ -172,18 +173,8 @@ for (const dialect of DIALECTS) {
     const DAY = 86_400_000;
     const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
     const seeded = await openDatabase(target, createLogger('silent'));
-    const row = (id: string, status: string, days: { created: number; sent?: number; died?: number }) => ({
-      id,
-      channel: 'email',
-      destination: `${id}@example.com`,
-      payload: '{"template":"reservation-received","facts":{}}',
-      idempotency_key: id,
-      status,
-      next_attempt_at: ago(days.created),
-      created_at: ago(days.created),
-      sent_at: days.sent === undefined ? null : ago(days.sent),
-      died_at: days.died === undefined ? null : ago(days.died),
-    });
+    const row = (id: string, status: string, days: { created: number; sent?: number; died?: number }) =>
+      storedMessage(id, status, { createdAt: ago(days.created), sentAt: days.sent === undefined ? undefined : ago(days.sent), diedAt: days.died === undefined ? undefined : ago(days.died) });
     await seeded.db
       .insertInto('outbox')
       .values([

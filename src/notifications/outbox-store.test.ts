@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { DIALECTS, freshTarget } from '../../test/helpers/dialects.ts';
-import { outboxStatusCounts } from '../../test/helpers/outbox.ts';
+import { outboxStatusCounts, storedMessage } from '../../test/helpers/outbox.ts';
 import { openDatabase, type Database } from '../db/database.ts';
 import { createLogger } from '../log.ts';
 import type { OutboxEntry } from './message.ts';
@@ -106,18 +106,8 @@ for (const dialect of DIALECTS) {
 
     test('retention deletes sent and skipped messages sent before the cutoff and dead ones that died before it, a batch at a time', async () => {
       const DAY = 86_400_000;
-      const row = (key: string, status: string, times: { created: number; sent?: number; died?: number }) => ({
-        id: key,
-        channel: 'email',
-        destination: `${key}@example.com`,
-        payload: '{}',
-        idempotency_key: key,
-        status,
-        next_attempt_at: at(times.created),
-        created_at: at(times.created),
-        sent_at: times.sent === undefined ? null : at(times.sent),
-        died_at: times.died === undefined ? null : at(times.died),
-      });
+      const row = (key: string, status: string, times: { created: number; sent?: number; died?: number }) =>
+        storedMessage(key, status, { createdAt: at(times.created), sentAt: times.sent === undefined ? undefined : at(times.sent), diedAt: times.died === undefined ? undefined : at(times.died) });
       const cutoff = at(40 * DAY);
       await database.db
         .insertInto('outbox')

@@ -8,3 +8,19 @@ export async function outboxStatusCounts(db: Kysely<Tables>): Promise<{ pending:
   for (const row of rows) counts[row.status as keyof typeof counts] = Number(row.count);
   return counts;
 }
+
+/** An outbox row as the store holds it, for tests that set a message's times themselves (ISO strings). */
+export function storedMessage(id: string, status: string, times: { createdAt: string; sentAt?: string; diedAt?: string }, channel: 'email' | 'chat' = 'email') {
+  return {
+    id,
+    channel,
+    destination: channel === 'email' ? `${id}@example.com` : 'reservation',
+    payload: channel === 'email' ? '{"template":"reservation-received","facts":{}}' : '{}',
+    idempotency_key: id,
+    status,
+    next_attempt_at: times.createdAt,
+    created_at: times.createdAt,
+    sent_at: times.sentAt ?? null,
+    died_at: times.diedAt ?? null,
+  };
+}
