@@ -9,6 +9,7 @@ const SUITES: Record<string, () => Promise<{ run(): Promise<string[]> }>> = {
   'search-suggest': () => import('./search-suggest.ts'),
   subscriptions: () => import('./subscriptions.ts'),
   'status-emails': () => import('./status-emails.ts'),
+  'outbox-retention': () => import('./outbox-retention.ts'),
   'admin-console': () => import('./admin-console.ts'),
   sustained: () => import('./sustained.ts'),
 };
