@@ -23,8 +23,15 @@ export function excerptBody(text: string): ExcerptBody {
   return { text, points: codePointOffsets(text), cuts: new Map() };
 }
 
-/** Answers kept per body at most: a body's possible cuts are bounded, this bounds them lower. */
-const MAX_CUTS = 20_000;
+/**
+ * Cuts kept over all bodies at most (a few MB): a body's possible cuts are bounded by its length,
+ * but a site of thousands of pages would hold many. Past it every body forgets its cuts and starts
+ * again, which changes no answer.
+ */
+const MAX_KEPT_CUTS = 100_000;
+
+const bodiesWithCuts = new Set<ExcerptBody>();
+let keptCuts = 0;
 
 const ELLIPSIS = '…';
 
@@ -77,8 +84,14 @@ function kept(prepared: ExcerptBody, find: Boundary, at: number, limit: number):
   const key = 2 * (at * (2 * MAX_SHIFT + 1) + shift + MAX_SHIFT) + (find === boundaryAfter ? 1 : 0);
   let cut = prepared.cuts.get(key);
   if (cut === undefined) {
-    if (prepared.cuts.size >= MAX_CUTS) prepared.cuts.clear();
+    if (keptCuts >= MAX_KEPT_CUTS) {
+      for (const body of bodiesWithCuts) body.cuts.clear();
+      bodiesWithCuts.clear();
+      keptCuts = 0;
+    }
     prepared.cuts.set(key, (cut = find(prepared.text, prepared.points, at, limit)));
+    bodiesWithCuts.add(prepared);
+    keptCuts++;
   }
   return cut;
 }
