@@ -7,8 +7,8 @@ import type { Query, SearchOptions } from 'minisearch';
  * query.ts), and most of the cost of an uncached search was MiniSearch finding and scoring each
  * word's terms in every page (bench/search.ts); a shop's queries, new as they may be, are made of
  * words asked before, and what a word matches depends on the index alone, which never changes
- * while the service runs. The words' matches are combined by MiniSearch's own code, in the same
- * order as its search does, so scores (sums of floats) come out exactly the same.
+ * while the service runs. The words' matches are combined as MiniSearch combines them, in the same
+ * order, so scores (sums of floats) come out exactly the same (run-matches.test.ts compares them).
  */
 export interface Match {
   /** The document's position in the index (SearchIndex.documents). */
@@ -23,16 +23,16 @@ type Raw = Map<number, { score: number; terms: string[]; match: Record<string, s
 
 interface Internals {
   executeQuery(query: Query, options: SearchOptions): Raw;
-  combineResults(results: Raw[], combineWith: string): Raw;
   _documentIds: Map<number, number>;
 }
 
 /**
- * Documents matched and kept, summed over every word kept; past it the words used least recently
- * are forgotten. A word matches at most every page, so this holds a few hundred words of a large
- * site (a common word of 5,000 pages), or thousands of the sample's.
+ * Documents matched and kept, summed over every word kept (about 500 bytes each with their word's
+ * share: 25 MB at most); past it the words used least recently are forgotten. The sample's words
+ * match 3 pages each on average, so this holds every word it has; a site of 5,000 pages, its
+ * commonest words at least.
  */
-const MAX_KEPT_MATCHES = 200_000;
+const MAX_KEPT_MATCHES = 50_000;
 
 interface Kept {
   words: Map<string, Raw>;
@@ -49,13 +49,8 @@ export function matchAll(miniSearch: MiniSearch, words: { key: string; query: ()
   const internals = miniSearch as unknown as Internals;
   let kept = keptByIndex.get(miniSearch);
   if (!kept) keptByIndex.set(miniSearch, (kept = { words: new Map(), matches: 0 }));
-  // The combination changes the first word's entries in place (MiniSearch's AND keeps them), so it
-  // gets a copy; the others are only read.
-  const raws = words.map(({ key, query }, i) => {
-    const raw = wordMatches(kept, key, () => internals.executeQuery(query(), options));
-    return i === 0 ? copy(raw) : raw;
-  });
-  const combined = raws.length === 0 ? new Map() : internals.combineResults(raws, 'AND');
+  const raws = words.map(({ key, query }) => wordMatches(kept, key, () => internals.executeQuery(query(), options)));
+  const combined = raws.length === 0 ? new Map() : raws.reduce(and);
   // As MiniSearch's search() makes its results of the combination.
   const matches: Match[] = [];
   for (const [docId, { score, terms, match }] of combined) {
@@ -81,8 +76,19 @@ function wordMatches(kept: Kept, key: string, find: () => Raw): Raw {
   return raw;
 }
 
-function copy(raw: Raw): Raw {
-  const copied: Raw = new Map();
-  for (const [docId, { score, terms, match }] of raw) copied.set(docId, { score, terms: [...terms], match: { ...match } });
-  return copied;
+/**
+ * MiniSearch's AND of two words' matches (its `combinators.AND`): the same sums, terms and
+ * matched fields, in the same order, made anew where MiniSearch changes the first word's entries
+ * in place, as those are kept.
+ */
+function and(a: Raw, b: Raw): Raw {
+  const combined: Raw = new Map();
+  for (const [docId, { score, terms, match }] of b) {
+    const existing = a.get(docId);
+    if (existing === undefined) continue;
+    const allTerms = [...existing.terms];
+    for (const term of terms) if (!allTerms.includes(term)) allTerms.push(term);
+    combined.set(docId, { score: existing.score + score, terms: allTerms, match: { ...existing.match, ...match } });
+  }
+  return combined;
 }
