@@ -155,6 +155,16 @@ for (const dialect of DIALECTS) {
       assert.equal(deliveredAbout('/restock', ids[0]!), 1);
     });
 
+    test('a signup whose address already waits answers that subscription, and its key keeps that id', async () => {
+      const body = { email: 'already@example.com', productSlug: 'kumo-vco-2' };
+      const signUp = async (key?: string) => (await app.read('/api/notify', await post('/api/notify', body, key))).success().subscriptionId;
+      const waiting = await signUp();
+      assert.equal(await signUp('twin-key'), waiting);
+      const stored = await db().selectFrom('idempotency_keys').select('record_id').where('key', '=', 'twin-key').execute();
+      assert.deepEqual(stored.map((row) => row.record_id), [waiting]);
+      assert.equal(await signUp('twin-key'), waiting);
+    });
+
     test('a replay takes no second seat of a preorder campaign; a refused request is not remembered, so its retry is tried again', async () => {
       const slug = 'tsuki-dual-lfo';
       const upsert = (fields: Record<string, unknown>) => app.call('/api/admin/preorders/upsert', { productSlug: slug, ...fields });

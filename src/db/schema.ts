@@ -136,8 +136,8 @@ export interface IdempotencyKeyRow {
   key: string;
   /** SHA-256 of the request as validated (src/idempotency/claim.ts): no name or address in plain text. */
   fingerprint: string;
-  /** The id the first answer named; null only inside the transaction that claims the key. */
-  record_id: string | null;
+  /** The id the first answer named, written with the claim (the column allows null; nothing writes one). */
+  record_id: string;
   created_at: string;
   expires_at: string;
 }

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Tables } from '../db/schema.ts';
 import { KEY_LIFETIME_MS, type Claim } from './claim.ts';
-import { claimId, claimKeys, releaseKeys, saveAnswers, storedAnswers, type StoredAnswer } from './store.ts';
+import { claimId, claimKeys, correctAnswers, releaseKeys, storedAnswers, type StoredAnswer } from './store.ts';
 
 /** An item of a batch write, with the key its request carried, if any. */
 export interface Keyed<T> {
@@ -16,21 +16,30 @@ export interface Keyed<T> {
  */
 export type KeyedOutcome<R> = { kind: 'written'; result: R } | { kind: 'replay'; recordId: string } | { kind: 'mismatch' };
 
+/** How a batch write is made idempotent: the write itself, and the id its answer names. */
+export interface KeyedWriteOptions<T, R> {
+  write: (trx: Kysely<Tables>, items: T[]) => Promise<R[]>;
+  /** The id an item's answer names when it is written as asked (its own new record's). */
+  proposedAnswer: (item: T) => string;
+  /** The id its answer named in the end (another record's, say), or undefined when it was refused. */
+  answerOf: (result: R, item: T) => string | undefined;
+  /** Dates the keys, which answer for 24 hours. */
+  now?: () => Date;
+}
+
 /**
  * Makes a batch write (a group commit's) idempotent, in its transaction: first the batch's keys are
- * claimed, then only the items whose key is new (or that have none) are written, then each claimed
- * key keeps its answer, the id `answerOf` names. A record and its key are committed together or not
- * at all. A refused item's answer (`answerOf` undefined) is not kept: its key is released, so a
- * retry is tried again rather than refused from memory, and never stored as a success.
+ * claimed, each with the id its item proposes to answer, then only the items whose key is new (or
+ * that have none) are written, then the few claims whose answer differs are corrected. A record and
+ * its key are committed together or not at all. A refused item's answer (`answerOf` undefined) is
+ * not kept: its key is released, so a retry is tried again rather than refused from memory, and
+ * never stored as a success. The usual case costs one statement more per batch.
  *
  * A duplicate in another transaction waits on the key's row until this one commits, then reads its
- * answer; a duplicate in this batch is answered from it directly. `now` dates the keys (24 hours).
+ * answer; a duplicate in this batch is answered from it directly.
  */
-export function keyedWrites<T, R>(
-  write: (trx: Kysely<Tables>, items: T[]) => Promise<R[]>,
-  answerOf: (result: R, item: T) => string | undefined,
-  now: () => Date = () => new Date(),
-): (trx: Kysely<Tables>, batch: Keyed<T>[]) => Promise<KeyedOutcome<R>[]> {
+export function keyedWrites<T, R>(options: KeyedWriteOptions<T, R>): (trx: Kysely<Tables>, batch: Keyed<T>[]) => Promise<KeyedOutcome<R>[]> {
+  const now = options.now ?? (() => new Date());
   return async (trx, batch) => {
     const at = now();
     const [created, expires] = [at.toISOString(), new Date(at.getTime() + KEY_LIFETIME_MS).toISOString()];
@@ -39,34 +48,34 @@ export function keyedWrites<T, R>(
     batch.forEach(({ claim }, i) => {
       if (claim && !leaders.has(claimId(claim))) leaders.set(claimId(claim), i);
     });
-    const leaderClaims = [...leaders.values()].map((i) => batch[i]!.claim!);
-    const claimed = await claimKeys(trx, leaderClaims, created, expires);
+    const proposals = [...leaders.values()].map((i) => ({ claim: batch[i]!.claim!, recordId: options.proposedAnswer(batch[i]!.item) }));
+    const claimed = await claimKeys(trx, proposals, created, expires);
     const answers: Map<string, StoredAnswer> = await storedAnswers(
       trx,
-      leaderClaims.filter((claim) => !claimed.has(claimId(claim))),
+      proposals.flatMap(({ claim }) => (claimed.has(claimId(claim)) ? [] : [claim])),
     );
 
     const writing = batch.flatMap(({ claim }, i) => (claim === undefined || (leaders.get(claimId(claim)) === i && claimed.has(claimId(claim))) ? [i] : []));
-    const written = await write(
+    const written = await options.write(
       trx,
       writing.map((i) => batch[i]!.item),
     );
     // R may itself be undefined (a signup's), so presence is asked with has(), never by the value.
     const results = new Map(writing.map((i, n) => [i, written[n] as R]));
 
-    const kept: { claim: Claim; recordId: string }[] = [];
+    const corrected: { claim: Claim; recordId: string }[] = [];
     const released: Claim[] = [];
     for (const i of writing) {
-      const claim = batch[i]!.claim;
+      const { claim, item } = batch[i]!;
       if (!claim) continue;
-      const recordId = answerOf(results.get(i) as R, batch[i]!.item);
+      const recordId = options.answerOf(results.get(i) as R, item);
       if (recordId === undefined) released.push(claim);
       else {
-        kept.push({ claim, recordId });
+        if (recordId !== options.proposedAnswer(item)) corrected.push({ claim, recordId });
         answers.set(claimId(claim), { fingerprint: claim.fingerprint, recordId });
       }
     }
-    await saveAnswers(trx, kept, created, expires);
+    await correctAnswers(trx, corrected);
     await releaseKeys(trx, released);
 
     return batch.map((entry, i): KeyedOutcome<R> => {

@@ -14,23 +14,24 @@ export interface StoredAnswer {
 export const claimId = (claim: { client: string; key: string }) => `${claim.client}\n${claim.key}`;
 
 /**
- * Claims the keys that are free (never used, or expired) for `expiresAt`, and returns the ids of
- * those it claimed. A key claimed by a transaction still open is waited for (PostgreSQL's unique
- * index does that), so a duplicate learns the first answer instead of writing a second record. The
- * claims must be distinct; in a fixed order (by claimId) two batches cannot wait for each other.
+ * Claims the keys that are free (never used, or expired) for `expiresAt`, each with the id its
+ * answer is to name, and returns the ids (claimId) of those it claimed. A key claimed by a
+ * transaction still open is waited for (PostgreSQL's unique index does that), so a duplicate learns
+ * the first answer instead of writing a second record. The claims must be distinct; in a fixed order
+ * (by claimId) two batches cannot wait for each other.
  */
-export async function claimKeys(trx: Kysely<Tables>, claims: Claim[], at: string, expiresAt: string): Promise<Set<string>> {
+export async function claimKeys(trx: Kysely<Tables>, claims: { claim: Claim; recordId: string }[], at: string, expiresAt: string): Promise<Set<string>> {
   if (claims.length === 0) return new Set();
-  const ordered = [...claims].sort((a, b) => (claimId(a) < claimId(b) ? -1 : 1));
+  const ordered = [...claims].sort((a, b) => (claimId(a.claim) < claimId(b.claim) ? -1 : 1));
   const rows = await trx
     .insertInto('idempotency_keys')
-    .values(ordered.map((c) => ({ client: c.client, key: c.key, fingerprint: c.fingerprint, record_id: null, created_at: at, expires_at: expiresAt })))
+    .values(ordered.map(({ claim, recordId }) => ({ client: claim.client, key: claim.key, fingerprint: claim.fingerprint, record_id: recordId, created_at: at, expires_at: expiresAt })))
     .onConflict((conflict) =>
       conflict
         .columns(['client', 'key'])
         .doUpdateSet((eb) => ({
           fingerprint: eb.ref('excluded.fingerprint'),
-          record_id: null,
+          record_id: eb.ref('excluded.record_id'),
           created_at: eb.ref('excluded.created_at'),
           expires_at: eb.ref('excluded.expires_at'),
         }))
@@ -54,18 +55,14 @@ export async function storedAnswers(trx: Kysely<Tables>, claims: Claim[]): Promi
     .select(['client', 'key', 'fingerprint', 'record_id'])
     .where(rowsOf(claims))
     .execute();
-  return new Map(rows.flatMap((row) => (row.record_id === null ? [] : [[claimId(row), { fingerprint: row.fingerprint, recordId: row.record_id }]])));
+  return new Map(rows.map((row) => [claimId(row), { fingerprint: row.fingerprint, recordId: row.record_id }]));
 }
 
-/** Keeps each claimed key's answer: the id it named. */
-export async function saveAnswers(trx: Kysely<Tables>, answers: { claim: Claim; recordId: string }[], at: string, expiresAt: string): Promise<void> {
-  if (answers.length === 0) return;
-  // One statement for the batch: each row exists (claimed above), so every value lands as an update.
-  await trx
-    .insertInto('idempotency_keys')
-    .values(answers.map(({ claim, recordId }) => ({ client: claim.client, key: claim.key, fingerprint: claim.fingerprint, record_id: recordId, created_at: at, expires_at: expiresAt })))
-    .onConflict((conflict) => conflict.columns(['client', 'key']).doUpdateSet((eb) => ({ record_id: eb.ref('excluded.record_id') })))
-    .execute();
+/** Sets the answer of claimed keys whose request was answered with another id than it proposed. */
+export async function correctAnswers(trx: Kysely<Tables>, answers: { claim: Claim; recordId: string }[]): Promise<void> {
+  for (const { claim, recordId } of answers) {
+    await trx.updateTable('idempotency_keys').set({ record_id: recordId }).where('client', '=', claim.client).where('key', '=', claim.key).execute();
+  }
 }
 
 /** Frees keys whose request was refused: its retry is a new attempt, not the refusal again. */

@@ -117,10 +117,11 @@ export async function writeReservations(trx: Kysely<Tables>, dialect: Dialect, r
 export function reservationWriter(database: Database, now?: () => Date): WriteReservation {
   return groupCommit(
     database,
-    keyedWrites(
-      (trx, batch: ReservationWrite[]) => writeReservations(trx, database.dialect, batch),
-      (seat, { row }) => (seat.taken ? row.id : undefined),
+    keyedWrites({
+      write: (trx, batch: ReservationWrite[]) => writeReservations(trx, database.dialect, batch),
+      proposedAnswer: ({ row }) => row.id,
+      answerOf: (seat, { row }) => (seat.taken ? row.id : undefined),
       now,
-    ),
+    }),
   );
 }

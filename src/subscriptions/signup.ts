@@ -96,5 +96,9 @@ export async function writeSignups(trx: Kysely<Tables>, signups: SignupWrite[]):
 
 /** The signup write of a store: signups of the same moment share one transaction, which also claims their keys. */
 export function signupWriter(database: Database, now?: () => Date): WriteSignup {
-  return groupCommit(database, keyedWrites(writeSignups, (outcome) => outcome?.subscriptionId, now));
+  return groupCommit(
+    database,
+    // A signup's answer is the pending twin's id when the address already waits for the product.
+    keyedWrites({ write: writeSignups, proposedAnswer: ({ row }) => row.id, answerOf: (outcome) => outcome?.subscriptionId, now }),
+  );
 }
