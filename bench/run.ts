@@ -10,6 +10,7 @@ const SUITES: Record<string, () => Promise<{ run(): Promise<string[]> }>> = {
   subscriptions: () => import('./subscriptions.ts'),
   'status-emails': () => import('./status-emails.ts'),
   'outbox-retention': () => import('./outbox-retention.ts'),
+  idempotency: () => import('./idempotency.ts'),
   'admin-console': () => import('./admin-console.ts'),
   sustained: () => import('./sustained.ts'),
 };

@@ -1,7 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startPostgres } from '../test/helpers/postgres.ts';
+import { onBothStores } from './lib/both-stores.ts';
 import { startCountingReceiver } from './lib/counting-receiver.ts';
 import { printTable, verdict } from './lib/report.ts';
 import { startTenpo } from './lib/tenpo-process.ts';
@@ -18,15 +15,13 @@ const TOKEN = 'bench-admin-token';
 
 export async function run(): Promise<string[]> {
   const receiver = await startCountingReceiver(PORTS.receiver);
-  const dir = mkdtempSync(join(tmpdir(), 'tenpo-bench-status-'));
-  const cluster = await startPostgres({ durable: true });
   const rows: Record<string, string | number>[] = [];
   const verdicts: string[] = [];
   try {
-    for (const dialect of ['sqlite', 'postgres'] as const) {
+    await onBothStores('status', async (dialect, databaseUrl) => {
       const tenpo = await startTenpo(
         {
-          DATABASE_URL: dialect === 'sqlite' ? `sqlite:${join(dir, 'tenpo.db')}` : cluster.url,
+          DATABASE_URL: databaseUrl,
           RATE_LIMIT_PER_MINUTE: '0',
           LOG_LEVEL: 'warn',
           PREORDER_API_TOKEN: TOKEN,
@@ -66,11 +61,9 @@ export async function run(): Promise<string[]> {
       } finally {
         await tenpo.stop();
       }
-    }
+    });
   } finally {
-    await cluster.stop();
     await receiver.close();
-    rmSync(dir, { recursive: true, force: true });
   }
   printTable('Status moves (each over HTTP, one at a time)', rows);
   return verdicts;
