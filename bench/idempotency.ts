@@ -14,7 +14,7 @@ import { startTenpo } from './lib/tenpo-process.ts';
 
 const PER_PHASE = Number(process.env.BENCH_REQUESTS ?? 2000);
 const ROUNDS = 3;
-const PORTS = { sqlite: 18851, postgres: 18852 };
+const PORTS = { sqlite: 18871, postgres: 18872 };
 const TOKEN = 'bench-admin-token';
 const PRODUCTS = ['kumo-vco-2', 'hayate-wavefolder', 'tsuki-dual-lfo'];
 
