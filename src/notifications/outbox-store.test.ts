@@ -130,5 +130,21 @@ for (const dialect of DIALECTS) {
       const left = await database.db.selectFrom('outbox').select('id').orderBy('id').execute();
       assert.deepEqual(left.map((r) => r.id), ['late-dead', 'late-sent', 'old-pending', 'recent-sent']);
     });
+
+    test('purges running at once (several instances) delete every expired message once, and fail none', async () => {
+      const rows = Array.from({ length: 3_000 }, (_, i) => storedMessage(`m${i}`, ['sent', 'skipped', 'dead'][i % 3]!, { createdAt: at(i), sentAt: i % 3 === 2 ? undefined : at(i), diedAt: i % 3 === 2 ? at(i) : undefined }));
+      for (let i = 0; i < rows.length; i += 500) await database.db.insertInto('outbox').values(rows.slice(i, i + 500)).execute();
+      const purger = async () => {
+        let deleted = 0;
+        for (;;) {
+          const batch = await deleteExpiredMessages(database.db, database.dialect, at(10_000), 200);
+          deleted += batch;
+          if (batch === 0) return deleted;
+        }
+      };
+      const counts = await Promise.all(Array.from({ length: 4 }, purger));
+      assert.equal(counts.reduce((a, b) => a + b, 0), 3_000);
+      assert.deepEqual(await outboxStatusCounts(database.db), { pending: 0, sent: 0, skipped: 0, dead: 0 });
+    });
   });
 }
