@@ -12,6 +12,7 @@ const SUITES: Record<string, () => Promise<{ run(): Promise<string[]> }>> = {
   'outbox-retention': () => import('./outbox-retention.ts'),
   idempotency: () => import('./idempotency.ts'),
   'admin-console': () => import('./admin-console.ts'),
+  'csv-export': () => import('./csv-export.ts'),
   sustained: () => import('./sustained.ts'),
 };
 

@@ -92,11 +92,31 @@ export function listFilterBody<S extends string>(statuses: readonly [S, ...S[]],
   });
 }
 
-/** A list filter's 400: `Invalid status` when the status is at fault, the field's own message for the search, paging and sort, else `Invalid parameters`. */
+/**
+ * `{status?, productSlug?, q?, sort?, archived?}` for a CSV export (SPEC §9): the active list's
+ * filters and search, with `archived: true` for the archived records instead, in either list's order.
+ */
+export function exportFilterBody<S extends string>(statuses: readonly [S, ...S[]], searched: string, sorts: readonly [string, ...string[]]) {
+  return listFilterBody(statuses, searched, sorts)
+    .omit({ page: true, pageSize: true })
+    .extend({
+      // Any stored status for the archive (legacy ones such as `reserved`, as its list takes), one
+      // of the kind's own for the active records (checked below, as the active list does).
+      status: z.string({ error: statusMessage(statuses) }).refine(isStorable, statusMessage(statuses)).optional().describe("One status ('' or absent for all): one of the kind's for the active records, any stored one for the archive"),
+      sort: sortField(sorts, 'the list’s own: createdAt desc, or archivedAt desc for the archived records (archivedAt sorts the archived ones only)'),
+      archived: z.boolean({ error: 'archived must be a boolean' }).optional().describe('true: the archived records instead of the active ones'),
+    })
+    .superRefine((body, context) => {
+      const known: readonly string[] = statuses;
+      if (!body.archived && body.status && !known.includes(body.status)) context.addIssue({ code: 'custom', path: ['status'], message: statusMessage(statuses) });
+    });
+}
+
+/** A list filter's 400: `Invalid status` when the status is at fault, the field's own message for the search, paging, sort and archive flag, else `Invalid parameters`. */
 export function listFilterProblem(issues: z.core.$ZodIssue[]): AppError {
   const details = detailsFrom(issues);
   if (issues.some((issue) => issue.path[0] === 'status')) return new AppError(400, INVALID_STATUS, { details });
-  const own = issues.find((issue) => ['q', 'page', 'pageSize', 'sort'].includes(String(issue.path[0])));
+  const own = issues.find((issue) => ['q', 'page', 'pageSize', 'sort', 'archived'].includes(String(issue.path[0])));
   return new AppError(400, own?.message ?? INVALID_PARAMETERS, { details });
 }
 

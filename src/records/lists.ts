@@ -34,14 +34,14 @@ export const sortNames = (columns: Readonly<Record<string, string>>) => Object.k
 export const archivedSortColumns = (columns: Readonly<Record<string, string>>): Readonly<Record<string, string>> => ({ ...columns, archivedAt: 'archived_at' });
 
 /** The order asked for, as a column of `columns` (the schema admitted only their names), or the list's own. */
-function orderOf(sort: SortRequest | undefined, columns: Readonly<Record<string, string>>, fallback: RowOrder): RowOrder {
+export function orderOf(sort: SortRequest | undefined, columns: Readonly<Record<string, string>>, fallback: RowOrder): RowOrder {
   if (!sort || !Object.hasOwn(columns, sort.by)) return fallback;
   return { column: columns[sort.by]!, direction: sort.order ?? 'asc' };
 }
 
 /** The lists' own orders (SPEC §4). */
-const NEWEST_FIRST: RowOrder = { column: 'created_at', direction: 'desc' };
-const LATEST_ARCHIVED_FIRST: RowOrder = { column: 'archived_at', direction: 'desc' };
+export const NEWEST_FIRST: RowOrder = { column: 'created_at', direction: 'desc' };
+export const LATEST_ARCHIVED_FIRST: RowOrder = { column: 'archived_at', direction: 'desc' };
 
 /**
  * A kind's active records, newest first or in the order asked for, as its list shows them: every match, or with `page` or

@@ -32,6 +32,21 @@ export interface ActiveListRequest {
   sort?: SortRequest;
 }
 
+/** A CSV export's request (SPEC §9): the active list's filters and order, or the archived records with `archived`. */
+export interface ExportRequest {
+  status?: string;
+  productSlug?: string;
+  q?: string;
+  sort?: SortRequest;
+  archived?: boolean;
+}
+
+/** One column of a kind's CSV export: its header and its text for a record (times in Japan time). */
+export interface CsvColumn<T extends RecordTable> {
+  header: string;
+  value(row: RecordRow<T>, productName: (slug: string) => string): string;
+}
+
 /** An archived list's request (SPEC §4): filters, a page and an order. */
 export interface ArchivedListRequest {
   status?: string;
@@ -112,9 +127,12 @@ export interface RecordKind<T extends RecordTable = RecordTable, C extends Statu
   sortColumns: Readonly<Record<string, string>>;
   /** The statuses an administrator may set and the moves between them. */
   statusTable: StatusTable<string>;
+  /** The CSV export: the file's name (`reservations` → `reservations-20261123-1504.csv`) and its columns, for the shop's staff in Excel. */
+  csv: { name: string; columns: CsvColumn<T>[] };
   schemas: {
     listBody: z.ZodType<ActiveListRequest>;
     archivedListBody: z.ZodType<ArchivedListRequest>;
+    exportBody: z.ZodType<ExportRequest>;
     listResponse: z.ZodType;
     statusBody: z.ZodType<C>;
     statusResponse: z.ZodType;

@@ -30,7 +30,12 @@ export interface ActiveFilter extends RecordFilter {
 const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 function activeRows(db: Kysely<Tables>, table: RecordTable, filter: ActiveFilter) {
-  let query = records(db).selectFrom(table).where('archived_at', 'is', null);
+  return matchingRows(db, table, filter, false);
+}
+
+/** The active (or, `archived`, the archived) records the filter matches. */
+function matchingRows(db: Kysely<Tables>, table: RecordTable, filter: ActiveFilter, archived: boolean) {
+  let query = records(db).selectFrom(table).where('archived_at', archived ? 'is not' : 'is', null);
   if (filter.status) query = query.where('status', '=', filter.status);
   if (filter.productSlug) query = query.where('product_slug', '=', filter.productSlug);
   const { search } = filter;
@@ -61,6 +66,32 @@ export async function listActiveRows<T extends RecordTable>(
   let query = activeRows(db, table, filter).selectAll().orderBy(sql.ref(order.column), order.direction).orderBy('id', order.direction);
   if (page) query = query.limit(page.limit).offset(page.offset);
   return asRows<T>(await query.execute());
+}
+
+/** Where a keyset read stopped: the last record's value of the order's column, and its id. */
+export interface KeysetPosition {
+  value: string;
+  id: string;
+}
+
+/**
+ * The next `limit` records after `after` in `order` (ties by id), active or archived, filtered: a
+ * keyset read, which starts each batch where the index left off instead of skipping rows as
+ * OFFSET does, so the last batch of a long export costs what the first did. Every sort column is
+ * NOT NULL where it is read (archived_at among the archived), so a row value compares them all.
+ */
+export async function recordsAfter<T extends RecordTable>(
+  db: Kysely<Tables>,
+  table: T,
+  filter: ActiveFilter,
+  archived: boolean,
+  order: RowOrder,
+  after: KeysetPosition | undefined,
+  limit: number,
+): Promise<RecordRow<T>[]> {
+  let query = matchingRows(db, table, filter, archived).selectAll();
+  if (after) query = query.where(sql<SqlBool>`(${sql.ref(order.column)}, id) ${sql.raw(order.direction === 'desc' ? '<' : '>')} (${after.value}, ${after.id})`);
+  return asRows<T>(await query.orderBy(sql.ref(order.column), order.direction).orderBy('id', order.direction).limit(limit).execute());
 }
 
 /** How many active records the filter matches. */

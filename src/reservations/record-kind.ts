@@ -1,6 +1,8 @@
+import { labelOf, RESERVATION_STATUS_LABELS } from '../admin-console/labels.ts';
+import { japanTime } from '../records/export.ts';
 import type { RecordKind } from '../records/record-kind.ts';
 import { applyReservationStatus, type ReservationStatusChange } from './admin.ts';
-import { activeReservation, ArchivedListBody, ArchivedReservationSchema, archivedReservation, DetailResponse, ListBody, ListResponse, reservationDetail, SORT_COLUMNS, StatusBody, StatusResponse } from './schemas.ts';
+import { activeReservation, ArchivedListBody, ExportBody, ArchivedReservationSchema, archivedReservation, DetailResponse, ListBody, ListResponse, reservationDetail, SORT_COLUMNS, StatusBody, StatusResponse } from './schemas.ts';
 import { RESERVATION_STATUS_TABLE } from './status.ts';
 import type { ReservationEmailDeps } from './status-emails.ts';
 
@@ -37,7 +39,24 @@ export const reservationKind = (emails: ReservationEmailDeps): RecordKind<'reser
   searchColumns: ['id', 'name', 'email'],
   sortColumns: SORT_COLUMNS,
   statusTable: RESERVATION_STATUS_TABLE,
-  schemas: { listBody: ListBody, archivedListBody: ArchivedListBody, listResponse: ListResponse, statusBody: StatusBody, statusResponse: StatusResponse, archivedItem: ArchivedReservationSchema, detailResponse: DetailResponse },
+  csv: {
+    name: 'reservations',
+    columns: [
+      { header: '予約番号', value: (r) => r.id },
+      { header: '受付日時', value: (r) => japanTime(r.created_at) },
+      { header: 'お名前', value: (r) => r.name },
+      { header: 'メールアドレス', value: (r) => r.email },
+      { header: '商品コード', value: (r) => r.product_slug },
+      { header: '商品名', value: (r, productName) => productName(r.product_slug) },
+      { header: '状態', value: (r) => labelOf(RESERVATION_STATUS_LABELS, r.status) },
+      { header: 'メモ', value: (r) => r.notes },
+      { header: '初回対応日時', value: (r) => japanTime(r.responded_at) },
+      { header: '最終更新日時', value: (r) => japanTime(r.updated_at) },
+      { header: 'アーカイブ日時', value: (r) => japanTime(r.archived_at) },
+      { header: '予約受付ID', value: (r) => r.preorder_id ?? '' },
+    ],
+  },
+  schemas: { listBody: ListBody, archivedListBody: ArchivedListBody, exportBody: ExportBody, listResponse: ListResponse, statusBody: StatusBody, statusResponse: StatusResponse, archivedItem: ArchivedReservationSchema, detailResponse: DetailResponse },
   activeItem: activeReservation,
   archivedItem: archivedReservation,
   detailItem: reservationDetail,

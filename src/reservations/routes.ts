@@ -2,6 +2,7 @@ import type { Database } from '../db/database.ts';
 import type { Route } from '../http/route.ts';
 import { recordAdminRoutes } from '../records/admin-routes.ts';
 import { archiveRoutes } from '../records/archive-routes.ts';
+import { exportRoutes } from '../records/export-routes.ts';
 import { reservationEraseRoutes } from './admin-routes.ts';
 import { manageRoutes } from './manage-routes.ts';
 import { publicReservationRoutes, type PublicReservationDeps } from './public-routes.ts';
@@ -15,6 +16,7 @@ export function reservationRoutes(deps: PublicReservationDeps & { database: Data
     ...recordAdminRoutes(kind, deps.database, deps.wakeDispatcher),
     ...reservationEraseRoutes(deps.database, kind),
     ...archiveRoutes(kind, deps.database),
+    ...exportRoutes(kind, deps.database, deps.catalog),
     ...manageRoutes({ ...deps, kind }),
   ];
 }

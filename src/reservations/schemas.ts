@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { listFilterBody, statusChangeFields, storedStatus } from '../records/admin-fields.ts';
+import { exportFilterBody, listFilterBody, statusChangeFields, storedStatus } from '../records/admin-fields.ts';
 import { archivedListBody } from '../records/archive-routes.ts';
-import { sortNames } from '../records/lists.ts';
+import { archivedSortColumns, sortNames } from '../records/lists.ts';
 import { activeListResponse, recordDetailResponse, statusChangeResponse } from '../records/admin-routes.ts';
 import { isStorable } from '../records/storable-text.ts';
 import { codePointLength } from '../text/code-points.ts';
@@ -51,6 +51,7 @@ export const SORT_COLUMNS: Readonly<Record<string, string>> = { createdAt: 'crea
 
 export const ListBody = listFilterBody(RESERVATION_STATUSES, 'name, email or id', sortNames(SORT_COLUMNS));
 export const ArchivedListBody = archivedListBody(SORT_COLUMNS);
+export const ExportBody = exportFilterBody(RESERVATION_STATUSES, 'name, email or id', sortNames(archivedSortColumns(SORT_COLUMNS)));
 
 export const StatusBody = z.object({
   ...statusChangeFields(RESERVATION_STATUSES),

@@ -1,6 +1,8 @@
+import { labelOf, SUBSCRIPTION_STATUS_LABELS } from '../admin-console/labels.ts';
+import { japanTime } from '../records/export.ts';
 import type { RecordKind } from '../records/record-kind.ts';
 import { ANOTHER_PENDING_SUBSCRIPTION, applySubscriptionStatus, type SubscriptionStatusChange } from './admin.ts';
-import { activeSubscription, ArchivedListBody, ArchivedSubscriptionSchema, archivedSubscription, DetailResponse, ListBody, ListResponse, SORT_COLUMNS, StatusBody, StatusResponse, subscriptionDetail } from './schemas.ts';
+import { activeSubscription, ArchivedListBody, ExportBody, ArchivedSubscriptionSchema, archivedSubscription, DetailResponse, ListBody, ListResponse, SORT_COLUMNS, StatusBody, StatusResponse, subscriptionDetail } from './schemas.ts';
 import { SUBSCRIPTION_STATUS_TABLE } from './status.ts';
 import { findPendingPairs } from './store.ts';
 
@@ -34,7 +36,21 @@ export const subscriptionKind: RecordKind<'subscriptions', SubscriptionStatusCha
   searchColumns: ['id', 'email'],
   sortColumns: SORT_COLUMNS,
   statusTable: SUBSCRIPTION_STATUS_TABLE,
-  schemas: { listBody: ListBody, archivedListBody: ArchivedListBody, listResponse: ListResponse, statusBody: StatusBody, statusResponse: StatusResponse, archivedItem: ArchivedSubscriptionSchema, detailResponse: DetailResponse },
+  csv: {
+    name: 'subscriptions',
+    columns: [
+      { header: '登録番号', value: (s) => s.id },
+      { header: '登録日時', value: (s) => japanTime(s.created_at) },
+      { header: 'メールアドレス', value: (s) => s.email },
+      { header: '商品コード', value: (s) => s.product_slug },
+      { header: '商品名', value: (s, productName) => productName(s.product_slug) },
+      { header: '状態', value: (s) => labelOf(SUBSCRIPTION_STATUS_LABELS, s.status) },
+      { header: '通知日時', value: (s) => japanTime(s.notified_at) },
+      { header: '最終更新日時', value: (s) => japanTime(s.updated_at) },
+      { header: 'アーカイブ日時', value: (s) => japanTime(s.archived_at) },
+    ],
+  },
+  schemas: { listBody: ListBody, archivedListBody: ArchivedListBody, exportBody: ExportBody, listResponse: ListResponse, statusBody: StatusBody, statusResponse: StatusResponse, archivedItem: ArchivedSubscriptionSchema, detailResponse: DetailResponse },
   activeItem: activeSubscription,
   archivedItem: archivedSubscription,
   detailItem: subscriptionDetail,

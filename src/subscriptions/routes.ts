@@ -1,6 +1,7 @@
 import type { Route } from '../http/route.ts';
 import { recordAdminRoutes } from '../records/admin-routes.ts';
 import { archiveRoutes } from '../records/archive-routes.ts';
+import { exportRoutes } from '../records/export-routes.ts';
 import { restockSendRoutes } from './admin-routes.ts';
 import { publicSubscriptionRoutes, type PublicSubscriptionDeps } from './public-routes.ts';
 import { subscriptionKind } from './record-kind.ts';
@@ -13,5 +14,6 @@ export function subscriptionRoutes(deps: PublicSubscriptionDeps & RestockSendDep
     ...recordAdminRoutes(subscriptionKind, deps.database),
     ...restockSendRoutes(deps),
     ...archiveRoutes(subscriptionKind, deps.database),
+    ...exportRoutes(subscriptionKind, deps.database, deps.catalog),
   ];
 }

@@ -1,0 +1,22 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { csvField, csvLine } from './csv.ts';
+
+test('plain text is written as it is; a comma, quote, CR or LF makes it quoted, quotes doubled', () => {
+  assert.equal(csvField('山田 太郎'), '山田 太郎');
+  assert.equal(csvField(''), '');
+  assert.equal(csvField('a,b'), '"a,b"');
+  assert.equal(csvField('say "hi"'), '"say ""hi"""');
+  assert.equal(csvField('two\nlines'), '"two\nlines"');
+  assert.equal(csvField('two\r\nlines'), '"two\r\nlines"');
+  assert.equal(csvLine(['a', 'b,c', '']), 'a,"b,c",\r\n');
+});
+
+test('a cell a spreadsheet would run as a formula starts with a quote mark', () => {
+  for (const start of ['=', '+', '-', '@', '\t', '\r']) assert.equal(csvField(`${start}1+1`).replace(/^"/, '')[0], "'", JSON.stringify(start));
+  assert.equal(csvField('=HYPERLINK("http://x","y")'), '"\'=HYPERLINK(""http://x"",""y"")"');
+  assert.equal(csvField('-1'), "'-1");
+  assert.equal(csvField('\rx'), '"\'\rx"');
+  assert.equal(csvField('a=b'), 'a=b', 'only the first character counts');
+  assert.equal(csvField(' =1'), ' =1');
+});
