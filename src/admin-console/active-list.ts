@@ -2,6 +2,7 @@ import { ApiError } from '../client/tenpo-client.ts';
 import { allowsMove } from '../records/status-transitions.ts';
 import { errorMessage } from './api-errors.ts';
 import { confirmDialog } from './confirm-dialog.ts';
+import { downloadCsv } from './download.ts';
 import { h, replace } from './dom.ts';
 import { formatCount } from './format.ts';
 import { labelOf } from './labels.ts';
@@ -184,6 +185,7 @@ export function renderActiveList<R extends ActiveRecord, A extends ArchivedRecor
         void load();
       },
       onReload: () => void load(),
+      onExport: () => downloadCsv(kind.endpoints.archive, state.filter, false).catch((error: unknown) => context.fail(error, kind.statusLabels)),
     }),
     bar,
     list,

@@ -1,3 +1,4 @@
+import { downloadCsv } from './download.ts';
 import { h, replace } from './dom.ts';
 import { archivedPage } from './record-api.ts';
 import type { ActiveRecord, ArchivedRecord, Filter, RecordKind } from './record-kind.ts';
@@ -54,6 +55,7 @@ export function renderArchivedList<R extends ActiveRecord, A extends ArchivedRec
         void load();
       },
       onReload: () => void load(),
+      onExport: () => downloadCsv(kind.endpoints.archive, state.filter, true).catch((error: unknown) => context.fail(error, kind.statusLabels)),
     }),
     bar.element,
     list,

@@ -1,6 +1,7 @@
 import type { Output } from '../client/tenpo-client.ts';
 import { confirmDialog } from './confirm-dialog.ts';
 import { h, replace, type Child } from './dom.ts';
+import { saveFile } from './download.ts';
 import { formatCount, formatDateTime } from './format.ts';
 import { labelOf, RESERVATION_STATUS_LABELS, SUBSCRIPTION_STATUS_LABELS } from './labels.ts';
 import { productName } from './products.ts';
@@ -97,11 +98,7 @@ function table(headings: string[], rows: string[][]): HTMLTableElement {
 function download(data: PersonalData): void {
   const content = { email: data.email, reservations: data.reservations, subscriptions: data.subscriptions, messages: data.messages };
   const day = new Date().toISOString().slice(0, 10);
-  const link = h('a', { href: URL.createObjectURL(new Blob([JSON.stringify(content, null, 2)], { type: 'application/json' })), download: `personal-data-${data.email}-${day}.json` });
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+  saveFile(new Blob([JSON.stringify(content, null, 2)], { type: 'application/json' }), `personal-data-${data.email}-${day}.json`);
 }
 
 async function erase(data: PersonalData, context: ViewContext, reload: () => void): Promise<void> {

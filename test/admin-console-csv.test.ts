@@ -1,0 +1,113 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { createTenpoClient, type TenpoClient } from 'tenpo/client';
+import { ADMIN_TOKEN, startTestApp, type TestApp } from './helpers/app.ts';
+import { launchBrowser, recordPage, screenshot, type PageRecord } from './helpers/browser.ts';
+
+// The CSV button of both lists in headless Chromium, against the whole service on SQLite: the file
+// downloaded holds the records the screen's filters select (active or archived), with the byte-order
+// mark and the Japanese header Excel needs. Laptop (1366x768) and phone (390x844).
+
+const SHOTS = 'admin-console-csv';
+
+let app: TestApp;
+let api: TenpoClient;
+let browser: Browser;
+const record: PageRecord = { console: [], errors: [], urls: [] };
+
+before(async () => {
+  app = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '0' } });
+  api = createTenpoClient({ baseUrl: app.url, token: () => ADMIN_TOKEN });
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+async function signedIn(view: string, viewport: { width: number; height: number }): Promise<Page> {
+  const context = await browser.newContext({ viewport, acceptDownloads: true });
+  const page = await context.newPage();
+  recordPage(page, record);
+  await page.goto(`${app.url}/admin`);
+  await page.fill('#token', ADMIN_TOKEN);
+  await page.click('button[type=submit]');
+  await page.waitForSelector('header.top');
+  await page.goto(`${app.url}/admin#/${view}`);
+  await page.locator('table.records tbody tr').first().waitFor();
+  return page;
+}
+
+/** Clicks CSV and reads the file the browser saved: its name and its records (a quoted field never holds a line break here). */
+async function downloadCsv(page: Page): Promise<{ name: string; text: string; lines: string[] }> {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('.filters button.export')]);
+  const text = readFileSync((await download.path())!, 'utf8');
+  return { name: download.suggestedFilename(), text, lines: text.replace(/^\ufeff/, '').split('\r\n').slice(0, -1) };
+}
+
+test('the reservations list downloads what its filters and search show, active or archived', async () => {
+  const reserve = async (name: string, email: string, productSlug = 'kumo-vco-2') => (await api.call('/api/reservation', { name, email, productSlug })).reservationId;
+  const taro = await reserve('=山田 太郎', 'taro@example.com');
+  const hanako = await reserve('鈴木 花子', 'hanako@example.com');
+  const other = await reserve('佐藤 次郎', 'jiro@example.com', 'tsuki-dual-lfo');
+  const gone = await reserve('田中 三郎', 'saburo@example.com');
+  await api.call('/api/admin-reservations-status', { id: hanako, productSlug: 'kumo-vco-2', status: 'confirmed' });
+  await api.call('/api/admin/reservations/archive', { ids: [{ id: gone, productSlug: 'kumo-vco-2' }] });
+
+  const page = await signedIn('reservations', { width: 1366, height: 768 });
+  const all = await downloadCsv(page);
+  assert.match(all.name, /^reservations-\d{8}-\d{4}\.csv$/);
+  assert.ok(all.text.startsWith('\ufeff予約番号,受付日時,お名前,メールアドレス,'), 'a byte-order mark and the Japanese header');
+  assert.deepEqual(all.lines.slice(1).map((line) => line.split(',')[0]).sort(), [taro, hanako, other].sort());
+  assert.ok(all.lines.some((line) => line.includes(",'=山田 太郎,")), 'a name that would run as a formula is guarded');
+
+  await page.selectOption('#filter-product', 'kumo-vco-2');
+  await page.locator('table.records tbody tr', { hasText: '佐藤 次郎' }).waitFor({ state: 'detached' });
+  await page.fill('#filter-q', '@example.com');
+  await page.click('form.search button[type=submit]');
+  await page.selectOption('#filter-status', 'confirmed');
+  await page.locator('table.records tbody tr', { hasText: '山田 太郎' }).waitFor({ state: 'detached' });
+  const filtered = await downloadCsv(page);
+  assert.deepEqual(filtered.lines.slice(1).map((line) => line.split(',')[0]), [hanako], 'only what the screen shows');
+  assert.ok(filtered.lines[1]!.includes(',確定,'), 'the status in Japanese');
+  await screenshot(page, SHOTS, '01-reservations-filtered-laptop');
+
+  await page.click('button:has-text("アーカイブ済み")');
+  await page.locator('table.records tbody tr', { hasText: '田中 三郎' }).waitFor();
+  const archived = await downloadCsv(page);
+  assert.match(archived.name, /^reservations-archived-\d{8}-\d{4}\.csv$/);
+  assert.deepEqual(archived.lines.slice(1).map((line) => line.split(',')[0]), [gone]);
+  await page.context().close();
+});
+
+test('the subscriptions list has the same button; on a phone it fits the filter bar', async () => {
+  const id = (await api.call('/api/notify', { email: 'restock@example.com', productSlug: 'tsuki-dual-lfo' })).subscriptionId;
+  const page = await signedIn('subscriptions', { width: 390, height: 844 });
+  const file = await downloadCsv(page);
+  assert.match(file.name, /^subscriptions-\d{8}-\d{4}\.csv$/);
+  assert.ok(file.text.startsWith('\ufeff登録番号,登録日時,メールアドレス,'));
+  assert.ok(file.lines.some((line) => line.startsWith(`${id},`) && line.includes(',restock@example.com,tsuki-dual-lfo,')));
+  await screenshot(page, SHOTS, '02-subscriptions-phone');
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390);
+  assert.deepEqual(record.errors, []);
+  await page.context().close();
+});
+
+test('a refused export says why, in Japanese, and downloads nothing', async () => {
+  const page = await signedIn('reservations', { width: 1366, height: 768 });
+  // The search box allows 200 characters; the service refuses more with 400, as it would a stale filter.
+  await page.evaluate(() => document.getElementById('filter-q')!.removeAttribute('maxlength'));
+  await page.fill('#filter-q', 'x'.repeat(201));
+  await page.click('form.search button[type=submit]');
+  await page.locator('main > .notice.error').first().waitFor();
+  let downloaded = false;
+  page.on('download', () => (downloaded = true));
+  await page.click('.filters button.export');
+  await page.waitForFunction(() => !(document.querySelector('.filters button.export') as HTMLButtonElement).disabled);
+  assert.equal(downloaded, false);
+  assert.ok(await page.locator('main > .notice.error').isVisible());
+  await page.context().close();
+});
