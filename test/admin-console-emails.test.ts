@@ -3,7 +3,8 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { createTenpoClient, type TenpoClient } from 'tenpo/client';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from './helpers/app.ts';
-import { launchBrowser, recordPage, screenshot, type PageRecord } from './helpers/browser.ts';
+import { launchBrowser, screenshot, type PageRecord } from './helpers/browser.ts';
+import { signedInConsole } from './helpers/console.ts';
 import { startSmtpReceiver, type SmtpReceiver } from './helpers/smtp-receiver.ts';
 import { waitUntil } from './helpers/wait.ts';
 
@@ -38,17 +39,7 @@ after(async () => {
   await smtp?.close();
 });
 
-async function signedIn(view: string, viewport: { width: number; height: number }): Promise<Page> {
-  const context = await browser.newContext({ viewport });
-  const page = await context.newPage();
-  recordPage(page, record);
-  await page.goto(`${app.url}/admin`);
-  await page.fill('#token', ADMIN_TOKEN);
-  await page.click('button[type=submit]');
-  await page.waitForSelector('header.top');
-  await page.goto(`${app.url}/admin#/${view}`);
-  return page;
-}
+const signedIn = (view: string, viewport: { width: number; height: number }) => signedInConsole(browser, app.url, view, viewport, record);
 
 const noSidewaysScroll = async (page: Page) => assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), await page.evaluate(() => window.innerWidth));
 const mailsTo = (address: string) => smtp.mails.filter((m) => m.envelopeTo.includes(address));
@@ -239,6 +230,86 @@ describe('予約のステータス変更 and the customer’s email', () => {
     await dialog.locator('button.primary').click();
     await page.waitForFunction(() => document.querySelector('main > .notice')?.textContent === '2 件の予約を「キャンセル」に変更しました。お客様へのメールは送信していません。');
     for (const email of ['bulk1@example.com', 'bulk2@example.com']) assert.deepEqual(await statusEmailsQueued(email), ['reservation-confirmed']);
+    assert.deepEqual(record.errors, []);
+    await page.context().close();
+  });
+});
+
+describe('送信履歴', () => {
+  const dead = new Map<string, string>();
+  /** A reservation whose receipt the SMTP server refuses until the outbox gives it up. */
+  const reserveUndeliverable = async (email: string) => {
+    smtp.failNext(1000);
+    const { reservationId } = await api.call('/api/reservation', { name: '失敗 様', email, productSlug: 'hayate-wavefolder' });
+    await waitUntil(async () => (await api.call('/api/admin/messages/list', { recordId: reservationId, status: 'dead' })).total === 1, { what: `${email}'s receipt given up` });
+    smtp.failNext(0);
+    dead.set(email, reservationId);
+  };
+
+  before(async () => {
+    for (const email of ['dead1@example.com', 'dead2@example.com', 'dead3@example.com']) await reserveUndeliverable(email);
+  });
+
+  test('filters by status and channel; 再送 of one dead message delivers it', async () => {
+    const page = await signedIn('messages', LAPTOP);
+    const rows = page.locator('table.records tbody tr:not(.row-note)');
+    await rows.first().waitFor();
+    const all = (await api.call('/api/admin/messages/list', { pageSize: 100 })).total;
+    assert.equal(await page.locator('.pager .page').textContent(), `1 / 1 ページ（全 ${all} 件）`);
+    await screenshot(page, SHOTS, '07-messages-laptop');
+
+    await page.selectOption('#messages-status', 'dead');
+    await page.locator('.pager .page', { hasText: '（全 3 件）' }).waitFor();
+    assert.deepEqual(await rows.locator('.message-status').allTextContents(), Array(3).fill('送信失敗（試行 16 回）'));
+    assert.match(page.url(), /#\/messages\?status=dead$/);
+    assert.ok((await rows.first().locator('.last-error').textContent())!.includes('451'), 'the SMTP server’s reason');
+
+    await page.selectOption('#messages-status', '');
+    await page.selectOption('#messages-channel', 'chat');
+    await rows.first().locator('td[data-label=チャネル]', { hasText: 'チャット' }).waitFor();
+    assert.deepEqual([...new Set(await rows.locator('td[data-label=チャネル]').allTextContents())], ['チャット']);
+    assert.deepEqual([...new Set(await rows.locator('td[data-label=種類]').allTextContents())], ['予約の通知']);
+    assert.deepEqual([...new Set(await rows.locator('.message-status').allTextContents())], ['送信せず（未設定）'], 'no webhook is configured');
+
+    await page.selectOption('#messages-channel', 'email');
+    await page.selectOption('#messages-status', 'dead');
+    const target = rows.filter({ hasText: 'dead1@example.com' });
+    await target.locator('button.retry').click();
+    await page.locator('tr.row-note', { hasText: '再送の待ち行列に戻しました。まもなく送信されます。' }).waitFor();
+    const [mail] = await smtp.waitForMails(mailsTo('dead1@example.com').length + 1).then(() => mailsTo('dead1@example.com'));
+    assert.match(mail!.parsed.subject ?? '', /^ご予約を受け付けました/);
+    await page.click('.filters button:has-text("再読み込み")');
+    await page.locator('.pager .page', { hasText: '（全 2 件）' }).waitFor();
+    await page.context().close();
+  });
+
+  test('the selected dead messages are sent again after a confirmation; a reservation’s history is one tap from its row', async () => {
+    const page = await signedIn('messages?status=dead', PHONE);
+    const rows = page.locator('table.records tbody tr:not(.row-note)');
+    await page.locator('.pager .page', { hasText: '（全 2 件）' }).waitFor();
+    await page.locator('table.records thead input[type=checkbox]').check();
+    await page.click('.selection button:has-text("選択した送信失敗を再送")');
+    await page.locator('dialog.confirm', { hasText: '選択した送信失敗の 2 件をもう一度送信します。' }).waitFor();
+    await noSidewaysScroll(page);
+    await screenshot(page, SHOTS, '08-messages-retry-phone');
+    await page.click('dialog.confirm button.primary');
+    await page.waitForFunction(() => document.querySelector('main > .notice')?.textContent === '2 件を再送の待ち行列に戻しました。まもなく送信されます。');
+    await waitUntil(() => mailsTo('dead2@example.com').length === 1 && mailsTo('dead3@example.com').length === 1, { what: 'both receipts delivered' });
+    await page.locator('.placeholder', { hasText: '該当するメッセージはありません。' }).waitFor();
+    assert.equal(await rows.count(), 0);
+
+    // From the reservation's row to its own history.
+    await page.goto(`${app.url}/admin#/reservations`);
+    const id = dead.get('dead2@example.com')!;
+    await page.locator(`tr[data-id="${id}"] a.history-link`).click();
+    await page.locator('h1', { hasText: `ご予約番号 ${id} の送信履歴` }).waitFor();
+    await rows.first().waitFor();
+    assert.deepEqual(new Set(await rows.locator('td[data-label=対象]').allTextContents()), new Set([id]));
+    assert.deepEqual((await rows.locator('td[data-label=種類]').allTextContents()).sort(), ['予約の通知', '予約受付']);
+    await noSidewaysScroll(page);
+    await screenshot(page, SHOTS, '09-reservation-history-phone');
+    await page.click('button:has-text("すべての送信履歴を表示")');
+    await page.locator('h1', { hasText: /^送信履歴$/ }).waitFor();
     assert.deepEqual(record.errors, []);
     await page.context().close();
   });

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { createTenpoClient, type TenpoClient } from 'tenpo/client';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from './helpers/app.ts';
-import { launchBrowser, recordPage, screenshot, type PageRecord } from './helpers/browser.ts';
+import { launchBrowser, screenshot, type PageRecord } from './helpers/browser.ts';
+import { signedInConsole } from './helpers/console.ts';
 
 // The console's 予約受付 screen in headless Chromium, against the whole service on SQLite: a
 // campaign made in the editor with Japan-time dates, its seats filling, and the reservations list
@@ -27,17 +28,7 @@ after(async () => {
   await app?.close();
 });
 
-async function signedIn(view: string, viewport: { width: number; height: number }): Promise<Page> {
-  const context = await browser.newContext({ viewport });
-  const page = await context.newPage();
-  recordPage(page, record);
-  await page.goto(`${app.url}/admin`);
-  await page.fill('#token', ADMIN_TOKEN);
-  await page.click('button[type=submit]');
-  await page.waitForSelector('header.top');
-  await page.goto(`${app.url}/admin#/${view}`);
-  return page;
-}
+const signedIn = (view: string, viewport: { width: number; height: number }) => signedInConsole(browser, app.url, view, viewport, record);
 
 const reserve = (email: string) => api.call('/api/reservation', { name: '予約 太郎', email, productSlug: 'kumo-vco-2' });
 

@@ -5,7 +5,8 @@ import type { Browser, Page } from 'playwright-core';
 import { createTenpoClient, type TenpoClient } from 'tenpo/client';
 import { insertReservations } from '../src/reservations/store.ts';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from './helpers/app.ts';
-import { ARTIFACTS, launchBrowser, recordPage, screenshot, type PageRecord } from './helpers/browser.ts';
+import { ARTIFACTS, launchBrowser, screenshot, type PageRecord } from './helpers/browser.ts';
+import { signedInConsole } from './helpers/console.ts';
 
 // Staff working side by side in the console (issue 16), in Chromium at a laptop's and a phone's
 // size: no lost update between two tabs, finding a record by number, name or address, paging and
@@ -50,17 +51,7 @@ after(async () => {
   await app?.close();
 });
 
-async function signedIn(view: string, viewport = LAPTOP): Promise<Page> {
-  const context = await browser.newContext({ viewport });
-  const page = await context.newPage();
-  recordPage(page, record);
-  await page.goto(`${app.url}/admin`);
-  await page.fill('#token', ADMIN_TOKEN);
-  await page.click('button[type=submit]');
-  await page.waitForSelector('header.top');
-  await page.goto(`${app.url}/admin#/${view}`);
-  return page;
-}
+const signedIn = (view: string, viewport = LAPTOP) => signedInConsole(browser, app.url, view, viewport, record);
 
 const rows = (page: Page) => page.locator('table.records tbody tr:not(.row-note)');
 const stored = async (id: string) => (await api.call('/api/admin-reservations-list', { q: id })).reservations.find((r) => r.id === id)!;

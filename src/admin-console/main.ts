@@ -2,6 +2,7 @@ import { createTenpoClient } from '../client/tenpo-client.ts';
 import { dashboardView } from './dashboard-view.ts';
 import { emailTemplatesView } from './email-templates-view.ts';
 import { renderLogin } from './login-view.ts';
+import { messagesView } from './messages-view.ts';
 import { personalDataView } from './personal-data-view.ts';
 import { preordersView } from './preorders-view.ts';
 import { reservationsView } from './reservations-view.ts';
@@ -11,7 +12,7 @@ import { renderShell, type View } from './shell.ts';
 
 // The console's entry: the sign-in form until the tab holds an accepted token, then the screens.
 
-const VIEWS: View[] = [dashboardView, reservationsView, preordersView, subscriptionsView, emailTemplatesView, personalDataView];
+const VIEWS: View[] = [dashboardView, reservationsView, preordersView, subscriptionsView, emailTemplatesView, messagesView, personalDataView];
 
 const root = document.getElementById('app')!;
 const api = createTenpoClient({ token: storedToken });
