@@ -205,7 +205,7 @@ describe('markup shown as text, rendered in Chromium', () => {
     const row = page.locator('table.records tbody tr').first();
     await row.waitFor();
     assert.equal(await row.locator('td[data-label="お名前"]').textContent(), NAME);
-    assert.equal(await row.locator('td[data-label="メール"]').textContent(), EMAIL);
+    assert.equal(await row.locator('td[data-label="メール"] .address').textContent(), EMAIL);
     assert.equal(await row.locator('td[data-label="商品"]').textContent(), PRODUCT);
     assert.equal(await row.locator('.notes-text').textContent(), NOTES);
     // And in the memo editor, opened on demand.
@@ -217,7 +217,7 @@ describe('markup shown as text, rendered in Chromium', () => {
     await page.goto(`${app.url}/admin#/subscriptions`);
     const subscription = page.locator('table.records tbody tr').first();
     await subscription.waitFor();
-    assert.equal(await subscription.locator('td[data-label="メール"]').textContent(), EMAIL);
+    assert.equal(await subscription.locator('td[data-label="メール"] .address').textContent(), EMAIL);
     assert.equal(await subscription.locator('td[data-label="商品"]').textContent(), PRODUCT);
     const subscriptions = await inspect(page);
 

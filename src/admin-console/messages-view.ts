@@ -26,9 +26,9 @@ const kindLabel = (m: Message) => (m.channel === 'email' ? (isTemplateKind(m.kin
 /** Attempts matter while a message is retried or given up, or when it took more than one; a first-time success says nothing. */
 const showAttempts = (m: Message) => (m.status === 'pending' || m.status === 'dead' ? m.attempts > 0 : m.attempts > 1);
 
-/** The link from a record's row to its messages. */
-export function messagesLink(recordId: string): HTMLAnchorElement {
-  return h('a', { class: 'history-link', href: `#/messages?record=${encodeURIComponent(recordId)}` }, '送信履歴');
+/** A record's address in its row, with the link to the messages about the record. */
+export function addressWithHistory(email: string, recordId: string): HTMLElement {
+  return h('span', {}, h('span', { class: 'address' }, email), ' ', h('a', { class: 'history-link', href: `#/messages?record=${encodeURIComponent(recordId)}` }, '送信履歴'));
 }
 
 /** How a record is named where its history is shown: a reservation by its number. */

@@ -7,7 +7,7 @@ import { labelOf, RESERVATION_STATUS_LABELS } from './labels.ts';
 import { productName } from './products.ts';
 import { changeStatus, type RecordEndpoints } from './record-api.ts';
 import type { Column, RecordKind } from './record-kind.ts';
-import { messagesLink } from './messages-view.ts';
+import { addressWithHistory } from './messages-view.ts';
 import { recordsView } from './records-view.ts';
 import { reservationStatusEmail } from './status-email.ts';
 
@@ -103,7 +103,7 @@ const reservations: RecordKind<Reservation, ArchivedReservation> = {
     { label: '受付日時', cell: (r) => formatDateTime(r.createdAt) },
     { label: '商品', cell: (r, context) => productName(context.products, r.productSlug) },
     { label: 'お名前', cell: (r) => r.name },
-    { label: 'メール', cell: (r) => h('span', {}, r.email, ' ', messagesLink(r.id)), class: 'email' },
+    { label: 'メール', cell: (r) => addressWithHistory(r.email, r.id), class: 'email' },
     // The product's campaign (one per product); a reservation of a deleted one keeps the mark.
     { label: '予約受付', cell: (r) => (r.preorderId ? h('span', { class: 'preorder-mark', title: r.preorderId }, '予約受付分') : '—') },
     statusColumn(statuses),

@@ -1,10 +1,9 @@
 import type { Output } from '../client/tenpo-client.ts';
 import { SUBSCRIPTION_STATUS_TABLE } from '../subscriptions/status.ts';
 import { idColumn, statusColumn } from './active-list.ts';
-import { h } from './dom.ts';
 import { formatDateTime } from './format.ts';
 import { labelOf, SUBSCRIPTION_STATUS_LABELS } from './labels.ts';
-import { messagesLink } from './messages-view.ts';
+import { addressWithHistory } from './messages-view.ts';
 import { productName } from './products.ts';
 import type { RecordKind } from './record-kind.ts';
 import { recordsView } from './records-view.ts';
@@ -36,7 +35,7 @@ const subscriptions: RecordKind<Subscription, ArchivedSubscription> = {
     idColumn('登録番号'),
     { label: '登録日時', cell: (s) => formatDateTime(s.createdAt) },
     { label: '商品', cell: (s, context) => productName(context.products, s.productSlug) },
-    { label: 'メール', cell: (s) => h('span', {}, s.email, ' ', messagesLink(s.id)), class: 'email' },
+    { label: 'メール', cell: (s) => addressWithHistory(s.email, s.id), class: 'email' },
     statusColumn(statuses),
     { label: '通知日時', cell: (s) => formatDateTime(s.notifiedAt) },
   ],
