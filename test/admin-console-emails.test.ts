@@ -251,7 +251,12 @@ describe('送信履歴', () => {
   });
 
   test('filters by status and channel; 再送 of one dead message delivers it', async () => {
-    const page = await signedIn('messages', LAPTOP);
+    // The dashboard's given-up card leads here.
+    const page = await signedIn('dashboard', LAPTOP);
+    await page.click('.card.alert a:has-text("送信履歴で確認して再送する")');
+    await page.waitForFunction(() => location.hash === '#/messages?status=dead');
+    assert.equal(await page.locator('#messages-status').inputValue(), 'dead');
+    await page.selectOption('#messages-status', '');
     const rows = page.locator('table.records tbody tr:not(.row-note)');
     await rows.first().waitFor();
     const all = (await api.call('/api/admin/messages/list', { pageSize: 100 })).total;

@@ -1,6 +1,6 @@
 import type { Output } from '../client/tenpo-client.ts';
 import { barChart, dailyChart } from './charts.ts';
-import { h, replace } from './dom.ts';
+import { h, replace, type Child } from './dom.ts';
 import { formatCount } from './format.ts';
 import { labelOf, RESERVATION_STATUS_LABELS, SUBSCRIPTION_STATUS_LABELS } from './labels.ts';
 import { placeholder } from './record-table.ts';
@@ -45,7 +45,7 @@ function figures(stats: Stats, context: ViewContext): Node[] {
       card('検索（過去30日）', searches.total, `結果0件 ${formatCount(searches.zeroResults)} 件`),
       card('送信済み（過去30日）', outbox.sent, 'メールとチャット投稿'),
       card('配信待ち', outbox.pending, outbox.pending > 0 ? '送信中か、失敗して再試行を待っています' : 'ありません'),
-      card('配信できなかった通知', outbox.dead, outbox.dead > 0 ? '再試行を使い切ったか、送信先に拒否されました。届いていません' : '配信の失敗はありません', outbox.dead > 0),
+      card('配信できなかった通知', outbox.dead, outbox.dead > 0 ? '再試行を使い切ったか、送信先に拒否されました。届いていません' : '配信の失敗はありません', outbox.dead > 0, outbox.dead > 0 ? h('a', { href: '#/messages?status=dead' }, '送信履歴で確認して再送する') : null),
       // Not a delivery failure: nothing was tried, because no email provider is configured.
       card(
         '送られていないメール',
@@ -71,6 +71,6 @@ function figures(stats: Stats, context: ViewContext): Node[] {
   ];
 }
 
-function card(label: string, value: number, sub: string, alert = false): HTMLElement {
-  return h('div', { class: alert ? 'card alert' : 'card' }, h('div', { class: 'label' }, label), h('div', { class: 'value' }, formatCount(value)), h('div', { class: 'sub' }, sub));
+function card(label: string, value: number, sub: string, alert = false, action: Child = null): HTMLElement {
+  return h('div', { class: alert ? 'card alert' : 'card' }, h('div', { class: 'label' }, label), h('div', { class: 'value' }, formatCount(value)), h('div', { class: 'sub' }, sub), action);
 }
