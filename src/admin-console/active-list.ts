@@ -7,13 +7,17 @@ import { h, replace } from './dom.ts';
 import { formatCount } from './format.ts';
 import { labelOf } from './labels.ts';
 import { activePage, changeStatus, findActive, listActive } from './record-api.ts';
-import type { ActiveRecord, ArchivedRecord, Column, Filter, RecordKind, RowNote } from './record-kind.ts';
+import type { ActiveRecord, ArchivedRecord, Column, ListState, RecordKind, RowNote, Sort } from './record-kind.ts';
+import { recordLink } from './record-page.ts';
 import { filterBar, listLoader, pager, placeholder, recordTable, setArchivedSelected } from './record-table.ts';
 import type { ViewContext } from './shell.ts';
 import { emailChoice, emailOutcome, type StatusEmail } from './status-email.ts';
 
 /** Rows a page: a laptop screen shows a good part of it, and a phone scrolls it without trouble. */
 const PAGE_SIZE = 50;
+
+/** The active list's own order (SPEC §4), shown on its column while no other is asked for. */
+const NEWEST_FIRST: Sort = { by: 'createdAt', order: 'desc' };
 
 /**
  * The active records of a kind, a page at a time: search and filters, the table, status changes,
@@ -23,7 +27,7 @@ export function renderActiveList<R extends ActiveRecord, A extends ArchivedRecor
   container: HTMLElement,
   kind: RecordKind<R, A>,
   context: ViewContext,
-  state: { filter: Filter; page: number },
+  state: ListState,
   onState: () => void,
 ): void {
   /** The selected records by id, kept across pages and reloads until acted on or cleared. */
@@ -134,7 +138,7 @@ export function renderActiveList<R extends ActiveRecord, A extends ArchivedRecor
   }
 
   const load = listLoader(list, context, async (isLatest) => {
-    const answer = await activePage<R>(context.api, kind.endpoints, { ...state.filter, page: state.page, pageSize: PAGE_SIZE });
+    const answer = await activePage<R>(context.api, kind.endpoints, { ...state.filter, sort: state.sort, page: state.page, pageSize: PAGE_SIZE });
     if (!isLatest()) return;
     if (answer.items.length === 0 && answer.total > 0) {
       // The page emptied (its records were archived meanwhile): show the last one there is.
@@ -157,6 +161,7 @@ export function renderActiveList<R extends ActiveRecord, A extends ArchivedRecor
         noun: kind.noun,
         context,
         selected: onPage,
+        sort: { current: state.sort ?? NEWEST_FIRST, change: sortBy },
         onSelectionChange: () => {
           for (const record of records) {
             if (onPage.has(record.id)) selected.set(record.id, record);
@@ -167,6 +172,14 @@ export function renderActiveList<R extends ActiveRecord, A extends ArchivedRecor
       }),
     );
   });
+
+  /** A header asked for another order: from the first page, the selection kept. */
+  function sortBy(sort: Sort): void {
+    state.sort = sort;
+    state.page = 1;
+    onState();
+    void load();
+  }
 
   replace(
     container,
@@ -242,6 +255,7 @@ export function statusColumn<R extends ActiveRecord>(kind: Pick<RecordKind<R, Ar
   return {
     label: 'ステータス',
     class: 'status',
+    sort: 'status',
     cell(record, context, update) {
       const choices = kind.statusTable.statuses.filter((status) => allowsMove(kind.statusTable, record.status, status));
       const select: HTMLSelectElement = h(
@@ -280,8 +294,11 @@ export function statusColumn<R extends ActiveRecord>(kind: Pick<RecordKind<R, Ar
   };
 }
 
-/** The record's number, selectable and copied with one tap, since customers are asked to quote it. */
-export function idColumn<R extends ActiveRecord>(label: string): Column<R> {
+/**
+ * The record's number, selectable and copied with one tap, since customers are asked to quote it;
+ * `linked`: a link to the record's own page (record-page.ts).
+ */
+export function idColumn<R extends ActiveRecord>(label: string, options: { linked?: boolean } = {}): Column<R> {
   return {
     label,
     class: 'id',
@@ -300,7 +317,7 @@ export function idColumn<R extends ActiveRecord>(label: string): Column<R> {
         },
         'コピー',
       );
-      return h('span', { class: 'id-cell' }, h('code', {}, record.id), copy);
+      return h('span', { class: 'id-cell' }, options.linked ? recordLink(record.id) : h('code', {}, record.id), copy);
     },
   };
 }

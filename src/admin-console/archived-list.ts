@@ -1,18 +1,21 @@
 import { downloadCsv } from './download.ts';
 import { h, replace } from './dom.ts';
 import { archivedPage } from './record-api.ts';
-import type { ActiveRecord, ArchivedRecord, Filter, RecordKind } from './record-kind.ts';
+import type { ActiveRecord, ArchivedRecord, ListState, RecordKind, Sort } from './record-kind.ts';
 import { filterBar, listLoader, pager, placeholder, recordTable, selectionBar, setArchivedSelected } from './record-table.ts';
 import type { ViewContext } from './shell.ts';
 
 const PAGE_SIZE = 20;
+
+/** The archived list's own order (SPEC §4), shown on its column while no other is asked for. */
+const LATEST_ARCHIVED_FIRST: Sort = { by: 'archivedAt', order: 'desc' };
 
 /** The archived records of a kind, a page at a time, most recently archived first; the selected ones can be restored. */
 export function renderArchivedList<R extends ActiveRecord, A extends ArchivedRecord>(
   container: HTMLElement,
   kind: RecordKind<R, A>,
   context: ViewContext,
-  state: { filter: Filter; page: number },
+  state: ListState,
   onState: () => void,
 ): void {
   const selected = new Set<string>();
@@ -25,7 +28,7 @@ export function renderArchivedList<R extends ActiveRecord, A extends ArchivedRec
   const load = listLoader(list, context, async (isLatest) => {
     selected.clear();
     bar.update(0);
-    const answer = await archivedPage<A>(context.api, kind.endpoints, { ...state.filter, page: state.page, pageSize: PAGE_SIZE });
+    const answer = await archivedPage<A>(context.api, kind.endpoints, { ...state.filter, sort: state.sort, page: state.page, pageSize: PAGE_SIZE });
     if (!isLatest()) return;
     if (answer.items.length === 0 && answer.total > 0) {
       // The page emptied (its records were restored meanwhile): show the last one there is.
@@ -37,7 +40,23 @@ export function renderArchivedList<R extends ActiveRecord, A extends ArchivedRec
     replace(
       list,
       pager(answer, state, () => (onState(), void load())),
-      recordTable({ records, columns: kind.archivedColumns, noun: kind.noun, context, selected, onSelectionChange: () => bar.update(selected.size) }),
+      recordTable({
+        records,
+        columns: kind.archivedColumns,
+        noun: kind.noun,
+        context,
+        selected,
+        onSelectionChange: () => bar.update(selected.size),
+        sort: {
+          current: state.sort ?? LATEST_ARCHIVED_FIRST,
+          change: (sort) => {
+            state.sort = sort;
+            state.page = 1;
+            onState();
+            void load();
+          },
+        },
+      }),
     );
   });
 

@@ -1,5 +1,5 @@
 import type { EndpointPath, TenpoClient } from '../client/tenpo-client.ts';
-import type { ActiveRecord, BulkResult, Filter, Page } from './record-kind.ts';
+import type { ActiveRecord, BulkResult, Filter, Page, Sort } from './record-kind.ts';
 
 // A record kind's calls, made the same way for every kind from its endpoints: which path serves
 // each role, and the key its answers hold records under.
@@ -37,8 +37,8 @@ export async function listActive<R>(api: TenpoClient, endpoints: RecordEndpoints
   return (await callWithStatus(api, endpoints.list, filter))[endpoints.listKey] as R[];
 }
 
-/** One page of the active records the filter matches, newest first. */
-export async function activePage<R>(api: TenpoClient, endpoints: RecordEndpoints, request: Filter & { page: number; pageSize: number }): Promise<Page<R>> {
+/** One page of the active records the filter matches, newest first or in the order given. */
+export async function activePage<R>(api: TenpoClient, endpoints: RecordEndpoints, request: Filter & { page: number; pageSize: number; sort?: Sort }): Promise<Page<R>> {
   const answer = await callWithStatus(api, endpoints.list, request);
   return { items: answer[endpoints.listKey] as R[], total: answer.total as number, page: answer.page as number, totalPages: answer.totalPages as number };
 }
@@ -69,8 +69,8 @@ export async function setArchived(api: TenpoClient, endpoints: RecordEndpoints, 
   return { doneIds: answer.unarchivedIds, errors: answer.errors ?? [] };
 }
 
-/** One page of the kind's archived records, most recently archived first. */
-export async function archivedPage<A>(api: TenpoClient, endpoints: RecordEndpoints, request: Filter & { page: number; pageSize: number }): Promise<Page<A>> {
+/** One page of the kind's archived records, most recently archived first or in the order given. */
+export async function archivedPage<A>(api: TenpoClient, endpoints: RecordEndpoints, request: Filter & { page: number; pageSize: number; sort?: Sort }): Promise<Page<A>> {
   const answer = await api.call(`${endpoints.archive}/archives/list` as const, request);
   const byKey: Record<string, unknown> = answer;
   return { items: byKey[endpoints.listKey] as A[], total: answer.total, page: answer.page, totalPages: answer.totalPages };

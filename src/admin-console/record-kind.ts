@@ -27,6 +27,19 @@ export interface Filter {
   q?: string;
 }
 
+/** A list's order: a column's sort key (the API's `sort.by`) and its direction. */
+export interface Sort {
+  by: string;
+  order: 'asc' | 'desc';
+}
+
+/** What a list screen keeps (in the URL too): its filters, page and order; no order is the list's own. */
+export interface ListState {
+  filter: Filter;
+  page: number;
+  sort?: Sort;
+}
+
 export interface BulkResult {
   doneIds: string[];
   errors: { id: string; error: string }[];
@@ -51,6 +64,8 @@ export interface Column<R> {
   cell(record: R, context: ViewContext, update: (record: R, note?: RowNote) => void): Child;
   /** A class for the cell (its width, say). */
   class?: string;
+  /** The list's sort key this column orders by (`sort.by`); its header then sorts the list. */
+  sort?: string;
 }
 
 export interface RecordKind<R extends ActiveRecord, A extends ArchivedRecord> {

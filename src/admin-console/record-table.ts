@@ -5,7 +5,7 @@ import { formatCount } from './format.ts';
 import { labelOf } from './labels.ts';
 import type { ProductOption } from './products.ts';
 import { BULK_BATCH, setArchived } from './record-api.ts';
-import type { ActiveRecord, ArchivedRecord, BulkResult, Column, Filter, Page, RecordKind, RowNote } from './record-kind.ts';
+import type { ActiveRecord, ArchivedRecord, BulkResult, Column, Filter, Page, RecordKind, RowNote, Sort } from './record-kind.ts';
 import type { ViewContext } from './shell.ts';
 
 // The pieces both record screens (active and archived) are made of: the filter bar, the table with
@@ -79,6 +79,8 @@ export function recordTable<R extends { id: string }>(options: {
   context: ViewContext;
   selected: Set<string>;
   onSelectionChange: () => void;
+  /** The order shown, and what a header asks for: a column with a sort key sorts by it, again the other way. */
+  sort?: { current: Sort; change(sort: Sort): void };
 }): HTMLTableElement {
   const { columns, selected, context } = options;
   const boxes: HTMLInputElement[] = [];
@@ -128,8 +130,32 @@ export function recordTable<R extends { id: string }>(options: {
   return h(
     'table',
     { class: 'records' },
-    h('thead', {}, h('tr', {}, h('th', { class: 'select' }, all), ...columns.map((column) => h('th', { scope: 'col' }, column.label)))),
+    h('thead', {}, h('tr', {}, h('th', { class: 'select' }, all), ...columns.map((column) => header(column, options.sort)))),
     h('tbody', {}, ...options.records.map(row)),
+  );
+}
+
+const ORDER_WORDS = { asc: { aria: 'ascending', mark: '▲', next: '降順' }, desc: { aria: 'descending', mark: '▼', next: '昇順' } } as const;
+
+/**
+ * A column's header; with a sort key, a button that sorts by it (ascending first, then the other
+ * way), and `aria-sort` on the column that orders the list.
+ */
+function header<R>(column: Column<R>, sort: { current: Sort; change(sort: Sort): void } | undefined): HTMLTableCellElement {
+  if (!sort || !column.sort) return h('th', { scope: 'col' }, column.label);
+  const by = column.sort;
+  const sorted = sort.current.by === by ? sort.current.order : undefined;
+  const next: Sort['order'] = sorted === 'asc' ? 'desc' : 'asc';
+  const words = sorted ? ORDER_WORDS[sorted] : undefined;
+  return h(
+    'th',
+    { scope: 'col', class: 'sortable', 'aria-sort': words?.aria },
+    h(
+      'button',
+      { type: 'button', class: 'sort', title: `${column.label}で${sorted ? ORDER_WORDS[sorted].next : '昇順'}に並べ替え`, onClick: () => sort.change({ by, order: next }) },
+      column.label,
+      h('span', { class: 'sort-mark', 'aria-hidden': 'true' }, words?.mark ?? '↕'),
+    ),
   );
 }
 

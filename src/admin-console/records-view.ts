@@ -1,23 +1,27 @@
 import { renderActiveList } from './active-list.ts';
 import { renderArchivedList } from './archived-list.ts';
 import { h, replace } from './dom.ts';
-import type { ActiveRecord, ArchivedRecord, Filter, RecordKind } from './record-kind.ts';
+import type { ActiveRecord, ArchivedRecord, Filter, ListState, RecordKind } from './record-kind.ts';
+import { renderRecordPage, type DetailRecord, type RecordPage } from './record-page.ts';
 import type { View } from './shell.ts';
-import { pageParam, readParams, writeParams } from './url-state.ts';
+import { pageParam, readParams, sortParam, writeParams } from './url-state.ts';
 
 /**
  * A record kind's screen: its active records, or its archive, switched by two buttons. The view,
- * filters and page are kept in the URL (`#/reservations?view=archived&status=cancelled&page=2`).
+ * filters, order and page are kept in the URL (`#/reservations?view=archived&status=cancelled&sort=name&order=asc&page=2`);
+ * with `record=<id>` beside them, that record's own page (record-page.ts), when the kind has one.
  */
-export function recordsView<R extends ActiveRecord, A extends ArchivedRecord>(kind: RecordKind<R, A>, screen: { hash: string; label: string }): View {
+export function recordsView<R extends ActiveRecord, A extends ArchivedRecord, D extends R & DetailRecord>(kind: RecordKind<R, A>, screen: { hash: string; label: string }, page?: RecordPage<R, D>): View {
   return {
     ...screen,
     render(container, context) {
       const params = readParams();
+      const record = params.get('record');
+      if (page && record) return renderRecordPage(container, kind, page, context, record);
       const fromUrl = (): Filter => ({ status: params.get('status') || undefined, productSlug: params.get('product') || undefined, q: params.get('q') || undefined });
       let showArchived = params.get('view') === 'archived';
-      const active = { filter: showArchived ? {} : fromUrl(), page: showArchived ? 1 : pageParam(params.get('page')) };
-      const archived = { filter: showArchived ? fromUrl() : {}, page: showArchived ? pageParam(params.get('page')) : 1 };
+      const active: ListState = { filter: showArchived ? {} : fromUrl(), page: showArchived ? 1 : pageParam(params.get('page')), sort: showArchived ? undefined : sortParam(params) };
+      const archived: ListState = { filter: showArchived ? fromUrl() : {}, page: showArchived ? pageParam(params.get('page')) : 1, sort: showArchived ? sortParam(params) : undefined };
       const body = h('div');
       const activeButton = h('button', { type: 'button', onClick: () => show(false) }, '有効');
       const archivedButton = h('button', { type: 'button', onClick: () => show(true) }, 'アーカイブ済み');
@@ -25,7 +29,7 @@ export function recordsView<R extends ActiveRecord, A extends ArchivedRecord>(ki
       function remember(): void {
         const state = showArchived ? archived : active;
         const { status, productSlug, q } = state.filter;
-        writeParams({ view: showArchived ? 'archived' : undefined, status, product: productSlug, q, page: state.page > 1 ? state.page : undefined });
+        writeParams({ view: showArchived ? 'archived' : undefined, status, product: productSlug, q, sort: state.sort?.by, order: state.sort?.order, page: state.page > 1 ? state.page : undefined });
       }
 
       function show(archivedView: boolean): void {

@@ -8,11 +8,13 @@ import { productName } from './products.ts';
 import { changeStatus, type RecordEndpoints } from './record-api.ts';
 import type { Column, RecordKind } from './record-kind.ts';
 import { addressWithHistory } from './messages-view.ts';
+import { recordLink, type RecordPage } from './record-page.ts';
 import { recordsView } from './records-view.ts';
 import { reservationStatusEmail } from './status-email.ts';
 
 type Reservation = Output<'/api/admin-reservations-list'>['reservations'][number];
 type ArchivedReservation = Output<'/api/admin/reservations/archives/list'>['reservations'][number];
+type ReservationDetail = Output<'/api/admin/reservations/get'>['reservation'];
 
 const NOTES_MAX = 2000;
 
@@ -99,10 +101,10 @@ const reservations: RecordKind<Reservation, ArchivedReservation> = {
   searchHint: 'ご予約番号・お名前・メールで検索',
   archivedStatuses: Object.keys(RESERVATION_STATUS_LABELS),
   columns: [
-    idColumn('ご予約番号'),
-    { label: '受付日時', cell: (r) => formatDateTime(r.createdAt) },
-    { label: '商品', cell: (r, context) => productName(context.products, r.productSlug) },
-    { label: 'お名前', cell: (r) => r.name },
+    idColumn('ご予約番号', { linked: true }),
+    { label: '受付日時', cell: (r) => formatDateTime(r.createdAt), sort: 'createdAt' },
+    { label: '商品', cell: (r, context) => productName(context.products, r.productSlug), sort: 'product' },
+    { label: 'お名前', cell: (r) => r.name, sort: 'name' },
     { label: 'メール', cell: (r) => addressWithHistory(r.email, r.id), class: 'email' },
     // The product's campaign (one per product); a reservation of a deleted one keeps the mark.
     { label: '予約受付', cell: (r) => (r.preorderId ? h('span', { class: 'preorder-mark', title: r.preorderId }, '予約受付分') : '—') },
@@ -110,16 +112,31 @@ const reservations: RecordKind<Reservation, ArchivedReservation> = {
     notesColumn,
   ],
   archivedColumns: [
-    { label: 'ご予約番号', cell: (r) => r.id, class: 'id' },
-    { label: 'アーカイブ日時', cell: (r) => formatDateTime(r.archivedAt) },
-    { label: '受付日時', cell: (r) => formatDateTime(r.createdAt) },
-    { label: '商品', cell: (r, context) => productName(context.products, r.productSlug) },
-    { label: 'お名前', cell: (r) => r.name },
+    { label: 'ご予約番号', cell: (r) => recordLink(r.id), class: 'id' },
+    { label: 'アーカイブ日時', cell: (r) => formatDateTime(r.archivedAt), sort: 'archivedAt' },
+    { label: '受付日時', cell: (r) => formatDateTime(r.createdAt), sort: 'createdAt' },
+    { label: '商品', cell: (r, context) => productName(context.products, r.productSlug), sort: 'product' },
+    { label: 'お名前', cell: (r) => r.name, sort: 'name' },
     { label: 'メール', cell: (r) => r.email, class: 'email' },
-    { label: 'ステータス', cell: (r) => labelOf(RESERVATION_STATUS_LABELS, r.status) },
+    { label: 'ステータス', cell: (r) => labelOf(RESERVATION_STATUS_LABELS, r.status), sort: 'status' },
     { label: '対応日時', cell: (r) => formatDateTime(r.respondedAt) },
     { label: 'メモ', cell: (r) => r.notes, class: 'notes' },
   ],
 };
 
-export const reservationsView = recordsView(reservations, { hash: '#/reservations', label: '予約' });
+/** A reservation's own page: what the list shows and more, its status and memo changed as in the list. */
+const reservationPage: RecordPage<Reservation, ReservationDetail> = {
+  get: '/api/admin/reservations/get',
+  facts: [
+    { label: '受付日時', cell: (r) => formatDateTime(r.createdAt) },
+    { label: '商品', cell: (r, context) => productName(context.products, r.productSlug) },
+    { label: 'お名前', cell: (r) => r.name },
+    { label: 'メール', cell: (r) => r.email, class: 'email' },
+    { label: '予約受付', cell: (r) => (r.preorderId ? '予約受付分' : '—') },
+    { label: '初回対応日時', cell: (r) => formatDateTime(r.respondedAt) },
+    { label: '最終更新', cell: (r) => formatDateTime(r.updatedAt) },
+  ],
+  actions: [statusColumn(statuses), notesColumn],
+};
+
+export const reservationsView = recordsView(reservations, { hash: '#/reservations', label: '予約' }, reservationPage);

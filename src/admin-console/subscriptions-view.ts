@@ -6,11 +6,13 @@ import { labelOf, SUBSCRIPTION_STATUS_LABELS } from './labels.ts';
 import { addressWithHistory } from './messages-view.ts';
 import { productName } from './products.ts';
 import type { RecordKind } from './record-kind.ts';
+import type { RecordPage } from './record-page.ts';
 import { recordsView } from './records-view.ts';
 import { restockSender } from './restock-sender.ts';
 
 type Subscription = Output<'/api/admin-notify-list'>['subscriptions'][number];
 type ArchivedSubscription = Output<'/api/admin/notify/archives/list'>['subscriptions'][number];
+type SubscriptionDetail = Output<'/api/admin/notify/get'>['subscription'];
 
 const statuses: Pick<RecordKind<Subscription, ArchivedSubscription>, 'statusTable' | 'statusLabels' | 'endpoints' | 'noun' | 'confirmStatuses'> = {
   noun: '登録',
@@ -32,22 +34,34 @@ const subscriptions: RecordKind<Subscription, ArchivedSubscription> = {
   searchHint: '登録番号・メールで検索',
   archivedStatuses: Object.keys(SUBSCRIPTION_STATUS_LABELS),
   columns: [
-    idColumn('登録番号'),
-    { label: '登録日時', cell: (s) => formatDateTime(s.createdAt) },
-    { label: '商品', cell: (s, context) => productName(context.products, s.productSlug) },
-    { label: 'メール', cell: (s) => addressWithHistory(s.email, s.id), class: 'email' },
+    idColumn('登録番号', { linked: true }),
+    { label: '登録日時', cell: (s) => formatDateTime(s.createdAt), sort: 'createdAt' },
+    { label: '商品', cell: (s, context) => productName(context.products, s.productSlug), sort: 'product' },
+    { label: 'メール', cell: (s) => addressWithHistory(s.email, s.id), class: 'email', sort: 'email' },
     statusColumn(statuses),
     { label: '通知日時', cell: (s) => formatDateTime(s.notifiedAt) },
   ],
   archivedColumns: [
-    { label: 'アーカイブ日時', cell: (s) => formatDateTime(s.archivedAt) },
-    { label: '登録日時', cell: (s) => formatDateTime(s.createdAt) },
-    { label: '商品', cell: (s, context) => productName(context.products, s.productSlug) },
-    { label: 'メール', cell: (s) => s.email, class: 'email' },
-    { label: 'ステータス', cell: (s) => labelOf(SUBSCRIPTION_STATUS_LABELS, s.status) },
+    { label: 'アーカイブ日時', cell: (s) => formatDateTime(s.archivedAt), sort: 'archivedAt' },
+    { label: '登録日時', cell: (s) => formatDateTime(s.createdAt), sort: 'createdAt' },
+    { label: '商品', cell: (s, context) => productName(context.products, s.productSlug), sort: 'product' },
+    { label: 'メール', cell: (s) => s.email, class: 'email', sort: 'email' },
+    { label: 'ステータス', cell: (s) => labelOf(SUBSCRIPTION_STATUS_LABELS, s.status), sort: 'status' },
     { label: '通知日時', cell: (s) => formatDateTime(s.notifiedAt) },
   ],
   panel: restockSender,
 };
 
-export const subscriptionsView = recordsView(subscriptions, { hash: '#/subscriptions', label: '再入荷通知' });
+const subscriptionPage: RecordPage<Subscription, SubscriptionDetail> = {
+  get: '/api/admin/notify/get',
+  facts: [
+    { label: '登録日時', cell: (s) => formatDateTime(s.createdAt) },
+    { label: '商品', cell: (s, context) => productName(context.products, s.productSlug) },
+    { label: 'メール', cell: (s) => s.email, class: 'email' },
+    { label: '通知日時', cell: (s) => formatDateTime(s.notifiedAt) },
+    { label: '最終更新', cell: (s) => formatDateTime(s.updatedAt) },
+  ],
+  actions: [statusColumn(statuses)],
+};
+
+export const subscriptionsView = recordsView(subscriptions, { hash: '#/subscriptions', label: '再入荷通知' }, subscriptionPage);

@@ -27,3 +27,12 @@ export function pageParam(value: string | null): number {
   const page = Number(value);
   return Number.isSafeInteger(page) && page >= 1 ? page : 1;
 }
+
+/**
+ * The order in the URL (`sort=name&order=desc`), or none: the list's own. A key the list does not
+ * sort by is refused by the service, which the screen then reports.
+ */
+export function sortParam(params: URLSearchParams): { by: string; order: 'asc' | 'desc' } | undefined {
+  const by = params.get('sort');
+  return by ? { by, order: params.get('order') === 'desc' ? 'desc' : 'asc' } : undefined;
+}
