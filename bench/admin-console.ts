@@ -3,12 +3,14 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchBrowser } from '../test/helpers/browser.ts';
+import { runLists } from './admin-console-lists.ts';
 import { printTable, verdict } from './lib/report.ts';
 import { startTenpo } from './lib/tenpo-process.ts';
 
 // The admin console's cost: whether building it (type stripping at the first request) touches the
 // service's cold start, how long the first /admin takes, what a browser downloads, and how fast
-// Chromium shows the sign-in form with an empty cache and with a warm one.
+// Chromium shows the sign-in form with an empty cache and with a warm one; then its reservation
+// lists at 3,000 and 50,000 reservations on both stores (admin-console-lists.ts).
 
 const TOKEN = 'bench-admin-token';
 const RUNS = 3;
@@ -74,6 +76,7 @@ export async function run(): Promise<string[]> {
     { measure: 'Chromium: sign in → dashboard drawn', value: `${Math.round(median(signIns))} ms` },
   ]);
   return [
+    ...(await runLists()),
     verdict('cold start with the console mounted', median(coldStarts) < 500, `${Math.round(median(coldStarts))} ms`, '< 500 ms'),
     verdict('first GET /admin, modules built', median(firstPage) < 150, `${median(firstPage).toFixed(1)} ms`, '< 150 ms'),
     verdict('console download, gzipped', gzipBytes < 60 * 1024, `${(gzipBytes / 1024).toFixed(1)} KiB`, '< 60 KiB'),

@@ -80,6 +80,9 @@ export function renderRecordPage<R extends ActiveRecord, A extends ArchivedRecor
   id: string,
 ): void {
   const body = h('div', { class: 'record-body', 'aria-live': 'polite' });
+  // The list's cells announce what they did in the banner above the screen; here each outcome is
+  // said beside the actions instead (`show(note)`), once.
+  const cellContext: ViewContext = { ...context, announce: () => undefined };
   replace(container, h('p', { class: 'back' }, h('a', { href: listHref() }, `← ${kind.noun}の一覧に戻る`)), body);
 
   /** Loads the record, its history and its messages, and draws them; `note` says what just happened. */
@@ -129,7 +132,7 @@ export function renderRecordPage<R extends ActiveRecord, A extends ArchivedRecor
     return h(
       'section',
       { class: 'record-actions', 'aria-label': '操作' },
-      ...page.actions.map((action) => h('div', { class: `action ${action.class ?? ''}` }, h('span', { class: 'label' }, action.label), action.cell(record, context, update))),
+      ...page.actions.map((action) => h('div', { class: `action ${action.class ?? ''}` }, h('span', { class: 'label' }, action.label), action.cell(record, cellContext, update))),
       h('div', { class: 'action' }, archive),
     );
   }
@@ -145,9 +148,7 @@ export function renderRecordPage<R extends ActiveRecord, A extends ArchivedRecor
       const result = await setArchived(context.api, kind.endpoints, archiving, [{ id: record.id, productSlug: record.productSlug }]);
       const refused = result.errors[0];
       if (refused) return void show({ text: `${serviceText(refused.error)}。`, tone: 'error' });
-      const text = archiving ? 'アーカイブしました。' : 'アーカイブから元に戻しました。';
-      context.announce(text, 'success');
-      await show({ text, tone: 'success' });
+      await show({ text: archiving ? 'アーカイブしました。' : 'アーカイブから元に戻しました。', tone: 'success' });
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) return context.fail(error);
       await show({ text: errorMessage(error, kind.statusLabels), tone: 'error' });
@@ -189,7 +190,7 @@ export function renderRecordPage<R extends ActiveRecord, A extends ArchivedRecor
           'span',
           { class: 'memo-change' },
           'メモを変更: ',
-          entry.after ? h('q', {}, entry.after) : h('span', { class: 'muted' }, '（空に）'),
+          entry.after ? h('span', { class: 'memo-after' }, `「${entry.after}」`) : h('span', { class: 'muted' }, '（空に）'),
           entry.before && h('span', { class: 'before' }, `変更前: ${entry.before}`),
         );
       case 'archived':

@@ -55,7 +55,11 @@ export interface RowOrder {
   direction: 'asc' | 'desc';
 }
 
-/** Active records in `order` (ties by id), filtered, all of them or one page. */
+/**
+ * Active records in `order` (ties by id), filtered, all of them or one page. A page is found by its
+ * ids first, from the sort's index alone, and only its rows are read: an OFFSET deep into the list
+ * then passes over index entries, not over table rows (bench/admin-console-lists.ts).
+ */
 export async function listActiveRows<T extends RecordTable>(
   db: Kysely<Tables>,
   table: T,
@@ -63,9 +67,12 @@ export async function listActiveRows<T extends RecordTable>(
   order: RowOrder,
   page?: { limit: number; offset: number },
 ): Promise<RecordRow<T>[]> {
-  let query = activeRows(db, table, filter).selectAll().orderBy(sql.ref(order.column), order.direction).orderBy('id', order.direction);
-  if (page) query = query.limit(page.limit).offset(page.offset);
-  return asRows<T>(await query.execute());
+  const [by, direction] = [sql.ref(order.column), order.direction];
+  const matching = activeRows(db, table, filter);
+  if (!page) return asRows<T>(await matching.selectAll().orderBy(by, direction).orderBy('id', direction).execute());
+  const pageIds = matching.select('id').orderBy(by, direction).orderBy('id', direction).limit(page.limit).offset(page.offset);
+  const shared: RecordTable = table;
+  return asRows<T>(await records(db).selectFrom(shared).selectAll().where('id', 'in', pageIds).orderBy(by, direction).orderBy('id', direction).execute());
 }
 
 /** Where a keyset read stopped: the last record's value of the order's column, and its id. */
