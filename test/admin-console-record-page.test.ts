@@ -5,7 +5,8 @@ import type { Browser, Page } from 'playwright-core';
 import { createTenpoClient, type TenpoClient } from 'tenpo/client';
 import { insertReservations } from '../src/reservations/store.ts';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from './helpers/app.ts';
-import { ARTIFACTS, launchBrowser, recordPage, screenshot, type PageRecord } from './helpers/browser.ts';
+import { signedInConsole } from './helpers/console.ts';
+import { ARTIFACTS, launchBrowser, screenshot, type PageRecord } from './helpers/browser.ts';
 
 // Issue 16 in Chromium with 3,000 reservations, at a laptop's and a phone's size: a bulk status
 // change of selected rows (with its confirmation), sorting by a column header (aria-sort, kept in
@@ -49,17 +50,7 @@ after(async () => {
   await app?.close();
 });
 
-async function signedIn(view: string, viewport: { width: number; height: number }): Promise<Page> {
-  const context = await browser.newContext({ viewport });
-  const page = await context.newPage();
-  recordPage(page, record);
-  await page.goto(`${app.url}/admin`);
-  await page.fill('#token', ADMIN_TOKEN);
-  await page.click('button[type=submit]');
-  await page.waitForSelector('header.top');
-  await page.goto(`${app.url}/admin#/${view}`);
-  return page;
-}
+const signedIn = (view: string, viewport: { width: number; height: number }) => signedInConsole(browser, app.url, view, viewport, record);
 
 const rows = (page: Page) => page.locator('table.records tbody tr:not(.row-note)');
 const loaded = (page: Page) => page.waitForFunction(() => !document.querySelector('.list[aria-busy]') && document.querySelector('table.records tbody tr'));
