@@ -1,12 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'kysely';
-import type { DatabaseTarget } from '../src/config.ts';
+import { parseDatabaseUrl } from '../src/config.ts';
 import { openDatabase, type Database } from '../src/db/database.ts';
 import { createLogger } from '../src/log.ts';
 import { storedMessage } from '../test/helpers/outbox.ts';
-import { startPostgres } from '../test/helpers/postgres.ts';
+import { onBothStores } from './lib/both-stores.ts';
 import { printTable, verdict } from './lib/report.ts';
 import { startTenpo } from './lib/tenpo-process.ts';
 
@@ -23,51 +20,42 @@ const WARM_UP = 3;
 const PORTS = { sqlite: 18851, postgres: 18852 };
 
 export async function run(): Promise<string[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'tenpo-bench-retention-'));
-  const cluster = await startPostgres({ durable: true });
   const rows: Record<string, string | number>[] = [];
   const verdicts: string[] = [];
-  try {
-    for (const dialect of ['sqlite', 'postgres'] as const) {
-      const target: DatabaseTarget = dialect === 'sqlite' ? { dialect, path: join(dir, 'tenpo.db') } : { dialect, url: cluster.url };
-      const databaseUrl = dialect === 'sqlite' ? `sqlite:${join(dir, 'tenpo.db')}` : cluster.url;
-      const observer = await openDatabase(target, createLogger('silent'));
-      try {
-        await seedOldMessages(observer);
-        const serve = async (retentionDays: number, until: (readyAt: number) => Promise<boolean>) => {
-          const tenpo = await startTenpo({ DATABASE_URL: databaseUrl, RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'warn', OUTBOX_RETENTION_DAYS: String(retentionDays) }, { port: PORTS[dialect] });
-          const readyAt = performance.now();
-          try {
-            return await reserveUntil(tenpo.url, () => until(readyAt));
-          } finally {
-            await tenpo.stop();
-          }
-        };
-        const without = await serve(3650, async (readyAt) => performance.now() > readyAt + BASELINE_MS);
-        const purgeStarted = performance.now();
-        const during = await serve(30, async () => !(await oldMessagesLeft(observer)));
-        const purgeMs = performance.now() - purgeStarted;
-        for (const [phase, latencies] of [['no purge', without], ['during the purge', during]] as const) {
-          rows.push({ store: dialect, phase, reservations: latencies.length, 'p50 ms': percentile(latencies, 0.5), 'p99 ms': percentile(latencies, 0.99), 'max ms': percentile(latencies, 1) });
+  await onBothStores('retention', async (dialect, databaseUrl) => {
+    const observer = await openDatabase(parseDatabaseUrl(databaseUrl), createLogger('silent'));
+    try {
+      await seedOldMessages(observer);
+      const serve = async (retentionDays: number, until: (readyAt: number) => Promise<boolean>) => {
+        const tenpo = await startTenpo({ DATABASE_URL: databaseUrl, RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'warn', OUTBOX_RETENTION_DAYS: String(retentionDays) }, { port: PORTS[dialect] });
+        const readyAt = performance.now();
+        try {
+          return await reserveUntil(tenpo.url, () => until(readyAt));
+        } finally {
+          await tenpo.stop();
         }
-        rows.push({ store: dialect, phase: `purge: ${OLD_MESSAGES.toLocaleString('en-US')} rows`, reservations: '', 'p50 ms': '', 'p99 ms': '', 'max ms': `${(purgeMs / 1000).toFixed(1)} s incl. start` });
-        const ratio = percentile(during, 0.99) / percentile(without, 0.99);
-        verdicts.push(
-          verdict(
-            `${dialect}: reservation p99 during the purge of ${OLD_MESSAGES.toLocaleString('en-US')} old messages against without`,
-            during.length >= 20 && ratio < 3,
-            `×${ratio.toFixed(2)} (${percentile(during, 0.99)} ms against ${percentile(without, 0.99)} ms; ${during.length} reservations during the purge)`,
-            '< ×3, over at least 20 reservations',
-          ),
-        );
-      } finally {
-        await observer.close();
+      };
+      const without = await serve(3650, async (readyAt) => performance.now() > readyAt + BASELINE_MS);
+      const purgeStarted = performance.now();
+      const during = await serve(30, async () => !(await oldMessagesLeft(observer)));
+      const purgeMs = performance.now() - purgeStarted;
+      for (const [phase, latencies] of [['no purge', without], ['during the purge', during]] as const) {
+        rows.push({ store: dialect, phase, reservations: latencies.length, 'p50 ms': percentile(latencies, 0.5), 'p99 ms': percentile(latencies, 0.99), 'max ms': percentile(latencies, 1) });
       }
+      rows.push({ store: dialect, phase: `purge: ${OLD_MESSAGES.toLocaleString('en-US')} rows`, reservations: '', 'p50 ms': '', 'p99 ms': '', 'max ms': `${(purgeMs / 1000).toFixed(1)} s incl. start` });
+      const ratio = percentile(during, 0.99) / percentile(without, 0.99);
+      verdicts.push(
+        verdict(
+          `${dialect}: reservation p99 during the purge of ${OLD_MESSAGES.toLocaleString('en-US')} old messages against without`,
+          during.length >= 20 && ratio < 3,
+          `×${ratio.toFixed(2)} (${percentile(during, 0.99)} ms against ${percentile(without, 0.99)} ms; ${during.length} reservations during the purge)`,
+          '< ×3, over at least 20 reservations',
+        ),
+      );
+    } finally {
+      await observer.close();
     }
-  } finally {
-    cluster.stop();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
   printTable(`Reservations from ${CLIENTS} clients at once, with and without the outbox retention purge`, rows);
   return verdicts;
 }
