@@ -16,7 +16,7 @@ import { startTenpo, type TenpoProcess } from './lib/tenpo-process.ts';
 // means the growth for 100,000 rows is about that for 10,000, not ten times it. Time and the
 // service's CPU per 1,000 rows are printed too (the CPU is steadier than the time on a shared machine).
 
-const PORTS = { sqlite: 18841, postgres: 18842 };
+const PORTS = { sqlite: 18881, postgres: 18882 };
 /**
  * The service's heap held tight, as a container's memory limit would hold it. Left alone, V8 grows
  * its young generation under a steady stream of short-lived objects (each batch's rows and lines)
