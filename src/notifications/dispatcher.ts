@@ -2,12 +2,12 @@ import type { Database } from '../db/database.ts';
 import type { Logger } from '../log.ts';
 import { DeliveryFailure } from './delivery-failure.ts';
 import type { QueuedMessage } from './message.ts';
-import { claimDueMessages, isStillHeld, markDelivered, markFailed, type ClaimedMessage } from './outbox-store.ts';
+import { claimDueMessages, markDelivered, markFailed, stillHeldIds, type ClaimedMessage } from './outbox-store.ts';
 import { retryDelayMs } from './retry-delay.ts';
 
 /**
  * What delivering one message came to; a failure is thrown. `withdrawn`: not sent, because the
- * message was no longer queued for this dispatcher when it was about to go (see isStillHeld).
+ * message was no longer queued for this dispatcher when it was about to go (see stillHeldIds).
  */
 export type DeliveryOutcome = 'sent' | 'skipped' | 'withdrawn';
 /** Every way an attempt can end: delivered, skipped, withdrawn, failed and to be retried, or failed for the last time. */
@@ -71,6 +71,8 @@ export class Dispatcher {
   /** Successful deliveries waiting to be written, in one statement per claim. */
   #delivered: { id: string; lease: string; status: 'sent' | 'skipped' }[] = [];
   #writingDelivered: Promise<void> | undefined;
+  /** Deliveries about to send, asking whether their message is still theirs: one statement for all that ask in the same moment. */
+  #heldChecks: { message: ClaimedMessage; answer: PromiseWithResolvers<boolean> }[] = [];
   /** Attempts since the start by channel and outcome, for /metrics. */
   readonly #attempts = new Map<string, { channel: string; outcome: AttemptOutcome; count: number }>();
 
@@ -152,7 +154,7 @@ export class Dispatcher {
   async #attempt(message: ClaimedMessage): Promise<void> {
     let outcome: DeliveryOutcome;
     try {
-      outcome = await this.#deliver(message, () => isStillHeld(this.#database.db, message));
+      outcome = await this.#deliver(message, () => this.#stillHeld(message));
     } catch (error) {
       await this.#settleFailure(message, error);
       return;
@@ -163,6 +165,25 @@ export class Dispatcher {
     this.#delivered.push({ id: message.id, lease: message.lease, status: outcome });
     this.#writingDelivered ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.#writeDelivered());
     await this.#writingDelivered;
+  }
+
+  #stillHeld(message: ClaimedMessage): Promise<boolean> {
+    const answer = Promise.withResolvers<boolean>();
+    this.#heldChecks.push({ message, answer });
+    if (this.#heldChecks.length === 1) setImmediate(() => void this.#checkHeld());
+    return answer.promise;
+  }
+
+  async #checkHeld(): Promise<void> {
+    const batch = this.#heldChecks;
+    this.#heldChecks = [];
+    try {
+      const held = await stillHeldIds(this.#database.db, batch.map(({ message }) => message));
+      for (const { message, answer } of batch) answer.resolve(held.has(message.id));
+    } catch (error) {
+      // Unknown is not yes: the delivery fails and is retried.
+      for (const { answer } of batch) answer.reject(error);
+    }
   }
 
   async #writeDelivered(): Promise<void> {

@@ -92,13 +92,19 @@ function toQueued(row: Pick<OutboxRow, 'id' | 'channel' | 'destination' | 'paylo
 }
 
 /**
- * Whether a claimed message is still queued under this lease, checked just before it is handed to
- * its channel: false once it was erased with its record (personal-data erasure), or when the lease
- * ran out and another dispatcher holds it now. Either way it is not this dispatcher's to send.
+ * Which of these claimed messages are still queued under their lease, checked just before they are
+ * handed to their channel: not one erased with its record (personal-data erasure) since its claim,
+ * nor one whose lease ran out and another dispatcher holds now. Either way it is not this
+ * dispatcher's to send.
  */
-export async function isStillHeld(db: Kysely<Tables>, claimed: { id: string; lease: string }): Promise<boolean> {
-  const row = await db.selectFrom('outbox').select('id').where('id', '=', claimed.id).where('locked_until', '=', claimed.lease).executeTakeFirst();
-  return row !== undefined;
+export async function stillHeldIds(db: Kysely<Tables>, claimed: { id: string; lease: string }[]): Promise<Set<string>> {
+  const leases = new Map(claimed.map((message) => [message.id, message.lease]));
+  const held = new Set<string>();
+  for (const ids of chunks([...leases.keys()])) {
+    const rows = await db.selectFrom('outbox').select(['id', 'locked_until']).where('id', 'in', ids).execute();
+    for (const row of rows) if (row.locked_until === leases.get(row.id)) held.add(row.id);
+  }
+  return held;
 }
 
 /** Settles claimed messages as sent or skipped. Returns how many were still held under their lease. */
@@ -243,7 +249,7 @@ export async function findMessagesAbout(db: Kysely<Tables>, recordIds: string[],
 
 /**
  * Erases what findMessagesAbout finds, delivered or not (personal-data erasure); how many. A
- * message a dispatcher has claimed is not sent once erased (isStillHeld).
+ * message a dispatcher has claimed is not sent once erased (stillHeldIds).
  */
 export async function deleteMessagesAbout(db: Kysely<Tables>, recordIds: string[], addressKey?: string): Promise<number> {
   const statements = chunks(recordIds).map((ids) => db.deleteFrom('outbox').where('record_id', 'in', ids));
