@@ -67,11 +67,11 @@ test('PostgreSQL down for 5 s under load: prompt 5xx envelopes while it is down,
   });
 
   await new Promise((resolve) => setTimeout(resolve, 500));
-  cluster.stop({ keepData: true });
+  await cluster.pause();
   const downAt = Date.now();
   await new Promise((resolve) => setTimeout(resolve, OUTAGE_MS));
   const upAt = Date.now();
-  cluster.start();
+  await cluster.resume();
   const startedAt = Date.now();
   // Back: wait for every call that needs the store to answer 200 again, then a second more of load.
   const recovered = await waitForRecovery(answers, startedAt);

@@ -20,7 +20,7 @@ test('PostgreSQL stopped: 503 while it is down, 200 again once it is back, witho
   after(() => app.close());
   assert.equal((await app.request('/healthz')).status, 200);
 
-  cluster.stop({ keepData: true });
+  await cluster.pause();
   const down = await app.request('/healthz');
   assert.equal(down.status, 503);
   assert.deepEqual(await down.json(), { status: 'error', environment: 'development', version: packageJson.version, checks: { database: 'error' } });
@@ -30,7 +30,7 @@ test('PostgreSQL stopped: 503 while it is down, 200 again once it is back, witho
     assert.deepEqual([probe, answer.status, await answer.json()], [probe, 200, { status: 'ok' }], 'an outage is no reason to restart or to pull every instance');
   }
 
-  cluster.start();
+  await cluster.resume();
   assert.equal((await app.request('/healthz')).status, 200);
 });
 

@@ -203,7 +203,7 @@ test('with the store down, search still answers 200; the log skips and counts, t
     await writer.flush();
     assert.deepEqual(writer.counts(), { queued: 1, written: 1, skipped: 0 });
 
-    cluster.stop({ keepData: true });
+    await cluster.pause();
     const started = performance.now();
     const response = await app.request(`/api/search?q=${encodeURIComponent('ディレイ')}`);
     assert.equal(response.status, 200);
@@ -213,7 +213,7 @@ test('with the store down, search still answers 200; the log skips and counts, t
     assert.deepEqual(writer.counts(), { queued: 2, written: 1, skipped: 1 });
     assert.ok(app.logs.some((line) => line.msg === 'keyword log store failed; entries are skipped until it answers'));
 
-    cluster.start();
+    await cluster.resume();
     await app.request('/api/search?q=vca');
     await writer.flush();
     assert.deepEqual(writer.counts(), { queued: 3, written: 2, skipped: 1 });

@@ -1,8 +1,9 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chownSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import { packageDir, packagedOnly, unpackOnce } from './packaged.ts';
 import { freePort } from './ports.ts';
@@ -12,9 +13,16 @@ export interface PostgresCluster {
   /** Superuser URL of the `postgres` database. */
   url: string;
   port: number;
-  /** Starts the server again after stop({ keepData: true }). */
-  start(): void;
-  stop(options?: { keepData?: boolean }): void;
+  /**
+   * Stops the server and keeps its data, for a test of an outage. Asynchronous, so the test's own
+   * event loop goes on reading answers meanwhile: a blocking pg_ctl would count its own wait as the
+   * service's slowness.
+   */
+  pause(): Promise<void>;
+  /** Starts the server again after pause(). */
+  resume(): Promise<void>;
+  /** Stops the server and removes its files (synchronous, so it also works in an exit handler). */
+  stop(): void;
 }
 
 /** The machine's PostgreSQL: where Debian's postgresql package puts it, or initdb on PATH. */
@@ -59,9 +67,13 @@ export async function startPostgres(options: { durable?: boolean } = {}): Promis
     const id = (flag: string) => Number(execFileSync('id', [flag, 'nobody'], { encoding: 'utf8' }));
     chownSync(dir, id('-u'), id('-g'));
   }
+  const commandFor = (program: string, args: string[]): [string, string[]] =>
+    asRoot ? ['runuser', ['-u', 'nobody', '--', join(bin, program), ...args]] : [join(bin, program), args];
   const run = (program: string, args: string[]) => {
-    const [command, argv] = asRoot ? ['runuser', ['-u', 'nobody', '--', join(bin, program), ...args]] : [join(bin, program), args];
-    execFileSync(command, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
+    execFileSync(...commandFor(program, args), { stdio: ['ignore', 'pipe', 'pipe'] });
+  };
+  const runAsync = async (program: string, args: string[]) => {
+    await promisify(execFile)(...commandFor(program, args));
   };
   const data = join(dir, 'data');
   run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
@@ -74,21 +86,26 @@ export async function startPostgres(options: { durable?: boolean } = {}): Promis
     ...(options.durable ? [] : ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off']),
     '-c max_connections=200',
   ].join(' ');
-  const start = () => run('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-o', settings, '-w', 'start']);
-  start();
+  const startArgs = ['-D', data, '-l', join(dir, 'server.log'), '-o', settings, '-w', 'start'];
+  const stopArgs = ['-D', data, '-m', 'immediate', '-w', 'stop'];
+  run('pg_ctl', startArgs);
 
   let stopped = false;
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
-    start: () => {
-      start();
+    pause: async () => {
+      await runAsync('pg_ctl', stopArgs);
+      stopped = true;
+    },
+    resume: async () => {
+      await runAsync('pg_ctl', startArgs);
       stopped = false;
     },
-    stop: ({ keepData = false } = {}) => {
-      if (!stopped) run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+    stop: () => {
+      if (!stopped) run('pg_ctl', stopArgs);
       stopped = true;
-      if (!keepData) rmSync(dir, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }
