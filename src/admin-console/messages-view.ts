@@ -16,7 +16,7 @@ type Filter = Pick<Input<'/api/admin/messages/list'>, 'recordId' | 'status' | 'c
 
 const PAGE_SIZE = 50;
 
-export const MESSAGE_STATUS_LABELS: Record<string, string> = { pending: '送信待ち', sent: '送信済み', skipped: '送信せず（未設定）', dead: '送信失敗' };
+const MESSAGE_STATUS_LABELS: Record<string, string> = { pending: '送信待ち', sent: '送信済み', skipped: '送信せず（未設定）', dead: '送信失敗' };
 const CHANNEL_LABELS: Record<string, string> = { email: 'メール', chat: 'チャット' };
 /** A chat message's kind is the webhook it goes to (SPEC §6.6). */
 const WEBHOOK_LABELS: Record<string, string> = { reservation: '予約の通知', restock: '再入荷通知の登録', public: '再入荷の告知' };
@@ -55,16 +55,16 @@ export const messagesView: View = {
     const list = h('div', { class: 'list message-log' });
     const remember = () => writeParams({ record: state.filter.recordId, status: state.filter.status, channel: state.filter.channel, page: state.page > 1 ? state.page : undefined });
 
-    const select = (id: string, label: string, labels: Record<string, string>, value: string | undefined, all: string) =>
+    const select = (key: 'status' | 'channel', label: string, labels: Record<string, string>) =>
       h(
         'span',
         { class: 'field' },
-        h('label', { for: id }, label),
+        h('label', { for: `messages-${key}` }, label),
         h(
           'select',
-          { id, onChange: (event: Event) => changed({ [id === 'messages-status' ? 'status' : 'channel']: (event.target as HTMLSelectElement).value || undefined }) },
-          h('option', { value: '' }, all),
-          ...Object.entries(labels).map(([v, text]) => h('option', { value: v, selected: v === value }, text)),
+          { id: `messages-${key}`, onChange: (event: Event) => changed({ [key]: (event.target as HTMLSelectElement).value || undefined }) },
+          h('option', { value: '' }, 'すべて'),
+          ...Object.entries(labels).map(([value, text]) => h('option', { value, selected: value === state.filter[key] }, text)),
         ),
       );
     function changed(change: Partial<Filter>): void {
@@ -185,8 +185,8 @@ export const messagesView: View = {
       replace(head, h('h1', {}, state.filter.recordId ? `${recordName(state.filter.recordId)} の送信履歴` : '送信履歴'), state.filter.recordId ? h('button', { type: 'button', onClick: () => changed({ recordId: undefined }) }, 'すべての送信履歴を表示') : null);
       replace(
         filters,
-        select('messages-status', 'ステータス', MESSAGE_STATUS_LABELS, state.filter.status, 'すべて'),
-        select('messages-channel', 'チャネル', CHANNEL_LABELS, state.filter.channel, 'すべて'),
+        select('status', 'ステータス', MESSAGE_STATUS_LABELS),
+        select('channel', 'チャネル', CHANNEL_LABELS),
         h('button', { type: 'button', onClick: () => void load() }, '再読み込み'),
       );
     }

@@ -3,8 +3,8 @@ import { confirmDialog } from './confirm-dialog.ts';
 import { h, replace } from './dom.ts';
 import { formatDateTime } from './format.ts';
 import type { ViewContext } from './shell.ts';
+import type { Template } from './template-editor.ts';
 
-type Template = Output<'/api/admin/email-templates/list'>['templates'][number];
 type Version = Output<'/api/admin/email-templates/versions'>['versions'][number];
 
 /**
