@@ -43,7 +43,8 @@ const keptByIndex = new WeakMap<MiniSearch, Kept>();
 
 /**
  * The documents matching every one of `words`: each is a query MiniSearch runs with `options`
- * (combineWith AND), under a key that names it (equal keys must mean equal queries).
+ * (combineWith AND), under a key that names it: equal keys must mean equal queries, and every call
+ * on one index passes the same options.
  */
 export function matchAll(miniSearch: MiniSearch, words: { key: string; query: () => Query }[], options: SearchOptions): Match[] {
   const internals = miniSearch as unknown as Internals;

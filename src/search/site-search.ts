@@ -37,7 +37,7 @@ export async function loadSiteSearch(source: string | URL | ArrayBuffer | ArrayB
 
 /**
  * Builds now what queries would otherwise build on first use, so a page's searches as it is typed
- * into cost the same from the first one: the fuzzy lookup tables, every page's normalised text,
+ * into cost the same from the first one: the term lookup tables, every page's normalised text,
  * and (by one search) the word segmenter and the compiled code. The service does not: a start
  * should be quick, and its first searches are warmed by its cache.
  */
