@@ -333,8 +333,10 @@ test('a message erased after its claim, while its delivery is prepared, is not s
   await h.queue(['erased', 'kept']);
   dispatcher.start();
   await waitUntil(() => preparing.waiting === 2, { what: 'both claimed and being prepared' });
-  // What a personal-data erasure does to the message's row (src/personal-data).
+  // What a personal-data erasure does to the message's row (src/personal-data), while the delivery
+  // is prepared for longer than one that sends without asking again (CHECK_AFTER_MS).
   await h.database.db.deleteFrom('outbox').where('idempotency_key', '=', 'erased').execute();
+  await settle(50);
   preparing.releaseAll();
   await waitUntil(async () => (await h.status('kept')) === 'sent', { what: 'the other message sent' });
   await settle(50);

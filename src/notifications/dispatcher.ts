@@ -47,6 +47,16 @@ export const DEFAULT_DISPATCHER_TIMINGS: DispatcherTimings = {
   concurrency: 16,
 };
 
+/**
+ * A delivery that reaches its send this soon after the claim sends without asking the store again
+ * whether the message is still queued: it is as good as handed over at the claim, and a statement
+ * per send would cost every delivery a round trip (and, while the database recovers from an
+ * outage, a connection the requests are waiting for). One that took longer (an email rendered with
+ * a template version read from the store, a busy process) asks, so a message erased meanwhile
+ * (personal-data erasure) is not sent.
+ */
+const CHECK_AFTER_MS = 20;
+
 /** Longest kept `last_error`; provider answers can be long. */
 const MAX_ERROR_LENGTH = 500;
 
@@ -154,7 +164,8 @@ export class Dispatcher {
   async #attempt(message: ClaimedMessage): Promise<void> {
     let outcome: DeliveryOutcome;
     try {
-      outcome = await this.#deliver(message, () => this.#stillHeld(message));
+      const claimedAt = performance.now();
+      outcome = await this.#deliver(message, () => (performance.now() - claimedAt < CHECK_AFTER_MS ? Promise.resolve(true) : this.#stillHeld(message)));
     } catch (error) {
       await this.#settleFailure(message, error);
       return;
