@@ -275,7 +275,7 @@ describe('送信履歴', () => {
     await rows.first().locator('td[data-label=チャネル]', { hasText: 'チャット' }).waitFor();
     assert.deepEqual([...new Set(await rows.locator('td[data-label=チャネル]').allTextContents())], ['チャット']);
     assert.deepEqual([...new Set(await rows.locator('td[data-label=種類]').allTextContents())], ['予約の通知']);
-    assert.deepEqual([...new Set(await rows.locator('.message-status').allTextContents())], ['送信せず（未設定）'], 'no webhook is configured');
+    assert.deepEqual([...new Set(await rows.locator('.message-status').allTextContents())], ['送信せず（送信先が未設定）'], 'no webhook is configured');
 
     await page.selectOption('#messages-channel', 'email');
     await page.selectOption('#messages-status', 'dead');

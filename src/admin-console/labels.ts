@@ -16,6 +16,19 @@ export const SUBSCRIPTION_STATUS_LABELS: Record<string, string> = {
   unsubscribed: '配信停止',
 };
 
+/** A message's status in the outbox (SPEC §6.5). */
+export const MESSAGE_STATUS_LABELS: Record<string, string> = {
+  pending: '送信待ち',
+  sent: '送信済み',
+  skipped: '送信せず（送信先が未設定）',
+  dead: '送信失敗',
+};
+
+export const CHANNEL_LABELS: Record<string, string> = { email: 'メール', chat: 'チャット' };
+
+/** The shop's chat webhooks by name, which is a chat message's kind and its `to` (SPEC §6.5, §6.6). */
+export const WEBHOOK_LABELS: Record<string, string> = { reservation: '予約の通知', restock: '再入荷通知の登録', public: '再入荷の告知' };
+
 /** The label of a status, or the value itself for one the console does not know. */
 export function labelOf(labels: Record<string, string>, status: string): string {
   return Object.hasOwn(labels, status) ? labels[status]! : status;

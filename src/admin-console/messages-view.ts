@@ -5,7 +5,7 @@ import { confirmDialog } from './confirm-dialog.ts';
 import { h, replace } from './dom.ts';
 import { TEMPLATE_KIND_LABELS } from './email-words.ts';
 import { formatCount, formatDateTime } from './format.ts';
-import { labelOf } from './labels.ts';
+import { CHANNEL_LABELS, labelOf, MESSAGE_STATUS_LABELS, WEBHOOK_LABELS } from './labels.ts';
 import type { Column } from './record-kind.ts';
 import { listLoader, pager, placeholder, recordTable } from './record-table.ts';
 import type { View } from './shell.ts';
@@ -16,10 +16,6 @@ type Filter = Pick<Input<'/api/admin/messages/list'>, 'recordId' | 'status' | 'c
 
 const PAGE_SIZE = 50;
 
-const MESSAGE_STATUS_LABELS: Record<string, string> = { pending: '送信待ち', sent: '送信済み', skipped: '送信せず（未設定）', dead: '送信失敗' };
-const CHANNEL_LABELS: Record<string, string> = { email: 'メール', chat: 'チャット' };
-/** A chat message's kind is the webhook it goes to (SPEC §6.6). */
-const WEBHOOK_LABELS: Record<string, string> = { reservation: '予約の通知', restock: '再入荷通知の登録', public: '再入荷の告知' };
 
 const kindLabel = (m: Message) => (m.channel === 'email' ? (isTemplateKind(m.kind) ? TEMPLATE_KIND_LABELS[m.kind] : m.kind) : labelOf(WEBHOOK_LABELS, m.kind));
 

@@ -3,15 +3,13 @@ import { confirmDialog } from './confirm-dialog.ts';
 import { h, replace, type Child } from './dom.ts';
 import { saveFile } from './download.ts';
 import { formatCount, formatDateTime } from './format.ts';
-import { labelOf, RESERVATION_STATUS_LABELS, SUBSCRIPTION_STATUS_LABELS } from './labels.ts';
+import { CHANNEL_LABELS, labelOf, MESSAGE_STATUS_LABELS, RESERVATION_STATUS_LABELS, SUBSCRIPTION_STATUS_LABELS } from './labels.ts';
 import { productName } from './products.ts';
 import { placeholder } from './record-table.ts';
 import type { View, ViewContext } from './shell.ts';
 
 type PersonalData = Output<'/api/admin/personal-data/export'>;
 
-const MESSAGE_STATUS_LABELS: Record<string, string> = { pending: '送信待ち', sent: '送信済み', skipped: '未送信（設定なし）', dead: '送信失敗' };
-const CHANNEL_LABELS: Record<string, string> = { email: 'メール', chat: 'チャット' };
 
 /**
  * 個人情報: a customer's request to see or erase their data (SPEC §9). Staff type the address, see

@@ -5,7 +5,7 @@ import { confirmDialog } from './confirm-dialog.ts';
 import { h, replace, type Child } from './dom.ts';
 import { TEMPLATE_KIND_LABELS } from './email-words.ts';
 import { formatCount, formatDateTime } from './format.ts';
-import { labelOf } from './labels.ts';
+import { labelOf, MESSAGE_STATUS_LABELS, WEBHOOK_LABELS } from './labels.ts';
 import { setArchived } from './record-api.ts';
 import type { ActiveRecord, ArchivedRecord, Column, RecordKind, RowNote } from './record-kind.ts';
 import { placeholder } from './record-table.ts';
@@ -42,15 +42,6 @@ const MESSAGES_SHOWN = 100;
 
 const ACTORS: Record<HistoryEntry['actor'], string> = { staff: '担当者', customer: 'お客様ご本人' };
 
-/** The shop's chat webhooks by name (SPEC §1). */
-const WEBHOOKS: Record<string, string> = { reservation: '予約の通知先', restock: '再入荷通知の通知先', public: '公開のお知らせ' };
-
-const MESSAGE_STATES: Record<Message['status'], string> = {
-  pending: '送信待ち',
-  sent: '送信済み',
-  skipped: '送信せず（送信先が未設定）',
-  dead: '送信失敗',
-};
 
 /** The URL of a record's page: the list's own state (filters, page, sort) and the record. */
 export function recordHref(id: string): string {
@@ -208,7 +199,7 @@ function messageText(message: Message): Child {
   const what =
     message.channel === 'email'
       ? `メール「${Object.hasOwn(TEMPLATE_KIND_LABELS, message.kind) ? TEMPLATE_KIND_LABELS[message.kind as TemplateKind] : message.kind}」（${message.to}）`
-      : `チャット通知（${labelOf(WEBHOOKS, message.to)}）`;
-  const state = MESSAGE_STATES[message.status];
+      : `チャット通知（${labelOf(WEBHOOK_LABELS, message.to)}）`;
+  const state = labelOf(MESSAGE_STATUS_LABELS, message.status);
   return h('span', {}, `${what}: ${state}`, message.status === 'dead' && message.lastError && h('span', { class: 'before' }, `理由: ${message.lastError}`));
 }
