@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { createTenpoClient, type TenpoClient } from 'tenpo/client';
-import { ADMIN_TOKEN, startTestApp, type TestApp } from './helpers/app.ts';
-import { launchBrowser, screenshot, type PageRecord } from './helpers/browser.ts';
-import { signedInConsole } from './helpers/console.ts';
+import type { TenpoClient } from 'tenpo/client';
+import type { TestApp } from './helpers/app.ts';
+import { screenshot, type PageRecord } from './helpers/browser.ts';
+import { closeConsoleTest, signedInConsole, startConsoleTest } from './helpers/console.ts';
 import { startSmtpReceiver, type SmtpReceiver } from './helpers/smtp-receiver.ts';
 import { waitUntil } from './helpers/wait.ts';
 
@@ -25,18 +25,15 @@ const record: PageRecord = { console: [], errors: [], urls: [] };
 
 before(async () => {
   smtp = await startSmtpReceiver();
-  app = await startTestApp({
-    env: { RATE_LIMIT_PER_MINUTE: '0', SMTP_URL: smtp.url, PUBLIC_BASE_URL: 'https://shop.example.jp' },
+  ({ app, api, browser } = await startConsoleTest({
+    env: { SMTP_URL: smtp.url, PUBLIC_BASE_URL: 'https://shop.example.jp' },
     // Three attempts before a message is given up, so 送信履歴 has dead messages to show soon.
     dispatcher: { pollIntervalMs: 25, retryBaseMs: 40, retryCapMs: 100, maxAttempts: 3 },
-  });
-  api = createTenpoClient({ baseUrl: app.url, token: () => ADMIN_TOKEN });
-  browser = await launchBrowser();
+  }));
 });
 
 after(async () => {
-  await browser?.close();
-  await app?.close();
+  await closeConsoleTest({ app, browser });
   await smtp?.close();
 });
 

@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { createTenpoClient, type TenpoClient } from 'tenpo/client';
-import { ADMIN_TOKEN, startTestApp, type TestApp } from './helpers/app.ts';
-import { launchBrowser, recordPage, screenshot, type PageRecord } from './helpers/browser.ts';
+import type { TenpoClient } from 'tenpo/client';
+import { closeConsoleTest, startConsoleTest } from './helpers/console.ts';
+import { ADMIN_TOKEN, type TestApp } from './helpers/app.ts';
+import { recordPage, screenshot, type PageRecord } from './helpers/browser.ts';
 
 // The console's 個人情報 screen in headless Chromium, against the whole service on SQLite: finding a
 // customer's records by address whatever its case, downloading them as JSON, and erasing them after
@@ -19,15 +20,10 @@ let browser: Browser;
 const record: PageRecord = { console: [], errors: [], urls: [] };
 
 before(async () => {
-  app = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '0' } });
-  api = createTenpoClient({ baseUrl: app.url, token: () => ADMIN_TOKEN });
-  browser = await launchBrowser();
+  ({ app, api, browser } = await startConsoleTest());
 });
 
-after(async () => {
-  await browser?.close();
-  await app?.close();
-});
+after(() => closeConsoleTest({ app, browser }));
 
 async function signedIn(viewport: { width: number; height: number }): Promise<Page> {
   const context = await browser.newContext({ viewport, acceptDownloads: true });

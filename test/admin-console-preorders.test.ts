@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { createTenpoClient, type TenpoClient } from 'tenpo/client';
-import { ADMIN_TOKEN, startTestApp, type TestApp } from './helpers/app.ts';
-import { launchBrowser, screenshot, type PageRecord } from './helpers/browser.ts';
-import { signedInConsole } from './helpers/console.ts';
+import type { TenpoClient } from 'tenpo/client';
+import type { TestApp } from './helpers/app.ts';
+import { screenshot, type PageRecord } from './helpers/browser.ts';
+import { closeConsoleTest, signedInConsole, startConsoleTest } from './helpers/console.ts';
 
 // The console's 予約受付 screen in headless Chromium, against the whole service on SQLite: a
 // campaign made in the editor with Japan-time dates, its seats filling, and the reservations list
@@ -18,15 +18,10 @@ let browser: Browser;
 const record: PageRecord = { console: [], errors: [], urls: [] };
 
 before(async () => {
-  app = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '0' } });
-  api = createTenpoClient({ baseUrl: app.url, token: () => ADMIN_TOKEN });
-  browser = await launchBrowser();
+  ({ app, api, browser } = await startConsoleTest());
 });
 
-after(async () => {
-  await browser?.close();
-  await app?.close();
-});
+after(() => closeConsoleTest({ app, browser }));
 
 const signedIn = (view: string, viewport: { width: number; height: number }) => signedInConsole(browser, app.url, view, viewport, record);
 

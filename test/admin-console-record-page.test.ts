@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { createTenpoClient, type TenpoClient } from 'tenpo/client';
+import type { TenpoClient } from 'tenpo/client';
 import { insertReservations } from '../src/reservations/store.ts';
-import { ADMIN_TOKEN, startTestApp, type TestApp } from './helpers/app.ts';
-import { signedInConsole } from './helpers/console.ts';
-import { ARTIFACTS, launchBrowser, screenshot, type PageRecord } from './helpers/browser.ts';
+import type { TestApp } from './helpers/app.ts';
+import { closeConsoleTest, signedInConsole, startConsoleTest } from './helpers/console.ts';
+import { ARTIFACTS, screenshot, type PageRecord } from './helpers/browser.ts';
 
 // Issue 16 in Chromium with 3,000 reservations, at a laptop's and a phone's size: a bulk status
 // change of selected rows (with its confirmation), sorting by a column header (aria-sort, kept in
@@ -27,8 +27,7 @@ let browser: Browser;
 const record: PageRecord = { console: [], errors: [], urls: [] };
 
 before(async () => {
-  app = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '0' } });
-  api = createTenpoClient({ baseUrl: app.url, token: () => ADMIN_TOKEN });
+  ({ app, api, browser } = await startConsoleTest());
   const start = Date.parse('2026-01-01T00:00:00.000Z');
   await insertReservations(
     app.services.database.db,
@@ -42,13 +41,9 @@ before(async () => {
       created_at: new Date(start + i * 60_000).toISOString(),
     })),
   );
-  browser = await launchBrowser();
 });
 
-after(async () => {
-  await browser?.close();
-  await app?.close();
-});
+after(() => closeConsoleTest({ app, browser }));
 
 const signedIn = (view: string, viewport: { width: number; height: number }) => signedInConsole(browser, app.url, view, viewport, record);
 

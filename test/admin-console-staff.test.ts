@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { createTenpoClient, type TenpoClient } from 'tenpo/client';
+import type { TenpoClient } from 'tenpo/client';
 import { insertReservations } from '../src/reservations/store.ts';
-import { ADMIN_TOKEN, startTestApp, type TestApp } from './helpers/app.ts';
-import { ARTIFACTS, launchBrowser, screenshot, type PageRecord } from './helpers/browser.ts';
-import { signedInConsole } from './helpers/console.ts';
+import type { TestApp } from './helpers/app.ts';
+import { ARTIFACTS, screenshot, type PageRecord } from './helpers/browser.ts';
+import { closeConsoleTest, signedInConsole, startConsoleTest } from './helpers/console.ts';
 
 // Staff working side by side in the console (issue 16), in Chromium at a laptop's and a phone's
 // size: no lost update between two tabs, finding a record by number, name or address, paging and
@@ -24,8 +24,7 @@ let browser: Browser;
 const record: PageRecord = { console: [], errors: [], urls: [] };
 
 before(async () => {
-  app = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '0' } });
-  api = createTenpoClient({ baseUrl: app.url, token: () => ADMIN_TOKEN });
+  ({ app, api, browser } = await startConsoleTest());
   const start = Date.parse('2026-01-01T00:00:00.000Z');
   const row = (id: string, i: number, name: string, email: string, product: string) => ({
     id,
@@ -43,13 +42,9 @@ before(async () => {
     app.services.database.db,
     Array.from({ length: 40 }, (_, i) => row(`res_shop_${String(i).padStart(2, '0')}`, BULK + i, `顧客 ${i}`, `customer${i}@example.jp`, 'kumo-vco-2')),
   );
-  browser = await launchBrowser();
 });
 
-after(async () => {
-  await browser?.close();
-  await app?.close();
-});
+after(() => closeConsoleTest({ app, browser }));
 
 const signedIn = (view: string, viewport = LAPTOP) => signedInConsole(browser, app.url, view, viewport, record);
 

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { createTenpoClient, type TenpoClient } from 'tenpo/client';
-import { ADMIN_TOKEN, startTestApp, type TestApp } from './helpers/app.ts';
-import { launchBrowser, recordPage, screenshot, type PageRecord } from './helpers/browser.ts';
+import type { TenpoClient } from 'tenpo/client';
+import { closeConsoleTest, startConsoleTest } from './helpers/console.ts';
+import { ADMIN_TOKEN, type TestApp } from './helpers/app.ts';
+import { recordPage, screenshot, type PageRecord } from './helpers/browser.ts';
 
 // The admin console in a real browser (headless Chromium) against the whole service on SQLite,
 // with data made through the API: what the shop's staff do, and what must never happen to the token.
@@ -20,8 +21,7 @@ const record: PageRecord = { console: [], errors: [], urls: [] };
 const reservationIds = new Map<string, string>();
 
 before(async () => {
-  app = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '0' } });
-  api = createTenpoClient({ baseUrl: app.url, token: () => ADMIN_TOKEN });
+  ({ app, api, browser } = await startConsoleTest());
   const reserve = async (name: string, productSlug: string) => {
     const { reservationId } = await api.call('/api/reservation', { name, email: `customer${reservationIds.size + 1}@example.com`, productSlug });
     reservationIds.set(name, reservationId);
@@ -37,13 +37,9 @@ before(async () => {
   for (const email of ['a@example.com', 'b@example.com', 'c@example.com']) await api.call('/api/notify', { email, productSlug: 'kumo-vco-2' });
   await api.call('/api/notify', { email: 'd@example.com', productSlug: 'hayate-wavefolder' });
   for (const q of ['シンセ', 'vco', 'vco', 'ないものねだり']) await app.request(`/api/search?q=${encodeURIComponent(q)}`);
-  browser = await launchBrowser();
 });
 
-after(async () => {
-  await browser?.close();
-  await app?.close();
-});
+after(() => closeConsoleTest({ app, browser }));
 
 /** A new tab (its own sessionStorage) on the console. */
 async function openConsole(viewport = { width: 1280, height: 900 }): Promise<Page> {

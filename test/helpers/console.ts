@@ -1,6 +1,30 @@
 import type { Browser, Page } from 'playwright-core';
-import { ADMIN_TOKEN } from './app.ts';
-import { recordPage, type PageRecord } from './browser.ts';
+import { createTenpoClient, type TenpoClient } from 'tenpo/client';
+import { ADMIN_TOKEN, startTestApp, type TestApp } from './app.ts';
+import { launchBrowser, recordPage, type PageRecord } from './browser.ts';
+
+export interface ConsoleTest {
+  app: TestApp;
+  /** The typed client with the admin token, to arrange records and check what the screens did. */
+  api: TenpoClient;
+  browser: Browser;
+}
+
+/**
+ * What every console test file starts in `before`: the whole service (SQLite unless told; no rate
+ * limit, so a test's many clicks are not refused), the typed admin client and a browser.
+ */
+export async function startConsoleTest(options: Parameters<typeof startTestApp>[0] = {}): Promise<ConsoleTest> {
+  const app = await startTestApp({ ...options, env: { RATE_LIMIT_PER_MINUTE: '0', ...options.env } });
+  const api = createTenpoClient({ baseUrl: app.url, token: () => ADMIN_TOKEN });
+  return { app, api, browser: await launchBrowser() };
+}
+
+/** `after`: closes what startConsoleTest started, whichever part of it did start. */
+export async function closeConsoleTest(test: Partial<ConsoleTest>): Promise<void> {
+  await test.browser?.close();
+  await test.app?.close();
+}
 
 /**
  * A new tab (its own sessionStorage) signed in to the console at `baseUrl` with the admin token,
