@@ -3,9 +3,9 @@ import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { TenpoClient } from 'tenpo/client';
-import { closeConsoleTest, startConsoleTest } from './helpers/console.ts';
-import { ADMIN_TOKEN, type TestApp } from './helpers/app.ts';
-import { recordPage, screenshot, type PageRecord } from './helpers/browser.ts';
+import type { TestApp } from './helpers/app.ts';
+import { screenshot, type PageRecord } from './helpers/browser.ts';
+import { closeConsoleTest, signedInConsole, startConsoleTest } from './helpers/console.ts';
 
 // The CSV button of both lists in headless Chromium, against the whole service on SQLite: the file
 // downloaded holds the records the screen's filters select (active or archived), with the byte-order
@@ -25,14 +25,7 @@ before(async () => {
 after(() => closeConsoleTest({ app, browser }));
 
 async function signedIn(view: string, viewport: { width: number; height: number }): Promise<Page> {
-  const context = await browser.newContext({ viewport, acceptDownloads: true });
-  const page = await context.newPage();
-  recordPage(page, record);
-  await page.goto(`${app.url}/admin`);
-  await page.fill('#token', ADMIN_TOKEN);
-  await page.click('button[type=submit]');
-  await page.waitForSelector('header.top');
-  await page.goto(`${app.url}/admin#/${view}`);
+  const page = await signedInConsole(browser, app.url, view, viewport, record, { acceptDownloads: true });
   await page.locator('table.records tbody tr').first().waitFor();
   return page;
 }
@@ -59,6 +52,16 @@ test('the reservations list downloads what its filters and search show, active o
   assert.ok(all.text.startsWith('\ufeff予約番号,受付日時,お名前,メールアドレス,'), 'a byte-order mark and the Japanese header');
   assert.deepEqual(all.lines.slice(1).map((line) => line.split(',')[0]).sort(), [taro, hanako, other].sort());
   assert.ok(all.lines.some((line) => line.includes(",'=山田 太郎,")), 'a name that would run as a formula is guarded');
+
+  // Sorted by name, newest letters first, as the list's column header leaves it in the URL.
+  await page.goto(`${app.url}/admin#/reservations?sort=name&order=desc`);
+  await page.locator('th[aria-sort=descending]', { hasText: 'お名前' }).waitFor();
+  const byName = await downloadCsv(page);
+  const names = { [taro]: '=山田 太郎', [hanako]: '鈴木 花子', [other]: '佐藤 次郎' };
+  const descending = Object.keys(names).sort((a, b) => (names[a]! < names[b]! ? 1 : -1));
+  assert.deepEqual(byName.lines.slice(1).map((line) => line.split(',')[0]), descending, 'in the order the list shows');
+  await page.goto(`${app.url}/admin#/reservations`);
+  await page.locator('th[aria-sort=descending]', { hasText: 'お名前' }).waitFor({ state: 'detached' });
 
   await page.selectOption('#filter-product', 'kumo-vco-2');
   await page.locator('table.records tbody tr', { hasText: '佐藤 次郎' }).waitFor({ state: 'detached' });

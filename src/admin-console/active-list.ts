@@ -198,7 +198,7 @@ export function renderActiveList<R extends ActiveRecord, A extends ArchivedRecor
         void load();
       },
       onReload: () => void load(),
-      onExport: () => downloadCsv(kind.endpoints.archive, state.filter, false).catch((error: unknown) => context.fail(error, kind.statusLabels)),
+      onExport: () => downloadCsv(kind.endpoints.archive, state.filter, { archived: false, sort: state.sort }).catch((error: unknown) => context.fail(error, kind.statusLabels)),
     }),
     bar,
     list,

@@ -74,7 +74,7 @@ export function renderArchivedList<R extends ActiveRecord, A extends ArchivedRec
         void load();
       },
       onReload: () => void load(),
-      onExport: () => downloadCsv(kind.endpoints.archive, state.filter, true).catch((error: unknown) => context.fail(error, kind.statusLabels)),
+      onExport: () => downloadCsv(kind.endpoints.archive, state.filter, { archived: true, sort: state.sort }).catch((error: unknown) => context.fail(error, kind.statusLabels)),
     }),
     bar.element,
     list,

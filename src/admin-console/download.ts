@@ -16,17 +16,18 @@ export function saveFile(blob: Blob, name: string): void {
 }
 
 /**
- * Downloads a kind's records as CSV (`<archive prefix>/export`), filtered as the list shows them.
+ * Downloads a kind's records as CSV (`<archive prefix>/export`), filtered and ordered as the list
+ * shows them.
  * Not through the typed client, which reads JSON: a refusal is read from the envelope into the
  * same ApiError, so a rejected token signs out as any other call does.
  */
-export async function downloadCsv(archivePrefix: string, filter: Filter, archived: boolean): Promise<void> {
+export async function downloadCsv(archivePrefix: string, filter: Filter, list: { archived: boolean; sort?: { by: string; order: 'asc' | 'desc' } }): Promise<void> {
   let response: Response;
   try {
     response = await fetch(`${archivePrefix}/export`, {
       method: 'POST',
       headers: { authorization: `Bearer ${storedToken() ?? ''}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ ...filter, ...(archived ? { archived: true } : {}) }),
+      body: JSON.stringify({ ...filter, ...(list.sort ? { sort: list.sort } : {}), ...(list.archived ? { archived: true } : {}) }),
     });
   } catch (cause) {
     throw new ApiError(0, 'No answer from the service', { cause });

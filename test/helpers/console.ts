@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { createTenpoClient, type TenpoClient } from 'tenpo/client';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from './app.ts';
 import { launchBrowser, recordPage, type PageRecord } from './browser.ts';
@@ -30,8 +30,8 @@ export async function closeConsoleTest(test: Partial<ConsoleTest>): Promise<void
  * A new tab (its own sessionStorage) signed in to the console at `baseUrl` with the admin token,
  * showing `view` (`reservations`, `messages?status=dead`), what it shows the world noted in `record`.
  */
-export async function signedInConsole(browser: Browser, baseUrl: string, view: string, viewport: { width: number; height: number }, record: PageRecord): Promise<Page> {
-  const context = await browser.newContext({ viewport });
+export async function signedInConsole(browser: Browser, baseUrl: string, view: string, viewport: { width: number; height: number }, record: PageRecord, options: BrowserContextOptions = {}): Promise<Page> {
+  const context = await browser.newContext({ ...options, viewport });
   const page = await context.newPage();
   recordPage(page, record);
   await page.goto(`${baseUrl}/admin`);
