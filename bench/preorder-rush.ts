@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startPostgres } from '../test/helpers/postgres.ts';
-import { startCountingReceiver } from './lib/counting-receiver.ts';
+import { deliveringTo, startCountingReceiver } from './lib/counting-receiver.ts';
 import { load, type LoadRequest, type LoadResult } from './lib/load.ts';
 import { printTable, verdict } from './lib/report.ts';
 import { startTenpo, type TenpoProcess } from './lib/tenpo-process.ts';
@@ -35,12 +35,12 @@ export async function rush(): Promise<string[]> {
   const rows: Record<string, string | number>[] = [];
   const verdicts: string[] = [];
   try {
-    const sqlite = await startTenpo(env(`sqlite:${join(dir, 'tenpo.db')}`, receiver.url), { port: PORTS.sqlite });
+    const sqlite = await startTenpo(tenpoEnv(`sqlite:${join(dir, 'tenpo.db')}`, receiver.url), { port: PORTS.sqlite });
     verdicts.push(...(await measure('SQLite', sqlite, rows)));
     await sqlite.stop();
     const cluster = await startPostgres({ durable: true });
     try {
-      const postgres = await startTenpo(env(cluster.url, receiver.url), { port: PORTS.postgres });
+      const postgres = await startTenpo(tenpoEnv(cluster.url, receiver.url), { port: PORTS.postgres });
       verdicts.push(...(await measure('PostgreSQL', postgres, rows)));
       await postgres.stop();
     } finally {
@@ -105,13 +105,12 @@ async function admin(tenpo: TenpoProcess, path: string, body: unknown): Promise<
   return response.json();
 }
 
-function env(databaseUrl: string, receiverUrl: string): Record<string, string> & { DATABASE_URL: string } {
+/** A tenpo for the reservation benches: no rate limit, quiet logs, its messages to the counting receiver. */
+export function tenpoEnv(databaseUrl: string, receiverUrl: string): Record<string, string> & { DATABASE_URL: string } {
   return {
     DATABASE_URL: databaseUrl,
     RATE_LIMIT_PER_MINUTE: '0',
     LOG_LEVEL: 'warn',
-    EMAIL_PROVIDER_API_KEY: 'bench-key',
-    EMAIL_API_URL: `${receiverUrl}/emails`,
-    RESERVATION_WEBHOOK_URL: `${receiverUrl}/hooks/reservation`,
+    ...deliveringTo(receiverUrl, ['reservation']),
   };
 }

@@ -10,7 +10,7 @@ import { startCountingReceiver, type CountingReceiver } from './lib/counting-rec
 import { load, type LoadRequest } from './lib/load.ts';
 import { printTable, verdict } from './lib/report.ts';
 import { startTenpo } from './lib/tenpo-process.ts';
-import { rush } from './preorder-rush.ts';
+import { rush, tenpoEnv } from './preorder-rush.ts';
 
 // POST /api/reservation under 50 connections, with the dispatcher delivering every message to a local
 // receiver (email API and chat webhook) while the load runs. On SQLite against a bare node:http +
@@ -100,17 +100,6 @@ export async function run(): Promise<string[]> {
   }
   printTable(`POST /api/reservation, 50 connections, dispatcher delivering to a local receiver; SQLite: ${ROUNDS} alternating rounds of ${SECONDS} s vs bare (median round); PostgreSQL: one run of ${SECONDS * 2} s`, rows);
   return [...verdicts, ...(await rush())];
-}
-
-function tenpoEnv(databaseUrl: string, receiverUrl: string): Record<string, string> & { DATABASE_URL: string } {
-  return {
-    DATABASE_URL: databaseUrl,
-    RATE_LIMIT_PER_MINUTE: '0',
-    LOG_LEVEL: 'warn',
-    EMAIL_PROVIDER_API_KEY: 'bench-key',
-    EMAIL_API_URL: `${receiverUrl}/emails`,
-    RESERVATION_WEBHOOK_URL: `${receiverUrl}/hooks/reservation`,
-  };
 }
 
 interface StoreCount {

@@ -1,5 +1,5 @@
 import { onBothStores } from './lib/both-stores.ts';
-import { startCountingReceiver } from './lib/counting-receiver.ts';
+import { deliveringTo, startCountingReceiver } from './lib/counting-receiver.ts';
 import { printTable, verdict } from './lib/report.ts';
 import { startTenpo } from './lib/tenpo-process.ts';
 
@@ -25,8 +25,7 @@ export async function run(): Promise<string[]> {
           RATE_LIMIT_PER_MINUTE: '0',
           LOG_LEVEL: 'warn',
           PREORDER_API_TOKEN: TOKEN,
-          EMAIL_PROVIDER_API_KEY: 'bench-key',
-          EMAIL_API_URL: `${receiver.url}/emails`,
+          ...deliveringTo(receiver.url),
         },
         { port: PORTS[dialect] },
       );

@@ -5,7 +5,7 @@ import { DatabaseSync } from 'node:sqlite';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { startPostgres } from '../test/helpers/postgres.ts';
-import { startCountingReceiver } from './lib/counting-receiver.ts';
+import { deliveringTo, startCountingReceiver } from './lib/counting-receiver.ts';
 import { printTable, verdict } from './lib/report.ts';
 import { startTenpo, type TenpoProcess } from './lib/tenpo-process.ts';
 
@@ -46,10 +46,7 @@ export async function run(): Promise<string[]> {
           DATABASE_URL: databaseUrl,
           RATE_LIMIT_PER_MINUTE: '0',
           LOG_LEVEL: 'warn',
-          EMAIL_PROVIDER_API_KEY: 'bench-key',
-          EMAIL_API_URL: `${receiver.url}/emails`,
-          RESTOCK_WEBHOOK_URL: `${receiver.url}/hooks/restock`,
-          PUBLIC_WEBHOOK_URL: `${receiver.url}/hooks/public`,
+          ...deliveringTo(receiver.url, ['restock', 'public']),
           PUBLIC_BASE_URL: 'https://shop.example.jp',
         },
         { port: PORTS[dialect] },

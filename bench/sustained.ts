@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { readContentSources } from '../src/search/content-sources.ts';
 import { parseContent } from '../src/search/content.ts';
 import { startPostgres } from '../test/helpers/postgres.ts';
-import { startCountingReceiver, type CountingReceiver } from './lib/counting-receiver.ts';
+import { deliveringTo, startCountingReceiver, type CountingReceiver } from './lib/counting-receiver.ts';
 import { runMixedLoad, type Endpoint, type LoadCall, type MixedLoadResult } from './lib/mixed-load.ts';
 import { printTable, verdict } from './lib/report.ts';
 import { makeQueries, seededRandom } from './lib/search-corpus.ts';
@@ -62,10 +62,7 @@ async function runOn(store: string, databaseUrl: string, port: number, receiver:
       PREORDER_API_TOKEN: TOKEN,
       RATE_LIMIT_PER_MINUTE: '0',
       LOG_LEVEL: 'warn',
-      EMAIL_PROVIDER_API_KEY: 'bench-key',
-      EMAIL_API_URL: `${receiver.url}/emails`,
-      RESERVATION_WEBHOOK_URL: `${receiver.url}/hooks/reservation`,
-      RESTOCK_WEBHOOK_URL: `${receiver.url}/hooks/restock`,
+      ...deliveringTo(receiver.url, ['reservation', 'restock']),
     },
     { port },
   );

@@ -16,6 +16,16 @@ export interface CountingReceiver {
   close(): Promise<void>;
 }
 
+/**
+ * The environment that sends a tenpo's emails (through the HTTP email API) and the named webhooks'
+ * chat messages to the receiver at `url`.
+ */
+export function deliveringTo(url: string, webhooks: ('reservation' | 'restock' | 'public')[] = []): Record<string, string> {
+  const env: Record<string, string> = { EMAIL_PROVIDER_API_KEY: 'bench-key', EMAIL_API_URL: `${url}/emails` };
+  for (const name of webhooks) env[`${name.toUpperCase()}_WEBHOOK_URL`] = `${url}/hooks/${name}`;
+  return env;
+}
+
 /** Listens on `port`; emails are told apart by their Idempotency-Key, so a repeat is counted as one. */
 export async function startCountingReceiver(port: number): Promise<CountingReceiver> {
   const state = { emails: new Set<string>(), duplicateEmails: 0, chats: 0, chatsByPath: new Map<string, number>() };
