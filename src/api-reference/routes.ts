@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { sendCachedJson, serializeJson, type CachedJson } from '../http/cached-json.ts';
-import { AppError } from '../http/app-error.ts';
 import { defineRoute, type Route } from '../http/route.ts';
 import { errorResponses } from '../http/schemas.ts';
-import { sendStaticFile } from '../web-assets/static-file.ts';
+import { hashedFilesRoute, sendStaticFile } from '../web-assets/static-file.ts';
 import packageJson from '../../package.json' with { type: 'json' };
 import { DOCS_ASSETS_PREFIX, DOCS_CSP, loadDocsPage, type DocsPage } from './docs-page.ts';
 import { openApiDocument } from './openapi-document.ts';
@@ -64,22 +63,12 @@ export function apiReferenceRoutes(describedRoutes: () => Route[], publicBaseUrl
       },
       handle: (c) => sendStaticFile(c, docsPage().page, { 'Content-Security-Policy': DOCS_CSP }),
     }),
-    defineRoute({
-      method: 'GET',
+    hashedFilesRoute({
       path: `${DOCS_ASSETS_PREFIX}:file`,
       tag: TAG,
       summary: 'A script or stylesheet of the reference page',
-      description: 'Named by a hash of its content, so it is cached for a year (immutable); gzipped when the client accepts it.',
-      cors: 'none',
-      responses: {
-        200: { description: 'The script or stylesheet', contentType: 'text/*' },
-        ...errorResponses(404, 405, 500),
-      },
-      handle: (c) => {
-        const file = docsPage().assets.get(c.req.param('file') ?? '');
-        if (!file) throw new AppError(404, 'Not found');
-        return sendStaticFile(c, file);
-      },
+      files: 'The script or stylesheet',
+      find: (c) => docsPage().assets.get(c.req.param('file') ?? ''),
     }),
   ];
 }

@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { posix } from 'node:path';
-import { AppError } from '../http/app-error.ts';
 import { defineRoute, type Route } from '../http/route.ts';
 import { errorResponses } from '../http/schemas.ts';
 import { loadBrowserModules } from './browser-modules.ts';
-import { sendStaticFile, staticFile, type StaticFile } from './static-file.ts';
+import { hashedFilesRoute, sendStaticFile, staticFile, type StaticFile } from './static-file.ts';
 
 /**
  * A page of the service made of its own browser TypeScript (the staff console, the demo
@@ -61,22 +60,12 @@ export function browserPageRoutes(definition: BrowserPageDefinition): Route[] {
         return sendStaticFile(c, html, { 'Content-Security-Policy': csp, 'Referrer-Policy': 'no-referrer' });
       },
     }),
-    defineRoute({
-      method: 'GET',
+    hashedFilesRoute({
       path: `${assetsPrefix}:dir/:file`,
       tag: definition.tag,
       summary: 'A module or the stylesheet of the page',
-      description: 'Named by a hash of its content, so it is cached for a year (immutable); gzipped when the client accepts it.',
-      cors: 'none',
-      responses: {
-        200: { description: 'The module or stylesheet', contentType: 'text/*' },
-        ...errorResponses(404, 405, 500),
-      },
-      handle: (c) => {
-        const file = page().assets.get(`${c.req.param('dir')}/${c.req.param('file')}`);
-        if (!file) throw new AppError(404, 'Not found');
-        return sendStaticFile(c, file);
-      },
+      files: 'The module or stylesheet',
+      find: (c) => page().assets.get(`${c.req.param('dir')}/${c.req.param('file')}`),
     }),
   ];
 }

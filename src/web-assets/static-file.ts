@@ -3,9 +3,12 @@ import { promisify } from 'node:util';
 import { gzip as gzipCallback, constants } from 'node:zlib';
 import type { Context } from 'hono';
 import type { AppEnv } from '../http/app-env.ts';
+import { AppError } from '../http/app-error.ts';
 import { matchesEtag } from '../http/cached-json.ts';
 import { reply } from '../http/reply.ts';
 import { requestHeader } from '../http/request.ts';
+import { defineRoute, type Route } from '../http/route.ts';
+import { errorResponses } from '../http/schemas.ts';
 
 const gzip = promisify(gzipCallback);
 
@@ -89,5 +92,29 @@ function acceptsGzip(header: string | undefined): boolean {
     if (coding !== 'gzip' && coding !== '*') return false;
     const q = parameters.map((p) => p.trim()).find((p) => p.startsWith('q='));
     return q === undefined || Number(q.slice(2)) > 0;
+  });
+}
+
+/**
+ * The route of a page's content-hashed files (modules, scripts, stylesheets): each `find`s its file
+ * from the request's path parameters; any other name is 404.
+ */
+export function hashedFilesRoute(options: { path: string; tag: string; summary: string; files: string; find: (c: Context<AppEnv>) => StaticFile | undefined }): Route {
+  return defineRoute({
+    method: 'GET',
+    path: options.path,
+    tag: options.tag,
+    summary: options.summary,
+    description: 'Named by a hash of its content, so it is cached for a year (immutable); gzipped when the client accepts it.',
+    cors: 'none',
+    responses: {
+      200: { description: options.files, contentType: 'text/*' },
+      ...errorResponses(404, 405, 500),
+    },
+    handle: (c) => {
+      const file = options.find(c);
+      if (!file) throw new AppError(404, 'Not found');
+      return sendStaticFile(c, file);
+    },
   });
 }
