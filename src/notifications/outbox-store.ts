@@ -176,12 +176,16 @@ export async function countDeliveredSince(db: Kysely<Tables>, since: string): Pr
 
 /** What waits, what was given up, and when the oldest waiting message was queued (null: none waits), for /metrics. */
 export async function outboxBacklog(db: Kysely<Tables>): Promise<{ pending: number; dead: number; oldestPendingAt: string | null }> {
-  const oldest = await db
-    .selectFrom('outbox')
-    .select((eb) => eb.fn.min<string | null>('created_at').as('at'))
-    .where('status', '=', PENDING)
+  // One statement, so the three figures are read from one snapshot: read apart, a message delivered
+  // in between showed as nothing waiting with an oldest waiting age.
+  const row = await db
+    .selectNoFrom((eb) => [
+      eb.selectFrom('outbox').select((e) => e.fn.countAll<number>().as('n')).where('status', '=', PENDING).as('pending'),
+      eb.selectFrom('outbox').select((e) => e.fn.countAll<number>().as('n')).where('status', '=', DEAD).as('dead'),
+      eb.selectFrom('outbox').select((e) => e.fn.min<string>('created_at').as('at')).where('status', '=', PENDING).as('oldestPendingAt'),
+    ])
     .executeTakeFirstOrThrow();
-  return { ...(await countUndelivered(db)), oldestPendingAt: oldest.at };
+  return { pending: Number(row.pending), dead: Number(row.dead), oldestPendingAt: row.oldestPendingAt ?? null };
 }
 
 /**
