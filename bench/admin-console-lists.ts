@@ -46,7 +46,12 @@ export async function runLists(): Promise<string[]> {
   try {
     for (const dialect of ['sqlite', 'postgres'] as const) {
       for (const size of SIZES) {
-        const database = await openDatabase(dialect === 'sqlite' ? { dialect, path: join(dir, `lists-${size}.db`) } : { dialect, url: await freshPostgresDatabase(cluster.url, size) }, log);
+        const database = await openDatabase(
+          dialect === 'sqlite'
+            ? { dialect, path: join(dir, `lists-${size}.db`) }
+            : { dialect, url: await freshPostgresDatabase(cluster.url, size) },
+          log,
+        );
         try {
           await seed(database, size);
           const active = size - Math.floor(size / ARCHIVED_EVERY);
@@ -54,37 +59,80 @@ export async function runLists(): Promise<string[]> {
           const cases: [string, () => Promise<unknown>][] = [
             ['first page (newest first)', () => listActive(database, kind, { page: 1, pageSize: PAGE_SIZE })],
             [`last page (${lastPage})`, () => listActive(database, kind, { page: lastPage, pageSize: PAGE_SIZE })],
-            ['search "customer123" (name, email, id)', () => listActive(database, kind, { q: 'customer123', page: 1, pageSize: PAGE_SIZE })],
-            ['status pending, product filter', () => listActive(database, kind, { status: 'pending', productSlug: 'kumo-vco-2', page: 1, pageSize: PAGE_SIZE })],
+            [
+              'search "customer123" (name, email, id)',
+              () => listActive(database, kind, { q: 'customer123', page: 1, pageSize: PAGE_SIZE }),
+            ],
+            [
+              'status pending, product filter',
+              () => listActive(database, kind, { status: 'pending', productSlug: 'kumo-vco-2', page: 1, pageSize: PAGE_SIZE }),
+            ],
           ];
           for (const by of Object.keys(SORT_COLUMNS)) {
             for (const order of ['asc', 'desc'] as const) {
-              cases.push([`sort ${by} ${order}, first page`, () => listActive(database, kind, { sort: { by, order }, page: 1, pageSize: PAGE_SIZE })]);
+              cases.push([
+                `sort ${by} ${order}, first page`,
+                () => listActive(database, kind, { sort: { by, order }, page: 1, pageSize: PAGE_SIZE }),
+              ]);
             }
-            cases.push([`sort ${by} asc, last page`, () => listActive(database, kind, { sort: { by, order: 'asc' }, page: lastPage, pageSize: PAGE_SIZE })]);
+            cases.push([
+              `sort ${by} asc, last page`,
+              () => listActive(database, kind, { sort: { by, order: 'asc' }, page: lastPage, pageSize: PAGE_SIZE }),
+            ]);
           }
           const archivedPages = Math.ceil((size - active) / PAGE_SIZE);
           cases.push(
             ['archived: first page', () => listArchived(database, kind, { page: 1, pageSize: PAGE_SIZE })],
             [`archived: last page (${archivedPages})`, () => listArchived(database, kind, { page: archivedPages, pageSize: PAGE_SIZE })],
-            ['archived: sort name asc, last page', () => listArchived(database, kind, { sort: { by: 'name', order: 'asc' }, page: archivedPages, pageSize: PAGE_SIZE })],
+            [
+              'archived: sort name asc, last page',
+              () => listArchived(database, kind, { sort: { by: 'name', order: 'asc' }, page: archivedPages, pageSize: PAGE_SIZE }),
+            ],
           );
           let costliest = { label: '', cpu: 0 };
           let search = 0;
           for (const [label, call] of cases) {
             const measured = await measure(database, call);
-            rows.push({ store: dialect, reservations: size.toLocaleString('en'), list: label, 'CPU ms': measured.cpu.toFixed(2), 'median wall ms': measured.wall.toFixed(2) });
+            rows.push({
+              store: dialect,
+              reservations: size.toLocaleString('en'),
+              list: label,
+              'CPU ms': measured.cpu.toFixed(2),
+              'median wall ms': measured.wall.toFixed(2),
+            });
             if (label.startsWith('search')) search = measured.cpu;
             else if (measured.cpu > costliest.cpu) costliest = { label, cpu: measured.cpu };
           }
           if (size === SIZES.at(-1)) {
             const at = `${dialect}, ${size.toLocaleString('en')} reservations`;
-            verdicts.push(verdict(`${at}: every page, filter and sort (CPU)`, costliest.cpu < PAGE_TARGET_MS, `costliest ${costliest.cpu.toFixed(1)} ms (${costliest.label})`, `< ${PAGE_TARGET_MS} ms`));
-            verdicts.push(verdict(`${at}: a search (CPU)`, search < SEARCH_TARGET_MS, `${search.toFixed(1)} ms`, `< ${SEARCH_TARGET_MS} ms`));
+            verdicts.push(
+              verdict(
+                `${at}: every page, filter and sort (CPU)`,
+                costliest.cpu < PAGE_TARGET_MS,
+                `costliest ${costliest.cpu.toFixed(1)} ms (${costliest.label})`,
+                `< ${PAGE_TARGET_MS} ms`,
+              ),
+            );
+            verdicts.push(
+              verdict(`${at}: a search (CPU)`, search < SEARCH_TARGET_MS, `${search.toFixed(1)} ms`, `< ${SEARCH_TARGET_MS} ms`),
+            );
             const sorted = await sortPlans(database, Math.floor(active / 2));
-            for (const plan of sorted) plans.push({ store: dialect, order: plan.order, 'reads in index order': plan.indexed ? 'yes' : 'NO', plan: plan.text.slice(0, 150) });
+            for (const plan of sorted)
+              plans.push({
+                store: dialect,
+                order: plan.order,
+                'reads in index order': plan.indexed ? 'yes' : 'NO',
+                plan: plan.text.slice(0, 150),
+              });
             const unindexed = sorted.filter((plan) => !plan.indexed).map((plan) => plan.order);
-            verdicts.push(verdict(`${dialect}: every sort's page read in index order (mid-list page of ${size.toLocaleString('en')})`, unindexed.length === 0, unindexed.length === 0 ? 'all' : `sorted: ${unindexed.join(', ')}`, 'no sort step'));
+            verdicts.push(
+              verdict(
+                `${dialect}: every sort's page read in index order (mid-list page of ${size.toLocaleString('en')})`,
+                unindexed.length === 0,
+                unindexed.length === 0 ? 'all' : `sorted: ${unindexed.join(', ')}`,
+                'no sort step',
+              ),
+            );
           }
         } finally {
           await database.close();
@@ -95,7 +143,10 @@ export async function runLists(): Promise<string[]> {
     await cluster.stop();
     rmSync(dir, { recursive: true, force: true });
   }
-  printTable(`reservation lists, ${PAGE_SIZE} a page, ${RUNS} runs each (count + page, as the list route); CPU per list: this process + the database server`, rows);
+  printTable(
+    `reservation lists, ${PAGE_SIZE} a page, ${RUNS} runs each (count + page, as the list route); CPU per list: this process + the database server`,
+    rows,
+  );
   printTable('page query plans, active list, every sort', plans);
   return verdicts;
 }
@@ -132,7 +183,9 @@ async function seed(database: Database, size: number): Promise<void> {
     await insertReservations(database.db, batch);
   }
   const archivedAt = new Date(start + size * 60_000).toISOString();
-  await sql`update reservations set archived_at = ${archivedAt}, updated_at = ${archivedAt} where cast(substr(id, 5) as integer) % ${ARCHIVED_EVERY} = 0`.execute(database.db);
+  await sql`update reservations set archived_at = ${archivedAt}, updated_at = ${archivedAt} where cast(substr(id, 5) as integer) % ${ARCHIVED_EVERY} = 0`.execute(
+    database.db,
+  );
   // As autovacuum leaves a table that has settled: statistics, and the visibility map PostgreSQL's index-only scans read.
   await sql.raw(database.dialect === 'postgres' ? 'vacuum analyze' : 'analyze').execute(database.db);
 }

@@ -70,7 +70,10 @@ export async function run(): Promise<string[]> {
     { measure: 'service cold start (spawn → /healthz 200)', value: `${Math.round(median(coldStarts))} ms` },
     { measure: 'first GET /admin (strips and hashes the modules)', value: `${median(firstPage).toFixed(1)} ms` },
     { measure: 'next GET /admin', value: `${median(warmPage).toFixed(1)} ms` },
-    { measure: `assets (${assets.length} files: modules and stylesheet)`, value: `${(rawBytes / 1024).toFixed(1)} KiB, ${(gzipBytes / 1024).toFixed(1)} KiB gzipped` },
+    {
+      measure: `assets (${assets.length} files: modules and stylesheet)`,
+      value: `${(rawBytes / 1024).toFixed(1)} KiB, ${(gzipBytes / 1024).toFixed(1)} KiB gzipped`,
+    },
     { measure: 'Chromium: sign-in form shown, empty cache', value: `${Math.round(median(coldLoads))} ms` },
     { measure: 'Chromium: sign-in form shown, warm cache', value: `${Math.round(median(warmLoads))} ms, ${warmRequests} request(s)` },
     { measure: 'Chromium: sign in → dashboard drawn', value: `${Math.round(median(signIns))} ms` },

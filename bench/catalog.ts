@@ -71,13 +71,31 @@ export async function run(): Promise<string[]> {
   const bare = await startBareServer(recorded, 18802);
   const requests = paths.map((path) => ({ path }));
 
-  const { ours, baseline, ratio } = await compareServers({ ours: tenpo.url, baseline: bare.url, requests, rounds: ROUNDS, secondsPerRound: SECONDS });
+  const { ours, baseline, ratio } = await compareServers({
+    ours: tenpo.url,
+    baseline: bare.url,
+    requests,
+    rounds: ROUNDS,
+    secondsPerRound: SECONDS,
+  });
   await Promise.all([tenpo.stop(), bare.stop()]);
   rmSync(dir, { recursive: true, force: true });
 
   printTable(`GET /api/products, ${QUERIES.length} queries, 50 connections, ${ROUNDS} alternating rounds of ${SECONDS} s (median round)`, [
-    { server: 'tenpo', 'req/s': Math.round(ours.requestsPerSecond), 'p50 ms': ours.p50Ms, 'p99 ms': ours.p99Ms, errors: ours.errors + ours.non2xx },
-    { server: 'bare node:http', 'req/s': Math.round(baseline.requestsPerSecond), 'p50 ms': baseline.p50Ms, 'p99 ms': baseline.p99Ms, errors: baseline.errors + baseline.non2xx },
+    {
+      server: 'tenpo',
+      'req/s': Math.round(ours.requestsPerSecond),
+      'p50 ms': ours.p50Ms,
+      'p99 ms': ours.p99Ms,
+      errors: ours.errors + ours.non2xx,
+    },
+    {
+      server: 'bare node:http',
+      'req/s': Math.round(baseline.requestsPerSecond),
+      'p50 ms': baseline.p50Ms,
+      'p99 ms': baseline.p99Ms,
+      errors: baseline.errors + baseline.non2xx,
+    },
   ]);
   // The one metric on the request path (src/metrics/request-histogram.ts): its time per request, as a
   // share of the time a request takes at the throughput just measured on one core.
@@ -85,7 +103,12 @@ export async function run(): Promise<string[]> {
   const metricsShare = (observationNs * ours.requestsPerSecond) / 1e9;
   return [
     verdict('catalog ratio tenpo/bare (median of rounds)', ratio >= 0.8, ratio.toFixed(2), '≥ 0.80'),
-    verdict('request metrics, share of a catalog request', metricsShare < 0.02, `${(metricsShare * 100).toFixed(2)} % (${Math.round(observationNs)} ns an observation)`, '< 2 %'),
+    verdict(
+      'request metrics, share of a catalog request',
+      metricsShare < 0.02,
+      `${(metricsShare * 100).toFixed(2)} % (${Math.round(observationNs)} ns an observation)`,
+      '< 2 %',
+    ),
     verdict('cold start (spawn → first 200 /healthz)', tenpo.coldStartMs < 500, `${Math.round(tenpo.coldStartMs)} ms`, '< 500 ms'),
   ];
 }

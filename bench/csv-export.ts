@@ -105,13 +105,21 @@ export async function run(): Promise<string[]> {
     cluster.stop();
     rmSync(dir, { recursive: true, force: true });
   }
-  for (const dialect of ['sqlite', 'postgres']) printTable(`CSV export of reservations on ${dialect} (a fresh process per size, node ${NODE_OPTIONS})`, rows.filter((r) => dialect in r));
+  for (const dialect of ['sqlite', 'postgres'])
+    printTable(
+      `CSV export of reservations on ${dialect} (a fresh process per size, node ${NODE_OPTIONS})`,
+      rows.filter((r) => dialect in r),
+    );
   return verdicts;
 }
 
 /** Downloads the export and counts its lines (CRLF) and bytes, keeping none of it. */
 async function exportCsv(tenpo: TenpoProcess, body: object): Promise<{ lines: number; bytes: number }> {
-  const response = await fetch(`${tenpo.url}/api/admin/reservations/export`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body: JSON.stringify(body) });
+  const response = await fetch(`${tenpo.url}/api/admin/reservations/export`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${TOKEN}` },
+    body: JSON.stringify(body),
+  });
   if (response.status !== 200 || !response.body) throw new Error(`export answered ${response.status}`);
   let lines = 0;
   let bytes = 0;

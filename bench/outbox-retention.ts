@@ -27,7 +27,10 @@ export async function run(): Promise<string[]> {
     try {
       await seedOldMessages(observer);
       const serve = async (retentionDays: number, until: (readyAt: number) => Promise<boolean>) => {
-        const tenpo = await startTenpo({ DATABASE_URL: databaseUrl, RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'warn', OUTBOX_RETENTION_DAYS: String(retentionDays) }, { port: PORTS[dialect] });
+        const tenpo = await startTenpo(
+          { DATABASE_URL: databaseUrl, RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'warn', OUTBOX_RETENTION_DAYS: String(retentionDays) },
+          { port: PORTS[dialect] },
+        );
         const readyAt = performance.now();
         try {
           return await reserveUntil(tenpo.url, () => until(readyAt));
@@ -39,10 +42,27 @@ export async function run(): Promise<string[]> {
       const purgeStarted = performance.now();
       const during = await serve(30, async () => !(await oldMessagesLeft(observer)));
       const purgeMs = performance.now() - purgeStarted;
-      for (const [phase, latencies] of [['no purge', without], ['during the purge', during]] as const) {
-        rows.push({ store: dialect, phase, reservations: latencies.length, 'p50 ms': percentile(latencies, 0.5), 'p99 ms': percentile(latencies, 0.99), 'max ms': percentile(latencies, 1) });
+      for (const [phase, latencies] of [
+        ['no purge', without],
+        ['during the purge', during],
+      ] as const) {
+        rows.push({
+          store: dialect,
+          phase,
+          reservations: latencies.length,
+          'p50 ms': percentile(latencies, 0.5),
+          'p99 ms': percentile(latencies, 0.99),
+          'max ms': percentile(latencies, 1),
+        });
       }
-      rows.push({ store: dialect, phase: `purge: ${OLD_MESSAGES.toLocaleString('en-US')} rows`, reservations: '', 'p50 ms': '', 'p99 ms': '', 'max ms': `${(purgeMs / 1000).toFixed(1)} s incl. start` });
+      rows.push({
+        store: dialect,
+        phase: `purge: ${OLD_MESSAGES.toLocaleString('en-US')} rows`,
+        reservations: '',
+        'p50 ms': '',
+        'p99 ms': '',
+        'max ms': `${(purgeMs / 1000).toFixed(1)} s incl. start`,
+      });
       const ratio = percentile(during, 0.99) / percentile(without, 0.99);
       verdicts.push(
         verdict(
@@ -67,7 +87,11 @@ async function seedOldMessages(database: Database): Promise<void> {
   for (let start = 0; start < OLD_MESSAGES; start += 1_000) {
     const batch = Array.from({ length: Math.min(1_000, OLD_MESSAGES - start) }, (_, i) => {
       const status = statuses[(start + i) % statuses.length]!;
-      return storedMessage(`old-${start + i}`, status, { createdAt: old, sentAt: status === 'dead' ? undefined : old, diedAt: status === 'dead' ? old : undefined });
+      return storedMessage(`old-${start + i}`, status, {
+        createdAt: old,
+        sentAt: status === 'dead' ? undefined : old,
+        diedAt: status === 'dead' ? old : undefined,
+      });
     });
     await database.db.insertInto('outbox').values(batch).execute();
   }
@@ -93,7 +117,10 @@ async function reserveUntil(url: string, done: () => Promise<boolean>): Promise<
     for (let own = 0; !stop; own++) {
       const n = sequence++;
       const started = performance.now();
-      const response = await fetch(`${url}/api/reservation`, { method: 'POST', body: JSON.stringify({ name: `bench ${n}`, email: `bench-${n}@example.com`, productSlug: 'kumo-vco-2' }) });
+      const response = await fetch(`${url}/api/reservation`, {
+        method: 'POST',
+        body: JSON.stringify({ name: `bench ${n}`, email: `bench-${n}@example.com`, productSlug: 'kumo-vco-2' }),
+      });
       await response.arrayBuffer();
       if (response.status !== 200) throw new Error(`reservation answered ${response.status}`);
       if (own >= WARM_UP) latencies.push(performance.now() - started);

@@ -50,7 +50,10 @@ export async function rush(): Promise<string[]> {
     await receiver.close();
     rmSync(dir, { recursive: true, force: true });
   }
-  printTable(`POST /api/reservation, ${CONNECTIONS} connections, ${AMOUNT.toLocaleString('en')} requests a round, ${ROUNDS} alternating rounds (median round)`, rows);
+  printTable(
+    `POST /api/reservation, ${CONNECTIONS} connections, ${AMOUNT.toLocaleString('en')} requests a round, ${ROUNDS} alternating rounds (median round)`,
+    rows,
+  );
   return verdicts;
 }
 
@@ -64,8 +67,11 @@ async function measure(database: string, tenpo: TenpoProcess, rows: Record<strin
     await admin(tenpo, '/api/admin/preorders/delete', { productSlug: RUSHED }).catch(() => undefined);
     await admin(tenpo, '/api/admin/preorders/upsert', { productSlug: RUSHED, capacity: CAPACITY });
     rushes.push(await load({ url: tenpo.url, requests: requestsFor(RUSHED), amount: AMOUNT, connections: CONNECTIONS }));
-    const [campaign] = ((await admin(tenpo, '/api/admin/preorders/list', {})) as { preorders: { id: string; reserved: number }[] }).preorders;
-    const listed = ((await admin(tenpo, '/api/admin-reservations-list', { productSlug: RUSHED })) as { reservations: { preorderId: string | null }[] }).reservations;
+    const [campaign] = ((await admin(tenpo, '/api/admin/preorders/list', {})) as { preorders: { id: string; reserved: number }[] })
+      .preorders;
+    const listed = (
+      (await admin(tenpo, '/api/admin-reservations-list', { productSlug: RUSHED })) as { reservations: { preorderId: string | null }[] }
+    ).reservations;
     const { ok, errors } = rushes.at(-1)!;
     taken.push({ counted: campaign!.reserved, stored: listed.filter((r) => r.preorderId === campaign!.id).length, ok, unanswered: errors });
     plain.push(await load({ url: tenpo.url, requests: requestsFor(PLAIN), amount: AMOUNT, connections: CONNECTIONS }));
@@ -86,12 +92,24 @@ async function measure(database: string, tenpo: TenpoProcess, rows: Record<strin
       taken.map((t) => `${t.counted} / ${t.stored} / ${t.ok} + ${t.unanswered}`).join(', '),
       `${CAPACITY} / ${CAPACITY} / ≤ ${CAPACITY} each round`,
     ),
-    verdict(`${database}: campaign path / plain path throughput (medians)`, ratio >= 0.7, `${ratio.toFixed(2)} (${Math.round(rushMedian.requestsPerSecond)} vs ${Math.round(plainMedian.requestsPerSecond)} req/s; p99 ${rushMedian.p99Ms} vs ${plainMedian.p99Ms} ms)`, '≥ 0.70'),
+    verdict(
+      `${database}: campaign path / plain path throughput (medians)`,
+      ratio >= 0.7,
+      `${ratio.toFixed(2)} (${Math.round(rushMedian.requestsPerSecond)} vs ${Math.round(plainMedian.requestsPerSecond)} req/s; p99 ${rushMedian.p99Ms} vs ${plainMedian.p99Ms} ms)`,
+      '≥ 0.70',
+    ),
   ];
 }
 
 function row(path: string, result: LoadResult, answered: string): Record<string, string | number> {
-  return { path, 'req/s': Math.round(result.requestsPerSecond), 'p50 ms': result.p50Ms, 'p99 ms': result.p99Ms, errors: result.errors, '200s per round': answered };
+  return {
+    path,
+    'req/s': Math.round(result.requestsPerSecond),
+    'p50 ms': result.p50Ms,
+    'p99 ms': result.p99Ms,
+    errors: result.errors,
+    '200s per round': answered,
+  };
 }
 
 /** The round with the median throughput. */

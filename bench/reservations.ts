@@ -43,7 +43,13 @@ export async function run(): Promise<string[]> {
     const tenpo = await startTenpo(tenpoEnv(`sqlite:${sqlitePath}`, receiver.url), { port: PORTS.sqlite });
     // The baseline with tenpo's durability (synchronous = FULL), and for the record one without it.
     const bare = await startBareReservationServer(join(dir, 'bare.db'), PORTS.bare, 'FULL');
-    const comparison = await compareServers({ ours: tenpo.url, baseline: bare.url, requests: REQUESTS, rounds: ROUNDS, secondsPerRound: SECONDS });
+    const comparison = await compareServers({
+      ours: tenpo.url,
+      baseline: bare.url,
+      requests: REQUESTS,
+      rounds: ROUNDS,
+      secondsPerRound: SECONDS,
+    });
     await bare.stop();
     const bareNoSync = await startBareReservationServer(join(dir, 'bare-nosync.db'), PORTS.bareNoSync, 'NORMAL');
     await load({ url: bareNoSync.url, requests: REQUESTS, seconds: 2 });
@@ -54,15 +60,45 @@ export async function run(): Promise<string[]> {
     await tenpo.stop();
     const sqliteLoss = lossReport(comparison.okResponses.ours, ROUNDS + 1, sqliteCount, receiver);
     rows.push(
-      { server: 'tenpo (SQLite)', 'req/s': Math.round(comparison.ours.requestsPerSecond), 'p50 ms': comparison.ours.p50Ms, 'p99 ms': comparison.ours.p99Ms, errors: comparison.ours.errors + comparison.ours.non2xx },
-      { server: 'bare node:http + node:sqlite, synchronous=FULL', 'req/s': Math.round(comparison.baseline.requestsPerSecond), 'p50 ms': comparison.baseline.p50Ms, 'p99 ms': comparison.baseline.p99Ms, errors: comparison.baseline.errors + comparison.baseline.non2xx },
-      { server: 'bare, synchronous=NORMAL (no fsync; for the record)', 'req/s': Math.round(noSync.requestsPerSecond), 'p50 ms': noSync.p50Ms, 'p99 ms': noSync.p99Ms, errors: noSync.errors + noSync.non2xx },
+      {
+        server: 'tenpo (SQLite)',
+        'req/s': Math.round(comparison.ours.requestsPerSecond),
+        'p50 ms': comparison.ours.p50Ms,
+        'p99 ms': comparison.ours.p99Ms,
+        errors: comparison.ours.errors + comparison.ours.non2xx,
+      },
+      {
+        server: 'bare node:http + node:sqlite, synchronous=FULL',
+        'req/s': Math.round(comparison.baseline.requestsPerSecond),
+        'p50 ms': comparison.baseline.p50Ms,
+        'p99 ms': comparison.baseline.p99Ms,
+        errors: comparison.baseline.errors + comparison.baseline.non2xx,
+      },
+      {
+        server: 'bare, synchronous=NORMAL (no fsync; for the record)',
+        'req/s': Math.round(noSync.requestsPerSecond),
+        'p50 ms': noSync.p50Ms,
+        'p99 ms': noSync.p99Ms,
+        errors: noSync.errors + noSync.non2xx,
+      },
     );
-    console.log(`SQLite: ${comparison.okResponses.ours} reservations answered 200; ${sqliteCount.reservations} rows; outbox ${JSON.stringify(sqliteCount.outbox)}; receiver ${receiver.emails.size} emails (${receiver.duplicateEmails} repeated), ${receiver.chats} chat messages; drained ${drainedIn} ms after the load`);
+    console.log(
+      `SQLite: ${comparison.okResponses.ours} reservations answered 200; ${sqliteCount.reservations} rows; outbox ${JSON.stringify(sqliteCount.outbox)}; receiver ${receiver.emails.size} emails (${receiver.duplicateEmails} repeated), ${receiver.chats} chat messages; drained ${drainedIn} ms after the load`,
+    );
     verdicts.push(
-      verdict('reservations/s on SQLite (median round)', comparison.ours.requestsPerSecond >= 2000, Math.round(comparison.ours.requestsPerSecond).toString(), '≥ 2,000'),
+      verdict(
+        'reservations/s on SQLite (median round)',
+        comparison.ours.requestsPerSecond >= 2000,
+        Math.round(comparison.ours.requestsPerSecond).toString(),
+        '≥ 2,000',
+      ),
       verdict('reservation p99 on SQLite', comparison.ours.p99Ms < 30, `${comparison.ours.p99Ms} ms`, '< 30 ms'),
-      verdict('reservation ratio tenpo/bare, both durable (median of rounds)', comparison.ratio >= 0.5, comparison.ratio.toFixed(2), '≥ 0.50'),
+      verdict(
+        'reservation ratio tenpo/bare, both durable (median of rounds)',
+        comparison.ratio >= 0.5,
+        comparison.ratio.toFixed(2),
+        '≥ 0.50',
+      ),
       `INFO  reservation ratio tenpo/bare without fsync: ${(comparison.ours.requestsPerSecond / noSync.requestsPerSecond).toFixed(2)} (tenpo always syncs; this bare server does not wait for the disk)`,
       verdict('nothing lost on SQLite', sqliteLoss.ok, sqliteLoss.text, 'equal'),
     );
@@ -82,10 +118,23 @@ export async function run(): Promise<string[]> {
         const pgCount = await countPg();
         await tenpoPg.stop();
         const pgLoss = lossReport(warmUp.ok + measured.ok, 2, pgCount, receiver);
-        rows.push({ server: 'tenpo (PostgreSQL)', 'req/s': Math.round(measured.requestsPerSecond), 'p50 ms': measured.p50Ms, 'p99 ms': measured.p99Ms, errors: measured.errors + measured.non2xx });
-        console.log(`PostgreSQL: ${warmUp.ok + measured.ok} reservations answered 200; ${pgCount.reservations} rows; outbox ${JSON.stringify(pgCount.outbox)}; receiver ${receiver.emails.size} emails (${receiver.duplicateEmails} repeated), ${receiver.chats} chat messages; drained ${drainedPgIn} ms after the load`);
+        rows.push({
+          server: 'tenpo (PostgreSQL)',
+          'req/s': Math.round(measured.requestsPerSecond),
+          'p50 ms': measured.p50Ms,
+          'p99 ms': measured.p99Ms,
+          errors: measured.errors + measured.non2xx,
+        });
+        console.log(
+          `PostgreSQL: ${warmUp.ok + measured.ok} reservations answered 200; ${pgCount.reservations} rows; outbox ${JSON.stringify(pgCount.outbox)}; receiver ${receiver.emails.size} emails (${receiver.duplicateEmails} repeated), ${receiver.chats} chat messages; drained ${drainedPgIn} ms after the load`,
+        );
         verdicts.push(
-          verdict('reservations/s on PostgreSQL (informational)', true, `${Math.round(measured.requestsPerSecond)} (p99 ${measured.p99Ms} ms)`, 'none set'),
+          verdict(
+            'reservations/s on PostgreSQL (informational)',
+            true,
+            `${Math.round(measured.requestsPerSecond)} (p99 ${measured.p99Ms} ms)`,
+            'none set',
+          ),
           verdict('nothing lost on PostgreSQL', pgLoss.ok, pgLoss.text, 'equal'),
         );
       } finally {
@@ -98,7 +147,10 @@ export async function run(): Promise<string[]> {
     await receiver.close();
     rmSync(dir, { recursive: true, force: true });
   }
-  printTable(`POST /api/reservation, 50 connections, dispatcher delivering to a local receiver; SQLite: ${ROUNDS} alternating rounds of ${SECONDS} s vs bare (median round); PostgreSQL: one run of ${SECONDS * 2} s`, rows);
+  printTable(
+    `POST /api/reservation, 50 connections, dispatcher delivering to a local receiver; SQLite: ${ROUNDS} alternating rounds of ${SECONDS} s vs bare (median round); PostgreSQL: one run of ${SECONDS * 2} s`,
+    rows,
+  );
   return [...verdicts, ...(await rush())];
 }
 
@@ -112,7 +164,10 @@ function countSqlite(path: string): StoreCount {
   try {
     const reservations = Number((db.prepare('select count(*) as n from reservations').get() as { n: number }).n);
     const outbox = Object.fromEntries(
-      (db.prepare('select status, count(*) as n from outbox group by status').all() as { status: string; n: number }[]).map((r) => [r.status, Number(r.n)]),
+      (db.prepare('select status, count(*) as n from outbox group by status').all() as { status: string; n: number }[]).map((r) => [
+        r.status,
+        Number(r.n),
+      ]),
     );
     return { reservations, outbox };
   } finally {
@@ -122,7 +177,9 @@ function countSqlite(path: string): StoreCount {
 
 async function countPostgres(client: pg.Client): Promise<StoreCount> {
   const reservations = Number((await client.query('select count(*) as n from reservations')).rows[0].n);
-  const outbox = Object.fromEntries((await client.query('select status, count(*) as n from outbox group by status')).rows.map((r) => [r.status, Number(r.n)]));
+  const outbox = Object.fromEntries(
+    (await client.query('select status, count(*) as n from outbox group by status')).rows.map((r) => [r.status, Number(r.n)]),
+  );
   return { reservations, outbox };
 }
 
@@ -132,7 +189,8 @@ async function drain(receiver: CountingReceiver, count: () => StoreCount | Promi
   for (;;) {
     const { outbox } = await count();
     if (!outbox.pending) return Date.now() - started;
-    if (Date.now() - started > 120_000) throw new Error(`outbox not drained after 120 s: ${JSON.stringify(outbox)}, receiver has ${receiver.emails.size}`);
+    if (Date.now() - started > 120_000)
+      throw new Error(`outbox not drained after 120 s: ${JSON.stringify(outbox)}, receiver has ${receiver.emails.size}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

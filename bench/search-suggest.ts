@@ -19,12 +19,22 @@ const WARM_UP = 200;
 
 export async function run(): Promise<string[]> {
   const dir = mkdtempSync(join(tmpdir(), 'tenpo-bench-suggest-'));
-  const config = loadConfig({ DATABASE_URL: `sqlite:${join(dir, 'bench.db')}`, HOST: '127.0.0.1', PORT: '0', PREORDER_API_TOKEN: 'bench-admin-token', LOG_LEVEL: 'silent' });
+  const config = loadConfig({
+    DATABASE_URL: `sqlite:${join(dir, 'bench.db')}`,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    PREORDER_API_TOKEN: 'bench-admin-token',
+    LOG_LEVEL: 'silent',
+  });
   const server = await startServer(config, createLogger('silent'));
   try {
     const random = seededRandom(11);
-    const documents = JSON.parse(new TextDecoder().decode(server.services.search.indexFile)) as { documents: { title: string; tags: string[] }[] };
-    const words = [...new Set(documents.documents.flatMap((d) => [d.title, ...d.tags]).flatMap((text) => text.split(/[\s：・、（）]+/)))].filter((w) => w.length >= 2);
+    const documents = JSON.parse(new TextDecoder().decode(server.services.search.indexFile)) as {
+      documents: { title: string; tags: string[] }[];
+    };
+    const words = [
+      ...new Set(documents.documents.flatMap((d) => [d.title, ...d.tags]).flatMap((text) => text.split(/[\s：・、（）]+/))),
+    ].filter((w) => w.length >= 2);
     const now = Date.now();
     const entries = Array.from({ length: KEYWORDS }, (_, i) => ({
       keyword: `${words[i % words.length]}${i >= words.length ? ` ${i}` : ''}`,
@@ -36,7 +46,9 @@ export async function run(): Promise<string[]> {
     const app = createApp(server.services);
     const prefixes = Array.from({ length: REQUESTS + WARM_UP }, () => {
       const word = words[Math.floor(random() * words.length)]!;
-      return Array.from(word).slice(0, 1 + Math.floor(random() * 4)).join('');
+      return Array.from(word)
+        .slice(0, 1 + Math.floor(random() * 4))
+        .join('');
     });
     const times: number[] = [];
     let offered = 0;
@@ -53,7 +65,13 @@ export async function run(): Promise<string[]> {
     const mean = times.reduce((sum, t) => sum + t, 0) / times.length;
     const p99 = times[Math.floor(times.length * 0.99)]!;
     printTable(`GET /api/search/suggest in process (app.fetch), ${REQUESTS} distinct prefixes, ${KEYWORDS} keywords in the log`, [
-      { 'mean ms': mean, 'p50 ms': times[Math.floor(times.length / 2)]!, 'p99 ms': p99, 'max ms': times.at(-1)!, 'mean suggestions': offered / REQUESTS },
+      {
+        'mean ms': mean,
+        'p50 ms': times[Math.floor(times.length / 2)]!,
+        'p99 ms': p99,
+        'max ms': times.at(-1)!,
+        'mean suggestions': offered / REQUESTS,
+      },
     ]);
     // Per request is the cost of a request on average; the p99 in the table also shows this shared
     // machine's scheduling and the collector.

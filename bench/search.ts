@@ -39,9 +39,27 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = 3;
 const CORPUS_SIZE = 5_000;
 const LOG_ENTRIES = 1_000_000;
-const PORTS = { sample: 18851, sampleBare: 18852, corpus: 18853, corpusBare: 18854, sqlite: 18855, postgres: 18856, uncached: 18857, uncachedBare: 18858, costly: 18859 };
+const PORTS = {
+  sample: 18851,
+  sampleBare: 18852,
+  corpus: 18853,
+  corpusBare: 18854,
+  sqlite: 18855,
+  postgres: 18856,
+  uncached: 18857,
+  uncachedBare: 18858,
+  costly: 18859,
+};
 const UNCACHED_QUERIES = 3 * CACHE_ENTRIES;
-const KEPT_HEADERS = ['content-type', 'content-length', 'etag', 'cache-control', 'access-control-allow-origin', 'access-control-expose-headers', 'x-request-id'];
+const KEPT_HEADERS = [
+  'content-type',
+  'content-length',
+  'etag',
+  'cache-control',
+  'access-control-allow-origin',
+  'access-control-expose-headers',
+  'x-request-id',
+];
 
 export async function run(): Promise<string[]> {
   const dir = mkdtempSync(join(tmpdir(), 'tenpo-bench-search-'));
@@ -52,13 +70,23 @@ export async function run(): Promise<string[]> {
     const paths = queries.map((q) => `/api/search?q=${encodeURIComponent(q)}`);
 
     // A running server has answered other searches before: warm it with 50 queries not measured.
-    const warmUp = makeQueries(sample, 60, 99).filter((q) => !queries.includes(q)).slice(0, 50).map((q) => `/api/search?q=${encodeURIComponent(q)}`);
+    const warmUp = makeQueries(sample, 60, 99)
+      .filter((q) => !queries.includes(q))
+      .slice(0, 50)
+      .map((q) => `/api/search?q=${encodeURIComponent(q)}`);
 
     const onSample = await startTenpo({ DATABASE_URL: `sqlite:${join(dir, 'sample.db')}` }, { port: PORTS.sample });
     const sampleRow = await measureSearch('sample (47 pages)', onSample, paths, warmUp, PORTS.sampleBare);
     const uncachedPaths = makeQueries(sample, UNCACHED_QUERIES, 11).map((q) => `/api/search?q=${encodeURIComponent(q)}`);
     const onUncached = await startTenpo({ DATABASE_URL: `sqlite:${join(dir, 'uncached.db')}` }, { port: PORTS.uncached });
-    const uncachedRow = await measureSearch(`sample, ${UNCACHED_QUERIES} queries, none cached`, onUncached, uncachedPaths, warmUp, PORTS.uncachedBare, true);
+    const uncachedRow = await measureSearch(
+      `sample, ${UNCACHED_QUERIES} queries, none cached`,
+      onUncached,
+      uncachedPaths,
+      warmUp,
+      PORTS.uncachedBare,
+      true,
+    );
 
     // Before the corpus of 5,000 pages fills this process's heap, whose collections would land in them.
     const costRows = measureCostlyQueries(buildSearchIndex(sample), makeCostlyQueries(sample, 30));
@@ -76,49 +104,96 @@ export async function run(): Promise<string[]> {
     printTable(
       `GET /api/search, ${queries.length} distinct queries: first (uncached) answers one at a time after 50 others, then 50 connections, ${ROUNDS} alternating rounds of ${SECONDS} s against bare node:http; ` +
         `the "none cached" row deals ${UNCACHED_QUERIES} queries out across the connections, so the cache (${CACHE_ENTRIES}) never holds the one asked; ` +
-        'CPU µs/req: each server process\'s own CPU per request (req/s on a shared machine moves with the neighbours, this much less)',
+        "CPU µs/req: each server process's own CPU per request (req/s on a shared machine moves with the neighbours, this much less)",
       [sampleRow.row, uncachedRow.row, corpusRow.row],
     );
-    printTable(`Index of ${CORPUS_SIZE} generated pages (MiniSearch): build from the files, load and heap in a fresh process, each query in this process (medians of 5 rounds)`, [
-      {
-        'build ms': indexFacts.buildMs,
-        'file MB': indexFacts.fileBytes / 1e6,
-        'load ms': indexFacts.loadMs,
-        'heap MB': indexFacts.heapBytes / 1e6,
-        terms: indexFacts.terms,
-        'match p50 ms': inProcess.match.p50,
-        'match p99 ms': inProcess.match.p99,
-        'answer p50 ms': inProcess.answer.p50,
-        'answer p99 ms': inProcess.answer.p99,
-        'start with it ms': Math.round(onCorpus.coldStartMs),
-      },
-    ]);
+    printTable(
+      `Index of ${CORPUS_SIZE} generated pages (MiniSearch): build from the files, load and heap in a fresh process, each query in this process (medians of 5 rounds)`,
+      [
+        {
+          'build ms': indexFacts.buildMs,
+          'file MB': indexFacts.fileBytes / 1e6,
+          'load ms': indexFacts.loadMs,
+          'heap MB': indexFacts.heapBytes / 1e6,
+          terms: indexFacts.terms,
+          'match p50 ms': inProcess.match.p50,
+          'match p99 ms': inProcess.match.p99,
+          'answer p50 ms': inProcess.answer.p50,
+          'answer p99 ms': inProcess.answer.p99,
+          'start with it ms': Math.round(onCorpus.coldStartMs),
+        },
+      ],
+    );
     verdicts.push(
-      verdict('uncached search under 50 connections, sample', uncachedRow.requestsPerSecond >= 5000, `${Math.round(uncachedRow.requestsPerSecond)} req/s (bare ${Math.round(uncachedRow.bareRequestsPerSecond)})`, '≥ 5,000 req/s'),
+      verdict(
+        'uncached search under 50 connections, sample',
+        uncachedRow.requestsPerSecond >= 5000,
+        `${Math.round(uncachedRow.requestsPerSecond)} req/s (bare ${Math.round(uncachedRow.bareRequestsPerSecond)})`,
+        '≥ 5,000 req/s',
+      ),
       verdict('uncached search p99 under 50 connections, sample', uncachedRow.loadP99 < 20, `${uncachedRow.loadP99} ms`, '< 20 ms'),
-      verdict('uncached search, server CPU per request (5,000 req/s on one core)', uncachedRow.cpuPerRequest <= 200, `${Math.round(uncachedRow.cpuPerRequest)} µs (bare ${Math.round(uncachedRow.bareCpuPerRequest)} µs)`, '≤ 200 µs'),
-      verdict(`search p99 per query, ${CORPUS_SIZE} pages, distinct uncached queries over HTTP`, corpusRow.firstP99 <= 20, `${corpusRow.firstP99.toFixed(1)} ms`, '≤ 20 ms'),
+      verdict(
+        'uncached search, server CPU per request (5,000 req/s on one core)',
+        uncachedRow.cpuPerRequest <= 200,
+        `${Math.round(uncachedRow.cpuPerRequest)} µs (bare ${Math.round(uncachedRow.bareCpuPerRequest)} µs)`,
+        '≤ 200 µs',
+      ),
+      verdict(
+        `search p99 per query, ${CORPUS_SIZE} pages, distinct uncached queries over HTTP`,
+        corpusRow.firstP99 <= 20,
+        `${corpusRow.firstP99.toFixed(1)} ms`,
+        '≤ 20 ms',
+      ),
       verdict(`search p99 under load, ${CORPUS_SIZE} pages, 50 connections`, corpusRow.loadP99 <= 20, `${corpusRow.loadP99} ms`, '≤ 20 ms'),
-      verdict('cold start with the sample index (spawn → first 200 /healthz)', onSample.coldStartMs < 500, `${Math.round(onSample.coldStartMs)} ms`, '< 500 ms'),
+      verdict(
+        'cold start with the sample index (spawn → first 200 /healthz)',
+        onSample.coldStartMs < 500,
+        `${Math.round(onSample.coldStartMs)} ms`,
+        '< 500 ms',
+      ),
     );
 
     const onCostly = await startTenpo({ DATABASE_URL: `sqlite:${join(dir, 'costly.db')}` }, { port: PORTS.costly });
-    const health = await measureHealthUnderCostlyLoad(onCostly, makeCostlyQueries(sample, UNCACHED_QUERIES, 17)['100 lone kanji/kana, spaced']!);
+    const health = await measureHealthUnderCostlyLoad(
+      onCostly,
+      makeCostlyQueries(sample, UNCACHED_QUERIES, 17)['100 lone kanji/kana, spaced']!,
+    );
     await onCostly.stop();
-    printTable('The costliest queries (SPEC §10), 30 distinct of each shape, on the sample index in this process: CPU per whole answer (excerpt_length 500)', costRows);
-    printTable(`/healthz probed one request at a time while 8 connections send queries of 100 lone kanji/kana (${UNCACHED_QUERIES} distinct, none cached), ${SECONDS} s`, [health.row]);
+    printTable(
+      'The costliest queries (SPEC §10), 30 distinct of each shape, on the sample index in this process: CPU per whole answer (excerpt_length 500)',
+      costRows,
+    );
+    printTable(
+      `/healthz probed one request at a time while 8 connections send queries of 100 lone kanji/kana (${UNCACHED_QUERIES} distinct, none cached), ${SECONDS} s`,
+      [health.row],
+    );
     verdicts.push(
       verdict('costliest query on the sample, CPU per query', worst < 20, `${worst.toFixed(1)} ms`, '< 20 ms'),
-      verdict('/healthz p99 while 8 connections send 100-kanji queries', health.p99 < 50, `${health.p99.toFixed(1)} ms (max ${health.max.toFixed(1)})`, '< 50 ms'),
+      verdict(
+        '/healthz p99 while 8 connections send 100-kanji queries',
+        health.p99 < 50,
+        `${health.p99.toFixed(1)} ms (max ${health.max.toFixed(1)})`,
+        '< 50 ms',
+      ),
     );
 
     const logRows = [];
     for (const dialect of ['sqlite', 'postgres'] as const) {
       const result = await measureKeywordLogs(dialect, dir);
       logRows.push(result.row);
-      verdicts.push(verdict(`keyword-logs p99, default window, ${LOG_ENTRIES.toLocaleString('en-US')} entries, ${dialect}`, result.p99 < 100, `${result.p99.toFixed(1)} ms`, '< 100 ms'));
+      verdicts.push(
+        verdict(
+          `keyword-logs p99, default window, ${LOG_ENTRIES.toLocaleString('en-US')} entries, ${dialect}`,
+          result.p99 < 100,
+          `${result.p99.toFixed(1)} ms`,
+          '< 100 ms',
+        ),
+      );
     }
-    printTable(`GET /api/keyword-logs (default window, limit 1000) with ${LOG_ENTRIES.toLocaleString('en-US')} entries in 30 days`, logRows);
+    printTable(
+      `GET /api/keyword-logs (default window, limit 1000) with ${LOG_ENTRIES.toLocaleString('en-US')} entries in 30 days`,
+      logRows,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -31,12 +31,19 @@ export async function run(): Promise<string[]> {
       );
       try {
         const post = async (path: string, body: unknown) => {
-          const response = await fetch(tenpo.url + path, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+          const response = await fetch(tenpo.url + path, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          });
           if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
           return (await response.json()) as { reservationId?: string };
         };
         const ids = [];
-        for (let i = 0; i < 2; i++) ids.push((await post('/api/reservation', { name: `bench ${i}`, email: `b${i}@example.com`, productSlug: 'kumo-vco-2' })).reservationId!);
+        for (let i = 0; i < 2; i++)
+          ids.push(
+            (await post('/api/reservation', { name: `bench ${i}`, email: `b${i}@example.com`, productSlug: 'kumo-vco-2' })).reservationId!,
+          );
         const timed = { true: [] as number[], false: [] as number[] };
         for (let round = 0; round < ROUNDS; round++) {
           for (const notify of round % 2 ? [true, false] : [false, true]) {
@@ -52,11 +59,30 @@ export async function run(): Promise<string[]> {
         const withEmail = median(timed.true);
         const without = median(timed.false);
         rows.push(
-          { store: dialect, move: 'with its email', moves: ROUNDS, 'median ms': Number(withEmail.toFixed(2)), 'p90 ms': Number(p90(timed.true).toFixed(2)) },
-          { store: dialect, move: 'notifyCustomer: false', moves: ROUNDS, 'median ms': Number(without.toFixed(2)), 'p90 ms': Number(p90(timed.false).toFixed(2)) },
+          {
+            store: dialect,
+            move: 'with its email',
+            moves: ROUNDS,
+            'median ms': Number(withEmail.toFixed(2)),
+            'p90 ms': Number(p90(timed.true).toFixed(2)),
+          },
+          {
+            store: dialect,
+            move: 'notifyCustomer: false',
+            moves: ROUNDS,
+            'median ms': Number(without.toFixed(2)),
+            'p90 ms': Number(p90(timed.false).toFixed(2)),
+          },
         );
         const ratio = withEmail / without;
-        verdicts.push(verdict(`${dialect}: a status move with its email against one without`, ratio < 2, `×${ratio.toFixed(2)} (${withEmail.toFixed(2)} ms against ${without.toFixed(2)} ms, median of ${ROUNDS})`, '< ×2'));
+        verdicts.push(
+          verdict(
+            `${dialect}: a status move with its email against one without`,
+            ratio < 2,
+            `×${ratio.toFixed(2)} (${withEmail.toFixed(2)} ms against ${without.toFixed(2)} ms, median of ${ROUNDS})`,
+            '< ×2',
+          ),
+        );
       } finally {
         await tenpo.stop();
       }

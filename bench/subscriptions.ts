@@ -55,11 +55,24 @@ export async function run(): Promise<string[]> {
       try {
         // 1. Signups.
         let n = 0;
-        const fresh = await signupLoad(tenpo.url, () => ({ email: `Buyer${n++}@Example.com`, productSlug: n % 2 ? 'kumo-vco-2' : 'tsuki-dual-lfo' }));
+        const fresh = await signupLoad(tenpo.url, () => ({
+          email: `Buyer${n++}@Example.com`,
+          productSlug: n % 2 ? 'kumo-vco-2' : 'tsuki-dual-lfo',
+        }));
         // Each new signup queued a chat notice; let the dispatcher deliver them before the next load.
-        await waitFor(async () => (await store.count("select count(*) as n from outbox where status = 'pending'")) === 0, 'signup notices delivered', 120_000);
-        const repeats = await signupLoad(tenpo.url, (i) => ({ email: `repeat${i % 12}@example.com`, productSlug: i % 24 < 12 ? 'kumo-vco-2' : 'tsuki-dual-lfo' }));
-        await waitFor(async () => (await store.count("select count(*) as n from outbox where status = 'pending'")) === 0, 'signup notices delivered');
+        await waitFor(
+          async () => (await store.count("select count(*) as n from outbox where status = 'pending'")) === 0,
+          'signup notices delivered',
+          120_000,
+        );
+        const repeats = await signupLoad(tenpo.url, (i) => ({
+          email: `repeat${i % 12}@example.com`,
+          productSlug: i % 24 < 12 ? 'kumo-vco-2' : 'tsuki-dual-lfo',
+        }));
+        await waitFor(
+          async () => (await store.count("select count(*) as n from outbox where status = 'pending'")) === 0,
+          'signup notices delivered',
+        );
         const subscriptions = await store.count('select count(*) as n from subscriptions');
         const pairs = await store.count('select count(*) as n from (select distinct email, product_slug from subscriptions) pairs');
         const notices = await store.count("select count(*) as n from outbox where destination = 'restock'");
@@ -67,12 +80,34 @@ export async function run(): Promise<string[]> {
         const cutOff = subscriptions - 24 - fresh.ok;
         const signupsOk = subscriptions === pairs && notices === subscriptions && cutOff >= 0 && cutOff <= 50 && repeats.ok > 0;
         rows.push(
-          { [`${dialect}`]: 'POST /api/notify, a new address each', 'req/s': Math.round(fresh.rps), 'p50 ms': fresh.p50, 'p99 ms': fresh.p99, errors: fresh.errors },
-          { [`${dialect}`]: 'POST /api/notify, 24 signups repeated', 'req/s': Math.round(repeats.rps), 'p50 ms': repeats.p50, 'p99 ms': repeats.p99, errors: repeats.errors },
+          {
+            [`${dialect}`]: 'POST /api/notify, a new address each',
+            'req/s': Math.round(fresh.rps),
+            'p50 ms': fresh.p50,
+            'p99 ms': fresh.p99,
+            errors: fresh.errors,
+          },
+          {
+            [`${dialect}`]: 'POST /api/notify, 24 signups repeated',
+            'req/s': Math.round(repeats.rps),
+            'p50 ms': repeats.p50,
+            'p99 ms': repeats.p99,
+            errors: repeats.errors,
+          },
         );
         verdicts.push(
-          verdict(`new signups/s on ${dialect}`, dialect === 'postgres' || fresh.rps >= 2000, String(Math.round(fresh.rps)), dialect === 'sqlite' ? '≥ 2,000' : 'none set'),
-          verdict(`one subscription per address and product, one notice each, on ${dialect}`, signupsOk, `${subscriptions} rows for ${pairs} pairs, ${notices} notices, ${fresh.ok + repeats.ok} answered 200`, 'equal'),
+          verdict(
+            `new signups/s on ${dialect}`,
+            dialect === 'postgres' || fresh.rps >= 2000,
+            String(Math.round(fresh.rps)),
+            dialect === 'sqlite' ? '≥ 2,000' : 'none set',
+          ),
+          verdict(
+            `one subscription per address and product, one notice each, on ${dialect}`,
+            signupsOk,
+            `${subscriptions} rows for ${pairs} pairs, ${notices} notices, ${fresh.ok + repeats.ok} answered 200`,
+            'equal',
+          ),
         );
 
         // 2. The send to 10,000.
@@ -82,14 +117,22 @@ export async function run(): Promise<string[]> {
         await seedSubscribers(store, dialect);
         const rssBefore = peakRss(tenpo);
         const started = performance.now();
-        const response = await fetch(`${tenpo.url}/api/admin/notify/send`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body: '{"productSlug":"kumo-vco-2"}' });
+        const response = await fetch(`${tenpo.url}/api/admin/notify/send`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${TOKEN}` },
+          body: '{"productSlug":"kumo-vco-2"}',
+        });
         const answer = (await response.json()) as { notifiedCount?: number };
         const sendMs = performance.now() - started;
         const rssAfterSend = peakRss(tenpo);
         await waitFor(() => receiver.emails.size >= SUBSCRIBERS, `${SUBSCRIBERS} emails delivered`, 300_000);
         const deliveredMs = performance.now() - started;
         await new Promise((resolve) => setTimeout(resolve, 500));
-        const sendOk = answer.notifiedCount === SUBSCRIBERS && receiver.emails.size === SUBSCRIBERS && receiver.duplicateEmails === 0 && receiver.chatsTo('/hooks/public') === 1;
+        const sendOk =
+          answer.notifiedCount === SUBSCRIBERS &&
+          receiver.emails.size === SUBSCRIBERS &&
+          receiver.duplicateEmails === 0 &&
+          receiver.chatsTo('/hooks/public') === 1;
         console.log(
           `${dialect}: send to ${SUBSCRIBERS}: answered ${JSON.stringify(answer)} in ${Math.round(sendMs)} ms; peak RSS of the service ${rssBefore} → ${rssAfterSend} MB; ` +
             `${receiver.emails.size} emails (${receiver.duplicateEmails} repeated) and ${receiver.chatsTo('/hooks/public')} announcement delivered ${Math.round(deliveredMs)} ms after the request`,
@@ -103,8 +146,18 @@ export async function run(): Promise<string[]> {
         });
         verdicts.push(
           verdict(`send to ${SUBSCRIBERS} on ${dialect} answers`, sendMs < 5_000, `${Math.round(sendMs)} ms`, '< 5,000 ms'),
-          verdict(`service peak RSS during that send on ${dialect}`, rssAfterSend - rssBefore < 100, `+${rssAfterSend - rssBefore} MB (${rssAfterSend} MB)`, '< +100 MB'),
-          verdict(`every email delivered once, one announcement, on ${dialect}`, sendOk, `${receiver.emails.size} emails, ${receiver.duplicateEmails} repeats, ${receiver.chatsTo('/hooks/public')} announcements in ${Math.round(deliveredMs / 1000)} s`, `${SUBSCRIBERS}, 0, 1`),
+          verdict(
+            `service peak RSS during that send on ${dialect}`,
+            rssAfterSend - rssBefore < 100,
+            `+${rssAfterSend - rssBefore} MB (${rssAfterSend} MB)`,
+            '< +100 MB',
+          ),
+          verdict(
+            `every email delivered once, one announcement, on ${dialect}`,
+            sendOk,
+            `${receiver.emails.size} emails, ${receiver.duplicateEmails} repeats, ${receiver.chatsTo('/hooks/public')} announcements in ${Math.round(deliveredMs / 1000)} s`,
+            `${SUBSCRIBERS}, 0, 1`,
+          ),
         );
 
         // 3. The dashboard over a million searches.
@@ -112,14 +165,31 @@ export async function run(): Promise<string[]> {
         const times: number[] = [];
         for (let i = 0; i < 5; i++) {
           const t = performance.now();
-          const stats = await fetch(`${tenpo.url}/api/admin-dashboard-stats`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body: '{}' });
+          const stats = await fetch(`${tenpo.url}/api/admin-dashboard-stats`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${TOKEN}` },
+            body: '{}',
+          });
           await stats.arrayBuffer();
           if (stats.status !== 200) throw new Error(`dashboard answered ${stats.status}`);
           times.push(performance.now() - t);
         }
         const median = times.sort((a, b) => a - b)[2]!;
-        rows.push({ [`${dialect}`]: `dashboard, ${SEARCHES.toLocaleString('en-US')} searches (${Math.round(SEARCHES * 0.75).toLocaleString('en-US')} in its window)`, 'req/s': '', 'p50 ms': Math.round(median), 'p99 ms': '', errors: 0 });
-        verdicts.push(verdict(`dashboard over ${SEARCHES} searches on ${dialect} (median of 5)`, median < 1_000, `${Math.round(median)} ms`, '< 1,000 ms'));
+        rows.push({
+          [`${dialect}`]: `dashboard, ${SEARCHES.toLocaleString('en-US')} searches (${Math.round(SEARCHES * 0.75).toLocaleString('en-US')} in its window)`,
+          'req/s': '',
+          'p50 ms': Math.round(median),
+          'p99 ms': '',
+          errors: 0,
+        });
+        verdicts.push(
+          verdict(
+            `dashboard over ${SEARCHES} searches on ${dialect} (median of 5)`,
+            median < 1_000,
+            `${Math.round(median)} ms`,
+            '< 1,000 ms',
+          ),
+        );
       } finally {
         await tenpo.stop();
         await store.close();
@@ -130,7 +200,11 @@ export async function run(): Promise<string[]> {
     await receiver.close();
     rmSync(dir, { recursive: true, force: true });
   }
-  for (const dialect of ['sqlite', 'postgres']) printTable(`Restock subscriptions and the dashboard on ${dialect} (load: 50 connections, ${SECONDS} s each)`, rows.filter((r) => dialect in r));
+  for (const dialect of ['sqlite', 'postgres'])
+    printTable(
+      `Restock subscriptions and the dashboard on ${dialect} (load: 50 connections, ${SECONDS} s each)`,
+      rows.filter((r) => dialect in r),
+    );
   return verdicts;
 }
 
@@ -149,7 +223,13 @@ async function signupLoad(url: string, body: (i: number) => { email: string; pro
       },
     ],
   });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, ok: result['2xx'], errors: result.errors + result.timeouts + result.non2xx };
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    ok: result['2xx'],
+    errors: result.errors + result.timeouts + result.non2xx,
+  };
 }
 
 /** The service's peak resident set so far (Linux VmHWM), in MB. */
@@ -194,7 +274,9 @@ async function seedSearches(store: Store, dialect: 'sqlite' | 'postgres'): Promi
              case when i % 10 = 0 then 0 else 3 end
       from n`);
   }
-  await store.exec(`insert into keyword_log_hours (hour, entries) select substr("timestamp", 1, 13), count(*) from keyword_logs group by substr("timestamp", 1, 13)`);
+  await store.exec(
+    `insert into keyword_log_hours (hour, entries) select substr("timestamp", 1, 13), count(*) from keyword_logs group by substr("timestamp", 1, 13)`,
+  );
   await store.exec(`insert into keyword_hours (hour, keyword, searches, zero_result_searches)
     select substr("timestamp", 1, 13), keyword, count(*), sum(case when result_count = 0 then 1 else 0 end) from keyword_logs group by substr("timestamp", 1, 13), keyword`);
   if (dialect === 'postgres') await store.exec('analyze keyword_logs');
@@ -227,4 +309,3 @@ async function waitFor(check: () => boolean | Promise<boolean>, what: string, ti
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
-

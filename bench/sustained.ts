@@ -85,7 +85,10 @@ async function runOn(store: string, databaseUrl: string, port: number, receiver:
     const peak = Math.max(...rss.samples, rssAtEnd);
     console.log(
       `${store}: RSS ${mb(rssAfterWarmUp)} MB after the ${warmUp.seconds} s warm-up, ${mb(rssAtEnd)} MB at the end (${(change * 100).toFixed(1)} %), peak ${mb(peak)} MB; ` +
-        `every 10 s from the start: ${rss.samples.filter((_, i) => i % 10 === 0).map(mb).join(' ')} MB`,
+        `every 10 s from the start: ${rss.samples
+          .filter((_, i) => i % 10 === 0)
+          .map(mb)
+          .join(' ')} MB`,
     );
     const expectedEmails = stats.reservations.total;
     const expectedChats = stats.reservations.total + stats.subscriptions.total;
@@ -93,10 +96,16 @@ async function runOn(store: string, databaseUrl: string, port: number, receiver:
       `${store}: ${stats.reservations.total} reservations and ${stats.subscriptions.total} restock signups stored; outbox drained ${drainedMs} ms after the load (${stats.outbox.dead} dead); ` +
         `receiver: ${receiver.emails.size} emails (+${receiver.duplicateEmails} repeats), ${receiver.chats} chat messages`,
     );
-    if (warmUp.errors + measured.errors > 0) console.log(`${store}: first failures:\n  ${[...warmUp.failures, ...measured.failures].slice(0, 10).join('\n  ')}`);
+    if (warmUp.errors + measured.errors > 0)
+      console.log(`${store}: first failures:\n  ${[...warmUp.failures, ...measured.failures].slice(0, 10).join('\n  ')}`);
 
     return [
-      verdict(`sustained mix on ${store}: errors over ${warmUp.seconds + SECONDS} s`, warmUp.errors + measured.errors === 0, String(warmUp.errors + measured.errors), '0'),
+      verdict(
+        `sustained mix on ${store}: errors over ${warmUp.seconds + SECONDS} s`,
+        warmUp.errors + measured.errors === 0,
+        String(warmUp.errors + measured.errors),
+        '0',
+      ),
       verdict(
         `sustained mix on ${store}: RSS at the end vs after warm-up`,
         Math.abs(change) <= RSS_TOLERANCE,
@@ -111,7 +120,10 @@ async function runOn(store: string, databaseUrl: string, port: number, receiver:
       ),
       verdict(
         `sustained mix on ${store}: every message delivered once`,
-        stats.outbox.dead === 0 && receiver.emails.size === expectedEmails && receiver.duplicateEmails === 0 && receiver.chats === expectedChats,
+        stats.outbox.dead === 0 &&
+          receiver.emails.size === expectedEmails &&
+          receiver.duplicateEmails === 0 &&
+          receiver.chats === expectedChats,
         `${receiver.emails.size}/${expectedEmails} emails, ${receiver.chats}/${expectedChats} chat messages`,
         'all, once',
       ),
@@ -153,7 +165,9 @@ function shopTraffic(random: () => number): Endpoint[] {
   const movable: { id: string; productSlug: string; status: string }[] = [];
   const moving = new Map<string, { id: string; productSlug: string; status: string }>();
   const nextStatus = (status: string) =>
-    ({ pending: 'confirmed', confirmed: random() < 0.2 ? 'cancelled' : 'fulfilled', fulfilled: 'confirmed', cancelled: 'pending' })[status]!;
+    ({ pending: 'confirmed', confirmed: random() < 0.2 ? 'cancelled' : 'fulfilled', fulfilled: 'confirmed', cancelled: 'pending' })[
+      status
+    ]!;
   let customer = 0;
 
   return [
@@ -162,18 +176,40 @@ function shopTraffic(random: () => number): Endpoint[] {
     {
       name: 'POST /api/reservation',
       weight: 10,
-      next: () => ({ method: 'POST', path: '/api/reservation', body: { name: `負荷 太郎 ${++customer}`, email: `buyer${customer}@example.com`, productSlug: pick(products).slug } }),
+      next: () => ({
+        method: 'POST',
+        path: '/api/reservation',
+        body: { name: `負荷 太郎 ${++customer}`, email: `buyer${customer}@example.com`, productSlug: pick(products).slug },
+      }),
       answered: (call: LoadCall, body: string) => {
-        if (movable.length < 5_000) movable.push({ id: JSON.parse(body).reservationId, productSlug: (call.body as { productSlug: string }).productSlug, status: 'pending' });
+        if (movable.length < 5_000)
+          movable.push({
+            id: JSON.parse(body).reservationId,
+            productSlug: (call.body as { productSlug: string }).productSlug,
+            status: 'pending',
+          });
       },
     },
     {
       name: 'POST /api/notify',
       weight: 5,
       // Some addresses sign up again: answered with their existing subscription.
-      next: () => ({ method: 'POST', path: '/api/notify', body: { email: `waiting${Math.floor(random() * 20_000)}@example.com`, productSlug: pick(restockProducts) } }),
+      next: () => ({
+        method: 'POST',
+        path: '/api/notify',
+        body: { email: `waiting${Math.floor(random() * 20_000)}@example.com`, productSlug: pick(restockProducts) },
+      }),
     },
-    { name: 'POST /api/admin-reservations-list', weight: 1.2, next: () => ({ method: 'POST', path: '/api/admin-reservations-list', headers: admin, body: { productSlug: pick(products).slug, status: pick(statuses) } }) },
+    {
+      name: 'POST /api/admin-reservations-list',
+      weight: 1.2,
+      next: () => ({
+        method: 'POST',
+        path: '/api/admin-reservations-list',
+        headers: admin,
+        body: { productSlug: pick(products).slug, status: pick(statuses) },
+      }),
+    },
     {
       name: 'POST /api/admin-reservations-status',
       weight: 2.5,
@@ -182,7 +218,12 @@ function shopTraffic(random: () => number): Endpoint[] {
         const [reservation] = movable.splice(Math.floor(random() * movable.length), 1);
         const status = nextStatus(reservation!.status);
         moving.set(reservation!.id, { ...reservation!, status });
-        return { method: 'POST', path: '/api/admin-reservations-status', headers: admin, body: { id: reservation!.id, productSlug: reservation!.productSlug, status, notes: `→ ${status}` } };
+        return {
+          method: 'POST',
+          path: '/api/admin-reservations-status',
+          headers: admin,
+          body: { id: reservation!.id, productSlug: reservation!.productSlug, status, notes: `→ ${status}` },
+        };
       },
       answered: (call: LoadCall) => {
         const id = (call.body as { id: string }).id;
@@ -191,8 +232,16 @@ function shopTraffic(random: () => number): Endpoint[] {
       },
       failed: (call: LoadCall) => moving.delete((call.body as { id: string }).id),
     },
-    { name: 'POST /api/admin-notify-list', weight: 0.8, next: () => ({ method: 'POST', path: '/api/admin-notify-list', headers: admin, body: { productSlug: pick(restockProducts) } }) },
-    { name: 'POST /api/admin-dashboard-stats', weight: 0.5, next: () => ({ method: 'POST', path: '/api/admin-dashboard-stats', headers: admin, body: {} }) },
+    {
+      name: 'POST /api/admin-notify-list',
+      weight: 0.8,
+      next: () => ({ method: 'POST', path: '/api/admin-notify-list', headers: admin, body: { productSlug: pick(restockProducts) } }),
+    },
+    {
+      name: 'POST /api/admin-dashboard-stats',
+      weight: 0.5,
+      next: () => ({ method: 'POST', path: '/api/admin-dashboard-stats', headers: admin, body: {} }),
+    },
   ];
 }
 
@@ -232,7 +281,11 @@ interface Stats {
 async function waitForEmptyOutbox(url: string): Promise<Stats> {
   const deadline = Date.now() + 120_000;
   for (;;) {
-    const response = await fetch(`${url}/api/admin-dashboard-stats`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body: '{}' });
+    const response = await fetch(`${url}/api/admin-dashboard-stats`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}` },
+      body: '{}',
+    });
     const stats = (await response.json()) as Stats;
     if (stats.outbox.pending === 0) return stats;
     if (Date.now() > deadline) throw new Error(`outbox not drained after 120 s: ${JSON.stringify(stats.outbox)}`);

@@ -16,7 +16,9 @@ try {
   writeFileSync(`${searchIndexPath}.${process.pid}.tmp`, file);
   renameSync(`${searchIndexPath}.${process.pid}.tmp`, searchIndexPath);
   const ms = Math.round(performance.now() - started);
-  process.stdout.write(`search index: ${index.documents.length} documents from ${contentDir} → ${searchIndexPath} (${file.length} bytes, ${ms} ms)\n`);
+  process.stdout.write(
+    `search index: ${index.documents.length} documents from ${contentDir} → ${searchIndexPath} (${file.length} bytes, ${ms} ms)\n`,
+  );
 } catch (error) {
   const message = error instanceof Error ? error.message : String(error);
   process.stderr.write(`search index: ${error instanceof ConfigError ? 'configuration error: ' : ''}${message}\n`);

@@ -94,7 +94,12 @@ export function allRoutes(services: Services): Route[] {
       wakeDispatcher,
     }),
     ...personalDataRoutes(services.database),
-    ...emailTemplateRoutes({ database: services.database, catalog: services.catalog, publicBaseUrl: services.config.publicBaseUrl, sendEmail: services.sendEmail }),
+    ...emailTemplateRoutes({
+      database: services.database,
+      catalog: services.catalog,
+      publicBaseUrl: services.config.publicBaseUrl,
+      sendEmail: services.sendEmail,
+    }),
     ...messageLogRoutes({ database: services.database, wakeDispatcher }),
     ...dashboardRoutes({
       database: services.database,

@@ -49,12 +49,27 @@ describe('the admin token', () => {
   test('production refuses a token or an unsubscribe secret shorter than 32 characters, naming the variable', () => {
     const long = 'x'.repeat(32);
     const production = { APP_ENV: 'production', UNSUBSCRIBE_SECRET: long };
-    assert.throws(() => loadConfig({ ...production, PREORDER_API_TOKEN: 'x'.repeat(31) }), { name: 'ConfigError', message: /^PREORDER_API_TOKEN must be at least 32 characters when APP_ENV is production$/ });
-    assert.throws(() => loadConfig({ ...production, ADMIN_API_TOKEN: 'short' }), { message: /^ADMIN_API_TOKEN must be at least 32 characters/ });
-    assert.throws(() => loadConfig({ ...production, PREORDER_API_TOKEN: long, UNSUBSCRIBE_SECRET: 'short' }), { message: /^UNSUBSCRIBE_SECRET must be at least 32 characters/ });
+    assert.throws(() => loadConfig({ ...production, PREORDER_API_TOKEN: 'x'.repeat(31) }), {
+      name: 'ConfigError',
+      message: /^PREORDER_API_TOKEN must be at least 32 characters when APP_ENV is production$/,
+    });
+    assert.throws(() => loadConfig({ ...production, ADMIN_API_TOKEN: 'short' }), {
+      message: /^ADMIN_API_TOKEN must be at least 32 characters/,
+    });
+    assert.throws(() => loadConfig({ ...production, PREORDER_API_TOKEN: long, UNSUBSCRIBE_SECRET: 'short' }), {
+      message: /^UNSUBSCRIBE_SECRET must be at least 32 characters/,
+    });
     assert.equal(loadConfig({ ...production, PREORDER_API_TOKEN: long }).adminToken, long);
-    assert.equal(loadConfig({ APP_ENV: 'production', PREORDER_API_TOKEN: long }).unsubscribeSecret.length >= 32, true, 'the derived secret is long');
-    assert.equal(loadConfig({ APP_ENV: 'preview', PREORDER_API_TOKEN: 'short', UNSUBSCRIBE_SECRET: 's' }).adminToken, 'short', 'outside production any length');
+    assert.equal(
+      loadConfig({ APP_ENV: 'production', PREORDER_API_TOKEN: long }).unsubscribeSecret.length >= 32,
+      true,
+      'the derived secret is long',
+    );
+    assert.equal(
+      loadConfig({ APP_ENV: 'preview', PREORDER_API_TOKEN: 'short', UNSUBSCRIBE_SECRET: 's' }).adminToken,
+      'short',
+      'outside production any length',
+    );
   });
 
   test('two different tokens are refused rather than one picked silently', () => {
@@ -86,10 +101,16 @@ describe('bad values name the variable', () => {
     [{ SMTP_URL: 'http://mail' }, /^SMTP_URL must be an smtp/],
     [{ RESERVATION_WEBHOOK_URL: 'ftp://x' }, /^RESERVATION_WEBHOOK_URL /],
     [{ PREVIEW_ORIGIN_PATTERN: '(' }, /^PREVIEW_ORIGIN_PATTERN must be a valid regular expression/],
-    [{ PREVIEW_ORIGIN_PATTERN: 'https://(?:[a-z]+-)*preview\\.example' }, /^PREVIEW_ORIGIN_PATTERN must not repeat a group holding a repetition, such as \(a\+\)\+, which can backtrack catastrophically/],
+    [
+      { PREVIEW_ORIGIN_PATTERN: 'https://(?:[a-z]+-)*preview\\.example' },
+      /^PREVIEW_ORIGIN_PATTERN must not repeat a group holding a repetition, such as \(a\+\)\+, which can backtrack catastrophically/,
+    ],
     [{ ADMIN_AUTH_FAILURES_PER_MINUTE: '-1' }, /^ADMIN_AUTH_FAILURES_PER_MINUTE must be an integer/],
     [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL /],
-    [{ TRUST_PROXY: 'yes' }, /^TRUST_PROXY must be true, false, a number of proxies \(0-20\) or a comma-separated list of IP addresses and CIDR ranges \(got "yes"\)$/],
+    [
+      { TRUST_PROXY: 'yes' },
+      /^TRUST_PROXY must be true, false, a number of proxies \(0-20\) or a comma-separated list of IP addresses and CIDR ranges \(got "yes"\)$/,
+    ],
     [{ TRUST_PROXY: '21' }, /^TRUST_PROXY /],
     [{ TRUST_PROXY: '10.0.0.0/33' }, /^TRUST_PROXY /],
     [{ TRUST_PROXY: '10.0.0.1, proxy.internal' }, /^TRUST_PROXY /],
@@ -97,7 +118,10 @@ describe('bad values name the variable', () => {
   ];
   for (const [env, message] of cases) {
     test(Object.keys(env)[0]!, () => {
-      assert.throws(() => loadConfig(env), (error: Error) => error instanceof ConfigError && message.test(error.message));
+      assert.throws(
+        () => loadConfig(env),
+        (error: Error) => error instanceof ConfigError && message.test(error.message),
+      );
     });
   }
 
@@ -141,7 +165,11 @@ describe('a development token kept across starts', () => {
     const config = loadConfig({ DATABASE_URL: 'sqlite:/data/shop/dev.db' }, { keptToken });
     assert.equal(config.adminToken, 'kept-token');
     assert.equal(config.adminTokenFile, '/data/shop/development-admin-token');
-    assert.equal(config.unsubscribeSecret, loadConfig({ DATABASE_URL: 'sqlite:/x.db' }, { keptToken }).unsubscribeSecret, 'links stay valid too');
+    assert.equal(
+      config.unsubscribeSecret,
+      loadConfig({ DATABASE_URL: 'sqlite:/x.db' }, { keptToken }).unsubscribeSecret,
+      'links stay valid too',
+    );
     assert.equal(loadConfig({}, { keptToken }).adminTokenFile, 'var/development-admin-token');
     assert.equal(loadConfig({ DATABASE_URL: 'postgres://db/shop' }, { keptToken }).adminTokenFile, 'var/development-admin-token');
   });
@@ -164,5 +192,7 @@ test('TRUST_PROXY: none, a number of proxies, or their addresses', () => {
   assert.deepEqual(loadConfig({ TRUST_PROXY: '0' }).trustProxy, { hops: 0 });
   assert.deepEqual(loadConfig({ TRUST_PROXY: '1' }).trustProxy, { hops: 1 });
   assert.deepEqual(loadConfig({ TRUST_PROXY: '3' }).trustProxy, { hops: 3 });
-  assert.deepEqual(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.0.2.7,fd00::/8 ' }).trustProxy, { addresses: ['10.0.0.0/8', '192.0.2.7', 'fd00::/8'] });
+  assert.deepEqual(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.0.2.7,fd00::/8 ' }).trustProxy, {
+    addresses: ['10.0.0.0/8', '192.0.2.7', 'fd00::/8'],
+  });
 });

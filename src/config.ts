@@ -6,9 +6,7 @@ import { nestsQuantifiers } from './text/nested-quantifiers.ts';
 
 export type Environment = 'development' | 'preview' | 'production';
 
-export type DatabaseTarget =
-  | { dialect: 'sqlite'; path: string }
-  | { dialect: 'postgres'; url: string };
+export type DatabaseTarget = { dialect: 'sqlite'; path: string } | { dialect: 'postgres'; url: string };
 
 /** The proxies in front of the service: always `hops` of them (0: none), or the ones at these addresses and CIDR ranges. */
 export type ProxyTrust = { hops: number } | { addresses: string[] };
@@ -70,9 +68,7 @@ const integer = (min: number, max: number) =>
     .transform(Number)
     .refine((n) => n >= min && n <= max, `must be an integer between ${min} and ${max}`);
 
-const httpUrl = z
-  .string()
-  .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), 'must be an http(s) URL');
+const httpUrl = z.string().refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), 'must be an http(s) URL');
 
 const regex = z.string().transform((source, ctx) => {
   try {
@@ -86,7 +82,10 @@ const regex = z.string().transform((source, ctx) => {
 /** A pattern every stranger's Origin is matched against: one that can backtrack catastrophically is refused. */
 const originPattern = z
   .string()
-  .refine((source) => !nestsQuantifiers(source), 'must not repeat a group holding a repetition, such as (a+)+, which can backtrack catastrophically')
+  .refine(
+    (source) => !nestsQuantifiers(source),
+    'must not repeat a group holding a repetition, such as (a+)+, which can backtrack catastrophically',
+  )
   .pipe(regex);
 
 /** Production's admin token and unsubscribe secret: long enough that guessing is hopeless (SPEC §10). */
@@ -128,7 +127,9 @@ const EnvSchema = z.object({
   PREORDER_API_TOKEN: z
     .string()
     .optional()
-    .describe('The admin bearer token (or ADMIN_API_TOKEN). Required in production; in development one is generated once and kept beside the SQLite store (var/ by default), elsewhere at each start.'),
+    .describe(
+      'The admin bearer token (or ADMIN_API_TOKEN). Required in production; in development one is generated once and kept beside the SQLite store (var/ by default), elsewhere at each start.',
+    ),
   ADMIN_API_TOKEN: z.string().optional().describe('Another name for PREORDER_API_TOKEN; both set and different is an error.'),
   EMAIL_PROVIDER_API_KEY: z.string().optional().describe('Key of the Resend-compatible email API; emails go through it when set.'),
   EMAIL_API_URL: httpUrl.default(DEFAULT_EMAIL_API_URL).describe('The email API endpoint (POST, Authorization: Bearer <key>).'),
@@ -152,11 +153,15 @@ const EnvSchema = z.object({
     .describe('Requests per client per minute shared by POST /api/reservation and POST /api/notify; 0 turns it off.'),
   ADMIN_AUTH_FAILURES_PER_MINUTE: integer(0, 1_000_000)
     .default(20)
-    .describe('Failed admin authentications a client may make in a minute; past them its admin requests get 429 until the minute ends. 0 turns it off.'),
+    .describe(
+      'Failed admin authentications a client may make in a minute; past them its admin requests get 429 until the minute ends. 0 turns it off.',
+    ),
   OUTBOX_LEASE_SECONDS: integer(1, 3600).default(60).describe('How long an instance holds a message it is delivering (1-3600).'),
   OUTBOX_RETENTION_DAYS: integer(1, 3650)
     .default(30)
-    .describe('Days a message is kept after it was sent or skipped, or after it was given up (1-3650); then it is deleted with the address it names.'),
+    .describe(
+      'Days a message is kept after it was sent or skipped, or after it was given up (1-3650); then it is deleted with the address it names.',
+    ),
   TRUST_PROXY: proxyTrust
     .optional()
     .describe(
@@ -166,10 +171,7 @@ const EnvSchema = z.object({
     .string()
     .optional()
     .describe('Signs unsubscribe links; set the same on every instance. Default: derived from the admin token.'),
-  METRICS_TOKEN: z
-    .string()
-    .optional()
-    .describe('A bearer token for GET /metrics besides the admin token, for the Prometheus scraper.'),
+  METRICS_TOKEN: z.string().optional().describe('A bearer token for GET /metrics besides the admin token, for the Prometheus scraper.'),
   SHUTDOWN_DRAIN_SECONDS: integer(0, 300)
     .optional()
     .describe(
@@ -225,13 +227,17 @@ export function loadConfig(env: Record<string, string | undefined>, sources: Con
   }
   if (e.APP_ENV === 'production') {
     const tokenVariable = e.PREORDER_API_TOKEN !== undefined ? 'PREORDER_API_TOKEN' : 'ADMIN_API_TOKEN';
-    for (const [variable, value] of [[tokenVariable, tokens[0]], ['UNSUBSCRIBE_SECRET', e.UNSUBSCRIBE_SECRET]] as const) {
+    for (const [variable, value] of [
+      [tokenVariable, tokens[0]],
+      ['UNSUBSCRIBE_SECRET', e.UNSUBSCRIBE_SECRET],
+    ] as const) {
       if (value !== undefined && value.length < MIN_PRODUCTION_SECRET) {
         throw new ConfigError(`${variable} must be at least ${MIN_PRODUCTION_SECRET} characters when APP_ENV is production`);
       }
     }
   }
-  const adminTokenFile = tokens.length === 0 && e.APP_ENV === 'development' && sources.keptToken ? developmentTokenFile(database) : undefined;
+  const adminTokenFile =
+    tokens.length === 0 && e.APP_ENV === 'development' && sources.keptToken ? developmentTokenFile(database) : undefined;
   const adminToken = tokens[0] ?? (adminTokenFile ? sources.keptToken!(adminTokenFile) : generateToken());
 
   return {

@@ -13,7 +13,10 @@ test('.env.example is current: regenerate it with npm run env:example', () => {
 
 test('.env.example names every variable the configuration reads, each described', () => {
   const named = [...checkedIn().matchAll(/^# ([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]);
-  assert.deepEqual(named, configVariables().map((v) => v.name));
+  assert.deepEqual(
+    named,
+    configVariables().map((v) => v.name),
+  );
   for (const variable of configVariables()) assert.ok(variable.description.length > 10, `${variable.name} has a description`);
 });
 
@@ -32,6 +35,9 @@ test("the README's configuration table names every variable", () => {
   const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('\n## ', readme.indexOf('## Configuration') + 1));
   const rows = table.split('\n').filter((line) => line.startsWith('| `'));
   for (const { name } of configVariables()) {
-    assert.ok(rows.some((row) => row.split(' | ')[0]!.includes(`\`${name}\``)), `${name} in the README's configuration table`);
+    assert.ok(
+      rows.some((row) => row.split(' | ')[0]!.includes(`\`${name}\``)),
+      `${name} in the README's configuration table`,
+    );
   }
 });

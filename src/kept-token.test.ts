@@ -20,6 +20,12 @@ test('the first call makes and saves a token (creating the directory), later cal
 test('an empty file left behind is replaced', () => {
   const file = join(dir(), 'token');
   writeFileSync(file, '\n');
-  assert.equal(keptToken(file, () => 'fresh'), 'fresh');
-  assert.equal(keptToken(file, () => 'other'), 'fresh');
+  assert.equal(
+    keptToken(file, () => 'fresh'),
+    'fresh',
+  );
+  assert.equal(
+    keptToken(file, () => 'other'),
+    'fresh',
+  );
 });

@@ -71,7 +71,12 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
   const keywordLogStore = createKeywordLogStore(database);
   const keywordLog = createKeywordLogWriter(keywordLogStore, log);
   const delivery = await createDelivery(config, log, database);
-  const dispatcher = new Dispatcher({ database, deliver: delivery.deliver, log, timings: { leaseMs: config.outboxLeaseMs, ...options.dispatcher } });
+  const dispatcher = new Dispatcher({
+    database,
+    deliver: delivery.deliver,
+    log,
+    timings: { leaseMs: config.outboxLeaseMs, ...options.dispatcher },
+  });
   const now = options.now ?? (() => new Date());
   const writeReservation = reservationWriter(database, now);
   const writeSignup = signupWriter(database, now);

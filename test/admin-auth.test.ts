@@ -35,14 +35,40 @@ const REFUSED: [string, [string, string][], string?][] = [
   ['a colon after the scheme', [['Authorization', `Bearer:${T}`]]],
   ['no space after the scheme', [['Authorization', `Bearer${T}`]]],
   ['a tab after the scheme', [['Authorization', `Bearer\t${T}`]]],
-  ['a second Authorization after the right one', [['Authorization', `Bearer ${T}`], ['Authorization', 'Bearer wrong']]],
-  ['a second Authorization before the right one', [['Authorization', 'Bearer wrong'], ['Authorization', `Bearer ${T}`]]],
-  ['the right one twice', [['Authorization', `Bearer ${T}`], ['authorization', `Bearer ${T}`]]],
+  [
+    'a second Authorization after the right one',
+    [
+      ['Authorization', `Bearer ${T}`],
+      ['Authorization', 'Bearer wrong'],
+    ],
+  ],
+  [
+    'a second Authorization before the right one',
+    [
+      ['Authorization', 'Bearer wrong'],
+      ['Authorization', `Bearer ${T}`],
+    ],
+  ],
+  [
+    'the right one twice',
+    [
+      ['Authorization', `Bearer ${T}`],
+      ['authorization', `Bearer ${T}`],
+    ],
+  ],
   ['the token in the query string', [], `token=${T}`],
   ['the token as access_token', [], `access_token=${T}`],
   ['the header in the query string', [], `authorization=${encodeURIComponent(`Bearer ${T}`)}`],
   ['the token in a cookie', [['Cookie', `token=${T}; authorization=Bearer ${T}; adminToken=${T}`]]],
-  ['the token in other headers', [['X-Api-Key', T], ['X-Admin-Token', T], ['Proxy-Authorization', `Bearer ${T}`], ['X-Authorization', `Bearer ${T}`]]],
+  [
+    'the token in other headers',
+    [
+      ['X-Api-Key', T],
+      ['X-Admin-Token', T],
+      ['Proxy-Authorization', `Bearer ${T}`],
+      ['X-Authorization', `Bearer ${T}`],
+    ],
+  ],
 ];
 
 const ACCEPTED: [string, string][] = [
@@ -94,11 +120,21 @@ describe('the admin bearer check', () => {
 
   test('lets the token in, in the forms HTTP allows', async () => {
     for (const [what, authorization] of ACCEPTED) {
-      const response = await client.send({ method: 'POST', target: '/api/admin-reservations-list', headers: [['Authorization', authorization]], body: Buffer.from('{}') });
+      const response = await client.send({
+        method: 'POST',
+        target: '/api/admin-reservations-list',
+        headers: [['Authorization', authorization]],
+        body: Buffer.from('{}'),
+      });
       assert.equal(response.status, 200, what);
     }
     // And a bad body with the right token is then judged on its merits.
-    const invalid = await client.send({ method: 'POST', target: '/api/admin-reservations-list', headers: [['Authorization', `Bearer ${T}`]], body: Buffer.from('[') });
+    const invalid = await client.send({
+      method: 'POST',
+      target: '/api/admin-reservations-list',
+      headers: [['Authorization', `Bearer ${T}`]],
+      body: Buffer.from('['),
+    });
     assert.equal(invalid.status, 400);
   });
 
@@ -106,10 +142,14 @@ describe('the admin bearer check', () => {
     for (const { path, method } of adminRoutes) {
       for (const length of [100, 10_000_000]) {
         const status = await new Promise<number>((resolve, reject) => {
-          const req = request(`${app.url}${path}`, { method, headers: { authorization: 'Bearer wrong', 'content-length': String(length) } }, (res) => {
-            resolve(res.statusCode ?? 0);
-            req.destroy();
-          });
+          const req = request(
+            `${app.url}${path}`,
+            { method, headers: { authorization: 'Bearer wrong', 'content-length': String(length) } },
+            (res) => {
+              resolve(res.statusCode ?? 0);
+              req.destroy();
+            },
+          );
           req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' ? undefined : reject(error)));
           req.flushHeaders();
         });
@@ -120,8 +160,12 @@ describe('the admin bearer check', () => {
 
   test('no presented token, right or wrong, is written to the log', () => {
     const logged = JSON.stringify(app.logs);
-    assert.ok(app.logs.some((line) => line.status === 401), 'the refusals were logged');
-    for (const secret of [T, T.slice(0, -1), T.toUpperCase(), Buffer.from(`admin:${T}`).toString('base64')]) assert.ok(!logged.includes(secret), secret);
+    assert.ok(
+      app.logs.some((line) => line.status === 401),
+      'the refusals were logged',
+    );
+    for (const secret of [T, T.slice(0, -1), T.toUpperCase(), Buffer.from(`admin:${T}`).toString('base64')])
+      assert.ok(!logged.includes(secret), secret);
   });
 });
 
@@ -137,13 +181,21 @@ for (const dialect of DIALECTS) {
         client.send({
           method: target === '/metrics' ? 'GET' : 'POST',
           target,
-          headers: [['X-Forwarded-For', from], ['Authorization', `Bearer ${token}`]],
+          headers: [
+            ['X-Forwarded-For', from],
+            ['Authorization', `Bearer ${token}`],
+          ],
           body: target === '/metrics' ? undefined : Buffer.from('{}'),
         });
       // Right tokens count for nothing.
       for (let i = 0; i < 5; i++) assert.equal((await send('203.0.113.1', T)).status, 200);
       for (let i = 0; i < 3; i++) assert.equal((await send('203.0.113.1', 'wrong')).status, 401, `failure ${i + 1}`);
-      for (const [token, target] of [[T, '/api/admin-reservations-list'], ['wrong', '/api/admin-reservations-list'], [T, '/api/admin-notify-list'], [T, '/metrics']]) {
+      for (const [token, target] of [
+        [T, '/api/admin-reservations-list'],
+        ['wrong', '/api/admin-reservations-list'],
+        [T, '/api/admin-notify-list'],
+        [T, '/metrics'],
+      ]) {
         const refused = await send('203.0.113.1', token!, target);
         assert.equal(refused.status, 429, `${token === T ? 'the right' : 'a wrong'} token on ${target}`);
         assert.deepEqual(JSON.parse(refused.body.toString()), { success: false, error: 'Too many failed authentications' });
@@ -152,7 +204,11 @@ for (const dialect of DIALECTS) {
       }
       assert.equal((await send('203.0.113.2', T)).status, 200, 'another client is let in');
       assert.equal((await send('203.0.113.2', 'wrong')).status, 401, 'and has its own count');
-      assert.equal((await client.send({ method: 'GET', target: '/api/products', headers: [['X-Forwarded-For', '203.0.113.1']] })).status, 200, 'public routes are not throttled');
+      assert.equal(
+        (await client.send({ method: 'GET', target: '/api/products', headers: [['X-Forwarded-For', '203.0.113.1']] })).status,
+        200,
+        'public routes are not throttled',
+      );
     } finally {
       client.close();
       await app.close();

@@ -34,11 +34,19 @@ async function signedIn(view: string, viewport: { width: number; height: number 
 async function downloadCsv(page: Page): Promise<{ name: string; text: string; lines: string[] }> {
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('.filters button.export')]);
   const text = readFileSync((await download.path())!, 'utf8');
-  return { name: download.suggestedFilename(), text, lines: text.replace(/^\ufeff/, '').split('\r\n').slice(0, -1) };
+  return {
+    name: download.suggestedFilename(),
+    text,
+    lines: text
+      .replace(/^\ufeff/, '')
+      .split('\r\n')
+      .slice(0, -1),
+  };
 }
 
 test('the reservations list downloads what its filters and search show, active or archived', async () => {
-  const reserve = async (name: string, email: string, productSlug = 'kumo-vco-2') => (await api.call('/api/reservation', { name, email, productSlug })).reservationId;
+  const reserve = async (name: string, email: string, productSlug = 'kumo-vco-2') =>
+    (await api.call('/api/reservation', { name, email, productSlug })).reservationId;
   const taro = await reserve('=山田 太郎', 'taro@example.com');
   const hanako = await reserve('鈴木 花子', 'hanako@example.com');
   const other = await reserve('佐藤 次郎', 'jiro@example.com', 'tsuki-dual-lfo');
@@ -50,8 +58,17 @@ test('the reservations list downloads what its filters and search show, active o
   const all = await downloadCsv(page);
   assert.match(all.name, /^reservations-\d{8}-\d{4}\.csv$/);
   assert.ok(all.text.startsWith('\ufeff予約番号,受付日時,お名前,メールアドレス,'), 'a byte-order mark and the Japanese header');
-  assert.deepEqual(all.lines.slice(1).map((line) => line.split(',')[0]).sort(), [taro, hanako, other].sort());
-  assert.ok(all.lines.some((line) => line.includes(",'=山田 太郎,")), 'a name that would run as a formula is guarded');
+  assert.deepEqual(
+    all.lines
+      .slice(1)
+      .map((line) => line.split(',')[0])
+      .sort(),
+    [taro, hanako, other].sort(),
+  );
+  assert.ok(
+    all.lines.some((line) => line.includes(",'=山田 太郎,")),
+    'a name that would run as a formula is guarded',
+  );
 
   // Sorted by name, newest letters first, as the list's column header leaves it in the URL.
   await page.goto(`${app.url}/admin#/reservations?sort=name&order=desc`);
@@ -59,7 +76,11 @@ test('the reservations list downloads what its filters and search show, active o
   const byName = await downloadCsv(page);
   const names = { [taro]: '=山田 太郎', [hanako]: '鈴木 花子', [other]: '佐藤 次郎' };
   const descending = Object.keys(names).sort((a, b) => (names[a]! < names[b]! ? 1 : -1));
-  assert.deepEqual(byName.lines.slice(1).map((line) => line.split(',')[0]), descending, 'in the order the list shows');
+  assert.deepEqual(
+    byName.lines.slice(1).map((line) => line.split(',')[0]),
+    descending,
+    'in the order the list shows',
+  );
   await page.goto(`${app.url}/admin#/reservations`);
   await page.locator('th[aria-sort=descending]', { hasText: 'お名前' }).waitFor({ state: 'detached' });
 
@@ -70,7 +91,11 @@ test('the reservations list downloads what its filters and search show, active o
   await page.selectOption('#filter-status', 'confirmed');
   await page.locator('table.records tbody tr', { hasText: '山田 太郎' }).waitFor({ state: 'detached' });
   const filtered = await downloadCsv(page);
-  assert.deepEqual(filtered.lines.slice(1).map((line) => line.split(',')[0]), [hanako], 'only what the screen shows');
+  assert.deepEqual(
+    filtered.lines.slice(1).map((line) => line.split(',')[0]),
+    [hanako],
+    'only what the screen shows',
+  );
   assert.ok(filtered.lines[1]!.includes(',確定,'), 'the status in Japanese');
   await screenshot(page, SHOTS, '01-reservations-filtered-laptop');
 
@@ -78,7 +103,10 @@ test('the reservations list downloads what its filters and search show, active o
   await page.locator('table.records tbody tr', { hasText: '田中 三郎' }).waitFor();
   const archived = await downloadCsv(page);
   assert.match(archived.name, /^reservations-archived-\d{8}-\d{4}\.csv$/);
-  assert.deepEqual(archived.lines.slice(1).map((line) => line.split(',')[0]), [gone]);
+  assert.deepEqual(
+    archived.lines.slice(1).map((line) => line.split(',')[0]),
+    [gone],
+  );
   await page.context().close();
 });
 

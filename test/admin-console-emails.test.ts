@@ -39,7 +39,8 @@ after(async () => {
 
 const signedIn = (view: string, viewport: { width: number; height: number }) => signedInConsole(browser, app.url, view, viewport, record);
 
-const noSidewaysScroll = async (page: Page) => assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), await page.evaluate(() => window.innerWidth));
+const noSidewaysScroll = async (page: Page) =>
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), await page.evaluate(() => window.innerWidth));
 const mailsTo = (address: string) => smtp.mails.filter((m) => m.envelopeTo.includes(address));
 
 describe('メールテンプレート', () => {
@@ -73,11 +74,15 @@ describe('メールテンプレート', () => {
 
     // Saving refuses the same way; fixing it saves a new version, listed first.
     await page.click('.template-form button[type=submit]');
-    await page.waitForFunction(() => document.querySelector('main > .notice')?.textContent?.startsWith('入力内容に誤りがあるため保存しませんでした'));
+    await page.waitForFunction(() =>
+      document.querySelector('main > .notice')?.textContent?.startsWith('入力内容に誤りがあるため保存しませんでした'),
+    );
     await body.fill((await body.inputValue()).replace('{{ customer }}', '{{ name }} 様へ\n\n'));
     await bodyError.waitFor({ state: 'hidden' });
     await page.click('.template-form button[type=submit]');
-    await page.waitForFunction(() => document.querySelector('main > .notice')?.textContent === '「予約確定」のメールを保存しました（第2版）');
+    await page.waitForFunction(
+      () => document.querySelector('main > .notice')?.textContent === '「予約確定」のメールを保存しました（第2版）',
+    );
     const saved = (await api.call('/api/admin/email-templates/list', {})).templates.find((t) => t.kind === 'reservation-confirmed')!;
     assert.equal(saved.version, 2);
     assert.equal(saved.subject, '【確定】{{productName}}');
@@ -99,7 +104,11 @@ describe('メールテンプレート', () => {
     await page.click('.test-send button[type=submit]');
     await page.locator('#test-send-to-error', { hasText: '有効なメールアドレスを入力してください' }).waitFor();
     await frame.locator('p', { hasText: '山田 太郎 様へ' }).waitFor();
-    assert.equal(await frame.locator('body').evaluate((b) => getComputedStyle(b).lineHeight), `${1.7 * 16}px`, 'the email’s own body style applies in the preview');
+    assert.equal(
+      await frame.locator('body').evaluate((b) => getComputedStyle(b).lineHeight),
+      `${1.7 * 16}px`,
+      'the email’s own body style applies in the preview',
+    );
     await screenshot(page, SHOTS, '03-template-saved-test-sent-laptop');
 
     // Revert to the first version, after a confirmation: a third version equal to the first.
@@ -123,12 +132,22 @@ describe('メールテンプレート', () => {
     const toggle = page.locator('#template-enabled');
     assert.equal(await toggle.isChecked(), true);
     await toggle.click();
-    await page.waitForFunction(() => document.querySelector('main > .notice')?.textContent?.startsWith('「お渡し完了」のメールを送信しないようにしました'));
-    assert.equal((await api.call('/api/admin/email-templates/list', {})).templates.find((t) => t.kind === 'reservation-fulfilled')!.enabled, false);
+    await page.waitForFunction(() =>
+      document.querySelector('main > .notice')?.textContent?.startsWith('「お渡し完了」のメールを送信しないようにしました'),
+    );
+    assert.equal(
+      (await api.call('/api/admin/email-templates/list', {})).templates.find((t) => t.kind === 'reservation-fulfilled')!.enabled,
+      false,
+    );
     assert.equal(await page.locator('.kind-tabs button[data-kind=reservation-fulfilled] .tab-mark').textContent(), '送信しない');
     await toggle.click();
-    await page.waitForFunction(() => document.querySelector('main > .notice')?.textContent?.startsWith('「お渡し完了」のメールを送信するようにしました'));
-    assert.equal((await api.call('/api/admin/email-templates/list', {})).templates.find((t) => t.kind === 'reservation-fulfilled')!.enabled, true);
+    await page.waitForFunction(() =>
+      document.querySelector('main > .notice')?.textContent?.startsWith('「お渡し完了」のメールを送信するようにしました'),
+    );
+    assert.equal(
+      (await api.call('/api/admin/email-templates/list', {})).templates.find((t) => t.kind === 'reservation-fulfilled')!.enabled,
+      true,
+    );
     await page.context().close();
   });
 
@@ -136,7 +155,9 @@ describe('メールテンプレート', () => {
     const page = await signedIn('email-templates?kind=restock-available', PHONE);
     await page.locator('#preview-subject', { hasText: '【入荷のお知らせ】' }).waitFor();
     await page.locator('#template-body').fill('配信停止なし');
-    await page.locator('#template-body-error li', { hasText: '必須の差し込み項目 {{unsubscribeUrl}}（配信停止URL）が本文にありません' }).waitFor();
+    await page
+      .locator('#template-body-error li', { hasText: '必須の差し込み項目 {{unsubscribeUrl}}（配信停止URL）が本文にありません' })
+      .waitFor();
     await noSidewaysScroll(page);
     await screenshot(page, SHOTS, '04-template-phone');
     await page.locator('#template-body').fill('入荷しました\n\n{{unsubscribeUrl}}');
@@ -144,10 +165,18 @@ describe('メールテンプレート', () => {
     await page.click('.kind-tabs button[data-kind=reservation-received]');
     await page.locator('dialog.confirm', { hasText: '保存していない変更があります' }).waitFor();
     await page.click('dialog.confirm button:not(.primary)');
-    assert.equal(await page.locator('.kind-tabs button[aria-pressed=true]').getAttribute('data-kind'), 'restock-available', 'staying keeps the draft');
+    assert.equal(
+      await page.locator('.kind-tabs button[aria-pressed=true]').getAttribute('data-kind'),
+      'restock-available',
+      'staying keeps the draft',
+    );
     assert.equal(await page.locator('#template-body').inputValue(), '入荷しました\n\n{{unsubscribeUrl}}');
     assert.deepEqual(record.errors, []);
-    assert.deepEqual(record.console.filter((line) => line.includes('Content Security Policy')), [], 'the preview breaks no rule of the page');
+    assert.deepEqual(
+      record.console.filter((line) => line.includes('Content Security Policy')),
+      [],
+      'the preview breaks no rule of the page',
+    );
     await page.context().close();
   });
 });
@@ -160,7 +189,12 @@ describe('予約のステータス変更 and the customer’s email', () => {
   };
   /** The status emails queued for a reservation, by template kind: what the receiver will get. */
   const statusEmailsQueued = async (email: string) => {
-    const rows = await app.services.database.db.selectFrom('outbox').select('idempotency_key').where('record_id', '=', ids.get(email)!.id).where('channel', '=', 'email').execute();
+    const rows = await app.services.database.db
+      .selectFrom('outbox')
+      .select('idempotency_key')
+      .where('record_id', '=', ids.get(email)!.id)
+      .where('channel', '=', 'email')
+      .execute();
     return rows.map((r) => r.idempotency_key.split('/')[2]).filter((kind) => kind !== 'confirmation-email');
   };
   const subjects = (address: string) => mailsTo(address).map((m) => m.parsed.subject ?? '');
@@ -168,7 +202,9 @@ describe('予約のステータス変更 and the customer’s email', () => {
 
   before(async () => {
     for (const email of ['off@example.com', 'on@example.com', 'bulk1@example.com', 'bulk2@example.com']) await reserve(email);
-    await waitUntil(() => ['off', 'on', 'bulk1', 'bulk2'].every((n) => mailsTo(`${n}@example.com`).length === 1), { what: 'the four receipts' });
+    await waitUntil(() => ['off', 'on', 'bulk1', 'bulk2'].every((n) => mailsTo(`${n}@example.com`).length === 1), {
+      what: 'the four receipts',
+    });
   });
 
   test('a single move says the customer will be emailed; switched off, nothing is sent; on, one email', async () => {
@@ -180,7 +216,9 @@ describe('予約のステータス変更 and the customer’s email', () => {
     await screenshot(page, SHOTS, '05-status-dialog-laptop');
     await dialog.locator('#notify-customer').uncheck();
     await dialog.locator('button.primary').click();
-    await row(page, 'off@example.com').locator('+ tr.row-note', { hasText: 'ステータスを「確定」に変更しました。お客様へのメールは送信していません。' }).waitFor();
+    await row(page, 'off@example.com')
+      .locator('+ tr.row-note', { hasText: 'ステータスを「確定」に変更しました。お客様へのメールは送信していません。' })
+      .waitFor();
 
     await row(page, 'on@example.com').locator('select').selectOption('confirmed');
     await dialog.locator('button.primary').click();
@@ -194,10 +232,14 @@ describe('予約のステータス変更 and the customer’s email', () => {
     // A kind the shop turned off: the dialog says no email will go, and none does.
     (await app.call('/api/admin/email-templates/update', { kind: 'reservation-fulfilled', enabled: false })).success();
     await row(page, 'on@example.com').locator('select').selectOption('fulfilled');
-    await dialog.locator('.email-choice.off', { hasText: '「お渡し完了」のメールは送信しない設定のため、お客様にメールは送信されません' }).waitFor();
+    await dialog
+      .locator('.email-choice.off', { hasText: '「お渡し完了」のメールは送信しない設定のため、お客様にメールは送信されません' })
+      .waitFor();
     assert.equal(await dialog.locator('#notify-customer').count(), 0);
     await dialog.locator('button.primary').click();
-    await row(page, 'on@example.com').locator('+ tr.row-note', { hasText: 'ステータスを「お渡し済み」に変更しました。お客様へのメールは送信していません。' }).waitFor();
+    await row(page, 'on@example.com')
+      .locator('+ tr.row-note', { hasText: 'ステータスを「お渡し済み」に変更しました。お客様へのメールは送信していません。' })
+      .waitFor();
     assert.deepEqual(await statusEmailsQueued('on@example.com'), ['reservation-confirmed']);
     (await app.call('/api/admin/email-templates/update', { kind: 'reservation-fulfilled', enabled: true })).success();
 
@@ -218,16 +260,26 @@ describe('予約のステータス変更 and the customer’s email', () => {
     await noSidewaysScroll(page);
     await screenshot(page, SHOTS, '06-bulk-status-dialog-phone');
     await dialog.locator('button.primary').click();
-    await page.waitForFunction(() => document.querySelector('main > .notice')?.textContent === '2 件の予約を「確定」に変更しました。「予約確定」のメールを送信します。');
-    await waitUntil(() => mailsTo('bulk1@example.com').length === 2 && mailsTo('bulk2@example.com').length === 2, { what: 'both confirmations' });
+    await page.waitForFunction(
+      () =>
+        document.querySelector('main > .notice')?.textContent === '2 件の予約を「確定」に変更しました。「予約確定」のメールを送信します。',
+    );
+    await waitUntil(() => mailsTo('bulk1@example.com').length === 2 && mailsTo('bulk2@example.com').length === 2, {
+      what: 'both confirmations',
+    });
 
     for (const email of ['bulk1@example.com', 'bulk2@example.com']) await row(page, email).locator('td.select input').check();
     await page.selectOption('#bulk-status', 'cancelled');
     await page.click('.selection button:has-text("ステータスを変更")');
     await dialog.locator('#notify-customer').uncheck();
     await dialog.locator('button.primary').click();
-    await page.waitForFunction(() => document.querySelector('main > .notice')?.textContent === '2 件の予約を「キャンセル」に変更しました。お客様へのメールは送信していません。');
-    for (const email of ['bulk1@example.com', 'bulk2@example.com']) assert.deepEqual(await statusEmailsQueued(email), ['reservation-confirmed']);
+    await page.waitForFunction(
+      () =>
+        document.querySelector('main > .notice')?.textContent ===
+        '2 件の予約を「キャンセル」に変更しました。お客様へのメールは送信していません。',
+    );
+    for (const email of ['bulk1@example.com', 'bulk2@example.com'])
+      assert.deepEqual(await statusEmailsQueued(email), ['reservation-confirmed']);
     assert.deepEqual(record.errors, []);
     await page.context().close();
   });
@@ -239,7 +291,10 @@ describe('送信履歴', () => {
   const reserveUndeliverable = async (email: string) => {
     smtp.failNext(1000);
     const { reservationId } = await api.call('/api/reservation', { name: '失敗 様', email, productSlug: 'hayate-wavefolder' });
-    await waitUntil(async () => (await api.call('/api/admin/messages/list', { recordId: reservationId, status: 'dead' })).total === 1, { what: `${email}'s receipt given up`, timeoutMs: 30_000 });
+    await waitUntil(async () => (await api.call('/api/admin/messages/list', { recordId: reservationId, status: 'dead' })).total === 1, {
+      what: `${email}'s receipt given up`,
+      timeoutMs: 30_000,
+    });
     smtp.failNext(0);
     dead.set(email, reservationId);
   };
@@ -272,7 +327,11 @@ describe('送信履歴', () => {
     await rows.first().locator('td[data-label=チャネル]', { hasText: 'チャット' }).waitFor();
     assert.deepEqual([...new Set(await rows.locator('td[data-label=チャネル]').allTextContents())], ['チャット']);
     assert.deepEqual([...new Set(await rows.locator('td[data-label=種類]').allTextContents())], ['予約の通知']);
-    assert.deepEqual([...new Set(await rows.locator('.message-status').allTextContents())], ['送信せず（送信先が未設定）'], 'no webhook is configured');
+    assert.deepEqual(
+      [...new Set(await rows.locator('.message-status').allTextContents())],
+      ['送信せず（送信先が未設定）'],
+      'no webhook is configured',
+    );
 
     await page.selectOption('#messages-channel', 'email');
     await page.selectOption('#messages-status', 'dead');
@@ -297,8 +356,12 @@ describe('送信履歴', () => {
     await noSidewaysScroll(page);
     await screenshot(page, SHOTS, '08-messages-retry-phone');
     await page.click('dialog.confirm button.primary');
-    await page.waitForFunction(() => document.querySelector('main > .notice')?.textContent === '2 件を再送の待ち行列に戻しました。まもなく送信されます。');
-    await waitUntil(() => mailsTo('dead2@example.com').length === 1 && mailsTo('dead3@example.com').length === 1, { what: 'both receipts delivered' });
+    await page.waitForFunction(
+      () => document.querySelector('main > .notice')?.textContent === '2 件を再送の待ち行列に戻しました。まもなく送信されます。',
+    );
+    await waitUntil(() => mailsTo('dead2@example.com').length === 1 && mailsTo('dead3@example.com').length === 1, {
+      what: 'both receipts delivered',
+    });
     await page.locator('.placeholder', { hasText: '該当するメッセージはありません。' }).waitFor();
     assert.equal(await rows.count(), 0);
 

@@ -48,19 +48,33 @@ const exported = (email: string) => api.call('/api/admin/personal-data/export', 
 
 test('find a customer by address, download the JSON, and erase it all only after confirming', async () => {
   const first = (await api.call('/api/reservation', { name: '個人 花子', email: CUSTOMER, productSlug: 'kumo-vco-2' })).reservationId;
-  const second = (await api.call('/api/reservation', { name: '個人 花子', email: 'kojin.hanako@example.com', productSlug: 'tsuki-dual-lfo' })).reservationId;
+  const second = (
+    await api.call('/api/reservation', { name: '個人 花子', email: 'kojin.hanako@example.com', productSlug: 'tsuki-dual-lfo' })
+  ).reservationId;
   await api.call('/api/admin/reservations/archive', { ids: [{ id: second, productSlug: 'tsuki-dual-lfo' }] });
   const subscription = (await api.call('/api/notify', { email: CUSTOMER, productSlug: 'hayate-wavefolder' })).subscriptionId;
-  const other = (await api.call('/api/reservation', { name: '別人 次郎', email: 'jiro@example.com', productSlug: 'kumo-vco-2' })).reservationId;
+  const other = (await api.call('/api/reservation', { name: '別人 次郎', email: 'jiro@example.com', productSlug: 'kumo-vco-2' }))
+    .reservationId;
   const expected = await exported(CUSTOMER);
   assert.equal(expected.messages.length, 5);
 
   const page = await signedIn({ width: 1366, height: 768 });
   await search(page, '  KOJIN.hanako@EXAMPLE.com ');
-  assert.equal(await page.locator('[data-testid=personal-summary]').textContent(), 'kojin.hanako@example.com：予約 2 件、再入荷通知 1 件、送信記録 5 件');
+  assert.equal(
+    await page.locator('[data-testid=personal-summary]').textContent(),
+    'kojin.hanako@example.com：予約 2 件、再入荷通知 1 件、送信記録 5 件',
+  );
   const reservationRows = page.locator('section[aria-label=予約] tbody tr');
   assert.deepEqual((await reservationRows.locator('td[data-label=予約番号]').allTextContents()).sort(), [first, second].sort());
-  assert.equal(await reservationRows.filter({ hasText: second }).locator('td[data-label=アーカイブ]').textContent().then((text) => text?.startsWith('済')), true, 'the archived one is shown as such');
+  assert.equal(
+    await reservationRows
+      .filter({ hasText: second })
+      .locator('td[data-label=アーカイブ]')
+      .textContent()
+      .then((text) => text?.startsWith('済')),
+    true,
+    'the archived one is shown as such',
+  );
   assert.deepEqual(await page.locator('section[aria-label=再入荷通知] td[data-label=登録番号]').allTextContents(), [subscription]);
   assert.equal(await page.locator('section[aria-label=送信記録] tbody tr').count(), 5);
   assert.ok(!(await page.locator('main').textContent())!.includes(other), 'nobody else');
@@ -76,7 +90,17 @@ test('find a customer by address, download the JSON, and erase it all only after
   const dialog = page.locator('dialog.confirm');
   await dialog.waitFor();
   const said = (await dialog.textContent())!;
-  for (const text of ['kojin.hanako@example.com', '予約 2 件', first, second, '再入荷通知 1 件', subscription, '送信記録 5 件', '元に戻せません']) assert.ok(said.includes(text), `the dialog names ${text}: ${said}`);
+  for (const text of [
+    'kojin.hanako@example.com',
+    '予約 2 件',
+    first,
+    second,
+    '再入荷通知 1 件',
+    subscription,
+    '送信記録 5 件',
+    '元に戻せません',
+  ])
+    assert.ok(said.includes(text), `the dialog names ${text}: ${said}`);
   await screenshot(page, SHOTS, '02-erase-dialog-laptop');
   await dialog.locator('button', { hasText: 'やめる' }).click();
   await dialog.waitFor({ state: 'detached' });
@@ -84,7 +108,9 @@ test('find a customer by address, download the JSON, and erase it all only after
 
   await page.click('text=すべて削除…');
   await dialog.locator('button', { hasText: '削除する' }).click();
-  await page.waitForFunction(() => document.querySelector('main > .notice')?.textContent?.includes('予約 2 件、再入荷通知 1 件、送信記録 5 件'));
+  await page.waitForFunction(() =>
+    document.querySelector('main > .notice')?.textContent?.includes('予約 2 件、再入荷通知 1 件、送信記録 5 件'),
+  );
   await page.locator('[data-testid=personal-summary]', { hasText: '予約 0 件、再入荷通知 0 件、送信記録 0 件' }).waitFor();
   const after = await exported(CUSTOMER);
   assert.deepEqual([after.reservations, after.subscriptions, after.messages], [[], [], []]);

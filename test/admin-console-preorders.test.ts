@@ -52,7 +52,9 @@ test('create a campaign with dates in Japan time, watch its seats fill, then edi
   await row.locator('.seats', { hasText: '2 / 3 台（残り 1）' }).waitFor();
   assert.equal(await row.locator('.state').textContent(), '受付中');
   assert.equal(await row.locator('[role=meter]').getAttribute('aria-valuenow'), '2');
-  const filled = await row.locator('.seat-fill').evaluate((fill) => fill.getBoundingClientRect().width / fill.parentElement!.getBoundingClientRect().width);
+  const filled = await row
+    .locator('.seat-fill')
+    .evaluate((fill) => fill.getBoundingClientRect().width / fill.parentElement!.getBoundingClientRect().width);
   assert.ok(Math.abs(filled - 2 / 3) < 0.02, `the bar is ${filled} full`);
   assert.equal(await row.locator('td[data-label=受付期間]').textContent(), '2026/11/01 10:00 〜 2099/12/31 18:00');
   await screenshot(page, SHOTS, '01-campaign-open-laptop');
@@ -81,7 +83,12 @@ test('the reservations list marks the campaign’s reservations', async () => {
 });
 
 test('on a phone the campaigns become cards and nothing scrolls sideways', async () => {
-  await api.call('/api/admin/preorders/upsert', { productSlug: 'tsuki-dual-lfo', capacity: 20, opensAt: '2099-01-01T00:00:00+09:00', shipsIn: '2099年春' });
+  await api.call('/api/admin/preorders/upsert', {
+    productSlug: 'tsuki-dual-lfo',
+    capacity: 20,
+    opensAt: '2099-01-01T00:00:00+09:00',
+    shipsIn: '2099年春',
+  });
   const page = await signedIn('preorders', { width: 390, height: 844 });
   const row = page.locator('tr[data-product="tsuki-dual-lfo"]');
   await row.waitFor();

@@ -48,7 +48,8 @@ after(() => closeConsoleTest({ app, browser }));
 const signedIn = (view: string, viewport: { width: number; height: number }) => signedInConsole(browser, app.url, view, viewport, record);
 
 const rows = (page: Page) => page.locator('table.records tbody tr:not(.row-note)');
-const loaded = (page: Page) => page.waitForFunction(() => !document.querySelector('.list[aria-busy]') && document.querySelector('table.records tbody tr'));
+const loaded = (page: Page) =>
+  page.waitForFunction(() => !document.querySelector('.list[aria-busy]') && document.querySelector('table.records tbody tr'));
 const hashParams = (page: Page) => new URLSearchParams(new URL(page.url()).hash.split('?')[1] ?? '');
 /** What the screen shows (a page of 50 cards is thousands of pixels tall). */
 const screen = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, SHOTS, `${name}.png`) });
@@ -94,7 +95,9 @@ for (const [size, viewport] of SIZES) {
       await page.click('button.sort:has-text("お名前")');
       await page.waitForSelector('th[aria-sort="ascending"]:has-text("お名前")');
       await loaded(page);
-      const byName = (await api.call('/api/admin-reservations-list', { sort: { by: 'name', order: 'asc' }, page: 1, pageSize: 50 })).reservations.map((r) => r.id);
+      const byName = (
+        await api.call('/api/admin-reservations-list', { sort: { by: 'name', order: 'asc' }, page: 1, pageSize: 50 })
+      ).reservations.map((r) => r.id);
       assert.deepEqual(await rows(page).evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-id'))), byName);
       await page.click('button.sort:has-text("お名前")');
       await page.waitForSelector('th[aria-sort="descending"]:has-text("お名前")');
@@ -103,7 +106,8 @@ for (const [size, viewport] of SIZES) {
       await page.reload();
       await page.waitForSelector('th[aria-sort="descending"]:has-text("お名前")');
       await loaded(page);
-      const last = (await api.call('/api/admin-reservations-list', { sort: { by: 'name', order: 'desc' }, page: 1, pageSize: 1 })).reservations[0]!;
+      const last = (await api.call('/api/admin-reservations-list', { sort: { by: 'name', order: 'desc' }, page: 1, pageSize: 1 }))
+        .reservations[0]!;
       assert.equal(await rows(page).first().getAttribute('data-id'), last.id);
       await screen(page, `${size}-3-sorted-by-name`);
       await page.context().close();
@@ -137,7 +141,10 @@ for (const [size, viewport] of SIZES) {
       // The page's history is the service's, newest first, each by staff; and the email it queued.
       const whats = await page.locator('.timeline .what').allTextContents();
       assert.equal(whats[0], 'メモを変更: 「入金確認済み。12月中旬に発送予定」');
-      assert.ok(whats.some((what) => what.startsWith('メール「予約確定」（')), whats.join(' / '));
+      assert.ok(
+        whats.some((what) => what.startsWith('メール「予約確定」（')),
+        whats.join(' / '),
+      );
       assert.equal(whats.at(-1), '予約を受け付けました');
       await screenshot(page, SHOTS, `${size}-4-record-page`);
 
@@ -148,7 +155,10 @@ for (const [size, viewport] of SIZES) {
       await page.click('text=予約の一覧に戻る');
       await loaded(page);
       const params = hashParams(page);
-      assert.deepEqual([params.get('status'), params.get('product'), params.get('sort'), params.get('order'), params.get('page'), params.get('record')], ['pending', 'kumo-vco-2', 'name', 'asc', '2', null]);
+      assert.deepEqual(
+        [params.get('status'), params.get('product'), params.get('sort'), params.get('order'), params.get('page'), params.get('record')],
+        ['pending', 'kumo-vco-2', 'name', 'asc', '2', null],
+      );
       await page.locator('.pager .page', { hasText: /^2 \// }).waitFor();
       assert.equal(await page.locator('#filter-status').inputValue(), 'pending');
       await page.waitForSelector('th[aria-sort="ascending"]:has-text("お名前")');

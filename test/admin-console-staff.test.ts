@@ -36,11 +36,15 @@ before(async () => {
   });
   await insertReservations(
     app.services.database.db,
-    Array.from({ length: BULK }, (_, i) => row(`res_bulk_${String(i).padStart(4, '0')}`, i, `一括 ${i}`, `bulk${i}@example.com`, 'tsuki-dual-lfo')),
+    Array.from({ length: BULK }, (_, i) =>
+      row(`res_bulk_${String(i).padStart(4, '0')}`, i, `一括 ${i}`, `bulk${i}@example.com`, 'tsuki-dual-lfo'),
+    ),
   );
   await insertReservations(
     app.services.database.db,
-    Array.from({ length: 40 }, (_, i) => row(`res_shop_${String(i).padStart(2, '0')}`, BULK + i, `顧客 ${i}`, `customer${i}@example.jp`, 'kumo-vco-2')),
+    Array.from({ length: 40 }, (_, i) =>
+      row(`res_shop_${String(i).padStart(2, '0')}`, BULK + i, `顧客 ${i}`, `customer${i}@example.jp`, 'kumo-vco-2'),
+    ),
   );
 });
 
@@ -112,7 +116,7 @@ describe('finding a reservation', () => {
     const search = async (text: string) => {
       await page.fill('#filter-q', text);
       await page.click('form[role=search] button');
-      await page.waitForFunction((q) => new URLSearchParams(location.hash.split("?")[1]).get("q") === q, text);
+      await page.waitForFunction((q) => new URLSearchParams(location.hash.split('?')[1]).get('q') === q, text);
       await page.waitForFunction(() => !document.querySelector('.list[aria-busy]'));
     };
     await search('res_shop_07');
@@ -120,7 +124,10 @@ describe('finding a reservation', () => {
     await search('顧客 12');
     assert.deepEqual(await rows(page).locator('td[data-label="お名前"]').allTextContents(), ['顧客 12']);
     await search('CUSTOMER3');
-    assert.deepEqual((await rows(page).locator('td.email .address').allTextContents()).sort(), ['customer3@example.jp', ...Array.from({ length: 10 }, (_, i) => `customer3${i}@example.jp`)].sort());
+    assert.deepEqual(
+      (await rows(page).locator('td.email .address').allTextContents()).sort(),
+      ['customer3@example.jp', ...Array.from({ length: 10 }, (_, i) => `customer3${i}@example.jp`)].sort(),
+    );
     await screenshot(page, SHOTS, '03-search-by-address');
 
     // Paging over every product: 1,240 active ones, 50 a page.
@@ -162,12 +169,17 @@ describe('bulk archive', () => {
     await page.screenshot({ path: join(ARTIFACTS, SHOTS, '05-bulk-selected-phone.png') });
     const sizes: number[] = [];
     page.on('request', (request) => {
-      if (request.url().endsWith('/api/admin/reservations/archive')) sizes.push((JSON.parse(request.postData()!) as { ids: unknown[] }).ids.length);
+      if (request.url().endsWith('/api/admin/reservations/archive'))
+        sizes.push((JSON.parse(request.postData()!) as { ids: unknown[] }).ids.length);
     });
     await page.click('text=選択をアーカイブ');
-    await page.locator('dialog[open] .confirm-message', { hasText: `${BULK.toLocaleString('ja-JP')} 件の予約をアーカイブします` }).waitFor();
+    await page
+      .locator('dialog[open] .confirm-message', { hasText: `${BULK.toLocaleString('ja-JP')} 件の予約をアーカイブします` })
+      .waitFor();
     await page.locator('dialog[open] button.primary').click();
-    await page.locator('main > .notice.success', { hasText: `${BULK.toLocaleString('ja-JP')} 件の予約をアーカイブしました。` }).waitFor({ timeout: 60_000 });
+    await page
+      .locator('main > .notice.success', { hasText: `${BULK.toLocaleString('ja-JP')} 件の予約をアーカイブしました。` })
+      .waitFor({ timeout: 60_000 });
     assert.deepEqual(sizes, [500, 500, 200]);
     await page.locator('.placeholder', { hasText: '該当する予約はありません。' }).waitFor();
     const archived = await api.call('/api/admin/reservations/archives/list', { productSlug: 'tsuki-dual-lfo', pageSize: 1 });

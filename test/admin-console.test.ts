@@ -23,7 +23,11 @@ const reservationIds = new Map<string, string>();
 before(async () => {
   ({ app, api, browser } = await startConsoleTest());
   const reserve = async (name: string, productSlug: string) => {
-    const { reservationId } = await api.call('/api/reservation', { name, email: `customer${reservationIds.size + 1}@example.com`, productSlug });
+    const { reservationId } = await api.call('/api/reservation', {
+      name,
+      email: `customer${reservationIds.size + 1}@example.com`,
+      productSlug,
+    });
     reservationIds.set(name, reservationId);
     return { id: reservationId, productSlug };
   };
@@ -34,7 +38,8 @@ before(async () => {
   await reserve('山田 太郎', 'kumo-vco-2');
   await reserve('佐藤 花子', 'hayate-wavefolder');
   await reserve('John Smith', 'kumo-vco-2');
-  for (const email of ['a@example.com', 'b@example.com', 'c@example.com']) await api.call('/api/notify', { email, productSlug: 'kumo-vco-2' });
+  for (const email of ['a@example.com', 'b@example.com', 'c@example.com'])
+    await api.call('/api/notify', { email, productSlug: 'kumo-vco-2' });
   await api.call('/api/notify', { email: 'd@example.com', productSlug: 'hayate-wavefolder' });
   for (const q of ['シンセ', 'vco', 'vco', 'ないものねだり']) await app.request(`/api/search?q=${encodeURIComponent(q)}`);
 });
@@ -84,7 +89,10 @@ describe('signing in', () => {
     await screenshot(page, SHOTS, '02-sign-in');
     await signIn(page);
     await page.waitForSelector('.cards');
-    const storage = await page.evaluate((key) => ({ session: sessionStorage.getItem(key), local: localStorage.length, cookie: document.cookie, url: location.href }), TOKEN_KEY);
+    const storage = await page.evaluate(
+      (key) => ({ session: sessionStorage.getItem(key), local: localStorage.length, cookie: document.cookie, url: location.href }),
+      TOKEN_KEY,
+    );
     assert.deepEqual(storage, { session: ADMIN_TOKEN, local: 0, cookie: '', url: `${app.url}/admin` });
     // A reload keeps the session; signing out forgets the token.
     await page.reload();
@@ -157,7 +165,9 @@ describe('reservations', () => {
     const row = page.locator(`tr[data-id="${reservationIds.get('佐藤 花子')}"]`);
     await row.waitFor();
     // Archived behind the page's back.
-    await api.call('/api/admin/reservations/archive', { ids: [{ id: reservationIds.get('佐藤 花子')!, productSlug: 'hayate-wavefolder' }] });
+    await api.call('/api/admin/reservations/archive', {
+      ids: [{ id: reservationIds.get('佐藤 花子')!, productSlug: 'hayate-wavefolder' }],
+    });
     await row.locator('td.status select').selectOption('cancelled');
     // A cancellation asks first.
     await page.locator('dialog[open] button.primary', { hasText: '「キャンセル」にする' }).click();
@@ -165,7 +175,9 @@ describe('reservations', () => {
     assert.match((await notice(page))!, /他の担当者がこの予約をアーカイブしました/);
     assert.equal(await row.locator('td.status select').inputValue(), 'pending', 'the select shows the status the record still has');
     await screenshot(page, SHOTS, '05-conflict-message');
-    await api.call('/api/admin/reservations/unarchive', { ids: [{ id: reservationIds.get('佐藤 花子')!, productSlug: 'hayate-wavefolder' }] });
+    await api.call('/api/admin/reservations/unarchive', {
+      ids: [{ id: reservationIds.get('佐藤 花子')!, productSlug: 'hayate-wavefolder' }],
+    });
     await page.context().close();
   });
 
@@ -187,7 +199,10 @@ describe('reservations', () => {
     assert.equal(await pager.textContent(), '1 / 2 ページ（全 27 件）');
     assert.equal(await rows(page).count(), 20);
     // Most recently archived first.
-    assert.deepEqual((await rows(page).locator('td[data-label="お名前"]').allTextContents()).slice(0, 2).sort(), ['John Smith', '佐藤 花子']);
+    assert.deepEqual((await rows(page).locator('td[data-label="お名前"]').allTextContents()).slice(0, 2).sort(), [
+      'John Smith',
+      '佐藤 花子',
+    ]);
     await screenshot(page, SHOTS, '06-archive-page-1');
     await page.click('text=次へ →');
     await page.waitForFunction(() => document.querySelector('.pager .page')?.textContent?.startsWith('2 / 2'));
@@ -222,19 +237,28 @@ describe('restock subscriptions', () => {
     await rows(page).first().waitFor();
     assert.equal(await rows(page).count(), 4);
     // The picker says how many wait for each product.
-    await page.locator('#restock-product option[value="kumo-vco-2"]', { hasText: 'Kumo VCO II（通知待ち 3 件）' }).waitFor({ state: 'attached' });
+    await page
+      .locator('#restock-product option[value="kumo-vco-2"]', { hasText: 'Kumo VCO II（通知待ち 3 件）' })
+      .waitFor({ state: 'attached' });
     await page.selectOption('#restock-product', 'kumo-vco-2');
     await page.click('text=再入荷通知を送信…');
     const dialog = page.locator('dialog[open]');
     await dialog.waitFor();
-    assert.equal(await dialog.locator('.confirm-count').textContent(), '「Kumo VCO II」の再入荷通知を3 件のメールアドレスに送信します。送信した登録は「通知済み」になります。');
+    assert.equal(
+      await dialog.locator('.confirm-count').textContent(),
+      '「Kumo VCO II」の再入荷通知を3 件のメールアドレスに送信します。送信した登録は「通知済み」になります。',
+    );
     assert.match((await dialog.locator('.warning').textContent())!, /公開チャットにも/);
     await screenshot(page, SHOTS, '08-restock-confirm');
     await dialog.locator('button.primary').click();
-    await page.waitForFunction(() => document.querySelector('main > .notice')?.textContent === '「Kumo VCO II」の再入荷通知を 3 件送信しました。');
+    await page.waitForFunction(
+      () => document.querySelector('main > .notice')?.textContent === '「Kumo VCO II」の再入荷通知を 3 件送信しました。',
+    );
     const notified = (await api.call('/api/admin-notify-list', { status: 'notified', productSlug: 'kumo-vco-2' })).subscriptions;
     assert.equal(notified.length, 3);
-    await page.waitForFunction(() => [...document.querySelectorAll('td.status select')].filter((s) => (s as HTMLSelectElement).value === 'notified').length === 3);
+    await page.waitForFunction(
+      () => [...document.querySelectorAll('td.status select')].filter((s) => (s as HTMLSelectElement).value === 'notified').length === 3,
+    );
 
     // Nobody is left waiting for it: the confirmation says so and offers nothing to send.
     await page.click('text=再入荷通知を送信…');
@@ -278,17 +302,34 @@ describe('dashboard', () => {
     const active = (figures: { total: number; archived: number }) => figures.total - figures.archived;
     assert.deepEqual(
       cards,
-      [active(stats.reservations), active(stats.subscriptions), stats.searches.total, stats.outbox.sent, stats.outbox.pending, stats.outbox.dead, stats.outbox.skipped].map((n) => n.toLocaleString('ja-JP')),
+      [
+        active(stats.reservations),
+        active(stats.subscriptions),
+        stats.searches.total,
+        stats.outbox.sent,
+        stats.outbox.pending,
+        stats.outbox.dead,
+        stats.outbox.skipped,
+      ].map((n) => n.toLocaleString('ja-JP')),
     );
     // No email provider is configured here: every email is skipped, and the dashboard says so rather than that nothing failed.
     assert.ok(stats.outbox.skipped > 0 && stats.outbox.dead === 0);
     const sub = (label: string) => page.locator('.card', { hasText: label }).locator('.sub').textContent();
     assert.equal(await sub('送られていないメール'), `${stats.outbox.skipped} 件のメールは送信設定がないため送られていません（過去30日）`);
-    assert.equal(await page.locator('.card.alert .label').allTextContents().then((labels) => labels.join()), '送られていないメール');
+    assert.equal(
+      await page
+        .locator('.card.alert .label')
+        .allTextContents()
+        .then((labels) => labels.join()),
+      '送られていないメール',
+    );
     assert.equal(await sub('配信できなかった通知'), '配信の失敗はありません');
     // The active figure is the one the list shows.
     assert.equal(active(stats.reservations), (await api.call('/api/admin-reservations-list', {})).reservations.length);
-    assert.match((await page.locator('.card', { hasText: '予約（有効）' }).locator('.sub').textContent())!, new RegExp(`アーカイブ済み ${stats.reservations.archived} 件`));
+    assert.match(
+      (await page.locator('.card', { hasText: '予約（有効）' }).locator('.sub').textContent())!,
+      new RegExp(`アーカイブ済み ${stats.reservations.archived} 件`),
+    );
     assert.equal(stats.searches.total, 4);
     assert.deepEqual(await page.locator('.chart h2').allTextContents(), [
       '予約（ステータス別・アーカイブ済みを含む）',

@@ -47,7 +47,14 @@ for (const dialect of DIALECTS) {
     }
 
     /** A row written directly, for fixed times and legacy statuses the API cannot make. */
-    async function insert(row: { id: string; status?: string; productSlug?: string; createdAt: string; archivedAt?: string | null; respondedAt?: string | null }) {
+    async function insert(row: {
+      id: string;
+      status?: string;
+      productSlug?: string;
+      createdAt: string;
+      archivedAt?: string | null;
+      respondedAt?: string | null;
+    }) {
       await app.services.database.db
         .insertInto('reservations')
         .values({
@@ -64,7 +71,8 @@ for (const dialect of DIALECTS) {
         .execute();
     }
 
-    const setStatus = (id: string, status: string, extra: object = {}) => app.call('/api/admin-reservations-status', { id, productSlug: 'kumo-vco-2', status, ...extra });
+    const setStatus = (id: string, status: string, extra: object = {}) =>
+      app.call('/api/admin-reservations-status', { id, productSlug: 'kumo-vco-2', status, ...extra });
     const archive = (ids: unknown) => app.call('/api/admin/reservations/archive', { ids });
     const unarchive = (ids: unknown) => app.call('/api/admin/reservations/unarchive', { ids });
     const archivedList = (body: object = {}) => app.call('/api/admin/reservations/archives/list', body);
@@ -72,7 +80,12 @@ for (const dialect of DIALECTS) {
     describe('authentication', () => {
       for (const path of ADMIN_PATHS) {
         test(`${path}: a missing or wrong token → 401 before the body is looked at`, async () => {
-          const attempts: Record<string, string>[] = [{}, { authorization: 'Bearer wrong' }, { authorization: 'Basic dGVzdA==' }, { authorization: 'Bearer ' }];
+          const attempts: Record<string, string>[] = [
+            {},
+            { authorization: 'Bearer wrong' },
+            { authorization: 'Basic dGVzdA==' },
+            { authorization: 'Bearer ' },
+          ];
           for (const headers of attempts) {
             for (const body of ['not json at all', JSON.stringify({ ids: 'x', page: 'x' }), 'x'.repeat(70 * 1024)]) {
               const response = await app.request(path, { method: 'POST', headers, body });
@@ -87,7 +100,11 @@ for (const dialect of DIALECTS) {
       test('a body that is not a JSON object → 400 Invalid JSON body', async () => {
         for (const path of ADMIN_PATHS) {
           for (const body of ['[]', '"x"', 'null', '{', '']) {
-            const response = await app.request(path, { method: 'POST', headers: { authorization: `Bearer ${app.env.PREORDER_API_TOKEN}` }, body });
+            const response = await app.request(path, {
+              method: 'POST',
+              headers: { authorization: `Bearer ${app.env.PREORDER_API_TOKEN}` },
+              body,
+            });
             assert.equal(response.status, 400, `${path} ${body}`);
             assert.deepEqual(await response.json(), { success: false, error: 'Invalid JSON body' });
           }
@@ -97,7 +114,10 @@ for (const dialect of DIALECTS) {
       test('answers carry Access-Control-Allow-Origin: * and the preflight answers 204', async () => {
         const { headers } = await app.call('/api/admin-reservations-list', {});
         assert.equal(headers.get('access-control-allow-origin'), '*');
-        const preflight = await app.request('/api/admin-reservations-status', { method: 'OPTIONS', headers: { origin: 'https://anywhere.example' } });
+        const preflight = await app.request('/api/admin-reservations-status', {
+          method: 'OPTIONS',
+          headers: { origin: 'https://anywhere.example' },
+        });
         assert.equal(preflight.status, 204);
         assert.equal(preflight.headers.get('access-control-allow-origin'), '*');
         assert.match(preflight.headers.get('access-control-allow-headers') ?? '', /Authorization/);
@@ -112,7 +132,10 @@ for (const dialect of DIALECTS) {
         await insert({ id: 'res_z', createdAt: '2025-01-03T00:00:00.000Z', archivedAt: '2025-01-04T00:00:00.000Z' });
         const body = (await app.call('/api/admin-reservations-list', {})).success();
         assert.equal(body.success, true);
-        assert.deepEqual(body.reservations.map((r) => r.id), ['res_c', 'res_b', 'res_a']);
+        assert.deepEqual(
+          body.reservations.map((r) => r.id),
+          ['res_c', 'res_b', 'res_a'],
+        );
         assert.deepEqual(body.reservations[0], {
           id: 'res_c',
           name: 'name of res_c',
@@ -149,7 +172,11 @@ for (const dialect of DIALECTS) {
       test('a productSlug that is not a string → 400 with details', async () => {
         const { status, body } = await app.call('/api/admin-reservations-list', { productSlug: 42 });
         assert.equal(status, 400);
-        assert.deepEqual(body, { success: false, error: 'Invalid parameters', details: [{ field: 'productSlug', message: 'productSlug must be a string' }] });
+        assert.deepEqual(body, {
+          success: false,
+          error: 'Invalid parameters',
+          details: [{ field: 'productSlug', message: 'productSlug must be a string' }],
+        });
       });
     });
 
@@ -180,7 +207,17 @@ for (const dialect of DIALECTS) {
         const id = await reserve();
         const body = (await setStatus(id, 'confirmed', { notes: '入荷待ち' })).success();
         assert.deepEqual(Object.keys(body), ['success', 'reservation']);
-        assert.deepEqual(Object.keys(body.reservation), ['id', 'name', 'email', 'productSlug', 'status', 'notes', 'createdAt', 'updatedAt', 'preorderId']);
+        assert.deepEqual(Object.keys(body.reservation), [
+          'id',
+          'name',
+          'email',
+          'productSlug',
+          'status',
+          'notes',
+          'createdAt',
+          'updatedAt',
+          'preorderId',
+        ]);
         assert.deepEqual([body.reservation.id, body.reservation.status, body.reservation.notes], [id, 'confirmed', '入荷待ち']);
       });
 
@@ -188,7 +225,10 @@ for (const dialect of DIALECTS) {
         const id = await reserve();
         assert.equal((await setStatus(id, 'pending', { notes: 'first' })).success().reservation.notes, 'first');
         assert.equal((await setStatus(id, 'confirmed')).success().reservation.notes, 'first');
-        assert.equal((await setStatus(id, 'confirmed', { notes: '<b>二行目</b>\n改行' })).success().reservation.notes, '<b>二行目</b>\n改行');
+        assert.equal(
+          (await setStatus(id, 'confirmed', { notes: '<b>二行目</b>\n改行' })).success().reservation.notes,
+          '<b>二行目</b>\n改行',
+        );
         assert.equal((await setStatus(id, 'confirmed', { notes: '' })).success().reservation.notes, '');
         assert.equal((await setStatus(id, 'confirmed', { notes: '𝄞'.repeat(2000) })).status, 200, '2000 code points');
       });
@@ -197,7 +237,11 @@ for (const dialect of DIALECTS) {
         const id = await reserve();
         await setStatus(id, 'pending', { notes: 'a notes-only edit is no response' });
         const respondedAt = async () => {
-          const row = await app.services.database.db.selectFrom('reservations').select('responded_at').where('id', '=', id).executeTakeFirstOrThrow();
+          const row = await app.services.database.db
+            .selectFrom('reservations')
+            .select('responded_at')
+            .where('id', '=', id)
+            .executeTakeFirstOrThrow();
           return row.responded_at;
         };
         assert.equal(await respondedAt(), null);
@@ -214,7 +258,11 @@ for (const dialect of DIALECTS) {
 
       test('not found, or found under another product → 404', async () => {
         const id = await reserve();
-        for (const [target, slug] of [['res_missing', 'kumo-vco-2'], [id, 'tsuki-dual-lfo'], [id.toUpperCase(), 'kumo-vco-2']]) {
+        for (const [target, slug] of [
+          ['res_missing', 'kumo-vco-2'],
+          [id, 'tsuki-dual-lfo'],
+          [id.toUpperCase(), 'kumo-vco-2'],
+        ]) {
           const { status, body } = await app.call('/api/admin-reservations-status', { id: target, productSlug: slug, status: 'confirmed' });
           assert.equal(status, 404);
           assert.deepEqual(body, { success: false, error: 'Reservation not found' });
@@ -274,9 +322,14 @@ for (const dialect of DIALECTS) {
         const { status, body } = await app.call('/api/admin-reservations-delete', { id: gone, productSlug: 'kumo-vco-2' });
         assert.equal(status, 200);
         assert.deepEqual(body, { success: true, deletedId: gone });
-        assert.deepEqual((await app.call('/api/admin-reservations-list', {})).success().reservations.map((r) => r.id), [keep]);
+        assert.deepEqual(
+          (await app.call('/api/admin-reservations-list', {})).success().reservations.map((r) => r.id),
+          [keep],
+        );
         const outbox = await app.services.database.db.selectFrom('outbox').select(['record_id', 'payload', 'destination']).execute();
-        assert.ok(outbox.every((m) => m.record_id !== gone && !m.payload.includes('gone@example.com') && m.destination !== 'gone@example.com'));
+        assert.ok(
+          outbox.every((m) => m.record_id !== gone && !m.payload.includes('gone@example.com') && m.destination !== 'gone@example.com'),
+        );
         assert.ok(outbox.some((m) => m.record_id === keep));
         assert.equal((await app.call('/api/admin-reservations-delete', { id: gone, productSlug: 'kumo-vco-2' })).status, 404);
       });
@@ -290,7 +343,10 @@ for (const dialect of DIALECTS) {
 
       test('not found, or another product → 404; missing fields → 400', async () => {
         const id = await reserve();
-        assert.deepEqual((await app.call('/api/admin-reservations-delete', { id, productSlug: 'tsuki-dual-lfo' })).body, { success: false, error: 'Reservation not found' });
+        assert.deepEqual((await app.call('/api/admin-reservations-delete', { id, productSlug: 'tsuki-dual-lfo' })).body, {
+          success: false,
+          error: 'Reservation not found',
+        });
         assert.equal((await app.call('/api/admin-reservations-delete', { id: 'res_nope', productSlug: 'kumo-vco-2' })).status, 404);
         for (const body of [{}, { id }, { productSlug: 'kumo-vco-2' }, { id: 1, productSlug: 'kumo-vco-2' }]) {
           const answer = await app.call('/api/admin-reservations-delete', body);
@@ -335,13 +391,23 @@ for (const dialect of DIALECTS) {
         });
         assert.deepEqual((await app.call('/api/admin-reservations-list', {})).success().reservations, []);
         const archived = (await archivedList()).success().reservations;
-        assert.deepEqual(archived.map((r) => [r.id, r.status, r.isArchived]).sort(), [[a, 'confirmed', true], [b, 'pending', true]].sort());
+        assert.deepEqual(
+          archived.map((r) => [r.id, r.status, r.isArchived]).sort(),
+          [
+            [a, 'confirmed', true],
+            [b, 'pending', true],
+          ].sort(),
+        );
         for (const r of archived) assert.equal(r.archivedAt, new Date(r.archivedAt).toISOString());
       });
 
       test('no errors → no errors field', async () => {
         const a = await reserve();
-        assert.deepEqual((await archive([{ id: a, productSlug: 'kumo-vco-2' }])).body, { success: true, archivedCount: 1, archivedIds: [a] });
+        assert.deepEqual((await archive([{ id: a, productSlug: 'kumo-vco-2' }])).body, {
+          success: true,
+          archivedCount: 1,
+          archivedIds: [a],
+        });
       });
 
       test('unarchive brings records back with their status and no archivedAt', async () => {
@@ -368,7 +434,11 @@ for (const dialect of DIALECTS) {
         });
         const active = (await app.call('/api/admin-reservations-list', {})).success().reservations;
         assert.deepEqual(active.find((r) => r.id === a)?.status, 'cancelled');
-        const row = await app.services.database.db.selectFrom('reservations').select('archived_at').where('id', '=', a).executeTakeFirstOrThrow();
+        const row = await app.services.database.db
+          .selectFrom('reservations')
+          .select('archived_at')
+          .where('id', '=', a)
+          .executeTakeFirstOrThrow();
         assert.equal(row.archived_at, null);
         assert.equal((await archivedList()).success().total, 0);
       });
@@ -400,17 +470,28 @@ for (const dialect of DIALECTS) {
         const b = await reserve();
         const db = app.services.database.db;
         if (dialect === 'sqlite') {
-          await sql.raw(`create trigger refuse_b before update on reservations when new.id = '${b}' begin select raise(abort, 'refused'); end`).execute(db);
+          await sql
+            .raw(`create trigger refuse_b before update on reservations when new.id = '${b}' begin select raise(abort, 'refused'); end`)
+            .execute(db);
         } else {
-          await sql.raw(`create function refuse_b() returns trigger as $$ begin if new.id = '${b}' then raise exception 'refused'; end if; return new; end $$ language plpgsql`).execute(db);
+          await sql
+            .raw(
+              `create function refuse_b() returns trigger as $$ begin if new.id = '${b}' then raise exception 'refused'; end if; return new; end $$ language plpgsql`,
+            )
+            .execute(db);
           await sql.raw('create trigger refuse_b before update on reservations for each row execute function refuse_b()').execute(db);
         }
         try {
-          const { status } = await archive([{ id: a, productSlug: 'kumo-vco-2' }, { id: b, productSlug: 'kumo-vco-2' }]);
+          const { status } = await archive([
+            { id: a, productSlug: 'kumo-vco-2' },
+            { id: b, productSlug: 'kumo-vco-2' },
+          ]);
           assert.equal(status, 500);
           assert.equal((await app.call('/api/admin-reservations-list', {})).success().reservations.length, 2, 'neither was archived');
         } finally {
-          await sql.raw(dialect === 'sqlite' ? 'drop trigger refuse_b' : 'drop trigger refuse_b on reservations; drop function refuse_b').execute(db);
+          await sql
+            .raw(dialect === 'sqlite' ? 'drop trigger refuse_b' : 'drop trigger refuse_b on reservations; drop function refuse_b')
+            .execute(db);
         }
       });
     });
@@ -436,9 +517,15 @@ for (const dialect of DIALECTS) {
         const body = (await archivedList()).success();
         assert.deepEqual(Object.keys(body), ['success', 'reservations', 'total', 'page', 'pageSize', 'totalPages']);
         assert.deepEqual([body.total, body.page, body.pageSize, body.totalPages], [25, 1, 20, 2]);
-        assert.deepEqual(body.reservations.map((r) => r.id), Array.from({ length: 20 }, (_, i) => `res_${String(24 - i).padStart(2, '0')}`));
+        assert.deepEqual(
+          body.reservations.map((r) => r.id),
+          Array.from({ length: 20 }, (_, i) => `res_${String(24 - i).padStart(2, '0')}`),
+        );
         const second = (await archivedList({ page: 2 })).success();
-        assert.deepEqual(second.reservations.map((r) => r.id), ['res_04', 'res_03', 'res_02', 'res_01', 'res_00']);
+        assert.deepEqual(
+          second.reservations.map((r) => r.id),
+          ['res_04', 'res_03', 'res_02', 'res_01', 'res_00'],
+        );
         assert.deepEqual((await archivedList({ page: 3 })).success().reservations, []);
       });
 
@@ -465,8 +552,14 @@ for (const dialect of DIALECTS) {
         await seedArchived();
         const ids = async (body: object) => (await archivedList({ pageSize: 100, ...body })).success();
         assert.equal((await ids({ productSlug: 'tsuki-dual-lfo' })).total, 5);
-        assert.deepEqual((await ids({ status: 'reserved' })).reservations.map((r) => r.id), ['res_20', 'res_15', 'res_10', 'res_05', 'res_00']);
-        assert.deepEqual((await ids({ status: 'reserved', productSlug: 'tsuki-dual-lfo' })).reservations.map((r) => r.id), ['res_20']);
+        assert.deepEqual(
+          (await ids({ status: 'reserved' })).reservations.map((r) => r.id),
+          ['res_20', 'res_15', 'res_10', 'res_05', 'res_00'],
+        );
+        assert.deepEqual(
+          (await ids({ status: 'reserved', productSlug: 'tsuki-dual-lfo' })).reservations.map((r) => r.id),
+          ['res_20'],
+        );
         const none = await ids({ status: 'no-such-status' });
         assert.deepEqual([none.reservations, none.total, none.totalPages], [[], 0, 0]);
       });
@@ -498,7 +591,10 @@ for (const dialect of DIALECTS) {
       test('both wrong: the page message, and both fields in details', async () => {
         const body = (await archivedList({ page: 'x', pageSize: 0 })).failure(400);
         assert.equal(body.error, 'page must be a positive integer');
-        assert.deepEqual(body.details?.map((d) => d.field), ['page', 'pageSize']);
+        assert.deepEqual(
+          body.details?.map((d) => d.field),
+          ['page', 'pageSize'],
+        );
       });
 
       test('filters that are not strings → 400', async () => {

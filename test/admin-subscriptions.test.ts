@@ -40,7 +40,15 @@ for (const dialect of DIALECTS) {
     });
 
     /** A row written directly, for fixed times and states the API reaches only in steps. */
-    async function insert(row: { id: string; status?: string; email?: string; productSlug?: string; createdAt: string; notifiedAt?: string | null; archivedAt?: string | null }) {
+    async function insert(row: {
+      id: string;
+      status?: string;
+      email?: string;
+      productSlug?: string;
+      createdAt: string;
+      notifiedAt?: string | null;
+      archivedAt?: string | null;
+    }) {
       await app.services.database.db
         .insertInto('subscriptions')
         .values({
@@ -56,14 +64,21 @@ for (const dialect of DIALECTS) {
         .execute();
     }
 
-    const stored = (id: string) => app.services.database.db.selectFrom('subscriptions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-    const setStatus = (id: string, status: unknown, productSlug = 'kumo-vco-2') => app.call('/api/admin-notify-status', { id, productSlug, status });
+    const stored = (id: string) =>
+      app.services.database.db.selectFrom('subscriptions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const setStatus = (id: string, status: unknown, productSlug = 'kumo-vco-2') =>
+      app.call('/api/admin-notify-status', { id, productSlug, status });
     const list = async (body: object = {}) => (await app.call('/api/admin-notify-list', body)).success().subscriptions;
 
     describe('authentication', () => {
       for (const path of ADMIN_PATHS) {
         test(`${path}: a missing or wrong token → 401 before the body is looked at`, async () => {
-          for (const headers of [{}, { authorization: 'Bearer wrong' }, { authorization: 'Basic dGVzdA==' }, { authorization: 'Bearer ' }] as Record<string, string>[]) {
+          for (const headers of [
+            {},
+            { authorization: 'Bearer wrong' },
+            { authorization: 'Basic dGVzdA==' },
+            { authorization: 'Bearer ' },
+          ] as Record<string, string>[]) {
             for (const body of ['not json at all', JSON.stringify({ productSlug: 5, ids: 'x', status: 'nope' }), 'x'.repeat(70 * 1024)]) {
               const response = await app.request(path, { method: 'POST', headers, body });
               assert.equal(response.status, 401, `${JSON.stringify(headers)} ${body.slice(0, 20)}`);
@@ -77,7 +92,11 @@ for (const dialect of DIALECTS) {
       test('a body that is not a JSON object → 400 Invalid JSON body; over 64 KiB → 413', async () => {
         for (const path of ADMIN_PATHS) {
           for (const body of ['[]', '"x"', 'null', '{', '', '42']) {
-            const response = await app.request(path, { method: 'POST', headers: { authorization: `Bearer ${app.env.PREORDER_API_TOKEN}` }, body });
+            const response = await app.request(path, {
+              method: 'POST',
+              headers: { authorization: `Bearer ${app.env.PREORDER_API_TOKEN}` },
+              body,
+            });
             assert.equal(response.status, 400, `${path} ${body}`);
             assert.deepEqual(await response.json(), { success: false, error: 'Invalid JSON body' });
           }
@@ -104,7 +123,10 @@ for (const dialect of DIALECTS) {
         await insert({ id: 'ntf_z', createdAt: '2025-01-03T00:00:00.000Z', archivedAt: '2025-01-04T00:00:00.000Z' });
         const body = (await app.call('/api/admin-notify-list', {})).success();
         assert.deepEqual(Object.keys(body), ['success', 'subscriptions']);
-        assert.deepEqual(body.subscriptions.map((s) => s.id), ['ntf_c', 'ntf_b', 'ntf_a']);
+        assert.deepEqual(
+          body.subscriptions.map((s) => s.id),
+          ['ntf_c', 'ntf_b', 'ntf_a'],
+        );
         assert.deepEqual(body.subscriptions[0], {
           id: 'ntf_c',
           email: 'ntf_c@example.com',
@@ -134,7 +156,11 @@ for (const dialect of DIALECTS) {
         for (const status of ['confirmed', 'PENDING', 3, null, ['pending'], '__proto__', 'ペンディング']) {
           const { status: code, body } = await app.call('/api/admin-notify-list', { status });
           assert.equal(code, 400, JSON.stringify(status));
-          assert.deepEqual(body, { success: false, error: 'Invalid status', details: [{ field: 'status', message: 'status must be one of pending, notified, unsubscribed' }] });
+          assert.deepEqual(body, {
+            success: false,
+            error: 'Invalid status',
+            details: [{ field: 'status', message: 'status must be one of pending, notified, unsubscribed' }],
+          });
         }
         for (const productSlug of [42, ['a'], { a: 1 }, 'NUL\u0000']) {
           const body = (await app.call('/api/admin-notify-list', { productSlug })).failure(400);
@@ -147,10 +173,23 @@ for (const dialect of DIALECTS) {
     describe('POST /api/admin-notify-status', () => {
       for (const [from, to] of ALLOWED) {
         test(`allows ${from} → ${to}`, async () => {
-          await insert({ id: 'ntf_t', status: from, createdAt: '2025-01-01T00:00:00.000Z', notifiedAt: from === 'notified' ? '2025-01-02T00:00:00.000Z' : null });
+          await insert({
+            id: 'ntf_t',
+            status: from,
+            createdAt: '2025-01-01T00:00:00.000Z',
+            notifiedAt: from === 'notified' ? '2025-01-02T00:00:00.000Z' : null,
+          });
           const body = (await setStatus('ntf_t', to)).success();
           assert.deepEqual(Object.keys(body), ['success', 'subscription']);
-          assert.deepEqual(Object.keys(body.subscription), ['id', 'email', 'productSlug', 'status', 'createdAt', 'notifiedAt', 'updatedAt']);
+          assert.deepEqual(Object.keys(body.subscription), [
+            'id',
+            'email',
+            'productSlug',
+            'status',
+            'createdAt',
+            'notifiedAt',
+            'updatedAt',
+          ]);
           assert.equal(body.subscription.status, to);
           assert.equal((await stored('ntf_t')).status, to);
         });
@@ -167,7 +206,12 @@ for (const dialect of DIALECTS) {
 
       test('staying on the same status changes nothing', async () => {
         for (const status of STATUSES) {
-          await insert({ id: `ntf_${status}`, status, createdAt: '2025-01-01T00:00:00.000Z', notifiedAt: status === 'notified' ? '2025-01-02T00:00:00.000Z' : null });
+          await insert({
+            id: `ntf_${status}`,
+            status,
+            createdAt: '2025-01-01T00:00:00.000Z',
+            notifiedAt: status === 'notified' ? '2025-01-02T00:00:00.000Z' : null,
+          });
           const before = await stored(`ntf_${status}`);
           const answer = (await setStatus(`ntf_${status}`, status)).success();
           assert.equal(answer.subscription.notifiedAt, before.notified_at);
@@ -187,12 +231,23 @@ for (const dialect of DIALECTS) {
         assert.equal((await stored('ntf_n')).notified_at, null);
         assert.equal((await setStatus('ntf_n', 'unsubscribed')).success().subscription.notifiedAt, null);
 
-        await insert({ id: 'ntf_u', status: 'unsubscribed', createdAt: '2025-01-01T00:00:00.000Z', notifiedAt: '2025-01-02T00:00:00.000Z' });
+        await insert({
+          id: 'ntf_u',
+          status: 'unsubscribed',
+          createdAt: '2025-01-01T00:00:00.000Z',
+          notifiedAt: '2025-01-02T00:00:00.000Z',
+        });
         assert.equal((await setStatus('ntf_u', 'pending')).success().subscription.notifiedAt, null);
       });
 
       test('back to pending is refused while another active pending subscription has the address and product', async () => {
-        await insert({ id: 'ntf_old', status: 'notified', email: 'taro@example.com', createdAt: '2025-01-01T00:00:00.000Z', notifiedAt: '2025-01-02T00:00:00.000Z' });
+        await insert({
+          id: 'ntf_old',
+          status: 'notified',
+          email: 'taro@example.com',
+          createdAt: '2025-01-01T00:00:00.000Z',
+          notifiedAt: '2025-01-02T00:00:00.000Z',
+        });
         await insert({ id: 'ntf_gone', status: 'unsubscribed', email: 'taro@example.com', createdAt: '2025-01-01T00:00:00.000Z' });
         await insert({ id: 'ntf_new', email: 'taro@example.com', createdAt: '2025-01-03T00:00:00.000Z' });
         for (const id of ['ntf_old', 'ntf_gone']) {
@@ -202,7 +257,13 @@ for (const dialect of DIALECTS) {
         }
         assert.equal((await stored('ntf_old')).notified_at, '2025-01-02T00:00:00.000Z', 'nothing changed');
         // Another product, or the twin archived or no longer pending: the move is allowed.
-        await insert({ id: 'ntf_other', status: 'notified', email: 'taro@example.com', productSlug: 'tsuki-dual-lfo', createdAt: '2025-01-01T00:00:00.000Z' });
+        await insert({
+          id: 'ntf_other',
+          status: 'notified',
+          email: 'taro@example.com',
+          productSlug: 'tsuki-dual-lfo',
+          createdAt: '2025-01-01T00:00:00.000Z',
+        });
         assert.equal((await setStatus('ntf_other', 'pending', 'tsuki-dual-lfo')).status, 200);
         assert.equal((await setStatus('ntf_new', 'notified')).status, 200);
         assert.equal((await setStatus('ntf_old', 'pending')).status, 200);
@@ -211,7 +272,11 @@ for (const dialect of DIALECTS) {
 
       test('not found, found under another product, or an id in another case → 404', async () => {
         await insert({ id: 'ntf_x', createdAt: '2025-01-01T00:00:00.000Z' });
-        for (const [id, slug] of [['ntf_missing', 'kumo-vco-2'], ['ntf_x', 'tsuki-dual-lfo'], ['NTF_X', 'kumo-vco-2']]) {
+        for (const [id, slug] of [
+          ['ntf_missing', 'kumo-vco-2'],
+          ['ntf_x', 'tsuki-dual-lfo'],
+          ['NTF_X', 'kumo-vco-2'],
+        ]) {
           const { status, body } = await setStatus(id!, 'notified', slug);
           assert.equal(status, 404);
           assert.deepEqual(body, { success: false, error: 'Subscription not found' });
@@ -260,9 +325,20 @@ for (const dialect of DIALECTS) {
 
     describe('unarchiving under the one-pending rule', () => {
       test('a pending subscription whose address and product have an active pending one stays archived, with its own error', async () => {
-        await insert({ id: 'ntf_old', email: 'taro@example.com', createdAt: '2025-01-01T00:00:00.000Z', archivedAt: '2025-01-05T00:00:00.000Z' });
+        await insert({
+          id: 'ntf_old',
+          email: 'taro@example.com',
+          createdAt: '2025-01-01T00:00:00.000Z',
+          archivedAt: '2025-01-05T00:00:00.000Z',
+        });
         await insert({ id: 'ntf_new', email: 'taro@example.com', createdAt: '2025-01-06T00:00:00.000Z' });
-        await insert({ id: 'ntf_done', status: 'notified', email: 'taro@example.com', createdAt: '2025-01-01T00:00:00.000Z', archivedAt: '2025-01-05T00:00:00.000Z' });
+        await insert({
+          id: 'ntf_done',
+          status: 'notified',
+          email: 'taro@example.com',
+          createdAt: '2025-01-01T00:00:00.000Z',
+          archivedAt: '2025-01-05T00:00:00.000Z',
+        });
         const { status, body } = await app.call('/api/admin/notify/unarchive', {
           ids: [
             { id: 'ntf_old', productSlug: 'kumo-vco-2' },
@@ -270,20 +346,48 @@ for (const dialect of DIALECTS) {
           ],
         });
         assert.equal(status, 200);
-        assert.deepEqual(body, { success: true, unarchivedCount: 1, unarchivedIds: ['ntf_done'], errors: [{ id: 'ntf_old', error: TWIN }] });
+        assert.deepEqual(body, {
+          success: true,
+          unarchivedCount: 1,
+          unarchivedIds: ['ntf_done'],
+          errors: [{ id: 'ntf_old', error: TWIN }],
+        });
         assert.equal((await stored('ntf_old')).archived_at, '2025-01-05T00:00:00.000Z');
       });
 
       test('of two archived pending twins named together, the first comes back and the second is refused', async () => {
-        await insert({ id: 'ntf_1', email: 'taro@example.com', createdAt: '2025-01-01T00:00:00.000Z', archivedAt: '2025-01-02T00:00:00.000Z' });
-        await insert({ id: 'ntf_2', email: 'taro@example.com', createdAt: '2025-01-03T00:00:00.000Z', archivedAt: '2025-01-04T00:00:00.000Z' });
-        const { body } = await app.call('/api/admin/notify/unarchive', { ids: [{ id: 'ntf_2', productSlug: 'kumo-vco-2' }, { id: 'ntf_1', productSlug: 'kumo-vco-2' }] });
+        await insert({
+          id: 'ntf_1',
+          email: 'taro@example.com',
+          createdAt: '2025-01-01T00:00:00.000Z',
+          archivedAt: '2025-01-02T00:00:00.000Z',
+        });
+        await insert({
+          id: 'ntf_2',
+          email: 'taro@example.com',
+          createdAt: '2025-01-03T00:00:00.000Z',
+          archivedAt: '2025-01-04T00:00:00.000Z',
+        });
+        const { body } = await app.call('/api/admin/notify/unarchive', {
+          ids: [
+            { id: 'ntf_2', productSlug: 'kumo-vco-2' },
+            { id: 'ntf_1', productSlug: 'kumo-vco-2' },
+          ],
+        });
         assert.deepEqual(body, { success: true, unarchivedCount: 1, unarchivedIds: ['ntf_2'], errors: [{ id: 'ntf_1', error: TWIN }] });
-        assert.deepEqual((await list()).map((s) => s.id), ['ntf_2']);
+        assert.deepEqual(
+          (await list()).map((s) => s.id),
+          ['ntf_2'],
+        );
       });
 
       test('twins of other products or addresses do not clash', async () => {
-        await insert({ id: 'ntf_1', email: 'taro@example.com', createdAt: '2025-01-01T00:00:00.000Z', archivedAt: '2025-01-02T00:00:00.000Z' });
+        await insert({
+          id: 'ntf_1',
+          email: 'taro@example.com',
+          createdAt: '2025-01-01T00:00:00.000Z',
+          archivedAt: '2025-01-02T00:00:00.000Z',
+        });
         await insert({ id: 'ntf_2', email: 'hanako@example.com', createdAt: '2025-01-01T00:00:00.000Z' });
         await insert({ id: 'ntf_3', email: 'taro@example.com', productSlug: 'tsuki-dual-lfo', createdAt: '2025-01-01T00:00:00.000Z' });
         const { body } = await app.call('/api/admin/notify/unarchive', { ids: [{ id: 'ntf_1', productSlug: 'kumo-vco-2' }] });

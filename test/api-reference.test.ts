@@ -25,11 +25,16 @@ for (const dialect of DIALECTS) {
     test('lists the same (method, path) pairs the app serves', async () => {
       const served = new Set<string>();
       // Every path mounted on the app, but the request-context middleware's catch-all.
-      const paths = new Set(createApp(app.services).routes.map((route) => route.path).filter((path) => path !== '/*'));
+      const paths = new Set(
+        createApp(app.services)
+          .routes.map((route) => route.path)
+          .filter((path) => path !== '/*'),
+      );
       for (const path of paths) {
         const response = await app.request(path.replace(/:\w+/g, 'probe'), { method: 'OPTIONS' });
         assert.equal(response.status, 204, path);
-        for (const method of response.headers.get('allow')!.split(', ')) if (method !== 'HEAD' && method !== 'OPTIONS') served.add(`${method} ${path}`);
+        for (const method of response.headers.get('allow')!.split(', '))
+          if (method !== 'HEAD' && method !== 'OPTIONS') served.add(`${method} ${path}`);
       }
       const documented = new Set(
         Object.entries(contract.document.paths).flatMap(([path, operations]) =>
@@ -37,11 +42,20 @@ for (const dialect of DIALECTS) {
         ),
       );
       assert.deepEqual([...documented].sort(), [...served].sort());
-      for (const expected of ['POST /api/admin/notify/send', 'POST /api/admin-dashboard-stats', 'GET /openapi.json', 'GET /docs', 'GET /admin']) assert.ok(served.has(expected), expected);
+      for (const expected of [
+        'POST /api/admin/notify/send',
+        'POST /api/admin-dashboard-stats',
+        'GET /openapi.json',
+        'GET /docs',
+        'GET /admin',
+      ])
+        assert.ok(served.has(expected), expected);
     });
 
     test('marks every admin operation with the bearer scheme and its 401, and only those', () => {
-      const operations = Object.entries(contract.document.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ path, method, op })));
+      const operations = Object.entries(contract.document.paths).flatMap(([path, ops]) =>
+        Object.entries(ops).map(([method, op]) => ({ path, method, op })),
+      );
       assert.deepEqual(contract.document.components.securitySchemes.adminToken, {
         type: 'http',
         scheme: 'bearer',
@@ -54,7 +68,10 @@ for (const dialect of DIALECTS) {
           assert.deepEqual(op.security, [{ adminToken: [] }]);
           assert.ok(op.responses['401'], `${method} ${path} documents 401`);
         }
-        assert.ok(Object.keys(op.responses).some((status) => status.startsWith('2')), `${method} ${path} documents a success`);
+        assert.ok(
+          Object.keys(op.responses).some((status) => status.startsWith('2')),
+          `${method} ${path} documents a success`,
+        );
         assert.ok(op.summary, `${method} ${path} has a summary`);
       }
       const ids = operations.map(({ op }) => op.operationId);
@@ -63,14 +80,25 @@ for (const dialect of DIALECTS) {
 
     test('describes request bodies from the input side and answers from the output side', () => {
       const { paths, components } = contract.document;
-      assert.deepEqual(paths['/api/reservation']?.post?.requestBody?.content['application/json']?.schema?.required, ['name', 'email', 'productSlug']);
+      assert.deepEqual(paths['/api/reservation']?.post?.requestBody?.content['application/json']?.schema?.required, [
+        'name',
+        'email',
+        'productSlug',
+      ]);
       const products = paths['/api/products']?.get;
       const perPage = products?.parameters?.find((p) => p.name === 'per_page');
-      assert.deepEqual({ in: perPage?.in, required: perPage?.required, type: perPage?.schema.type }, { in: 'query', required: false, type: 'string' });
-      assert.deepEqual(products?.responses['200']?.content?.['application/json']?.schema?.properties?.products?.items, { $ref: '#/components/schemas/Product' });
+      assert.deepEqual(
+        { in: perPage?.in, required: perPage?.required, type: perPage?.schema.type },
+        { in: 'query', required: false, type: 'string' },
+      );
+      assert.deepEqual(products?.responses['200']?.content?.['application/json']?.schema?.properties?.products?.items, {
+        $ref: '#/components/schemas/Product',
+      });
       const product = components.schemas.Product;
       assert.ok(product?.required?.includes('subtitle'), 'defaults are filled in answers, so the field is always there');
-      assert.deepEqual(paths['/api/admin/reservations/archive']?.post?.responses['400']?.content?.['application/json']?.schema, { $ref: '#/components/schemas/ErrorBody' });
+      assert.deepEqual(paths['/api/admin/reservations/archive']?.post?.responses['400']?.content?.['application/json']?.schema, {
+        $ref: '#/components/schemas/ErrorBody',
+      });
     });
 
     test('documents the Idempotency-Key header and its 422 on the two public forms, and on no other operation', () => {
@@ -81,7 +109,10 @@ for (const dialect of DIALECTS) {
           assert.equal(Boolean(header), form, `${method} ${path}`);
           assert.equal(Boolean(op.responses['422']), form, `${method} ${path} 422`);
           if (!header) continue;
-          assert.deepEqual({ in: header.in, required: header.required, schema: header.schema }, { in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[!-~]+$' } });
+          assert.deepEqual(
+            { in: header.in, required: header.required, schema: header.schema },
+            { in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[!-~]+$' } },
+          );
           assert.equal(op.responses['422']?.description, 'Idempotency-Key reused with a different request');
         }
       }
@@ -90,7 +121,8 @@ for (const dialect of DIALECTS) {
     test('names the shared shapes as components, refers to them wherever they appear, and names its server', () => {
       const { paths, components, servers } = contract.document;
       assert.deepEqual(servers, [{ url: 'https://shop.example' }], 'PUBLIC_BASE_URL, without its trailing slash');
-      const answer = (path: string, method: string, status = '200') => paths[path]?.[method]?.responses[status]?.content?.['application/json']?.schema;
+      const answer = (path: string, method: string, status = '200') =>
+        paths[path]?.[method]?.responses[status]?.content?.['application/json']?.schema;
       const itemsOf = (path: string, method: string, list: string) => answer(path, method)?.properties?.[list]?.items;
       const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
       assert.deepEqual(itemsOf('/api/products', 'get', 'products'), ref('Product'));
@@ -107,7 +139,10 @@ for (const dialect of DIALECTS) {
       // A stored status is a current one or, on records of the previous system, a legacy one.
       const [current, legacy] = components.schemas.Reservation?.properties?.status?.anyOf ?? [];
       assert.deepEqual(current?.enum, ['pending', 'confirmed', 'fulfilled', 'cancelled']);
-      assert.deepEqual(legacy, { type: 'string', description: "A legacy status of the previous system's records, such as reserved or responded" });
+      assert.deepEqual(legacy, {
+        type: 'string',
+        description: "A legacy status of the previous system's records, such as reserved or responded",
+      });
 
       // Every reference leads to a component, and every component is referred to.
       const refs = new Set([...JSON.stringify({ paths, components }).matchAll(/"\$ref":"([^"]+)"/g)].map(([, target]) => target!));
@@ -139,7 +174,11 @@ for (const dialect of DIALECTS) {
       await expect('/api/keyword-logs', {}, 200);
       await expect('/api/keyword-logs', { limit: '0' }, 400);
 
-      const { reservationId } = await succeed('/api/reservation', { name: '山田 太郎', email: 'Taro@Example.com', productSlug: 'kumo-vco-2' });
+      const { reservationId } = await succeed('/api/reservation', {
+        name: '山田 太郎',
+        email: 'Taro@Example.com',
+        productSlug: 'kumo-vco-2',
+      });
       await expect('/api/reservation', { name: '', email: 'nope', productSlug: 'Bad Slug' }, 400);
       await expect('/api/reservation', { name: '太郎', email: 'taro@example.com', productSlug: 'no-such-product' }, 400);
       const { subscriptionId } = await succeed('/api/notify', { email: 'hanako@example.com', productSlug: 'kumo-vco-2' });
@@ -183,7 +222,10 @@ for (const dialect of DIALECTS) {
 
       // The check itself can fail: a body off its schema, a status the document does not list.
       assert.throws(() => contract.check('POST', '/api/admin-notify-list', 200, { success: true }), /does not match/);
-      assert.throws(() => contract.check('POST', '/api/admin-notify-list', 200, { success: true, subscriptions: [], extra: 1 }), /does not match/);
+      assert.throws(
+        () => contract.check('POST', '/api/admin-notify-list', 200, { success: true, subscriptions: [], extra: 1 }),
+        /does not match/,
+      );
       assert.throws(() => contract.check('GET', '/healthz', 418, {}), /does not list/);
     });
 
@@ -195,7 +237,14 @@ for (const dialect of DIALECTS) {
         .insertInto('reservations')
         .values([
           { ...records, id: 'res_legacy_active', name: '旧 太郎', email: 'old1@example.com', status: 'reserved', archived_at: null },
-          { ...records, id: 'res_legacy_archived', name: '旧 花子', email: 'old2@example.com', status: 'responded', archived_at: created_at },
+          {
+            ...records,
+            id: 'res_legacy_archived',
+            name: '旧 花子',
+            email: 'old2@example.com',
+            status: 'responded',
+            archived_at: created_at,
+          },
         ])
         .execute();
       await db
@@ -206,7 +255,12 @@ for (const dialect of DIALECTS) {
         ])
         .execute();
       const filter = { productSlug: 'tsuki-dual-lfo' };
-      for (const path of ['/api/admin-reservations-list', '/api/admin/reservations/archives/list', '/api/admin-notify-list', '/api/admin/notify/archives/list'] as const) {
+      for (const path of [
+        '/api/admin-reservations-list',
+        '/api/admin/reservations/archives/list',
+        '/api/admin-notify-list',
+        '/api/admin/notify/archives/list',
+      ] as const) {
         const reply = await api.send(path, filter);
         assert.equal(reply.status, 200);
         assert.ok(reply.ok);
@@ -265,7 +319,12 @@ describe('serving the reference', () => {
   });
 
   test('an unknown asset is a JSON 404', async () => {
-    for (const path of ['/docs/assets/swagger-ui-bundle.js', '/docs/assets/..%2Fpackage.json', '/admin/assets/admin-console/main.ts', '/admin/assets/http/mount.js']) {
+    for (const path of [
+      '/docs/assets/swagger-ui-bundle.js',
+      '/docs/assets/..%2Fpackage.json',
+      '/admin/assets/admin-console/main.ts',
+      '/admin/assets/http/mount.js',
+    ]) {
       const response = await app.request(path);
       assert.equal(response.status, 404, path);
       assert.deepEqual(await response.json(), { success: false, error: 'Not found' });
@@ -293,7 +352,11 @@ describe('the reference page in a browser', () => {
       assert.equal(await page.locator('.opblock-summary-path', { hasText: '/api/admin/notify/send' }).count(), 1);
       for (const url of record.urls) assert.ok(url.startsWith(app.url), `${url} is of this origin`);
       assert.deepEqual(record.errors, []);
-      assert.deepEqual(record.console.filter((line) => line.startsWith('error')), [], 'no console errors (a CSP violation would be one)');
+      assert.deepEqual(
+        record.console.filter((line) => line.startsWith('error')),
+        [],
+        'no console errors (a CSP violation would be one)',
+      );
       await screenshot(page, 'api-reference', 'docs');
     } finally {
       await browser.close();

@@ -16,12 +16,22 @@ interface Kind {
 }
 
 const KINDS: Kind[] = [
-  { name: 'reservations', prefix: '/api/admin/reservations', idPrefix: 'res_', activeList: '/api/admin-reservations-list', word: 'Reservation' },
+  {
+    name: 'reservations',
+    prefix: '/api/admin/reservations',
+    idPrefix: 'res_',
+    activeList: '/api/admin-reservations-list',
+    word: 'Reservation',
+  },
   { name: 'subscriptions', prefix: '/api/admin/notify', idPrefix: 'ntf_', activeList: '/api/admin-notify-list', word: 'Subscription' },
 ];
 
 /** The same record in either table: a reservation also has a name; both share everything else. */
-async function insert(app: TestApp, kind: Kind, row: { id: string; productSlug: string; status: string; createdAt: string; archivedAt?: string }) {
+async function insert(
+  app: TestApp,
+  kind: Kind,
+  row: { id: string; productSlug: string; status: string; createdAt: string; archivedAt?: string },
+) {
   const common = {
     id: kind.idPrefix + row.id,
     email: `${row.id}@example.com`,
@@ -31,7 +41,11 @@ async function insert(app: TestApp, kind: Kind, row: { id: string; productSlug: 
     updated_at: row.createdAt,
     archived_at: row.archivedAt ?? null,
   };
-  if (kind.name === 'reservations') await app.services.database.db.insertInto('reservations').values({ ...common, name: `name ${row.id}` }).execute();
+  if (kind.name === 'reservations')
+    await app.services.database.db
+      .insertInto('reservations')
+      .values({ ...common, name: `name ${row.id}` })
+      .execute();
   else await app.services.database.db.insertInto('subscriptions').values(common).execute();
 }
 
@@ -74,7 +88,14 @@ async function transcript(app: TestApp, kind: Kind): Promise<unknown[]> {
     ],
   });
   await call('/archive', { ids: [{ id: id('b'), productSlug: 'kumo-vco-2' }] });
-  for (const body of [{}, { ids: null }, { ids: 'x' }, { ids: { id: 'x' } }, { ids: [] }, { ids: Array.from({ length: 501 }, (_, i) => ({ id: `${i}`, productSlug: 'x' })) }]) {
+  for (const body of [
+    {},
+    { ids: null },
+    { ids: 'x' },
+    { ids: { id: 'x' } },
+    { ids: [] },
+    { ids: Array.from({ length: 501 }, (_, i) => ({ id: `${i}`, productSlug: 'x' })) },
+  ]) {
     await call('/archive', body);
     await call('/unarchive', body);
   }
@@ -103,7 +124,9 @@ async function transcript(app: TestApp, kind: Kind): Promise<unknown[]> {
     ],
   });
   const active = (await app.call(kind.activeList, {})).success();
-  seen.push(('reservations' in active ? active.reservations : active.subscriptions).map((r) => [r.id.slice(kind.idPrefix.length), r.status]));
+  seen.push(
+    ('reservations' in active ? active.reservations : active.subscriptions).map((r) => [r.id.slice(kind.idPrefix.length), r.status]),
+  );
   await call('/archives/list', { pageSize: 3 });
   return seen;
 }
@@ -120,7 +143,15 @@ function neutral(kind: Kind, body: unknown): unknown {
     ...value,
     records: value.records.map((r) => {
       assert.equal(r.archivedAt, new Date(r.archivedAt).toISOString());
-      return { id: r.id, email: r.email, productSlug: r.productSlug, status: r.status, createdAt: r.createdAt, isArchived: r.isArchived, archived: r.archivedAt.startsWith('2024') ? r.archivedAt : 'now' };
+      return {
+        id: r.id,
+        email: r.email,
+        productSlug: r.productSlug,
+        status: r.status,
+        createdAt: r.createdAt,
+        isArchived: r.isArchived,
+        archived: r.archivedAt.startsWith('2024') ? r.archivedAt : 'now',
+      };
     }),
   };
 }
@@ -128,7 +159,17 @@ function neutral(kind: Kind, body: unknown): unknown {
 /** Any answer of the script, in neutral words; an archived list's items are read for the fields both kinds share. */
 const NeutralAnswer = z.looseObject({
   records: z
-    .array(z.looseObject({ id: z.string(), email: z.string(), productSlug: z.string(), status: z.string(), createdAt: z.string(), isArchived: z.boolean(), archivedAt: z.string() }))
+    .array(
+      z.looseObject({
+        id: z.string(),
+        email: z.string(),
+        productSlug: z.string(),
+        status: z.string(),
+        createdAt: z.string(),
+        isArchived: z.boolean(),
+        archivedAt: z.string(),
+      }),
+    )
     .optional(),
 });
 
@@ -147,7 +188,18 @@ for (const dialect of DIALECTS) {
       reservations.forEach((step, i) => assert.deepEqual(subscriptions[i], step, `step ${i}: ${JSON.stringify(step).slice(0, 200)}`));
       // The script reached every outcome the archive has, so the comparison means something.
       const all = JSON.stringify(reservations);
-      for (const expected of ['Record not found', 'Record already archived', 'Record is not archived', 'Invalid item', 'ids array is required', 'ids array cannot be empty', 'ids array cannot exceed 500 items', 'page must be a positive integer', 'pageSize must be between 1 and 100', '"totalPages":3']) {
+      for (const expected of [
+        'Record not found',
+        'Record already archived',
+        'Record is not archived',
+        'Invalid item',
+        'ids array is required',
+        'ids array cannot be empty',
+        'ids array cannot exceed 500 items',
+        'page must be a positive integer',
+        'pageSize must be between 1 and 100',
+        '"totalPages":3',
+      ]) {
         assert.ok(all.includes(expected), expected);
       }
     });
@@ -157,36 +209,56 @@ for (const dialect of DIALECTS) {
       await insert(app, KINDS[1]!, { id: 'n', productSlug: 'kumo-vco-2', status: 'notified', createdAt: '2025-01-01T00:00:00.000Z' });
       await app.services.database.db.updateTable('subscriptions').set({ notified_at: '2025-01-02T00:00:00.000Z' }).execute();
       const archive = async (ids: unknown) => (await app.admin('/api/admin/notify/archive', { ids })).json();
-      assert.deepEqual(await archive([{ id: 'ntf_n', productSlug: 'kumo-vco-2' }, { id: 'ntf_n', productSlug: 'kumo-vco-2' }, { id: 'ntf_zz', productSlug: 'kumo-vco-2' }]), {
-        success: true,
-        archivedCount: 1,
-        archivedIds: ['ntf_n'],
-        errors: [
-          { id: 'ntf_n', error: 'Subscription already archived' },
-          { id: 'ntf_zz', error: 'Subscription not found' },
-        ],
-      });
+      assert.deepEqual(
+        await archive([
+          { id: 'ntf_n', productSlug: 'kumo-vco-2' },
+          { id: 'ntf_n', productSlug: 'kumo-vco-2' },
+          { id: 'ntf_zz', productSlug: 'kumo-vco-2' },
+        ]),
+        {
+          success: true,
+          archivedCount: 1,
+          archivedIds: ['ntf_n'],
+          errors: [
+            { id: 'ntf_n', error: 'Subscription already archived' },
+            { id: 'ntf_zz', error: 'Subscription not found' },
+          ],
+        },
+      );
       const listed = (await app.call('/api/admin/notify/archives/list', {})).success();
       assert.deepEqual(Object.keys(listed), ['success', 'subscriptions', 'total', 'page', 'pageSize', 'totalPages']);
       const [item] = listed.subscriptions;
       assert.ok(item);
       assert.equal(item.updatedAt, item.archivedAt);
-      assert.deepEqual({ ...item, archivedAt: undefined, updatedAt: undefined }, {
-        id: 'ntf_n',
-        email: 'n@example.com',
-        productSlug: 'kumo-vco-2',
-        status: 'notified',
-        createdAt: '2025-01-01T00:00:00.000Z',
-        notifiedAt: '2025-01-02T00:00:00.000Z',
-        isArchived: true,
-        archivedAt: undefined,
-        updatedAt: undefined,
-      });
-      const unarchived = (await app.call('/api/admin/notify/unarchive', { ids: [{ id: 'ntf_n', productSlug: 'kumo-vco-2' }, { id: 'ntf_n', productSlug: 'kumo-vco-2' }] })).success();
+      assert.deepEqual(
+        { ...item, archivedAt: undefined, updatedAt: undefined },
+        {
+          id: 'ntf_n',
+          email: 'n@example.com',
+          productSlug: 'kumo-vco-2',
+          status: 'notified',
+          createdAt: '2025-01-01T00:00:00.000Z',
+          notifiedAt: '2025-01-02T00:00:00.000Z',
+          isArchived: true,
+          archivedAt: undefined,
+          updatedAt: undefined,
+        },
+      );
+      const unarchived = (
+        await app.call('/api/admin/notify/unarchive', {
+          ids: [
+            { id: 'ntf_n', productSlug: 'kumo-vco-2' },
+            { id: 'ntf_n', productSlug: 'kumo-vco-2' },
+          ],
+        })
+      ).success();
       assert.deepEqual(unarchived.errors, [{ id: 'ntf_n', error: 'Subscription is not archived' }]);
       const [active] = (await app.call('/api/admin-notify-list', {})).success().subscriptions;
       assert.ok(active);
-      assert.deepEqual([active.status, active.notifiedAt, 'archivedAt' in active, 'isArchived' in active], ['notified', '2025-01-02T00:00:00.000Z', false, false]);
+      assert.deepEqual(
+        [active.status, active.notifiedAt, 'archivedAt' in active, 'isArchived' in active],
+        ['notified', '2025-01-02T00:00:00.000Z', false, false],
+      );
     });
   });
 }

@@ -42,7 +42,10 @@ test('a signup taking the key between the check and the update makes that item a
         if (!signedUpMeanwhile) {
           signedUpMeanwhile = true;
           // Another request's signup, committed on its own connection after our check.
-          const signup = await app.request('/api/notify', { method: 'POST', body: JSON.stringify({ email: 'race@example.com', productSlug: 'kumo-vco-2' }) });
+          const signup = await app.request('/api/notify', {
+            method: 'POST',
+            body: JSON.stringify({ email: 'race@example.com', productSlug: 'kumo-vco-2' }),
+          });
           assert.equal(signup.status, 200);
         }
         return found;
@@ -50,12 +53,20 @@ test('a signup taking the key between the check and the update makes that item a
     },
   };
 
-  const outcome = await bulkSetArchived(app.services.database, kind, 'unarchive', [
-    { id: contested, productSlug: 'kumo-vco-2' },
-    { id: other, productSlug: 'kumo-vco-2' },
-  ], new Date().toISOString());
+  const outcome = await bulkSetArchived(
+    app.services.database,
+    kind,
+    'unarchive',
+    [
+      { id: contested, productSlug: 'kumo-vco-2' },
+      { id: other, productSlug: 'kumo-vco-2' },
+    ],
+    new Date().toISOString(),
+  );
 
   assert.deepEqual(outcome, { doneIds: [other], errors: [{ id: contested, error: ANOTHER_PENDING_SUBSCRIPTION }] });
-  const { rows } = await rival.query('select id, archived_at is null as active from subscriptions where id = any($1) order by id', [[contested, other]]);
+  const { rows } = await rival.query('select id, archived_at is null as active from subscriptions where id = any($1) order by id', [
+    [contested, other],
+  ]);
   assert.deepEqual(Object.fromEntries(rows.map((r) => [r.id, r.active])), { [contested]: false, [other]: true });
 });

@@ -10,7 +10,9 @@ const catalog = JSON.parse(readFileSync('data/products.json', 'utf8')) as { slug
 
 let app: TestApp;
 before(async () => {
-  app = await startTestApp({ env: { PRODUCTION_ORIGIN: 'https://shop.example.jp', PREVIEW_ORIGIN_PATTERN: 'https://[a-z0-9-]+\\.preview\\.shop\\.example\\.jp' } });
+  app = await startTestApp({
+    env: { PRODUCTION_ORIGIN: 'https://shop.example.jp', PREVIEW_ORIGIN_PATTERN: 'https://[a-z0-9-]+\\.preview\\.shop\\.example\\.jp' },
+  });
 });
 after(() => app.close());
 
@@ -36,7 +38,18 @@ describe('paging', () => {
     const body = (await products('?per_page=200')).success();
     for (const product of body.products) {
       assert.deepEqual(Object.keys(product), [
-        'slug', 'name', 'subtitle', 'brand', 'description', 'imgSrc', 'detailHref', 'tags', 'price', 'spec', 'blurhash', 'aspectRatio',
+        'slug',
+        'name',
+        'subtitle',
+        'brand',
+        'description',
+        'imgSrc',
+        'detailHref',
+        'tags',
+        'price',
+        'spec',
+        'blurhash',
+        'aspectRatio',
       ]);
       assert.ok('width' in product.spec);
     }
@@ -51,7 +64,10 @@ describe('paging', () => {
       assert.equal(body.page, page);
       seen.push(...body.products.map((p) => p.slug));
     }
-    assert.deepEqual(seen, catalog.map((p) => p.slug));
+    assert.deepEqual(
+      seen,
+      catalog.map((p) => p.slug),
+    );
   });
 
   test('a page below 1 reads as page 1', async () => {
@@ -149,7 +165,10 @@ describe('filters', () => {
     const body = (await products('?tag=delay&tag=reverb&per_page=200')).success();
     const expected = catalog.filter((p) => p.tags.includes('delay') || p.tags.includes('reverb')).map((p) => p.slug);
     assert.ok(expected.length > 1);
-    assert.deepEqual(body.products.map((p) => p.slug), expected);
+    assert.deepEqual(
+      body.products.map((p) => p.slug),
+      expected,
+    );
     assert.equal(body.total, expected.length);
   });
 

@@ -13,7 +13,11 @@ async function withProxySetting(trustProxy: string | undefined): Promise<(forwar
   const app = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '1', ...(trustProxy === undefined ? {} : { TRUST_PROXY: trustProxy }) } });
   apps.push(app);
   return async (forwardedFor) => {
-    const response = await app.request('/api/notify', { method: 'POST', headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor }, body: '{}' });
+    const response = await app.request('/api/notify', {
+      method: 'POST',
+      headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor },
+      body: '{}',
+    });
     await response.body?.cancel();
     assert.ok(response.status === 400 || response.status === 429, String(response.status));
     return response.status;

@@ -23,11 +23,24 @@ function isAllowed(origin: string): boolean {
   if (origin === PRODUCTION) return true;
   const labels = url.hostname.split('.');
   const plain = (label: string) => /^[a-z0-9-]+$/.test(label);
-  if (url.protocol === 'https:' && url.port === '' && labels.length === 4 && labels.slice(1).join('.') === 'shop-preview.pages.dev' && plain(labels[0]!)) return true;
+  if (
+    url.protocol === 'https:' &&
+    url.port === '' &&
+    labels.length === 4 &&
+    labels.slice(1).join('.') === 'shop-preview.pages.dev' &&
+    plain(labels[0]!)
+  )
+    return true;
   return url.protocol === 'http:' && url.port === '34434' && labels.at(-1) === 'localhost' && labels.slice(0, -1).every(plain);
 }
 
-const ALLOWED_EXAMPLES = [PRODUCTION, 'https://pr-42.shop-preview.pages.dev', 'http://localhost:34434', 'http://dev.localhost:34434', 'http://a.b.localhost:34434'];
+const ALLOWED_EXAMPLES = [
+  PRODUCTION,
+  'https://pr-42.shop-preview.pages.dev',
+  'http://localhost:34434',
+  'http://dev.localhost:34434',
+  'http://a.b.localhost:34434',
+];
 
 /** An allowed origin bent out of shape the ways attackers and broken clients do. */
 const lookAlike: fc.Arbitrary<string> = fc
@@ -87,7 +100,20 @@ const lookAlike: fc.Arbitrary<string> = fc
 /** Any origin: look-alikes, the ones that are no origin at all, and random text. */
 const anyOrigin: fc.Arbitrary<string> = fc.oneof(
   { weight: 6, arbitrary: lookAlike },
-  { weight: 1, arbitrary: fc.constantFrom('null', '', '*', 'file://', 'https://evil.example', 'http://localhost', 'http://localhost:34434.', 'https://xn--shp-qdd.example.jp', 'https://シ.localhost:34434') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      'null',
+      '',
+      '*',
+      'file://',
+      'https://evil.example',
+      'http://localhost',
+      'http://localhost:34434.',
+      'https://xn--shp-qdd.example.jp',
+      'https://シ.localhost:34434',
+    ),
+  },
   { weight: 1, arbitrary: fc.webUrl().map((url) => new URL(url).origin) },
   { weight: 1, arbitrary: fc.string({ maxLength: 40 }) },
 );
@@ -101,7 +127,9 @@ describe('CORS', () => {
   let client: RawClient;
   let byPolicy: Map<Route['cors'], Route[]>;
   before(async () => {
-    app = await startTestApp({ env: { PRODUCTION_ORIGIN: PRODUCTION, PREVIEW_ORIGIN_PATTERN: PREVIEW_PATTERN, RATE_LIMIT_PER_MINUTE: '0' } });
+    app = await startTestApp({
+      env: { PRODUCTION_ORIGIN: PRODUCTION, PREVIEW_ORIGIN_PATTERN: PREVIEW_PATTERN, RATE_LIMIT_PER_MINUTE: '0' },
+    });
     client = rawClient(app.url);
     byPolicy = Map.groupBy(allRoutes(app.services), (route) => route.cors);
   });
@@ -116,13 +144,22 @@ describe('CORS', () => {
     const headers = origins.map((origin): [string, string] => ['Origin', origin]);
     return Promise.all([
       client.send({ method: route.method, target, headers, body: route.method === 'POST' ? Buffer.from('{}') : undefined }),
-      client.send({ method: 'OPTIONS', target, headers: [...headers, ['Access-Control-Request-Method', route.method], ['Access-Control-Request-Headers', 'content-type']] }),
+      client.send({
+        method: 'OPTIONS',
+        target,
+        headers: [...headers, ['Access-Control-Request-Method', route.method], ['Access-Control-Request-Headers', 'content-type']],
+      }),
     ]);
   }
 
   test('the public storefront routes echo an allowed origin and nothing else, preflights included', async () => {
     const publicRoutes = byPolicy.get('allow-list') ?? [];
-    assert.deepEqual(publicRoutes.map((r) => `${r.method} ${r.path}`).sort(), ['GET /api/preorders', 'GET /api/products', 'POST /api/notify', 'POST /api/reservation']);
+    assert.deepEqual(publicRoutes.map((r) => `${r.method} ${r.path}`).sort(), [
+      'GET /api/preorders',
+      'GET /api/products',
+      'POST /api/notify',
+      'POST /api/reservation',
+    ]);
     const seen = { allowed: 0, refused: 0 };
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...publicRoutes.keys()), anyOrigin, async (index, origin) => {
@@ -148,15 +185,22 @@ describe('CORS', () => {
 
   test('two Origin headers, even two allowed ones, are never echoed', async () => {
     for (const route of byPolicy.get('allow-list') ?? []) {
-      for (const response of await exchanges(route, [PRODUCTION, PRODUCTION])) assert.equal(response.headers['access-control-allow-origin'], undefined);
-      for (const response of await exchanges(route, ['https://evil.example', PRODUCTION])) assert.equal(response.headers['access-control-allow-origin'], undefined);
+      for (const response of await exchanges(route, [PRODUCTION, PRODUCTION]))
+        assert.equal(response.headers['access-control-allow-origin'], undefined);
+      for (const response of await exchanges(route, ['https://evil.example', PRODUCTION]))
+        assert.equal(response.headers['access-control-allow-origin'], undefined);
     }
   });
 
   test('search, the keyword log, the admin routes and the API document send * and never echo the origin', async () => {
     const anyRoutes = byPolicy.get('any') ?? [];
     assert.ok(['/api/search', '/api/keyword-logs', '/openapi.json'].every((path) => anyRoutes.some((r) => r.path === path)));
-    assert.ok(allRoutes(app.services).filter((r) => r.admin).every((r) => r.cors === 'any'), 'every admin route');
+    assert.ok(
+      allRoutes(app.services)
+        .filter((r) => r.admin)
+        .every((r) => r.cors === 'any'),
+      'every admin route',
+    );
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...anyRoutes.keys()), anyOrigin, async (index, origin) => {
         for (const response of await exchanges(anyRoutes[index]!, [asSent(origin)])) {

@@ -49,7 +49,11 @@ function reservationLoad(url: string) {
       try {
         const response = await fetch(`${url}/api/reservation`, {
           method: 'POST',
-          body: JSON.stringify({ name: `客 ${client}-${i}`, email: `buyer${client}.${i}@example.com`, productSlug: PRODUCTS[i % PRODUCTS.length] }),
+          body: JSON.stringify({
+            name: `客 ${client}-${i}`,
+            email: `buyer${client}.${i}@example.com`,
+            productSlug: PRODUCTS[i % PRODUCTS.length],
+          }),
         });
         const body = (await response.json()) as { reservationId?: string };
         assert.equal(response.status, 200, JSON.stringify(body));
@@ -97,7 +101,9 @@ for (const dialect of DIALECTS) {
       after(() => service.stop('SIGKILL'));
 
       const load = reservationLoad(service.url);
-      await waitUntil(() => load.confirmed.length >= 150 && receiver.requests.length >= 40, { what: 'reservations answered and messages being delivered' });
+      await waitUntil(() => load.confirmed.length >= 150 && receiver.requests.length >= 40, {
+        what: 'reservations answered and messages being delivered',
+      });
       const killed = await service.kill();
       assert.equal(killed.signal, 'SIGKILL');
       await load.stop();
@@ -113,28 +119,48 @@ for (const dialect of DIALECTS) {
       assert.ok(stored.size - load.confirmed.length <= load.cutOff, 'the only extra rows are requests cut off by the kill');
 
       // Every stored reservation's email and chat notice arrive: those of the cut-off requests too.
-      const delivered = (path: string) => new Set(receiver.accepted().filter((r) => r.path === path).map(reservationOf));
+      const delivered = (path: string) =>
+        new Set(
+          receiver
+            .accepted()
+            .filter((r) => r.path === path)
+            .map(reservationOf),
+        );
       await waitUntil(() => [...stored].every((id) => delivered('/emails').has(id) && delivered('/chat').has(id)), {
         timeoutMs: 20_000,
         what: `the messages of all ${stored.size} stored reservations`,
       });
-      const outbox = await waitUntil(async () => {
-        const stats = (await (await service.admin('/api/admin-dashboard-stats', {})).json()) as { outbox: { pending: number; dead: number } };
-        return stats.outbox.pending === 0 ? stats.outbox : undefined;
-      }, { what: 'an empty outbox' });
+      const outbox = await waitUntil(
+        async () => {
+          const stats = (await (await service.admin('/api/admin-dashboard-stats', {})).json()) as {
+            outbox: { pending: number; dead: number };
+          };
+          return stats.outbox.pending === 0 ? stats.outbox : undefined;
+        },
+        { what: 'an empty outbox' },
+      );
       assert.equal(outbox.dead, 0);
       // A message left in flight by the kill stays pending until its lease has run out and it has been
       // sent again, so an empty outbox means every repeat has happened; a moment more shows no other.
       await settle(300);
 
       const deliveries = new Map<string, number>();
-      for (const r of receiver.accepted()) deliveries.set(`${r.path} ${reservationOf(r)}`, (deliveries.get(`${r.path} ${reservationOf(r)}`) ?? 0) + 1);
+      for (const r of receiver.accepted())
+        deliveries.set(`${r.path} ${reservationOf(r)}`, (deliveries.get(`${r.path} ${reservationOf(r)}`) ?? 0) + 1);
       const unexpected = [...deliveries.keys()].filter((key) => !stored.has(key.split(' ')[1]!));
       assert.deepEqual(unexpected, [], 'nothing about a reservation that does not exist');
       const repeated = [...deliveries].filter(([, count]) => count > 1);
-      assert.ok(repeated.every(([key, count]) => count === 2 && acceptedBeforeRestart.has(key)), `only a message the dead process delivered repeats, once: ${JSON.stringify(repeated)}`);
+      assert.ok(
+        repeated.every(([key, count]) => count === 2 && acceptedBeforeRestart.has(key)),
+        `only a message the dead process delivered repeats, once: ${JSON.stringify(repeated)}`,
+      );
       assert.ok(repeated.length <= IN_FLIGHT_LIMIT, `at most the ${IN_FLIGHT_LIMIT} in flight repeat; ${repeated.length} did`);
-      const distinctEmailKeys = new Set(receiver.accepted().filter((r) => r.path === '/emails').map((r) => r.headers['idempotency-key']));
+      const distinctEmailKeys = new Set(
+        receiver
+          .accepted()
+          .filter((r) => r.path === '/emails')
+          .map((r) => r.headers['idempotency-key']),
+      );
       assert.equal(distinctEmailKeys.size, stored.size, 'the email API holds one email per reservation');
 
       const repeatedChats = repeated.filter(([key]) => key.startsWith('/chat')).length;

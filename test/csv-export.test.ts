@@ -13,8 +13,31 @@ import { waitUntil } from './helpers/wait.ts';
 
 const RESERVATIONS = '/api/admin/reservations/export';
 const SUBSCRIPTIONS = '/api/admin/notify/export';
-const RESERVATION_HEADER = ['予約番号', '受付日時', 'お名前', 'メールアドレス', '商品コード', '商品名', '状態', 'メモ', '初回対応日時', '最終更新日時', 'アーカイブ日時', '予約受付ID'];
-const SUBSCRIPTION_HEADER = ['登録番号', '登録日時', 'メールアドレス', '商品コード', '商品名', '状態', '通知日時', '最終更新日時', 'アーカイブ日時'];
+const RESERVATION_HEADER = [
+  '予約番号',
+  '受付日時',
+  'お名前',
+  'メールアドレス',
+  '商品コード',
+  '商品名',
+  '状態',
+  'メモ',
+  '初回対応日時',
+  '最終更新日時',
+  'アーカイブ日時',
+  '予約受付ID',
+];
+const SUBSCRIPTION_HEADER = [
+  '登録番号',
+  '登録日時',
+  'メールアドレス',
+  '商品コード',
+  '商品名',
+  '状態',
+  '通知日時',
+  '最終更新日時',
+  'アーカイブ日時',
+];
 
 /** RFC 4180, strictly: the records of `text` (after its byte-order mark) as arrays of fields. */
 function parseCsv(text: string): string[][] {
@@ -81,7 +104,19 @@ for (const dialect of DIALECTS) {
       return { response, bytes, rows: parseCsv(new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes)) };
     }
 
-    async function insertReservations(rows: { id: string; name?: string; email?: string; productSlug?: string; status?: string; notes?: string; createdAt: string; archivedAt?: string | null; respondedAt?: string | null }[]) {
+    async function insertReservations(
+      rows: {
+        id: string;
+        name?: string;
+        email?: string;
+        productSlug?: string;
+        status?: string;
+        notes?: string;
+        createdAt: string;
+        archivedAt?: string | null;
+        respondedAt?: string | null;
+      }[],
+    ) {
       for (let i = 0; i < rows.length; i += 500) {
         await app.services.database.db
           .insertInto('reservations')
@@ -106,11 +141,19 @@ for (const dialect of DIALECTS) {
 
     test('the file: UTF-8 with a byte-order mark, a Japanese header, every active record as the list shows it, Japan time, a filename', async () => {
       const made: string[] = [];
-      for (const [name, email, productSlug] of [['山田 太郎', 'Taro@Example.com', 'kumo-vco-2'], ['鈴木 花子', 'hanako@example.com', 'tsuki-dual-lfo']]) {
+      for (const [name, email, productSlug] of [
+        ['山田 太郎', 'Taro@Example.com', 'kumo-vco-2'],
+        ['鈴木 花子', 'hanako@example.com', 'tsuki-dual-lfo'],
+      ]) {
         const response = await app.request('/api/reservation', { method: 'POST', body: JSON.stringify({ name, email, productSlug }) });
         made.push((await app.read('/api/reservation', response)).success().reservationId);
       }
-      await app.call('/api/admin-reservations-status', { id: made[0], productSlug: 'kumo-vco-2', status: 'confirmed', notes: '店頭で受け取り' });
+      await app.call('/api/admin-reservations-status', {
+        id: made[0],
+        productSlug: 'kumo-vco-2',
+        status: 'confirmed',
+        notes: '店頭で受け取り',
+      });
       const { response, rows, bytes } = await download(RESERVATIONS, {});
       assert.deepEqual(Array.from(bytes.subarray(0, 3)), [0xef, 0xbb, 0xbf]);
       assert.equal(response.headers.get('content-type'), 'text/csv; charset=utf-8');
@@ -118,24 +161,74 @@ for (const dialect of DIALECTS) {
       assert.equal(response.headers.get('access-control-allow-origin'), '*');
       assert.deepEqual(rows[0], RESERVATION_HEADER);
       const listed = (await app.call('/api/admin-reservations-list', {})).success().reservations;
-      assert.deepEqual(rows.slice(1).map((row) => row[0]), listed.map((r) => r.id), 'the list’s records, in its order');
+      assert.deepEqual(
+        rows.slice(1).map((row) => row[0]),
+        listed.map((r) => r.id),
+        'the list’s records, in its order',
+      );
       const confirmed = rows.find((row) => row[0] === made[0])!;
-      const stored = await app.services.database.db.selectFrom('reservations').selectAll().where('id', '=', made[0]!).executeTakeFirstOrThrow();
-      assert.deepEqual(confirmed, [stored.id, japan(stored.created_at), '山田 太郎', 'taro@example.com', 'kumo-vco-2', 'Kumo VCO II', '確定', '店頭で受け取り', japan(stored.responded_at!), japan(stored.updated_at), '', '']);
+      const stored = await app.services.database.db
+        .selectFrom('reservations')
+        .selectAll()
+        .where('id', '=', made[0]!)
+        .executeTakeFirstOrThrow();
+      assert.deepEqual(confirmed, [
+        stored.id,
+        japan(stored.created_at),
+        '山田 太郎',
+        'taro@example.com',
+        'kumo-vco-2',
+        'Kumo VCO II',
+        '確定',
+        '店頭で受け取り',
+        japan(stored.responded_at!),
+        japan(stored.updated_at),
+        '',
+        '',
+      ]);
 
-      const signup = await app.request('/api/notify', { method: 'POST', body: JSON.stringify({ email: 'restock@example.com', productSlug: 'tsuki-dual-lfo' }) });
+      const signup = await app.request('/api/notify', {
+        method: 'POST',
+        body: JSON.stringify({ email: 'restock@example.com', productSlug: 'tsuki-dual-lfo' }),
+      });
       const subscriptionId = (await app.read('/api/notify', signup)).success().subscriptionId;
       const subscriptions = await download(SUBSCRIPTIONS, {});
       assert.match(subscriptions.response.headers.get('content-disposition')!, /^attachment; filename="subscriptions-\d{8}-\d{4}\.csv"$/);
       assert.deepEqual(subscriptions.rows[0], SUBSCRIPTION_HEADER);
       const row = subscriptions.rows[1]!;
-      assert.deepEqual([row[0], row[2], row[3], row[4], row[5], row[6], row[8]], [subscriptionId, 'restock@example.com', 'tsuki-dual-lfo', 'Tsuki デュアルLFO', '通知待ち', '', '']);
+      assert.deepEqual(
+        [row[0], row[2], row[3], row[4], row[5], row[6], row[8]],
+        [subscriptionId, 'restock@example.com', 'tsuki-dual-lfo', 'Tsuki デュアルLFO', '通知待ち', '', ''],
+      );
       assert.equal(subscriptions.rows.length, 2);
     });
 
     test('names and notes that break naive CSV come back exactly; a cell that would run as a formula starts with a quote mark', async () => {
-      const hostile = ['a,b', 'say "hi"', 'two\nlines', 'two\r\nlines', '=1+1', '+81 90', '-5', '@SUM(A1)', '\tindent', '\rreturn', '=HYPERLINK("http://x.example","y"),', '🎛️ 名前', 'ｼﾝｾ', ' =not first', ''];
-      await insertReservations(hostile.map((name, i) => ({ id: `res_h${String(i).padStart(2, '0')}`, name: name || 'x', notes: name, createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString() })));
+      const hostile = [
+        'a,b',
+        'say "hi"',
+        'two\nlines',
+        'two\r\nlines',
+        '=1+1',
+        '+81 90',
+        '-5',
+        '@SUM(A1)',
+        '\tindent',
+        '\rreturn',
+        '=HYPERLINK("http://x.example","y"),',
+        '🎛️ 名前',
+        'ｼﾝｾ',
+        ' =not first',
+        '',
+      ];
+      await insertReservations(
+        hostile.map((name, i) => ({
+          id: `res_h${String(i).padStart(2, '0')}`,
+          name: name || 'x',
+          notes: name,
+          createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
+        })),
+      );
       const { rows } = await download(RESERVATIONS, {});
       const byId = new Map(rows.slice(1).map((row) => [row[0], row]));
       hostile.forEach((value, i) => {
@@ -152,9 +245,28 @@ for (const dialect of DIALECTS) {
       await insertReservations([
         { id: 'res_a', status: 'pending', productSlug: 'kumo-vco-2', name: '青木 一郎', createdAt: '2026-01-01T00:00:00.000Z' },
         { id: 'res_b', status: 'confirmed', productSlug: 'kumo-vco-2', name: '木村 次郎', createdAt: '2026-01-02T00:00:00.000Z' },
-        { id: 'res_c', status: 'pending', productSlug: 'tsuki-dual-lfo', name: '青山 三郎', email: 'Aoyama@Example.com', createdAt: '2026-01-03T00:00:00.000Z' },
-        { id: 'res_d', status: 'cancelled', productSlug: 'kumo-vco-2', createdAt: '2026-01-04T00:00:00.000Z', archivedAt: '2026-02-02T00:00:00.000Z' },
-        { id: 'res_e', status: 'reserved', productSlug: 'tsuki-dual-lfo', createdAt: '2026-01-05T00:00:00.000Z', archivedAt: '2026-02-01T00:00:00.000Z' },
+        {
+          id: 'res_c',
+          status: 'pending',
+          productSlug: 'tsuki-dual-lfo',
+          name: '青山 三郎',
+          email: 'Aoyama@Example.com',
+          createdAt: '2026-01-03T00:00:00.000Z',
+        },
+        {
+          id: 'res_d',
+          status: 'cancelled',
+          productSlug: 'kumo-vco-2',
+          createdAt: '2026-01-04T00:00:00.000Z',
+          archivedAt: '2026-02-02T00:00:00.000Z',
+        },
+        {
+          id: 'res_e',
+          status: 'reserved',
+          productSlug: 'tsuki-dual-lfo',
+          createdAt: '2026-01-05T00:00:00.000Z',
+          archivedAt: '2026-02-01T00:00:00.000Z',
+        },
       ]);
       const ids = async (body: object) => (await download(RESERVATIONS, body)).rows.slice(1).map((row) => row[0]);
       assert.deepEqual(await ids({}), ['res_c', 'res_b', 'res_a']);
@@ -168,10 +280,21 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(await ids({ archived: true, productSlug: 'tsuki-dual-lfo' }), ['res_e']);
       assert.deepEqual(await ids({ archived: false }), ['res_c', 'res_b', 'res_a']);
       assert.deepEqual(await ids({ archived: true, status: 'reserved' }), ['res_e'], 'the archive takes a legacy status, as its list does');
-      assert.equal((await app.admin(RESERVATIONS, { status: 'reserved' })).status, 400, 'the active records take the kind’s own statuses only');
+      assert.equal(
+        (await app.admin(RESERVATIONS, { status: 'reserved' })).status,
+        400,
+        'the active records take the kind’s own statuses only',
+      );
       const archived = await download(RESERVATIONS, { archived: true });
       assert.match(archived.response.headers.get('content-disposition')!, /filename="reservations-archived-\d{8}-\d{4}\.csv"/);
-      assert.deepEqual(archived.rows[1]!.slice(6), ['キャンセル', '', '', japan('2026-02-02T00:00:00.000Z'), japan('2026-02-02T00:00:00.000Z'), '']);
+      assert.deepEqual(archived.rows[1]!.slice(6), [
+        'キャンセル',
+        '',
+        '',
+        japan('2026-02-02T00:00:00.000Z'),
+        japan('2026-02-02T00:00:00.000Z'),
+        '',
+      ]);
       assert.equal(archived.rows[2]![6], '予約済み（旧）', 'a legacy status by its console label');
       const none = await download(RESERVATIONS, { status: 'fulfilled' });
       assert.deepEqual(none.rows, [RESERVATION_HEADER], 'nothing matches: the header alone');
@@ -180,21 +303,41 @@ for (const dialect of DIALECTS) {
     test('more rows than one batch: every record once, in order', async () => {
       const count = EXPORT_BATCH * 2 + 7;
       // Pairs of records created in the same millisecond: the order's ties are broken by id.
-      await insertReservations(Array.from({ length: count }, (_, i) => ({ id: `res_${String(i).padStart(6, '0')}`, createdAt: new Date(Date.UTC(2026, 0, 1) + Math.floor(i / 2)).toISOString() })));
+      await insertReservations(
+        Array.from({ length: count }, (_, i) => ({
+          id: `res_${String(i).padStart(6, '0')}`,
+          createdAt: new Date(Date.UTC(2026, 0, 1) + Math.floor(i / 2)).toISOString(),
+        })),
+      );
       const { rows } = await download(RESERVATIONS, {});
       const ids = rows.slice(1).map((row) => row[0]);
       assert.equal(ids.length, count);
-      assert.deepEqual(ids, Array.from({ length: count }, (_, i) => `res_${String(count - 1 - i).padStart(6, '0')}`));
+      assert.deepEqual(
+        ids,
+        Array.from({ length: count }, (_, i) => `res_${String(count - 1 - i).padStart(6, '0')}`),
+      );
     });
 
     test('a sort the list takes is honoured across batches, and an archived-only sort orders the archive alone', async () => {
       const count = EXPORT_BATCH + 13;
-      await insertReservations(Array.from({ length: count }, (_, i) => ({ id: `res_${String(i).padStart(6, '0')}`, name: `n${String(i % 13).padStart(2, '0')}`, createdAt: new Date(Date.UTC(2026, 0, 1) + i).toISOString() })));
+      await insertReservations(
+        Array.from({ length: count }, (_, i) => ({
+          id: `res_${String(i).padStart(6, '0')}`,
+          name: `n${String(i % 13).padStart(2, '0')}`,
+          createdAt: new Date(Date.UTC(2026, 0, 1) + i).toISOString(),
+        })),
+      );
       const { rows } = await download(RESERVATIONS, { sort: { by: 'name', order: 'asc' } });
-      const expected = Array.from({ length: count }, (_, i) => ({ id: `res_${String(i).padStart(6, '0')}`, name: `n${String(i % 13).padStart(2, '0')}` }))
+      const expected = Array.from({ length: count }, (_, i) => ({
+        id: `res_${String(i).padStart(6, '0')}`,
+        name: `n${String(i % 13).padStart(2, '0')}`,
+      }))
         .sort((a, b) => (a.name === b.name ? (a.id < b.id ? -1 : 1) : a.name < b.name ? -1 : 1))
         .map((r) => r.id);
-      assert.deepEqual(rows.slice(1).map((row) => row[0]), expected);
+      assert.deepEqual(
+        rows.slice(1).map((row) => row[0]),
+        expected,
+      );
       const byArchive = await download(RESERVATIONS, { sort: { by: 'archivedAt' } });
       assert.equal(byArchive.rows.length, count + 1, 'archivedAt does not order the active records: the list’s own order');
       const bad = await app.admin(RESERVATIONS, { sort: { by: 'email' } });
@@ -221,13 +364,25 @@ for (const dialect of DIALECTS) {
           assert.ok(answer.details.length > 0);
         }
         for (const text of ['[]', 'null', '{', '"x"']) {
-          const response = await app.request(path, { method: 'POST', headers: { authorization: `Bearer ${app.env.PREORDER_API_TOKEN}` }, body: text });
+          const response = await app.request(path, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${app.env.PREORDER_API_TOKEN}` },
+            body: text,
+          });
           assert.deepEqual([response.status, await response.json()], [400, { success: false, error: 'Invalid JSON body' }]);
         }
-        const proto = await app.request(path, { method: 'POST', headers: { authorization: `Bearer ${app.env.PREORDER_API_TOKEN}` }, body: '{"__proto__": {"archived": true}, "constructor": {"x": 1}}' });
+        const proto = await app.request(path, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${app.env.PREORDER_API_TOKEN}` },
+          body: '{"__proto__": {"archived": true}, "constructor": {"x": 1}}',
+        });
         assert.equal(proto.status, 200, 'prototype keys are ignored');
         assert.ok(!(await proto.text()).includes('archived'), 'and select nothing but the active list');
-        const huge = await app.request(path, { method: 'POST', headers: { authorization: `Bearer ${app.env.PREORDER_API_TOKEN}` }, body: JSON.stringify({ q: 'x'.repeat(70 * 1024) }) });
+        const huge = await app.request(path, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${app.env.PREORDER_API_TOKEN}` },
+          body: JSON.stringify({ q: 'x'.repeat(70 * 1024) }),
+        });
         assert.equal(huge.status, 413);
         for (const headers of [{}, { authorization: 'Bearer wrong' }] as Record<string, string>[]) {
           const refused = await app.request(path, { method: 'POST', headers, body: '{"status": 5' });
@@ -237,21 +392,37 @@ for (const dialect of DIALECTS) {
     });
 
     test('a client that hangs up mid-download stops the export without an error; the service serves on', async () => {
-      await insertReservations(Array.from({ length: EXPORT_BATCH * 5 }, (_, i) => ({ id: `res_${String(i).padStart(6, '0')}`, name: '長い名前'.repeat(20), createdAt: new Date(Date.UTC(2026, 0, 1) + i).toISOString() })));
+      await insertReservations(
+        Array.from({ length: EXPORT_BATCH * 5 }, (_, i) => ({
+          id: `res_${String(i).padStart(6, '0')}`,
+          name: '長い名前'.repeat(20),
+          createdAt: new Date(Date.UTC(2026, 0, 1) + i).toISOString(),
+        })),
+      );
       const url = new URL(RESERVATIONS, app.url);
       await new Promise<void>((resolve, reject) => {
-        const req = httpRequest(url, { method: 'POST', headers: { authorization: `Bearer ${app.env.PREORDER_API_TOKEN}`, 'content-type': 'application/json' } }, (res) => {
-          assert.equal(res.statusCode, 200);
-          res.once('data', () => {
-            req.destroy();
-            resolve();
-          });
-        });
+        const req = httpRequest(
+          url,
+          { method: 'POST', headers: { authorization: `Bearer ${app.env.PREORDER_API_TOKEN}`, 'content-type': 'application/json' } },
+          (res) => {
+            assert.equal(res.statusCode, 200);
+            res.once('data', () => {
+              req.destroy();
+              resolve();
+            });
+          },
+        );
         req.on('error', (error) => (req.destroyed ? undefined : reject(error)));
         req.end('{}');
       });
-      await waitUntil(async () => (await app.admin('/api/admin-reservations-list', { pageSize: 1 })).status === 200, { what: 'the service answering' });
-      assert.deepEqual(app.logs.filter((line) => Number(line.level) >= 50), [], 'nothing at error level');
+      await waitUntil(async () => (await app.admin('/api/admin-reservations-list', { pageSize: 1 })).status === 200, {
+        what: 'the service answering',
+      });
+      assert.deepEqual(
+        app.logs.filter((line) => Number(line.level) >= 50),
+        [],
+        'nothing at error level',
+      );
       const whole = await download(RESERVATIONS, {});
       assert.equal(whole.rows.length, EXPORT_BATCH * 5 + 1);
     });

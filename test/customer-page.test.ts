@@ -24,7 +24,13 @@ for (const dialect of DIALECTS) {
       api = await startHttpReceiver();
       app = await startTestApp({
         dialect,
-        env: { RATE_LIMIT_PER_MINUTE: '0', EMAIL_PROVIDER_API_KEY: 're_test', EMAIL_API_URL: `${api.url}/emails`, RESERVATION_WEBHOOK_URL: `${api.url}${WEBHOOK}`, PUBLIC_BASE_URL: 'https://shop.example.jp' },
+        env: {
+          RATE_LIMIT_PER_MINUTE: '0',
+          EMAIL_PROVIDER_API_KEY: 're_test',
+          EMAIL_API_URL: `${api.url}/emails`,
+          RESERVATION_WEBHOOK_URL: `${api.url}${WEBHOOK}`,
+          PUBLIC_BASE_URL: 'https://shop.example.jp',
+        },
         dispatcher: FAST,
       });
     });
@@ -36,16 +42,29 @@ for (const dialect of DIALECTS) {
 
     /** A reservation and the page path its confirmation email links to. */
     async function reserve(): Promise<{ id: string; path: string }> {
-      const response = await app.request('/api/reservation', { method: 'POST', body: JSON.stringify({ name: '山田 <太郎>', email: 'secret-address@example.com', productSlug: 'kumo-vco-2' }) });
+      const response = await app.request('/api/reservation', {
+        method: 'POST',
+        body: JSON.stringify({ name: '山田 <太郎>', email: 'secret-address@example.com', productSlug: 'kumo-vco-2' }),
+      });
       const { reservationId } = (await app.read('/api/reservation', response)).success();
-      const sent = await waitUntil(() => api.accepted('/emails').map((r) => EmailApiBody.parse(r.body)).find((b) => b.text.includes(reservationId)));
+      const sent = await waitUntil(() =>
+        api
+          .accepted('/emails')
+          .map((r) => EmailApiBody.parse(r.body))
+          .find((b) => b.text.includes(reservationId)),
+      );
       const url = /https:\/\/shop\.example\.jp(\/reservations\/manage\?token=\S+)/.exec(sent.text)?.[1];
       assert.ok(url, sent.text);
       assert.ok(sent.html.includes(`href="https://shop.example.jp${url.replaceAll('&', '&amp;')}"`));
       api.requests.length = 0;
       return { id: reservationId, path: url };
     }
-    const form = (token: string) => app.request('/reservations/manage', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `token=${encodeURIComponent(token)}` });
+    const form = (token: string) =>
+      app.request('/reservations/manage', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: `token=${encodeURIComponent(token)}`,
+      });
     const tokenOf = (path: string) => decodeURIComponent(path.split('token=')[1]!);
 
     test('the page shows number, product, status and time, never the address; pending → a cancel form', async () => {
@@ -55,7 +74,8 @@ for (const dialect of DIALECTS) {
       assert.match(response.headers.get('content-type') ?? '', /^text\/html/);
       assert.match(response.headers.get('content-security-policy') ?? '', /frame-ancestors 'none'/);
       const html = await response.text();
-      for (const shown of [id, 'Kumo VCO II', '未対応', '年', '<form method="post" action="/reservations/manage">']) assert.ok(html.includes(shown), shown);
+      for (const shown of [id, 'Kumo VCO II', '未対応', '年', '<form method="post" action="/reservations/manage">'])
+        assert.ok(html.includes(shown), shown);
       assert.ok(!html.includes('secret-address'));
       assert.ok(!html.includes('山田'), 'the page needs no name either');
     });
@@ -84,7 +104,12 @@ for (const dialect of DIALECTS) {
     test('JSON answers {success, status}; a confirmed reservation is not cancelled and says why', async () => {
       const { id, path } = await reserve();
       (await app.call('/api/admin-reservations-status', { id, productSlug: 'kumo-vco-2', status: 'confirmed' })).success();
-      const json = (body: unknown) => app.request('/reservations/manage', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const json = (body: unknown) =>
+        app.request('/reservations/manage', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
       const refused = await json({ token: tokenOf(path) });
       assert.equal(refused.status, 409);
       assert.deepEqual(await refused.json(), { success: false, status: 'confirmed', error: 'Reservation is not pending' });
@@ -99,7 +124,11 @@ for (const dialect of DIALECTS) {
     test('a cross-site form post is refused before anything changes (SPEC §10); the service’s own origin is not', async () => {
       const { id, path } = await reserve();
       const post = (origin: string) =>
-        app.request('/reservations/manage', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin }, body: `token=${encodeURIComponent(tokenOf(path))}` });
+        app.request('/reservations/manage', {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', origin },
+          body: `token=${encodeURIComponent(tokenOf(path))}`,
+        });
       assert.equal((await post('https://evil.example')).status, 403);
       const row = await app.services.database.db.selectFrom('reservations').select('status').where('id', '=', id).executeTakeFirstOrThrow();
       assert.equal(row.status, 'pending');
@@ -118,10 +147,18 @@ for (const dialect of DIALECTS) {
       assert.equal((await app.request('/reservations/manage')).status, 400);
       assert.equal((await app.request('/reservations/manage?token=a&token=b')).status, 400);
       for (const body of ['{"token": 5}', '{"__proto__": {"token": "x"}}', 'not json', '[]']) {
-        const response = await app.request('/reservations/manage', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+        const response = await app.request('/reservations/manage', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        });
         assert.equal(response.status, 400, body);
       }
-      const rows = await app.services.database.db.selectFrom('reservations').select('status').where('id', '=', id).executeTakeFirstOrThrow();
+      const rows = await app.services.database.db
+        .selectFrom('reservations')
+        .select('status')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
       assert.equal(rows.status, 'pending');
     });
   });
@@ -143,11 +180,24 @@ describe('the customer page in Chromium', () => {
     await app?.close();
   });
 
-  for (const [name, viewport] of [['laptop', { width: 1366, height: 768 }], ['phone', { width: 390, height: 844 }]] as const) {
+  for (const [name, viewport] of [
+    ['laptop', { width: 1366, height: 768 }],
+    ['phone', { width: 390, height: 844 }],
+  ] as const) {
     test(`without JavaScript at ${name} size: read, cancel, read again`, async () => {
-      const response = await app.request('/api/reservation', { method: 'POST', body: JSON.stringify({ name: '山田', email: 'a@example.com', productSlug: 'kumo-vco-2' }) });
+      const response = await app.request('/api/reservation', {
+        method: 'POST',
+        body: JSON.stringify({ name: '山田', email: 'a@example.com', productSlug: 'kumo-vco-2' }),
+      });
       const { reservationId } = (await app.read('/api/reservation', response)).success();
-      const row = await waitUntil(() => app.services.database.db.selectFrom('outbox').select('payload').where('record_id', '=', reservationId).where('channel', '=', 'email').executeTakeFirst());
+      const row = await waitUntil(() =>
+        app.services.database.db
+          .selectFrom('outbox')
+          .select('payload')
+          .where('record_id', '=', reservationId)
+          .where('channel', '=', 'email')
+          .executeTakeFirst(),
+      );
       const manageUrl = (JSON.parse(row.payload) as { facts: { manageUrl: string } }).facts.manageUrl;
       const context = await browser.newContext({ viewport, javaScriptEnabled: false });
       const page = await context.newPage();
@@ -155,17 +205,22 @@ describe('the customer page in Chromium', () => {
       await page.goto(app.url + manageUrl.slice(manageUrl.indexOf('/reservations/manage')));
       assert.equal(await page.locator('h1').textContent(), 'ご予約の確認');
       assert.equal(await page.locator('dd').nth(2).textContent(), '未対応');
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth).catch(() => 0);
+      const overflow = await page
+        .evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+        .catch(() => 0);
       assert.ok(overflow <= 0, 'nothing wider than the screen');
       await screenshot(page, 'customer-page', `${name}-1-pending`);
       await page.getByRole('button', { name: '予約をキャンセルする' }).click();
       await page.waitForLoadState();
-      assert.match(await page.locator('.notice').textContent() ?? '', /キャンセルしました/);
+      assert.match((await page.locator('.notice').textContent()) ?? '', /キャンセルしました/);
       assert.equal(await page.locator('dd').nth(2).textContent(), 'キャンセル');
       assert.equal(await page.getByRole('button').count(), 0);
       await screenshot(page, 'customer-page', `${name}-2-cancelled`);
       assert.deepEqual(record.errors, []);
-      assert.ok(record.urls.every((u) => u.startsWith(app.url)), 'loads nothing from elsewhere');
+      assert.ok(
+        record.urls.every((u) => u.startsWith(app.url)),
+        'loads nothing from elsewhere',
+      );
       await context.close();
     });
   }

@@ -21,7 +21,8 @@ for (const dialect of DIALECTS) {
     after(() => app.close());
     beforeEach(async () => {
       const { db } = app.services.database;
-      for (const table of ['reservations', 'subscriptions', 'keyword_logs', 'keyword_log_hours', 'keyword_hours', 'outbox'] as const) await db.deleteFrom(table).execute();
+      for (const table of ['reservations', 'subscriptions', 'keyword_logs', 'keyword_log_hours', 'keyword_hours', 'outbox'] as const)
+        await db.deleteFrom(table).execute();
     });
 
     const stats = async () => {
@@ -36,7 +37,10 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(body.reservations, { total: 0, archived: 0, byStatus: { pending: 0, confirmed: 0, fulfilled: 0, cancelled: 0 } });
       assert.deepEqual(body.subscriptions, { total: 0, archived: 0, byStatus: { pending: 0, notified: 0, unsubscribed: 0 } });
       assert.deepEqual(body.products, []);
-      assert.deepEqual({ ...body.searches, perDay: undefined }, { total: 0, zeroResults: 0, topKeywords: [], topZeroResultKeywords: [], perDay: undefined });
+      assert.deepEqual(
+        { ...body.searches, perDay: undefined },
+        { total: 0, zeroResults: 0, topKeywords: [], topZeroResultKeywords: [], perDay: undefined },
+      );
       const now = Date.now();
       assert.deepEqual(
         body.searches.perDay,
@@ -90,14 +94,28 @@ for (const dialect of DIALECTS) {
         .execute();
 
       const body = await stats();
-      assert.deepEqual(body.reservations, { total: 5, archived: 3, byStatus: { pending: 2, confirmed: 1, fulfilled: 0, cancelled: 1, reserved: 1 } });
+      assert.deepEqual(body.reservations, {
+        total: 5,
+        archived: 3,
+        byStatus: { pending: 2, confirmed: 1, fulfilled: 0, cancelled: 1, reserved: 1 },
+      });
       assert.deepEqual(body.subscriptions, { total: 6, archived: 1, byStatus: { pending: 4, notified: 1, unsubscribed: 1 } });
       assert.deepEqual(body.products, [
         { productSlug: 'kumo-vco-2', name: 'Kumo VCO II', reservations: 3, pendingSubscriptions: 0 },
-        { productSlug: 'hayate-wavefolder', name: app.services.catalog.bySlug.get('hayate-wavefolder')!.name, reservations: 0, pendingSubscriptions: 2 },
+        {
+          productSlug: 'hayate-wavefolder',
+          name: app.services.catalog.bySlug.get('hayate-wavefolder')!.name,
+          reservations: 0,
+          pendingSubscriptions: 2,
+        },
         { productSlug: 'tsuki-dual-lfo', name: 'Tsuki デュアルLFO', reservations: 1, pendingSubscriptions: 1 },
         { productSlug: 'retired-module', name: null, reservations: 1, pendingSubscriptions: 0 },
-        { productSlug: 'yamabiko-spring-reverb', name: app.services.catalog.bySlug.get('yamabiko-spring-reverb')!.name, reservations: 0, pendingSubscriptions: 0 },
+        {
+          productSlug: 'yamabiko-spring-reverb',
+          name: app.services.catalog.bySlug.get('yamabiko-spring-reverb')!.name,
+          reservations: 0,
+          pendingSubscriptions: 0,
+        },
       ]);
     });
 
@@ -105,7 +123,8 @@ for (const dialect of DIALECTS) {
       const now = Date.now();
       const todayStart = Date.parse(`${japanDate(now)}T00:00:00+09:00`);
       const entries: { keyword: string; timestamp: string; resultCount: number }[] = [];
-      const search = (keyword: string, time: number, resultCount = 3) => entries.push({ keyword, timestamp: new Date(time).toISOString(), resultCount });
+      const search = (keyword: string, time: number, resultCount = 3) =>
+        entries.push({ keyword, timestamp: new Date(time).toISOString(), resultCount });
       // Today in Japan, however early in the day the test runs.
       const recent = now - Math.min(2 * HOUR, (now - todayStart) / 2);
       for (let i = 0; i < 5; i++) search('vco', recent - i * 1000);
@@ -156,12 +175,17 @@ for (const dialect of DIALECTS) {
         assert.equal(day.count, expected.get(day.date) ?? 0, day.date);
       });
       const total = searches.perDay.reduce((sum, day) => sum + day.count, 0);
-      assert.equal(total, entries.filter((e) => Date.parse(e.timestamp) >= todayStart - 29 * DAY).length, 'edge-before-chart and the old ones are left out');
+      assert.equal(
+        total,
+        entries.filter((e) => Date.parse(e.timestamp) >= todayStart - 29 * DAY).length,
+        'edge-before-chart and the old ones are left out',
+      );
       assert.equal(searches.perDay[29]?.count, entries.filter((e) => Date.parse(e.timestamp) >= todayStart).length);
     });
 
     test('searches answered a moment ago are counted (the keyword log is written first)', async () => {
-      for (const q of ['vco', 'vco', 'まだない言葉']) assert.equal((await app.request(`/api/search?q=${encodeURIComponent(q)}`)).status, 200);
+      for (const q of ['vco', 'vco', 'まだない言葉'])
+        assert.equal((await app.request(`/api/search?q=${encodeURIComponent(q)}`)).status, 200);
       const { searches } = await stats();
       assert.equal(searches.total, 3);
       assert.equal(searches.zeroResults, 1);
@@ -174,7 +198,12 @@ for (const dialect of DIALECTS) {
       const future = new Date(Date.now() + DAY).toISOString();
       const recent = new Date(Date.now() - DAY).toISOString();
       const old = new Date(Date.now() - 31 * DAY).toISOString();
-      const message = (id: string, status: string, times: { created?: string; sent?: string } = {}, channel: 'email' | 'chat' = 'email') => ({
+      const message = (
+        id: string,
+        status: string,
+        times: { created?: string; sent?: string } = {},
+        channel: 'email' | 'chat' = 'email',
+      ) => ({
         ...storedMessage(id, status, { createdAt: times.created ?? '2025-01-01T00:00:00.000Z', sentAt: times.sent }, channel),
         next_attempt_at: future,
       });

@@ -29,8 +29,18 @@ const admin = (body: unknown): RequestInit => ({
 });
 
 const CALLS: Call[] = [
-  { name: 'reservation', needsDatabase: true, path: '/api/reservation', init: { method: 'POST', body: JSON.stringify({ name: '客', email: 'a@example.com', productSlug: 'kumo-vco-2' }) } },
-  { name: 'restock signup', needsDatabase: true, path: '/api/notify', init: { method: 'POST', body: JSON.stringify({ email: 'b@example.com', productSlug: 'tsuki-dual-lfo' }) } },
+  {
+    name: 'reservation',
+    needsDatabase: true,
+    path: '/api/reservation',
+    init: { method: 'POST', body: JSON.stringify({ name: '客', email: 'a@example.com', productSlug: 'kumo-vco-2' }) },
+  },
+  {
+    name: 'restock signup',
+    needsDatabase: true,
+    path: '/api/notify',
+    init: { method: 'POST', body: JSON.stringify({ email: 'b@example.com', productSlug: 'tsuki-dual-lfo' }) },
+  },
   { name: 'admin list', needsDatabase: true, path: '/api/admin-reservations-list', init: admin({}) },
   { name: 'dashboard', needsDatabase: true, path: '/api/admin-dashboard-stats', init: admin({}) },
   { name: 'keyword logs', needsDatabase: true, path: '/api/keyword-logs?limit=5' },
@@ -50,7 +60,9 @@ interface Answer {
 test('PostgreSQL down for 5 s under load: prompt 5xx envelopes while it is down, 200 again without a restart once it is back', async (t) => {
   const cluster = await startPostgres({ durable: true });
   after(() => cluster.stop());
-  const service = await startServiceProcess({ env: { DATABASE_URL: cluster.url, PREORDER_API_TOKEN: ADMIN_TOKEN, RATE_LIMIT_PER_MINUTE: '0' } });
+  const service = await startServiceProcess({
+    env: { DATABASE_URL: cluster.url, PREORDER_API_TOKEN: ADMIN_TOKEN, RATE_LIMIT_PER_MINUTE: '0' },
+  });
   after(() => service.stop('SIGKILL'));
   const pid = service.child.pid;
 
@@ -87,7 +99,11 @@ test('PostgreSQL down for 5 s under load: prompt 5xx envelopes while it is down,
   assert.ok(slowest < PROMPT_MS, `every answer within ${PROMPT_MS} ms; the slowest took ${slowest} ms`);
 
   const duringOutage = answers.filter((a) => a.startedAt >= downAt && a.startedAt + a.ms <= upAt);
-  for (const call of CALLS) assert.ok(duringOutage.some((a) => a.call === call), `${call.name} was called during the outage`);
+  for (const call of CALLS)
+    assert.ok(
+      duringOutage.some((a) => a.call === call),
+      `${call.name} was called during the outage`,
+    );
   for (const answer of duringOutage) {
     const where = `${answer.call.name} during the outage: ${answer.status} ${answer.text.slice(0, 200)}`;
     if (!answer.call.needsDatabase) {
@@ -104,13 +120,22 @@ test('PostgreSQL down for 5 s under load: prompt 5xx envelopes while it is down,
 
   const afterRecovery = answers.filter((a) => a.startedAt >= recovered);
   assert.ok(afterRecovery.length > 0);
-  assert.deepEqual(afterRecovery.filter((a) => a.status !== 200).map((a) => `${a.call.name} ${a.status}`), [], 'everything answers 200 again');
+  assert.deepEqual(
+    afterRecovery.filter((a) => a.status !== 200).map((a) => `${a.call.name} ${a.status}`),
+    [],
+    'everything answers 200 again',
+  );
 
   // What was promised during the mess is kept: every reservation answered 200 is stored.
-  const promised = answers.filter((a) => a.call.name === 'reservation' && a.status === 200).map((a) => JSON.parse(a.text).reservationId as string);
+  const promised = answers
+    .filter((a) => a.call.name === 'reservation' && a.status === 200)
+    .map((a) => JSON.parse(a.text).reservationId as string);
   const list = (await (await service.admin('/api/admin-reservations-list', {})).json()) as { reservations: { id: string }[] };
   const stored = new Set(list.reservations.map((r) => r.id));
-  assert.deepEqual(promised.filter((id) => !stored.has(id)), []);
+  assert.deepEqual(
+    promised.filter((id) => !stored.has(id)),
+    [],
+  );
 
   t.diagnostic(
     `${answers.length} answers; ${duringOutage.length} during the ${OUTAGE_MS / 1000} s outage (${duringOutage.filter((a) => a.status >= 500).length} 5xx, slowest ${Math.max(...duringOutage.map((a) => a.ms))} ms); ` +

@@ -36,20 +36,34 @@ describe('the demo storefront', () => {
     test(`at ${size} size: the catalog filters by keyword and tag as GET /api/products does`, async () => {
       const { page, record } = await open(size);
       const slugs = () => page.$$eval('#catalog .product', (cards) => cards.map((card) => card.getAttribute('data-slug')));
-      const all = (await (await app.request('/api/products?per_page=200')).json()) as { products: { slug: string }[]; availableTags: string[] };
-      assert.deepEqual(await slugs(), all.products.map((p) => p.slug));
+      const all = (await (await app.request('/api/products?per_page=200')).json()) as {
+        products: { slug: string }[];
+        availableTags: string[];
+      };
+      assert.deepEqual(
+        await slugs(),
+        all.products.map((p) => p.slug),
+      );
       await screenshot(page, 'dev-storefront', `catalog-${size}`);
 
       await page.click('#tags button:text-is("vco")');
       await page.waitForFunction(() => document.querySelector('#tags button[aria-pressed="true"]'));
       const vco = (await (await app.request('/api/products?per_page=200&tag=vco')).json()) as { products: { slug: string }[] };
       await page.waitForFunction((n) => document.querySelectorAll('#catalog .product').length === n, vco.products.length);
-      assert.deepEqual(await slugs(), vco.products.map((p) => p.slug));
+      assert.deepEqual(
+        await slugs(),
+        vco.products.map((p) => p.slug),
+      );
 
       await page.fill('#catalog-q', 'しんせ');
-      const both = (await (await app.request(`/api/products?per_page=200&tag=vco&q=${encodeURIComponent('しんせ')}`)).json()) as { products: { slug: string }[] };
+      const both = (await (await app.request(`/api/products?per_page=200&tag=vco&q=${encodeURIComponent('しんせ')}`)).json()) as {
+        products: { slug: string }[];
+      };
       await page.waitForFunction((n) => document.querySelectorAll('#catalog .product').length === n, both.products.length);
-      assert.deepEqual(await slugs(), both.products.map((p) => p.slug));
+      assert.deepEqual(
+        await slugs(),
+        both.products.map((p) => p.slug),
+      );
       assert.deepEqual(record.errors, []);
     });
 
@@ -61,7 +75,9 @@ describe('the demo storefront', () => {
         results: { highlighted_title: string; highlighted_excerpt: string }[];
       };
       assert.ok(served.results.length > 0);
-      const shown = await page.$$eval('#results li', (items) => items.map((item) => [item.querySelector('a')!.innerHTML, item.querySelector('p')!.innerHTML]));
+      const shown = await page.$$eval('#results li', (items) =>
+        items.map((item) => [item.querySelector('a')!.innerHTML, item.querySelector('p')!.innerHTML]),
+      );
       assert.deepEqual(
         shown,
         served.results.map((r) => [r.highlighted_title, r.highlighted_excerpt]),
@@ -97,8 +113,13 @@ describe('the demo storefront', () => {
     await page.waitForFunction(() => document.querySelector('#order-result')!.className === 'ok');
     const reservationId = /res_[0-9a-f-]{36}/.exec((await page.textContent('#order-result'))!)![0];
     assert.equal(await page.textContent('[data-error-for="email"]'), '');
-    const listed = (await (await app.admin('/api/admin-reservations-list', { productSlug: product })).json()) as { reservations: { id: string; name: string }[] };
-    assert.deepEqual(listed.reservations.map((r) => [r.id, r.name]), [[reservationId, '山田 太郎']]);
+    const listed = (await (await app.admin('/api/admin-reservations-list', { productSlug: product })).json()) as {
+      reservations: { id: string; name: string }[];
+    };
+    assert.deepEqual(
+      listed.reservations.map((r) => [r.id, r.name]),
+      [[reservationId, '山田 太郎']],
+    );
 
     await page.click('#catalog .product:first-child button:text-is("再入荷を知らせる")');
     assert.equal(await page.isVisible('#name'), false, 'a restock signup asks no name');
@@ -128,7 +149,11 @@ describe('the demo storefront', () => {
 
   test('is not served in production', async () => {
     const production = await startTestApp({
-      env: { APP_ENV: 'production', PREORDER_API_TOKEN: `${ADMIN_TOKEN}-long-enough-for-production`, UNSUBSCRIBE_SECRET: 'an-unsubscribe-secret-of-32-characters!' },
+      env: {
+        APP_ENV: 'production',
+        PREORDER_API_TOKEN: `${ADMIN_TOKEN}-long-enough-for-production`,
+        UNSUBSCRIBE_SECRET: 'an-unsubscribe-secret-of-32-characters!',
+      },
     });
     try {
       for (const path of ['/dev/storefront', '/dev/storefront/assets/dev-storefront/main.js']) {

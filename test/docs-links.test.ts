@@ -7,7 +7,12 @@ import { test } from 'node:test';
 // repository (and a heading in it, when it names one) or to a path of the running service itself.
 
 const root = join(import.meta.dirname, '..');
-const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const pages = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 const SERVICE = /^http:\/\/localhost:8787(\/|$)/;
 
 /** Markdown links and autolinks outside code blocks and code spans. */

@@ -27,37 +27,76 @@ for (const dialect of DIALECTS) {
 
     test('the five kinds, in the table’s order, each a Japanese default at version 1', async () => {
       const body = (await app.call('/api/admin/email-templates/list', {})).success();
-      assert.deepEqual(body.templates.map((t) => t.kind), KINDS);
+      assert.deepEqual(
+        body.templates.map((t) => t.kind),
+        KINDS,
+      );
       for (const t of body.templates) {
-        assert.deepEqual(Object.keys(t).sort(), ['body', 'enabled', 'isDefault', 'kind', 'placeholders', 'subject', 'updatedAt', 'version']);
+        assert.deepEqual(Object.keys(t).sort(), [
+          'body',
+          'enabled',
+          'isDefault',
+          'kind',
+          'placeholders',
+          'subject',
+          'updatedAt',
+          'version',
+        ]);
         assert.equal(t.version, 1);
         assert.equal(t.isDefault, true);
         assert.equal(t.enabled, true);
         assert.match(t.subject, /[ぁ-んァ-ン一-龯]/);
       }
-      assert.deepEqual(body.templates[0]!.placeholders, ['name', 'productName', 'productUrl', 'price', 'reservationId', 'reservedAt', 'manageUrl'].map((name) => ({ name, required: name === 'manageUrl' })));
-      assert.deepEqual(body.templates[4]!.placeholders, ['productName', 'productUrl', 'price', 'unsubscribeUrl'].map((name) => ({ name, required: name === 'unsubscribeUrl' })));
+      assert.deepEqual(
+        body.templates[0]!.placeholders,
+        ['name', 'productName', 'productUrl', 'price', 'reservationId', 'reservedAt', 'manageUrl'].map((name) => ({
+          name,
+          required: name === 'manageUrl',
+        })),
+      );
+      assert.deepEqual(
+        body.templates[4]!.placeholders,
+        ['productName', 'productUrl', 'price', 'unsubscribeUrl'].map((name) => ({ name, required: name === 'unsubscribeUrl' })),
+      );
     });
 
     test('an update is a new version; versions count without gaps and list newest first; revert restores subject, body and enabled', async () => {
       const kind = 'reservation-confirmed';
-      const first = (await app.call('/api/admin/email-templates/update', { kind, subject: '確定: {{ productName }}', enabled: false })).success().template;
+      const first = (
+        await app.call('/api/admin/email-templates/update', { kind, subject: '確定: {{ productName }}', enabled: false })
+      ).success().template;
       assert.deepEqual([first.version, first.isDefault, first.enabled], [2, false, false]);
-      const second = (await app.call('/api/admin/email-templates/update', { kind, body: '{{name}} 様\n\n{{manageUrl}}' })).success().template;
+      const second = (await app.call('/api/admin/email-templates/update', { kind, body: '{{name}} 様\n\n{{manageUrl}}' })).success()
+        .template;
       assert.deepEqual([second.version, second.subject, second.enabled], [3, '確定: {{ productName }}', false]);
       const { versions } = (await app.call('/api/admin/email-templates/versions', { kind })).success();
-      assert.deepEqual(versions.map((v) => v.version), [3, 2, 1]);
+      assert.deepEqual(
+        versions.map((v) => v.version),
+        [3, 2, 1],
+      );
       assert.deepEqual(Object.keys(versions[0]!).sort(), ['body', 'createdAt', 'enabled', 'subject', 'version']);
       const reverted = (await app.call('/api/admin/email-templates/revert', { kind, version: 1 })).success().template;
       assert.deepEqual([reverted.version, reverted.isDefault, reverted.enabled, reverted.subject], [4, true, true, versions[2]!.subject]);
-      assert.deepEqual((await app.call('/api/admin/email-templates/revert', { kind, version: 99 })).failure(404), { success: false, error: 'Version not found' });
+      assert.deepEqual((await app.call('/api/admin/email-templates/revert', { kind, version: 99 })).failure(404), {
+        success: false,
+        error: 'Version not found',
+      });
       // Saves at once still count without gaps.
-      const saved = await Promise.all([1, 2, 3, 4].map((n) => app.call('/api/admin/email-templates/update', { kind, subject: `同時 ${n}` })));
+      const saved = await Promise.all(
+        [1, 2, 3, 4].map((n) => app.call('/api/admin/email-templates/update', { kind, subject: `同時 ${n}` })),
+      );
       assert.deepEqual(saved.map((a) => a.success().template.version).sort(), [5, 6, 7, 8]);
     });
 
     test('every problem in details, each naming its field; nothing is saved', async () => {
-      const body = (await app.call('/api/admin/email-templates/update', { kind: 'reservation-received', subject: '{{Name}}\n', body: '{{ foo }} {{', enabled: false })).failure(400);
+      const body = (
+        await app.call('/api/admin/email-templates/update', {
+          kind: 'reservation-received',
+          subject: '{{Name}}\n',
+          body: '{{ foo }} {{',
+          enabled: false,
+        })
+      ).failure(400);
       assert.equal(body.error, 'Invalid template');
       assert.deepEqual(body.details, [
         { field: 'subject', message: 'Unknown placeholder: {{Name}}' },
@@ -67,18 +106,34 @@ for (const dialect of DIALECTS) {
         { field: 'subject', message: 'subject must be one line' },
         { field: 'enabled', message: 'reservation-received cannot be disabled' },
       ]);
-      const long = (await app.call('/api/admin/email-templates/update', { kind: 'restock-available', subject: 'あ'.repeat(201), body: '' })).failure(400);
-      assert.deepEqual(long.details?.map((d) => d.field), ['subject', 'body', 'body']);
+      const long = (
+        await app.call('/api/admin/email-templates/update', { kind: 'restock-available', subject: 'あ'.repeat(201), body: '' })
+      ).failure(400);
+      assert.deepEqual(
+        long.details?.map((d) => d.field),
+        ['subject', 'body', 'body'],
+      );
       assert.equal((await app.call('/api/admin/email-templates/versions', { kind: 'reservation-received' })).success().versions.length, 1);
     });
 
     test('wrong types, unknown kinds, __proto__ and no token', async () => {
-      for (const bad of [{ kind: 'reservation-received', subject: 5 }, { kind: 'reservation-received', enabled: 'no' }, { kind: 7 }, {}, [], 'x']) {
+      for (const bad of [
+        { kind: 'reservation-received', subject: 5 },
+        { kind: 'reservation-received', enabled: 'no' },
+        { kind: 7 },
+        {},
+        [],
+        'x',
+      ]) {
         (await app.call('/api/admin/email-templates/update', bad)).failure(400);
       }
       for (const path of ['update', 'preview', 'versions', 'revert'] as const) {
         for (const kind of ['nope', '__proto__', 'Reservation-Received']) {
-          assert.deepEqual((await app.call(`/api/admin/email-templates/${path}`, { kind, version: 1 })).failure(404), { success: false, error: 'Template not found' }, `${path} ${kind}`);
+          assert.deepEqual(
+            (await app.call(`/api/admin/email-templates/${path}`, { kind, version: 1 })).failure(404),
+            { success: false, error: 'Template not found' },
+            `${path} ${kind}`,
+          );
         }
       }
       (await app.call('/api/admin/email-templates/revert', { kind: 'reservation-received', version: 'one' })).failure(400);
@@ -90,22 +145,44 @@ for (const dialect of DIALECTS) {
 
     test('preview renders given or current text with a real catalog product; the same 400s', async () => {
       const names = (await app.read('/api/products', await app.request('/api/products'))).success().products.map((p) => p.name);
-      const body = (await app.call('/api/admin/email-templates/preview', { kind: 'reservation-received', subject: '{{productName}}', body: '<b>{{name}}</b>\n\n{{ price }} {{manageUrl}}' })).success();
+      const body = (
+        await app.call('/api/admin/email-templates/preview', {
+          kind: 'reservation-received',
+          subject: '{{productName}}',
+          body: '<b>{{name}}</b>\n\n{{ price }} {{manageUrl}}',
+        })
+      ).success();
       assert.ok(names.includes(body.subject), body.subject);
       assert.match(body.text, /^<b>.+<\/b>\n\n(¥[\d,]+|価格未定) https:\/\/shop\.example\.jp\/reservations\/manage\?token=\S+\n$/);
-      assert.match(body.html, /<p>&lt;b&gt;.+&lt;\/b&gt;<\/p>\n<p>(¥[\d,]+|価格未定) <a href="https:\/\/shop\.example\.jp\/reservations\/manage\?token=/);
+      assert.match(
+        body.html,
+        /<p>&lt;b&gt;.+&lt;\/b&gt;<\/p>\n<p>(¥[\d,]+|価格未定) <a href="https:\/\/shop\.example\.jp\/reservations\/manage\?token=/,
+      );
       const current = (await app.call('/api/admin/email-templates/preview', { kind: 'restock-available' })).success();
       assert.ok(current.subject.startsWith('【入荷のお知らせ】'));
       assert.ok(current.text.includes('配信停止'));
       const bad = (await app.call('/api/admin/email-templates/preview', { kind: 'restock-available', body: 'no link' })).failure(400);
-      assert.deepEqual(bad, { success: false, error: 'Invalid template', details: [{ field: 'body', message: 'Missing required placeholder: {{unsubscribeUrl}}' }] });
+      assert.deepEqual(bad, {
+        success: false,
+        error: 'Invalid template',
+        details: [{ field: 'body', message: 'Missing required placeholder: {{unsubscribeUrl}}' }],
+      });
     });
 
     test('an email is sent with the version current when it was queued, not when it is sent', async () => {
       api.failAlways(503);
-      const reserved = await app.request('/api/reservation', { method: 'POST', body: JSON.stringify({ name: '佐藤 <花子>', email: 'hanako@example.com', productSlug: 'kumo-vco-2' }) });
+      const reserved = await app.request('/api/reservation', {
+        method: 'POST',
+        body: JSON.stringify({ name: '佐藤 <花子>', email: 'hanako@example.com', productSlug: 'kumo-vco-2' }),
+      });
       const { reservationId } = (await app.read('/api/reservation', reserved)).success();
-      (await app.call('/api/admin/email-templates/update', { kind: 'reservation-received', subject: '新しい件名 {{productName}}', body: '新しい本文 {{manageUrl}}' })).success();
+      (
+        await app.call('/api/admin/email-templates/update', {
+          kind: 'reservation-received',
+          subject: '新しい件名 {{productName}}',
+          body: '新しい本文 {{manageUrl}}',
+        })
+      ).success();
       api.failAlways(0);
       const first = email((await api.waitForAccepted(1, '/emails'))[0]!);
       assert.equal(first.subject, 'ご予約を受け付けました（Kumo VCO II）');
@@ -114,7 +191,10 @@ for (const dialect of DIALECTS) {
       assert.ok(first.html.includes('<p>佐藤 &lt;花子&gt; 様</p>'));
       assert.match(first.text, new RegExp(`https://shop\\.example\\.jp/reservations/manage\\?token=${reservationId}\\.[\\w-]+\\n`));
 
-      await app.request('/api/reservation', { method: 'POST', body: JSON.stringify({ name: '次', email: 'next@example.com', productSlug: 'kumo-vco-2' }) });
+      await app.request('/api/reservation', {
+        method: 'POST',
+        body: JSON.stringify({ name: '次', email: 'next@example.com', productSlug: 'kumo-vco-2' }),
+      });
       const second = email((await api.waitForAccepted(2, '/emails'))[1]!);
       assert.equal(second.subject, '新しい件名 Kumo VCO II');
       assert.match(second.text, /^新しい本文 https:\/\/shop\.example\.jp\/reservations\/manage\?token=\S+\n$/);
@@ -136,8 +216,17 @@ describe('over SMTP', () => {
   });
 
   test('an edited template arrives as written, its values filled and escaped in the HTML', async () => {
-    (await app.call('/api/admin/email-templates/update', { kind: 'reservation-received', subject: '{{ name }}さま: {{productName}}', body: '{{name}} さま\n\n価格 {{price}}\n詳細 https://shop.example.jp/faq\n\n{{manageUrl}}' })).success();
-    await app.request('/api/reservation', { method: 'POST', body: JSON.stringify({ name: '<img src=x>', email: 'a@example.com', productSlug: 'kumo-vco-2' }) });
+    (
+      await app.call('/api/admin/email-templates/update', {
+        kind: 'reservation-received',
+        subject: '{{ name }}さま: {{productName}}',
+        body: '{{name}} さま\n\n価格 {{price}}\n詳細 https://shop.example.jp/faq\n\n{{manageUrl}}',
+      })
+    ).success();
+    await app.request('/api/reservation', {
+      method: 'POST',
+      body: JSON.stringify({ name: '<img src=x>', email: 'a@example.com', productSlug: 'kumo-vco-2' }),
+    });
     const [mail] = await smtp.waitForMails(1);
     assert.equal(mail!.parsed.subject, '<img src=x>さま: Kumo VCO II');
     assert.ok(mail!.parsed.text?.startsWith('<img src=x> さま\n\n価格 ¥42,000\n詳細 https://shop.example.jp/faq\n\n'));

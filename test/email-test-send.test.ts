@@ -20,7 +20,15 @@ for (const dialect of DIALECTS) {
     let api: HttpReceiver;
     before(async () => {
       api = await startHttpReceiver();
-      app = await startTestApp({ dialect, env: { EMAIL_PROVIDER_API_KEY: 're_test_key', EMAIL_API_URL: `${api.url}/emails`, EMAIL_FROM: 'tenpo <shop@tenpo.example>', PUBLIC_BASE_URL: 'https://shop.example.jp' } });
+      app = await startTestApp({
+        dialect,
+        env: {
+          EMAIL_PROVIDER_API_KEY: 're_test_key',
+          EMAIL_API_URL: `${api.url}/emails`,
+          EMAIL_FROM: 'tenpo <shop@tenpo.example>',
+          PUBLIC_BASE_URL: 'https://shop.example.jp',
+        },
+      });
     });
     after(async () => {
       await app.close();
@@ -28,7 +36,11 @@ for (const dialect of DIALECTS) {
     });
 
     test('sends the unsaved text, rendered as the preview, to the address typed; nothing is queued or saved', async () => {
-      const text = { kind: 'reservation-confirmed', subject: '確定のお知らせ {{productName}}', body: '{{name}} 様 <テスト>\n\n{{price}}\n\n{{manageUrl}}' };
+      const text = {
+        kind: 'reservation-confirmed',
+        subject: '確定のお知らせ {{productName}}',
+        body: '{{name}} 様 <テスト>\n\n{{price}}\n\n{{manageUrl}}',
+      };
       const preview = (await app.call('/api/admin/email-templates/preview', text)).success();
       const answer = (await app.call(PATH, { ...text, to: '  Staff@Example.com ' })).success();
       assert.deepEqual(answer, { success: true, status: 'sent' });
@@ -64,21 +76,56 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(refused, { success: false, error: 'Email not sent: HTTP 422: {"error":"unavailable"}' });
       assert.ok(!JSON.stringify(refused).includes(api.url), 'the provider’s URL is not shown');
       assert.equal(api.requests.length, 1);
-      assert.deepEqual(await outboxStatusCounts(app.services.database.db), { pending: 0, sent: 0, skipped: 0, dead: 0 }, 'nothing left to retry');
+      assert.deepEqual(
+        await outboxStatusCounts(app.services.database.db),
+        { pending: 0, sent: 0, skipped: 0, dead: 0 },
+        'nothing left to retry',
+      );
     });
 
     test('a bad address or wrong types → 400 Invalid parameters; template problems → the preview’s 400; unknown kind → 404', async () => {
-      const badTo = ['', 'not-an-address', 'a@', `${'a'.repeat(250)}@example.com`, 'a b@example.com', 'x@example.com\r\nBcc: y@example.com', 5, null, ['a@example.com'], {}];
+      const badTo = [
+        '',
+        'not-an-address',
+        'a@',
+        `${'a'.repeat(250)}@example.com`,
+        'a b@example.com',
+        'x@example.com\r\nBcc: y@example.com',
+        5,
+        null,
+        ['a@example.com'],
+        {},
+      ];
       for (const to of badTo) {
         const body = (await app.call(PATH, { kind: 'reservation-received', to })).failure(400);
-        assert.deepEqual(body, { success: false, error: 'Invalid parameters', details: [{ field: 'to', message: 'to must be a valid email address of at most 254 characters' }] }, JSON.stringify(to));
+        assert.deepEqual(
+          body,
+          {
+            success: false,
+            error: 'Invalid parameters',
+            details: [{ field: 'to', message: 'to must be a valid email address of at most 254 characters' }],
+          },
+          JSON.stringify(to),
+        );
       }
-      assert.deepEqual((await app.call(PATH, { kind: 'reservation-received' })).failure(400).details?.map((d) => d.field), ['to']);
-      const prototype = await app.request(PATH, { method: 'POST', headers: { authorization: `Bearer ${app.env.PREORDER_API_TOKEN}` }, body: '{"kind":"reservation-received","__proto__":{"to":"a@example.com"}}' });
+      assert.deepEqual(
+        (await app.call(PATH, { kind: 'reservation-received' })).failure(400).details?.map((d) => d.field),
+        ['to'],
+      );
+      const prototype = await app.request(PATH, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${app.env.PREORDER_API_TOKEN}` },
+        body: '{"kind":"reservation-received","__proto__":{"to":"a@example.com"}}',
+      });
       assert.equal(prototype.status, 400, 'a `to` under __proto__ is not a `to`');
-      assert.deepEqual((await app.call(PATH, { kind: 7, to: 'a@example.com', subject: 1, body: false })).failure(400).details?.map((d) => d.field), ['kind', 'subject', 'body']);
+      assert.deepEqual(
+        (await app.call(PATH, { kind: 7, to: 'a@example.com', subject: 1, body: false })).failure(400).details?.map((d) => d.field),
+        ['kind', 'subject', 'body'],
+      );
       for (const bad of [[], 'x', null, 42]) assert.equal((await app.call(PATH, bad)).failure(400).error, 'Invalid JSON body');
-      const template = (await app.call(PATH, { kind: 'reservation-received', to: 'a@example.com', subject: '{{ Name }}', body: 'リンクなし' })).failure(400);
+      const template = (
+        await app.call(PATH, { kind: 'reservation-received', to: 'a@example.com', subject: '{{ Name }}', body: 'リンクなし' })
+      ).failure(400);
       assert.deepEqual(template, {
         success: false,
         error: 'Invalid template',
@@ -88,13 +135,26 @@ for (const dialect of DIALECTS) {
         ],
       });
       for (const kind of ['nope', '__proto__', 'constructor']) {
-        assert.deepEqual((await app.call(PATH, { kind, to: 'a@example.com' })).failure(404), { success: false, error: 'Template not found' });
+        assert.deepEqual((await app.call(PATH, { kind, to: 'a@example.com' })).failure(404), {
+          success: false,
+          error: 'Template not found',
+        });
       }
-      const unicode = (await app.call(PATH, { kind: 'reservation-received', to: 'staff@example.com', subject: '🎛️ ｼﾝｾ\u202e {{productName}}' })).success();
+      const unicode = (
+        await app.call(PATH, { kind: 'reservation-received', to: 'staff@example.com', subject: '🎛️ ｼﾝｾ\u202e {{productName}}' })
+      ).success();
       assert.equal(unicode.status, 'sent');
-      const huge = await app.request(PATH, { method: 'POST', headers: { authorization: `Bearer ${app.env.PREORDER_API_TOKEN}` }, body: JSON.stringify({ kind: 'reservation-received', to: 'a@example.com', body: 'あ'.repeat(70_000) }) });
+      const huge = await app.request(PATH, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${app.env.PREORDER_API_TOKEN}` },
+        body: JSON.stringify({ kind: 'reservation-received', to: 'a@example.com', body: 'あ'.repeat(70_000) }),
+      });
       assert.equal(huge.status, 413);
-      assert.equal(api.accepted('/emails').filter((r) => EmailApiBody.parse(r.body).to[0] !== 'staff@example.com').length, 0, 'nothing refused was sent');
+      assert.equal(
+        api.accepted('/emails').filter((r) => EmailApiBody.parse(r.body).to[0] !== 'staff@example.com').length,
+        0,
+        'nothing refused was sent',
+      );
     });
 
     test('401 before validation: no token, or a wrong one, whatever the body', async () => {
@@ -150,7 +210,10 @@ describe('test send with no provider configured', () => {
   after(() => app.close());
 
   test('is written to the log and answered skipped', async () => {
-    assert.deepEqual((await app.call(PATH, { kind: 'reservation-received', to: 'staff@example.com' })).success(), { success: true, status: 'skipped' });
+    assert.deepEqual((await app.call(PATH, { kind: 'reservation-received', to: 'staff@example.com' })).success(), {
+      success: true,
+      status: 'skipped',
+    });
     const logged = app.logs.filter((l) => l.msg === 'email skipped: no provider configured');
     assert.equal(logged.length, 1);
     assert.equal(logged[0]!.to, 'staff@example.com');

@@ -20,7 +20,13 @@ describe('methods', () => {
       const preflight = await app.request(path, { method: 'OPTIONS' });
       assert.equal(preflight.status, 204, path);
       assert.equal(preflight.headers.get('allow'), expected, path);
-      for (const method of ['PUT', 'DELETE', 'PATCH', ...(methods.includes('POST') ? [] : ['POST']), ...(methods.includes('GET') ? [] : ['GET'])]) {
+      for (const method of [
+        'PUT',
+        'DELETE',
+        'PATCH',
+        ...(methods.includes('POST') ? [] : ['POST']),
+        ...(methods.includes('GET') ? [] : ['GET']),
+      ]) {
         const response = await app.request(path, { method });
         assert.equal(response.status, 405, `${method} ${path}`);
         assert.equal(response.headers.get('allow'), expected, `${method} ${path}`);
@@ -57,7 +63,10 @@ describe('request ids', () => {
       assert.match(id ?? '', /^[0-9a-f-]{36}$/, path);
       if (response.status >= 400) {
         await new Promise((resolve) => setTimeout(resolve, 20));
-        assert.ok(app.logs.some((line) => line.reqId === id && line.status === response.status), `${path} logged with ${id}`);
+        assert.ok(
+          app.logs.some((line) => line.reqId === id && line.status === response.status),
+          `${path} logged with ${id}`,
+        );
       }
     }
   });

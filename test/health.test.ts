@@ -10,7 +10,12 @@ test('healthy: 200 with the environment, version and store check', async () => {
   const response = await app.request('/healthz');
   assert.equal(response.status, 200);
   assert.equal(response.headers.get('cache-control'), 'no-store');
-  assert.deepEqual(await response.json(), { status: 'ok', environment: 'preview', version: packageJson.version, checks: { database: 'ok' } });
+  assert.deepEqual(await response.json(), {
+    status: 'ok',
+    environment: 'preview',
+    version: packageJson.version,
+    checks: { database: 'ok' },
+  });
 });
 
 test('PostgreSQL stopped: 503 while it is down, 200 again once it is back, without a restart', async () => {
@@ -23,11 +28,20 @@ test('PostgreSQL stopped: 503 while it is down, 200 again once it is back, witho
   await cluster.pause();
   const down = await app.request('/healthz');
   assert.equal(down.status, 503);
-  assert.deepEqual(await down.json(), { status: 'error', environment: 'development', version: packageJson.version, checks: { database: 'error' } });
+  assert.deepEqual(await down.json(), {
+    status: 'error',
+    environment: 'development',
+    version: packageJson.version,
+    checks: { database: 'error' },
+  });
 
   for (const probe of ['/livez', '/readyz']) {
     const answer = await app.request(probe);
-    assert.deepEqual([probe, answer.status, await answer.json()], [probe, 200, { status: 'ok' }], 'an outage is no reason to restart or to pull every instance');
+    assert.deepEqual(
+      [probe, answer.status, await answer.json()],
+      [probe, 200, { status: 'ok' }],
+      'an outage is no reason to restart or to pull every instance',
+    );
   }
 
   await cluster.resume();

@@ -6,7 +6,17 @@ import { allRoutes } from '../src/app.ts';
 import { ErrorSchema } from '../src/http/schemas.ts';
 import { checkAnswer, servedPaths, type Served } from './helpers/answer-rules.ts';
 import { ADMIN_TOKEN, DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
-import { hostileBody, hostileHeaders, hostileQuery, METHODS, nastyString, rawQueryValue, WORST_BODIES, WORST_QUERY_VALUES, type JsonTree } from './helpers/hostile-input.ts';
+import {
+  hostileBody,
+  hostileHeaders,
+  hostileQuery,
+  METHODS,
+  nastyString,
+  rawQueryValue,
+  WORST_BODIES,
+  WORST_QUERY_VALUES,
+  type JsonTree,
+} from './helpers/hostile-input.ts';
 import { loadContract, type Contract } from './helpers/openapi-contract.ts';
 import { headerBytes, rawClient, sendBytes, type RawClient, type RawRequest } from './helpers/raw-http.ts';
 
@@ -56,12 +66,34 @@ for (const dialect of DIALECTS) {
       knownPaths = [...pages.matchAll(/(?:href|src)="(\/[^"]+)"/g)].map((m) => m[1]!);
 
       const slugs = [...app.services.catalog.bySlug.keys()].slice(0, 3);
-      const reserved = (await app.read('/api/reservation', await app.request('/api/reservation', post({ name: '山田 太郎', email: 'taro@example.com', productSlug: slugs[0] })))).success();
-      const subscribed = (await app.read('/api/notify', await app.request('/api/notify', post({ email: 'hanako@example.com', productSlug: slugs[0] })))).success();
+      const reserved = (
+        await app.read(
+          '/api/reservation',
+          await app.request('/api/reservation', post({ name: '山田 太郎', email: 'taro@example.com', productSlug: slugs[0] })),
+        )
+      ).success();
+      const subscribed = (
+        await app.read('/api/notify', await app.request('/api/notify', post({ email: 'hanako@example.com', productSlug: slugs[0] })))
+      ).success();
       const statuses = new Set<string>();
       collectEnums(contract.document, statuses);
-      plausibleStrings = [...slugs, ...statuses, reserved.reservationId, subscribed.subscriptionId, 'taro@example.com', 'Taro', '1', '20', '2026-01-01'];
-      const ids = [reserved.reservationId, subscribed.subscriptionId, 'res_missing'].map((id) => ({ entries: [['id', id], ['productSlug', slugs[0]!]] as [string, JsonTree][] }));
+      plausibleStrings = [
+        ...slugs,
+        ...statuses,
+        reserved.reservationId,
+        subscribed.subscriptionId,
+        'taro@example.com',
+        'Taro',
+        '1',
+        '20',
+        '2026-01-01',
+      ];
+      const ids = [reserved.reservationId, subscribed.subscriptionId, 'res_missing'].map((id) => ({
+        entries: [
+          ['id', id],
+          ['productSlug', slugs[0]!],
+        ] as [string, JsonTree][],
+      }));
       plausible = fc.oneof(fc.constantFrom<JsonTree>(...plausibleStrings, 1, 20, 100, 0, -1), fc.subarray(ids, { minLength: 1 }));
     });
     after(async () => {
@@ -73,14 +105,25 @@ for (const dialect of DIALECTS) {
       fc.oneof(
         fc.constant(s.pattern.replace(/:\w+/g, 'x')),
         // A segment of dots is a dot segment, which moves the request to another path (tested below).
-        fc.array(rawQueryValue.map((v) => (/^(?:\.|%2e)*$/i.test(v) ? 'x' : v.slice(0, 300).replaceAll('/', '%2F'))), { minLength: 3, maxLength: 3 }).map((segments) => {
-          let next = 0;
-          return s.pattern.replace(/:\w+/g, () => segments[next++]!);
-        }),
-        ...(s.pattern.includes(':') ? [fc.constantFrom(...knownPaths.filter((p) => new RegExp(`^${s.pattern.replace(/:\w+/g, '[^/]+')}$`).test(p)), s.pattern)] : [fc.constant(s.pattern)]),
+        fc
+          .array(
+            rawQueryValue.map((v) => (/^(?:\.|%2e)*$/i.test(v) ? 'x' : v.slice(0, 300).replaceAll('/', '%2F'))),
+            { minLength: 3, maxLength: 3 },
+          )
+          .map((segments) => {
+            let next = 0;
+            return s.pattern.replace(/:\w+/g, () => segments[next++]!);
+          }),
+        ...(s.pattern.includes(':')
+          ? [fc.constantFrom(...knownPaths.filter((p) => new RegExp(`^${s.pattern.replace(/:\w+/g, '[^/]+')}$`).test(p)), s.pattern)]
+          : [fc.constant(s.pattern)]),
       );
-    const bodyKeys = (s: Served) => Object.keys(contract.document.paths[openApiPath(s.pattern)]?.post?.requestBody?.content['application/json']?.schema?.properties ?? {});
-    const queryNames = (s: Served) => (contract.document.paths[openApiPath(s.pattern)]?.get?.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
+    const bodyKeys = (s: Served) =>
+      Object.keys(
+        contract.document.paths[openApiPath(s.pattern)]?.post?.requestBody?.content['application/json']?.schema?.properties ?? {},
+      );
+    const queryNames = (s: Served) =>
+      (contract.document.paths[openApiPath(s.pattern)]?.get?.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
 
     async function exchange(s: Served, request: RawRequest): Promise<void> {
       const response = await client.send(request);
@@ -99,7 +142,10 @@ for (const dialect of DIALECTS) {
         }),
       );
       const asSent = anyRequest
-        .map((r): [Served, RawRequest] => [r.served, { method: r.method, target: r.query === null ? r.path : `${r.path}?${r.query}`, headers: r.headers, body: r.body ?? undefined }])
+        .map((r): [Served, RawRequest] => [
+          r.served,
+          { method: r.method, target: r.query === null ? r.path : `${r.path}?${r.query}`, headers: r.headers, body: r.body ?? undefined },
+        ])
         // Within Node's 16 KiB for the request line and headers; past it Node answers 431 (tested below).
         .filter(([, request]) => headerBytes(request) < 15 * 1024);
       await fc.assert(
@@ -114,12 +160,20 @@ for (const dialect of DIALECTS) {
         const request = fc.record({
           body: hostileBody(keys, plausible),
           authorization: fc.constantFrom(...AUTHORIZATIONS),
-          contentType: fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1'),
+          contentType: fc.constantFrom(
+            'application/json',
+            'text/plain',
+            'application/x-www-form-urlencoded',
+            'application/json; charset=latin1',
+          ),
           query: fc.option(hostileQuery(['token'], nastyString)),
         });
         await fc.assert(
           fc.asyncProperty(request, async (r) => {
-            const headers: [string, string][] = [['Content-Type', r.contentType], ...(r.authorization ? [['Authorization', r.authorization] as [string, string]] : [])];
+            const headers: [string, string][] = [
+              ['Content-Type', r.contentType],
+              ...(r.authorization ? [['Authorization', r.authorization] as [string, string]] : []),
+            ];
             await exchange(s, { method: 'POST', target: r.query === null ? s.pattern : `${s.pattern}?${r.query}`, headers, body: r.body });
           }),
           runs(100),
@@ -130,9 +184,14 @@ for (const dialect of DIALECTS) {
     test('query strings of every kind on every GET route', async () => {
       for (const s of served.filter((s) => s.methods.includes('GET'))) {
         await fc.assert(
-          fc.asyncProperty(pathOf(s), hostileQuery(queryNames(s), fc.constantFrom(...plausibleStrings, ...nastyStrings)), fc.constantFrom('GET', 'HEAD'), async (path, query, method) => {
-            await exchange(s, { method, target: `${path}?${query}` });
-          }),
+          fc.asyncProperty(
+            pathOf(s),
+            hostileQuery(queryNames(s), fc.constantFrom(...plausibleStrings, ...nastyStrings)),
+            fc.constantFrom('GET', 'HEAD'),
+            async (path, query, method) => {
+              await exchange(s, { method, target: `${path}?${query}` });
+            },
+          ),
           runs(80),
         );
       }
@@ -142,7 +201,15 @@ for (const dialect of DIALECTS) {
       for (const s of served) {
         for (const [name, body] of Object.entries(WORST_BODIES)) {
           for (const method of s.methods) {
-            const request: RawRequest = { method, target: s.pattern.replace(/:\w+/g, 'x'), headers: [['Authorization', `Bearer ${ADMIN_TOKEN}`], ['Content-Type', 'application/json']], body };
+            const request: RawRequest = {
+              method,
+              target: s.pattern.replace(/:\w+/g, 'x'),
+              headers: [
+                ['Authorization', `Bearer ${ADMIN_TOKEN}`],
+                ['Content-Type', 'application/json'],
+              ],
+              body,
+            };
             await exchange(s, request).catch((error: Error) => assert.fail(`${name}: ${error.message}`));
           }
         }
@@ -153,7 +220,8 @@ for (const dialect of DIALECTS) {
       for (const s of served.filter((s) => s.methods.includes('GET'))) {
         for (const name of [...queryNames(s), '__proto__']) {
           for (const value of WORST_QUERY_VALUES) {
-            for (const query of [`${name}=${value}`, `${name}=a&${name}=${value}`]) await exchange(s, { method: 'GET', target: `${s.pattern.replace(/:\w+/g, 'x')}?${query}` });
+            for (const query of [`${name}=${value}`, `${name}=a&${name}=${value}`])
+              await exchange(s, { method: 'GET', target: `${s.pattern.replace(/:\w+/g, 'x')}?${query}` });
           }
         }
       }
@@ -161,7 +229,15 @@ for (const dialect of DIALECTS) {
 
     test('a path that climbs out of the asset folders finds no file: 404 in the envelope', async () => {
       for (const prefix of ['/admin/assets/', '/docs/assets/']) {
-        for (const climb of ['../../package.json', '..%2f..%2fpackage.json', '%2e%2e/%2e%2e/package.json', '..%5c..%5cpackage.json', 'x/../../../src/config.ts', '.env', '%00package.json']) {
+        for (const climb of [
+          '../../package.json',
+          '..%2f..%2fpackage.json',
+          '%2e%2e/%2e%2e/package.json',
+          '..%5c..%5cpackage.json',
+          'x/../../../src/config.ts',
+          '.env',
+          '%00package.json',
+        ]) {
           const response = await client.send({ method: 'GET', target: prefix + climb });
           assert.equal(response.status, 404, prefix + climb);
           assert.deepEqual(JSON.parse(response.body.toString()), { success: false, error: 'Not found' });
@@ -210,17 +286,33 @@ describe('requests that are not well-formed HTTP', () => {
 
   test('are answered with the envelope (400, or 431 past 16 KiB of headers), not a bare status line; two Host headers too', async () => {
     const cases: [string, Buffer, number][] = [
-      ['bytes that are not UTF-8 in the target', Buffer.concat([request('GET /api/search?q='), Buffer.from([0xff, 0xe3, 0x81]), request(` HTTP/1.1\r\n${CLOSE}\r\n`)]), 400],
+      [
+        'bytes that are not UTF-8 in the target',
+        Buffer.concat([request('GET /api/search?q='), Buffer.from([0xff, 0xe3, 0x81]), request(` HTTP/1.1\r\n${CLOSE}\r\n`)]),
+        400,
+      ],
       ['a space in the target', request(`GET /api/search?q=a b HTTP/1.1\r\n${CLOSE}\r\n`), 400],
       ['a method Node does not know', request(`BREW /healthz HTTP/1.1\r\n${CLOSE}\r\n`), 400],
       ['a method in lower case', request(`get /healthz HTTP/1.1\r\n${CLOSE}\r\n`), 400],
       ['a header line without a colon', request(`GET /healthz HTTP/1.1\r\n${CLOSE}Broken header\r\n\r\n`), 400],
       ['a NUL in a header value', request(`GET /healthz HTTP/1.1\r\n${CLOSE}X-A: a\u0000b\r\n\r\n`), 400],
       ['a folded header line', request(`GET /healthz HTTP/1.1\r\n${CLOSE}X-A: a\r\n b\r\n\r\n`), 400],
-      ['two different Content-Lengths', request(`POST /api/reservation HTTP/1.1\r\n${CLOSE}Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}`), 400],
-      ['Content-Length and chunked together', request(`POST /api/reservation HTTP/1.1\r\n${CLOSE}Content-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n`), 400],
+      [
+        'two different Content-Lengths',
+        request(`POST /api/reservation HTTP/1.1\r\n${CLOSE}Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}`),
+        400,
+      ],
+      [
+        'Content-Length and chunked together',
+        request(`POST /api/reservation HTTP/1.1\r\n${CLOSE}Content-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n`),
+        400,
+      ],
       ['a Content-Length that is not a number', request(`POST /api/reservation HTTP/1.1\r\n${CLOSE}Content-Length: abc\r\n\r\n{}`), 400],
-      ['a chunk size that is not hex', request(`POST /api/reservation HTTP/1.1\r\n${CLOSE}Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`), 400],
+      [
+        'a chunk size that is not hex',
+        request(`POST /api/reservation HTTP/1.1\r\n${CLOSE}Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`),
+        400,
+      ],
       ['an invalid Host', request(`GET /healthz HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n`), 400],
       ['two Host headers', request(`GET /healthz HTTP/1.1\r\n${CLOSE}Host: evil.example\r\n\r\n`), 400],
       ['two Host headers, the same', request(`GET /healthz HTTP/1.1\r\n${CLOSE}host: localhost\r\n\r\n`), 400],

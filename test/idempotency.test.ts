@@ -57,19 +57,24 @@ for (const dialect of DIALECTS) {
         headers: { 'x-forwarded-for': client, ...(key === undefined ? {} : { 'idempotency-key': key }) },
         body: typeof body === 'string' ? body : JSON.stringify(body),
       });
-    const reserve = async (body: unknown, key?: string, client?: string) => (await app.read('/api/reservation', await post('/api/reservation', body, key, client))).success().reservationId;
+    const reserve = async (body: unknown, key?: string, client?: string) =>
+      (await app.read('/api/reservation', await post('/api/reservation', body, key, client))).success().reservationId;
     const db = () => app.services.database.db;
     const reservationsOf = (email: string) => db().selectFrom('reservations').select(['id']).where('email', '=', email).execute();
     /** The deliveries the receiver accepted about a record: emails by their Idempotency-Key, chat posts by the id they show. */
     const deliveredAbout = (path: string, id: string) =>
-      receiver.accepted(path).filter((r) => String(r.headers['idempotency-key'] ?? '').includes(id) || JSON.stringify(r.body).includes(id)).length;
+      receiver.accepted(path).filter((r) => String(r.headers['idempotency-key'] ?? '').includes(id) || JSON.stringify(r.body).includes(id))
+        .length;
     /** Waits until the email and the chat notice of reservation `id` have arrived, then a little longer for any second one. */
     const deliveredOnce = async (id: string) => {
-      await waitUntil(() => deliveredAbout('/emails', id) >= 1 && deliveredAbout('/reservation', id) >= 1, { what: `the messages of ${id}` });
+      await waitUntil(() => deliveredAbout('/emails', id) >= 1 && deliveredAbout('/reservation', id) >= 1, {
+        what: `the messages of ${id}`,
+      });
       await settle(300);
       assert.deepEqual([deliveredAbout('/emails', id), deliveredAbout('/reservation', id)], [1, 1]);
     };
-    const messagesOf = (recordIds: string[]) => (recordIds.length === 0 ? Promise.resolve([]) : db().selectFrom('outbox').select(['id']).where('record_id', 'in', recordIds).execute());
+    const messagesOf = (recordIds: string[]) =>
+      recordIds.length === 0 ? Promise.resolve([]) : db().selectFrom('outbox').select(['id']).where('record_id', 'in', recordIds).execute();
 
     test('the same key and request answers the first reservation again: one record, one email, one chat notice', async () => {
       const body = { ...valid, email: 'again@example.com' };
@@ -89,19 +94,31 @@ for (const dialect of DIALECTS) {
         assert.equal(await again.text(), answer, retry);
       }
       const rows = await reservationsOf('again@example.com');
-      assert.deepEqual(rows.map((r) => r.id), [JSON.parse(answer).reservationId]);
+      assert.deepEqual(
+        rows.map((r) => r.id),
+        [JSON.parse(answer).reservationId],
+      );
       assert.equal((await messagesOf([rows[0]!.id])).length, 2, 'one email and one chat notice queued');
       await deliveredOnce(rows[0]!.id);
     });
 
     test('the key with another request is 422 and writes nothing; the first answer stays', async () => {
       const id = await reserve({ ...valid, email: 'first@example.com' }, 'order-2');
-      for (const other of [{ ...valid, email: 'second@example.com' }, { ...valid, email: 'first@example.com', name: '別の 名前' }, { ...valid, email: 'first@example.com', productSlug: 'tsuki-dual-lfo' }]) {
+      for (const other of [
+        { ...valid, email: 'second@example.com' },
+        { ...valid, email: 'first@example.com', name: '別の 名前' },
+        { ...valid, email: 'first@example.com', productSlug: 'tsuki-dual-lfo' },
+      ]) {
         const refused = await app.read('/api/reservation', await post('/api/reservation', other, 'order-2'));
         assert.deepEqual(refused.failure(422), { success: false, error: REUSED });
       }
       // A form's key is the client's on both forms: a restock signup is another request.
-      assert.deepEqual((await app.read('/api/notify', await post('/api/notify', { email: 'first@example.com', productSlug: 'kumo-vco-2' }, 'order-2'))).failure(422), { success: false, error: REUSED });
+      assert.deepEqual(
+        (
+          await app.read('/api/notify', await post('/api/notify', { email: 'first@example.com', productSlug: 'kumo-vco-2' }, 'order-2'))
+        ).failure(422),
+        { success: false, error: REUSED },
+      );
       assert.equal((await reservationsOf('second@example.com')).length, 0);
       assert.equal((await db().selectFrom('subscriptions').select('id').where('email', '=', 'first@example.com').execute()).length, 0);
       assert.equal(await reserve({ ...valid, email: 'first@example.com' }, 'order-2'), id, 'the first request still gets its answer');
@@ -125,13 +142,23 @@ for (const dialect of DIALECTS) {
       const body = { ...valid, email: 'rush@example.com' };
       const answers = await Promise.all(Array.from({ length: 20 }, () => reserve(body, 'rush-key')));
       assert.equal(new Set(answers).size, 1);
-      assert.deepEqual((await reservationsOf('rush@example.com')).map((r) => r.id), [answers[0]]);
+      assert.deepEqual(
+        (await reservationsOf('rush@example.com')).map((r) => r.id),
+        [answers[0]],
+      );
       await deliveredOnce(answers[0]!);
     });
 
     test('twenty requests with one key and two bodies at once: one of each kind of answer per body, never two records', async () => {
-      const bodies = [{ ...valid, email: 'mixed-a@example.com' }, { ...valid, email: 'mixed-b@example.com' }];
-      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => post('/api/reservation', bodies[i % 2], 'mixed-key').then((r) => app.read('/api/reservation', r))));
+      const bodies = [
+        { ...valid, email: 'mixed-a@example.com' },
+        { ...valid, email: 'mixed-b@example.com' },
+      ];
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          post('/api/reservation', bodies[i % 2], 'mixed-key').then((r) => app.read('/api/reservation', r)),
+        ),
+      );
       const written = [...(await reservationsOf('mixed-a@example.com')), ...(await reservationsOf('mixed-b@example.com'))];
       assert.equal(written.length, 1, 'one of the two requests won the key');
       for (const answer of answers) {
@@ -143,13 +170,20 @@ for (const dialect of DIALECTS) {
 
     test('a restock signup: the same key and request answers the first id, another request 422, twenty at once one subscription and one notice', async () => {
       const body = { email: 'Waits@Example.com', productSlug: 'tsuki-dual-lfo' };
-      const signUp = async (b: unknown, key: string) => (await app.read('/api/notify', await post('/api/notify', b, key))).success().subscriptionId;
+      const signUp = async (b: unknown, key: string) =>
+        (await app.read('/api/notify', await post('/api/notify', b, key))).success().subscriptionId;
       const ids = await Promise.all(Array.from({ length: 20 }, () => signUp(body, 'signup-key')));
       assert.equal(new Set(ids).size, 1);
       assert.equal(await signUp({ ...body, email: 'waits@example.com' }, 'signup-key'), ids[0]);
-      assert.deepEqual((await app.read('/api/notify', await post('/api/notify', { ...body, productSlug: 'kumo-vco-2' }, 'signup-key'))).failure(422), { success: false, error: REUSED });
+      assert.deepEqual(
+        (await app.read('/api/notify', await post('/api/notify', { ...body, productSlug: 'kumo-vco-2' }, 'signup-key'))).failure(422),
+        { success: false, error: REUSED },
+      );
       const rows = await db().selectFrom('subscriptions').select('id').where('email', '=', 'waits@example.com').execute();
-      assert.deepEqual(rows.map((r) => r.id), [ids[0]]);
+      assert.deepEqual(
+        rows.map((r) => r.id),
+        [ids[0]],
+      );
       await waitUntil(() => deliveredAbout('/restock', ids[0]!) >= 1, { what: 'the restock notice' });
       await settle(300);
       assert.equal(deliveredAbout('/restock', ids[0]!), 1);
@@ -161,7 +195,10 @@ for (const dialect of DIALECTS) {
       const waiting = await signUp();
       assert.equal(await signUp('twin-key'), waiting);
       const stored = await db().selectFrom('idempotency_keys').select('record_id').where('key', '=', 'twin-key').execute();
-      assert.deepEqual(stored.map((row) => row.record_id), [waiting]);
+      assert.deepEqual(
+        stored.map((row) => row.record_id),
+        [waiting],
+      );
       assert.equal(await signUp('twin-key'), waiting);
     });
 
@@ -192,9 +229,15 @@ for (const dialect of DIALECTS) {
     });
 
     test('an unknown product (400) is not remembered either, and neither is invalid input', async () => {
-      const unknown = await app.read('/api/reservation', await post('/api/reservation', { ...valid, productSlug: 'no-such-module' }, 'typo-key'));
+      const unknown = await app.read(
+        '/api/reservation',
+        await post('/api/reservation', { ...valid, productSlug: 'no-such-module' }, 'typo-key'),
+      );
       assert.deepEqual(unknown.failure(400), { success: false, error: '指定された商品が見つかりません' });
-      assert.equal((await app.read('/api/reservation', await post('/api/reservation', { ...valid, email: 'not-an-address' }, 'typo-key'))).status, 400);
+      assert.equal(
+        (await app.read('/api/reservation', await post('/api/reservation', { ...valid, email: 'not-an-address' }, 'typo-key'))).status,
+        400,
+      );
       // The corrected request with the same key is a new one, not a 422.
       const id = await reserve({ ...valid, email: 'typo@example.com' }, 'typo-key');
       assert.equal(await reserve({ ...valid, email: 'typo@example.com' }, 'typo-key'), id);
@@ -214,14 +257,28 @@ for (const dialect of DIALECTS) {
 
         // The purge: 2,500 expired keys and the live one; batches of 1,000.
         const expired = new Date(clock.now.getTime() - HOUR).toISOString();
-        const rows = Array.from({ length: 2500 }, (_, i) => ({ client: '192.0.2.1', key: `old-${i}`, fingerprint: 'x', record_id: `res_${i}`, created_at: expired, expires_at: expired }));
-        for (let i = 0; i < rows.length; i += 500) await db().insertInto('idempotency_keys').values(rows.slice(i, i + 500)).execute();
+        const rows = Array.from({ length: 2500 }, (_, i) => ({
+          client: '192.0.2.1',
+          key: `old-${i}`,
+          fingerprint: 'x',
+          record_id: `res_${i}`,
+          created_at: expired,
+          expires_at: expired,
+        }));
+        for (let i = 0; i < rows.length; i += 500)
+          await db()
+            .insertInto('idempotency_keys')
+            .values(rows.slice(i, i + 500))
+            .execute();
         const purge = startKeyPurge(db(), createLogger('silent'), { intervalMs: 60_000, batchSize: 1000, now: () => clock.now });
         await purge.close();
         const left = await db().selectFrom('idempotency_keys').select(['key']).where('expires_at', '<=', clock.now.toISOString()).execute();
         assert.deepEqual(left, []);
         const live = await db().selectFrom('idempotency_keys').select(['key', 'record_id']).where('key', '=', 'day-key').execute();
-        assert.deepEqual(live.map((row) => [row.key, row.record_id]), [['day-key', next]]);
+        assert.deepEqual(
+          live.map((row) => [row.key, row.record_id]),
+          [['day-key', next]],
+        );
       } finally {
         clock.now = start;
       }
@@ -240,9 +297,17 @@ for (const dialect of DIALECTS) {
       // The outbox refuses this address, so the transaction holding the reservation and its key rolls back.
       const boom = 'boom@example.com';
       if (dialect === 'sqlite') {
-        await sql.raw(`create trigger refuse_boom before insert on outbox when new.destination = '${boom}' begin select raise(abort, 'refused'); end`).execute(db());
+        await sql
+          .raw(
+            `create trigger refuse_boom before insert on outbox when new.destination = '${boom}' begin select raise(abort, 'refused'); end`,
+          )
+          .execute(db());
       } else {
-        await sql.raw(`create function refuse_boom() returns trigger language plpgsql as $$ begin if new.destination = '${boom}' then raise exception 'refused'; end if; return new; end $$`).execute(db());
+        await sql
+          .raw(
+            `create function refuse_boom() returns trigger language plpgsql as $$ begin if new.destination = '${boom}' then raise exception 'refused'; end if; return new; end $$`,
+          )
+          .execute(db());
         await sql.raw('create trigger refuse_boom before insert on outbox for each row execute function refuse_boom()').execute(db());
       }
       try {
@@ -254,17 +319,40 @@ for (const dialect of DIALECTS) {
         await sql.raw('drop trigger refuse_boom' + (dialect === 'postgres' ? ' on outbox' : '')).execute(db());
       }
       const id = await reserve({ ...valid, email: boom }, 'boom-key');
-      assert.deepEqual((await reservationsOf(boom)).map((r) => r.id), [id]);
+      assert.deepEqual(
+        (await reservationsOf(boom)).map((r) => r.id),
+        [id],
+      );
     });
 
     test('a malformed key is 400 before anything is written; two keys in one request too', async () => {
       const client = rawClient(app.url);
       try {
         for (const key of ['', ' ', 'k'.repeat(256), 'two words', Buffer.from('キー').toString('latin1')]) {
-          const answer = await client.send({ method: 'POST', target: '/api/reservation', headers: [['Idempotency-Key', key], ['X-Forwarded-For', from]], body: Buffer.from(JSON.stringify({ ...valid, email: 'bad-key@example.com' })) });
-          assert.deepEqual([answer.status, JSON.parse(answer.body.toString())], [400, { success: false, error: INVALID }], JSON.stringify(key));
+          const answer = await client.send({
+            method: 'POST',
+            target: '/api/reservation',
+            headers: [
+              ['Idempotency-Key', key],
+              ['X-Forwarded-For', from],
+            ],
+            body: Buffer.from(JSON.stringify({ ...valid, email: 'bad-key@example.com' })),
+          });
+          assert.deepEqual(
+            [answer.status, JSON.parse(answer.body.toString())],
+            [400, { success: false, error: INVALID }],
+            JSON.stringify(key),
+          );
         }
-        const twice = await client.send({ method: 'POST', target: '/api/notify', headers: [['Idempotency-Key', 'a'], ['Idempotency-Key', 'b']], body: Buffer.from(JSON.stringify({ email: 'bad-key@example.com', productSlug: 'kumo-vco-2' })) });
+        const twice = await client.send({
+          method: 'POST',
+          target: '/api/notify',
+          headers: [
+            ['Idempotency-Key', 'a'],
+            ['Idempotency-Key', 'b'],
+          ],
+          body: Buffer.from(JSON.stringify({ email: 'bad-key@example.com', productSlug: 'kumo-vco-2' })),
+        });
         assert.deepEqual([twice.status, JSON.parse(twice.body.toString())], [400, { success: false, error: INVALID }]);
       } finally {
         client.close();
@@ -277,7 +365,8 @@ for (const dialect of DIALECTS) {
   test(`replays count against the rate limit like any request (${dialect})`, async () => {
     const app = await startTestApp({ dialect, env: { RATE_LIMIT_PER_MINUTE: '3' } });
     try {
-      const send = () => app.request('/api/reservation', { method: 'POST', headers: { 'idempotency-key': 'limited' }, body: JSON.stringify(valid) });
+      const send = () =>
+        app.request('/api/reservation', { method: 'POST', headers: { 'idempotency-key': 'limited' }, body: JSON.stringify(valid) });
       const statuses = [];
       for (let i = 0; i < 4; i++) statuses.push((await send()).status);
       assert.deepEqual(statuses, [200, 200, 200, 429]);

@@ -49,7 +49,10 @@ for (const dialect of DIALECTS) {
 
     test('from and to choose the window, both ends included, with or without a time and offset', async () => {
       const everything = await logs('?from=2000-01-01');
-      assert.deepEqual(everything.body.logs.map((l) => l.keyword), [...recent, ...old].map((l) => l.keyword));
+      assert.deepEqual(
+        everything.body.logs.map((l) => l.keyword),
+        [...recent, ...old].map((l) => l.keyword),
+      );
       assert.equal(everything.body.total, 6);
       assert.deepEqual((await logs('?from=2024-12-31&to=2025-01-01')).body, { logs: [old[1]], total: 1 });
       assert.deepEqual((await logs(`?from=${encodeURIComponent('2025-01-01T09:00:00+09:00')}&to=2025-01-01T00:00`)).body.total, 1);
@@ -70,16 +73,20 @@ for (const dialect of DIALECTS) {
       const cases: [string, { field: string; message: string }[]][] = [
         ['?from=yesterday', [{ field: 'from', message: 'from must be an ISO 8601 date or date-time' }]],
         ['?to=2026-02-30', [{ field: 'to', message: 'to must be an ISO 8601 date or date-time' }]],
-        ['?from=x&to=y&limit=0', [
-          { field: 'from', message: 'from must be an ISO 8601 date or date-time' },
-          { field: 'to', message: 'to must be an ISO 8601 date or date-time' },
-          { field: 'limit', message: 'limit must be between 1 and 5000' },
-        ]],
+        [
+          '?from=x&to=y&limit=0',
+          [
+            { field: 'from', message: 'from must be an ISO 8601 date or date-time' },
+            { field: 'to', message: 'to must be an ISO 8601 date or date-time' },
+            { field: 'limit', message: 'limit must be between 1 and 5000' },
+          ],
+        ],
         ['?from=2026-03-02&to=2026-03-01', [{ field: 'from', message: 'from must not be after to' }]],
         [`?from=${ago(-DAY)}`, [{ field: 'from', message: 'from must not be after to' }]],
         ['?from=2026-01-01&from=2026-02-01', [{ field: 'from', message: 'from must be given once' }]],
       ];
-      for (const limit of ['0', '-1', '1.5', 'abc', '', '1e3']) cases.push([`?limit=${limit}`, [{ field: 'limit', message: 'limit must be between 1 and 5000' }]]);
+      for (const limit of ['0', '-1', '1.5', 'abc', '', '1e3'])
+        cases.push([`?limit=${limit}`, [{ field: 'limit', message: 'limit must be between 1 and 5000' }]]);
       for (const [query, details] of cases) {
         const { response, body } = await logs(query);
         assert.equal(response.status, 400, query);

@@ -42,7 +42,8 @@ interface Rendered {
 async function inspect(page: Page): Promise<Rendered> {
   return page.evaluate(() => ({
     pwned: 'pwned' in window || '__pwned' in window,
-    injected: document.querySelectorAll('x-pwn, img[src="x"], [onerror], [onload], iframe, script:not([src]):not([type="importmap"])').length,
+    injected: document.querySelectorAll('x-pwn, img[src="x"], [onerror], [onload], iframe, script:not([src]):not([type="importmap"])')
+      .length,
     violations: ((window as unknown as { __violations?: string[] }).__violations ?? []).slice(),
     text: document.body.innerText,
   }));
@@ -58,9 +59,17 @@ describe('markup shown as text, rendered in Chromium', () => {
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'tenpo-markup-'));
     const products = z.array(z.looseObject({})).parse(JSON.parse(readFileSync('data/products.json', 'utf8')));
-    writeFileSync(join(dir, 'products.json'), JSON.stringify([{ ...products[0], slug: SLUG, name: PRODUCT, detailHref: '"><x-pwn>' }, ...products.slice(1)]));
+    writeFileSync(
+      join(dir, 'products.json'),
+      JSON.stringify([{ ...products[0], slug: SLUG, name: PRODUCT, detailHref: '"><x-pwn>' }, ...products.slice(1)]),
+    );
     mkdirSync(join(dir, 'content', 'articles'), { recursive: true });
-    const frontMatter = [`title: ${JSON.stringify(TITLE)}`, `description: ${JSON.stringify(DESCRIPTION)}`, 'tags: ["<x-pwn>"]', 'createdAt: "2026-01-02"'];
+    const frontMatter = [
+      `title: ${JSON.stringify(TITLE)}`,
+      `description: ${JSON.stringify(DESCRIPTION)}`,
+      'tags: ["<x-pwn>"]',
+      'createdAt: "2026-01-02"',
+    ];
     writeFileSync(join(dir, 'content', 'articles', 'hostile.md'), `---\n${frontMatter.join('\n')}\n---\n\n${BODY}\n`);
     smtp = await startSmtpReceiver();
     chat = await startHttpReceiver();
@@ -80,9 +89,22 @@ describe('markup shown as text, rendered in Chromium', () => {
     });
     browser = await launchBrowser();
 
-    const post = (path: string, body: unknown) => app.request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    const reserved = (await app.read('/api/reservation', await post('/api/reservation', { name: NAME, email: EMAIL, productSlug: SLUG }))).success();
-    assert.equal((await app.admin('/api/admin-reservations-status', { id: reserved.reservationId, productSlug: SLUG, status: 'pending', notes: NOTES })).status, 200);
+    const post = (path: string, body: unknown) =>
+      app.request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const reserved = (
+      await app.read('/api/reservation', await post('/api/reservation', { name: NAME, email: EMAIL, productSlug: SLUG }))
+    ).success();
+    assert.equal(
+      (
+        await app.admin('/api/admin-reservations-status', {
+          id: reserved.reservationId,
+          productSlug: SLUG,
+          status: 'pending',
+          notes: NOTES,
+        })
+      ).status,
+      200,
+    );
     assert.equal((await post('/api/notify', { email: EMAIL, productSlug: SLUG })).status, 200);
     assert.equal((await app.admin('/api/admin/notify/send', { productSlug: SLUG })).status, 200);
     await app.request(`/api/search?q=${encodeURIComponent(KEYWORD)}`);
@@ -112,7 +134,9 @@ describe('markup shown as text, rendered in Chromium', () => {
     assert.equal(result?.title, TITLE);
     assert.equal(result?.description, DESCRIPTION);
     const page = await browser.newPage();
-    await page.setContent(`<!doctype html><body><h1 id="t">${result!.highlighted_title}</h1><p id="e">${result!.highlighted_excerpt}</p></body>`);
+    await page.setContent(
+      `<!doctype html><body><h1 id="t">${result!.highlighted_title}</h1><p id="e">${result!.highlighted_excerpt}</p></body>`,
+    );
     const shown = await page.evaluate(() => ({
       title: document.getElementById('t')!.textContent,
       excerpt: document.getElementById('e')!.textContent,
@@ -122,7 +146,10 @@ describe('markup shown as text, rendered in Chromium', () => {
     await page.close();
     assert.equal(shown.title, TITLE);
     assert.equal(shown.excerpt, result!.excerpt);
-    assert.ok(String(result!.excerpt).includes('<img src=x onerror=__pwned=1>'), 'a character reference in the body is its character in the excerpt');
+    assert.ok(
+      String(result!.excerpt).includes('<img src=x onerror=__pwned=1>'),
+      'a character reference in the body is its character in the excerpt',
+    );
     assert.ok(shown.tags.length > 0 && shown.tags.every((tag) => tag === 'MARK'), shown.tags.join());
     assert.equal(shown.pwned, false);
   });
@@ -145,25 +172,39 @@ describe('markup shown as text, rendered in Chromium', () => {
     // Every link of the restock email stays on the shop's site: an odd detailHref makes no new attribute.
     const page = await browser.newPage();
     await page.setContent(String(restock.parsed.html));
-    const links = await page.evaluate(() => [...document.querySelectorAll('a')].map((a) => [a.getAttribute('href'), ...a.getAttributeNames().filter((name) => name !== 'href' && name !== 'style')]));
+    const links = await page.evaluate(() =>
+      [...document.querySelectorAll('a')].map((a) => [
+        a.getAttribute('href'),
+        ...a.getAttributeNames().filter((name) => name !== 'href' && name !== 'style'),
+      ]),
+    );
     await page.close();
     assert.equal(links.length, 2);
-    for (const [href, ...others] of links) assert.ok(String(href).startsWith(`${BASE}/`) && others.length === 0, `${href} ${others.join()}`);
+    for (const [href, ...others] of links)
+      assert.ok(String(href).startsWith(`${BASE}/`) && others.length === 0, `${href} ${others.join()}`);
   });
 
   test('chat payloads carry no markup Slack would read: plain text, no mention, no link, no entity of the customer’s', async () => {
     const posts = await chat.waitForAccepted(3);
     for (const post of posts) {
       const slack = SlackBody.parse(post.body);
-      const mrkdwn = [slack.text, ...slack.blocks.flatMap((block) => [...(block.fields ?? []), ...(block.elements ?? [])].map((f) => f.text))];
+      const mrkdwn = [
+        slack.text,
+        ...slack.blocks.flatMap((block) => [...(block.fields ?? []), ...(block.elements ?? [])].map((f) => f.text)),
+      ];
       for (const text of mrkdwn) assert.doesNotMatch(text, /[<>]|&(?!amp;|lt;|gt;)/, `${post.path}: ${text}`);
       // Shown literally (issue 12): no block text is mrkdwn or turns :codes: into emoji, and the notification text is not mrkdwn.
-      const blockTexts = slack.blocks.flatMap((block) => [block.text, ...(block.fields ?? []), ...(block.elements ?? [])]).filter((t) => t !== undefined);
+      const blockTexts = slack.blocks
+        .flatMap((block) => [block.text, ...(block.fields ?? []), ...(block.elements ?? [])])
+        .filter((t) => t !== undefined);
       assert.deepEqual(new Set(blockTexts.map((t) => `${t.type} ${t.emoji}`)), new Set(['plain_text false']), post.path);
       assert.equal(slack.mrkdwn, false, post.path);
     }
     const reservation = posts.find((post) => post.path === '/reservation')!;
-    assert.ok(SlackBody.parse(reservation.body).text.includes(NAME.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;')), 'the name, escaped as Slack asks');
+    assert.ok(
+      SlackBody.parse(reservation.body).text.includes(NAME.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;')),
+      'the name, escaped as Slack asks',
+    );
   });
 
   test('the unsubscribe page shows the product name as text, under its own CSP and without it', async () => {
@@ -230,7 +271,11 @@ describe('markup shown as text, rendered in Chromium', () => {
     await context.close();
 
     for (const [view, rendered] of Object.entries({ reservations, subscriptions, dashboard })) {
-      assert.deepEqual({ pwned: rendered.pwned, injected: rendered.injected, violations: rendered.violations }, { pwned: false, injected: 0, violations: [] }, view);
+      assert.deepEqual(
+        { pwned: rendered.pwned, injected: rendered.injected, violations: rendered.violations },
+        { pwned: false, injected: 0, violations: [] },
+        view,
+      );
     }
     assert.deepEqual(errors, []);
   });

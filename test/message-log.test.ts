@@ -30,7 +30,10 @@ for (const dialect of DIALECTS) {
     const list = (body: Record<string, unknown>) => app.call('/api/admin/messages/list', body);
     const retry = (ids: unknown) => app.call('/api/admin/messages/retry', { ids });
     async function reserve(email: string): Promise<string> {
-      const response = await app.request('/api/reservation', { method: 'POST', body: JSON.stringify({ name: '山田 太郎', email, productSlug: 'kumo-vco-2' }) });
+      const response = await app.request('/api/reservation', {
+        method: 'POST',
+        body: JSON.stringify({ name: '山田 太郎', email, productSlug: 'kumo-vco-2' }),
+      });
       return (await app.read('/api/reservation', response)).success().reservationId;
     }
     /** Every message about a record once none of them is pending any more. */
@@ -45,8 +48,33 @@ for (const dialect of DIALECTS) {
       const messages = await settledAbout(id);
       const byChannel = Object.fromEntries(messages.map((m) => [m.channel, m]));
       const email = byChannel.email!;
-      assert.deepEqual(Object.keys(email).sort(), ['attempts', 'channel', 'createdAt', 'id', 'kind', 'lastError', 'recordId', 'sentAt', 'status', 'to']);
-      assert.deepEqual({ ...email, id: '', createdAt: '', sentAt: '' }, { id: '', recordId: id, channel: 'email', kind: 'reservation-received', to: 'log-one@example.com', status: 'sent', attempts: 1, lastError: null, createdAt: '', sentAt: '' });
+      assert.deepEqual(Object.keys(email).sort(), [
+        'attempts',
+        'channel',
+        'createdAt',
+        'id',
+        'kind',
+        'lastError',
+        'recordId',
+        'sentAt',
+        'status',
+        'to',
+      ]);
+      assert.deepEqual(
+        { ...email, id: '', createdAt: '', sentAt: '' },
+        {
+          id: '',
+          recordId: id,
+          channel: 'email',
+          kind: 'reservation-received',
+          to: 'log-one@example.com',
+          status: 'sent',
+          attempts: 1,
+          lastError: null,
+          createdAt: '',
+          sentAt: '',
+        },
+      );
       assert.ok(email.sentAt! >= email.createdAt);
       const chat = byChannel.chat!;
       assert.deepEqual([chat.kind, chat.to, chat.status, chat.recordId], ['reservation', 'reservation', 'sent', id]);
@@ -61,20 +89,42 @@ for (const dialect of DIALECTS) {
       const all = (await list({ pageSize: 100 })).success();
       const order = (a: Listed, b: Listed) => (a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1);
       assert.deepEqual(all.messages, [...all.messages].sort(order));
-      const stored = await app.services.database.db.selectFrom('outbox').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const stored = await app.services.database.db
+        .selectFrom('outbox')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       assert.equal(all.total, Number(stored.n));
-      assert.deepEqual((await list({ recordId: second })).success().messages.map((m) => m.recordId), [second, second]);
+      assert.deepEqual(
+        (await list({ recordId: second })).success().messages.map((m) => m.recordId),
+        [second, second],
+      );
 
       const emails = (await list({ channel: 'email', pageSize: 100 })).success();
       assert.ok(emails.messages.length > 0 && emails.messages.every((m) => m.channel === 'email'));
-      assert.deepEqual(emails.messages, all.messages.filter((m) => m.channel === 'email'));
+      assert.deepEqual(
+        emails.messages,
+        all.messages.filter((m) => m.channel === 'email'),
+      );
       const sentChats = (await list({ channel: 'chat', status: 'sent', pageSize: 100 })).success();
-      assert.deepEqual(sentChats.messages, all.messages.filter((m) => m.channel === 'chat' && m.status === 'sent'));
+      assert.deepEqual(
+        sentChats.messages,
+        all.messages.filter((m) => m.channel === 'chat' && m.status === 'sent'),
+      );
       assert.equal((await list({ status: 'dead', recordId: second })).success().total, 0);
       assert.deepEqual((await list({ status: '', channel: '', recordId: '' })).success().total, all.total);
 
       const paged = (await list({ page: '2', pageSize: '2' })).success();
-      assert.deepEqual({ ...paged, messages: paged.messages.map((m) => m.id) }, { success: true, messages: all.messages.slice(2, 4).map((m) => m.id), total: all.total, page: 2, pageSize: 2, totalPages: Math.ceil(all.total / 2) });
+      assert.deepEqual(
+        { ...paged, messages: paged.messages.map((m) => m.id) },
+        {
+          success: true,
+          messages: all.messages.slice(2, 4).map((m) => m.id),
+          total: all.total,
+          page: 2,
+          pageSize: 2,
+          totalPages: Math.ceil(all.total / 2),
+        },
+      );
       const defaults = (await list({})).success();
       assert.deepEqual([defaults.page, defaults.pageSize], [1, 20]);
       assert.deepEqual((await list({ page: 0 })).success().page, 1);
@@ -103,10 +153,18 @@ for (const dialect of DIALECTS) {
       for (const recordId of ['res_ないよ', '"; drop table outbox; --', '%', '__proto__']) {
         assert.equal((await list({ recordId })).success().total, 0, recordId);
       }
-      const proto = await app.request('/api/admin/messages/list', { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, body: '{"__proto__": {"status": "dead"}, "pageSize": 1}' });
+      const proto = await app.request('/api/admin/messages/list', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+        body: '{"__proto__": {"status": "dead"}, "pageSize": 1}',
+      });
       assert.equal((await app.read('/api/admin/messages/list', proto)).success().pageSize, 1);
       for (const body of ['[]', 'null', '"x"', '{']) {
-        const response = await app.request('/api/admin/messages/list', { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, body });
+        const response = await app.request('/api/admin/messages/list', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+          body,
+        });
         assert.equal((await app.read('/api/admin/messages/list', response)).failure(400).error, 'Invalid JSON body', body);
       }
     });
@@ -118,7 +176,11 @@ for (const dialect of DIALECTS) {
           const failure = (await app.read(path, response)).failure(401);
           assert.equal(failure.error, 'Unauthorized');
         }
-        const huge = await app.request(path, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, body: JSON.stringify({ ids: ['x'.repeat(70_000)] }) });
+        const huge = await app.request(path, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+          body: JSON.stringify({ ids: ['x'.repeat(70_000)] }),
+        });
         assert.equal((await app.read(path, huge)).failure(413).error, 'Payload too large');
       }
     });
@@ -174,7 +236,11 @@ for (const dialect of DIALECTS) {
     const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
     const seeded = await openDatabase(target, createLogger('silent'));
     const row = (id: string, status: string, days: { created: number; sent?: number; died?: number }) =>
-      storedMessage(id, status, { createdAt: ago(days.created), sentAt: days.sent === undefined ? undefined : ago(days.sent), diedAt: days.died === undefined ? undefined : ago(days.died) });
+      storedMessage(id, status, {
+        createdAt: ago(days.created),
+        sentAt: days.sent === undefined ? undefined : ago(days.sent),
+        diedAt: days.died === undefined ? undefined : ago(days.died),
+      });
     await seeded.db
       .insertInto('outbox')
       .values([
@@ -186,12 +252,18 @@ for (const dialect of DIALECTS) {
       ])
       .execute();
     await seeded.close();
-    const app = await startTestApp({ dialect, env: { DATABASE_URL: target.dialect === 'sqlite' ? `sqlite:${target.path}` : target.url, OUTBOX_RETENTION_DAYS: '35' } });
+    const app = await startTestApp({
+      dialect,
+      env: { DATABASE_URL: target.dialect === 'sqlite' ? `sqlite:${target.path}` : target.url, OUTBOX_RETENTION_DAYS: '35' },
+    });
     try {
-      const left = await waitUntil(async () => {
-        const { messages, total } = (await app.call('/api/admin/messages/list', { pageSize: 100 })).success();
-        return total === 3 ? messages : undefined;
-      }, { what: 'the purge at start' });
+      const left = await waitUntil(
+        async () => {
+          const { messages, total } = (await app.call('/api/admin/messages/list', { pageSize: 100 })).success();
+          return total === 3 ? messages : undefined;
+        },
+        { what: 'the purge at start' },
+      );
       assert.deepEqual(left.map((m) => m.id).sort(), ['kept-dead', 'kept-pending', 'kept-sent']);
     } finally {
       await app.close();

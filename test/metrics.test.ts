@@ -18,11 +18,18 @@ async function scrape(app: TestApp, token = ADMIN_TOKEN): Promise<string> {
 
 /** The value of one sample, by name and exact label set; undefined when absent. */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  const wanted = Object.entries(labels).map(([key, value]) => `${key}="${value}"`).sort().join(',');
+  const wanted = Object.entries(labels)
+    .map(([key, value]) => `${key}="${value}"`)
+    .sort()
+    .join(',');
   for (const line of text.split('\n')) {
     const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
     if (!match || match[1] !== name) continue;
-    const found = (match[2] ?? '').split(/,(?=[a-zA-Z_]\w*=")/).filter(Boolean).sort().join(',');
+    const found = (match[2] ?? '')
+      .split(/,(?=[a-zA-Z_]\w*=")/)
+      .filter(Boolean)
+      .sort()
+      .join(',');
     if (found === wanted) return Number(match[3]);
   }
   return undefined;
@@ -53,7 +60,11 @@ describe('access', () => {
   });
 
   test('the METRICS_TOKEN opens /metrics only, not the admin API', async () => {
-    const response = await app.request('/api/admin-dashboard-stats', { method: 'POST', headers: { authorization: `Bearer ${METRICS_TOKEN}` }, body: '{}' });
+    const response = await app.request('/api/admin-dashboard-stats', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+      body: '{}',
+    });
     assert.equal(response.status, 401);
   });
 });
@@ -86,23 +97,43 @@ describe('requests by route template, method and status', () => {
     for (const raw of ['secret-query', 'wp-login', 'xxxxx', 'page=abc']) assert.ok(!text.includes(raw), `${raw} is not a label`);
 
     // The histogram: cumulative buckets ending in +Inf, which equals the count.
-    const buckets = text.split('\n').filter((line) => line.startsWith('tenpo_http_request_duration_seconds_bucket{') && line.includes('route="/api/products",method="GET",status="200"'));
+    const buckets = text
+      .split('\n')
+      .filter(
+        (line) =>
+          line.startsWith('tenpo_http_request_duration_seconds_bucket{') &&
+          line.includes('route="/api/products",method="GET",status="200"'),
+      );
     assert.ok(buckets.length >= 10, buckets.join('\n'));
     const values = buckets.map((line) => Number(line.split(' ').at(-1)));
-    assert.deepEqual(values, [...values].sort((a, b) => a - b), 'cumulative');
+    assert.deepEqual(
+      values,
+      [...values].sort((a, b) => a - b),
+      'cumulative',
+    );
     assert.match(buckets.at(-1)!, /^[^ ]*le="\+Inf"[^ ]* 1$/);
     assert.ok(sample(text, 'tenpo_http_request_duration_seconds_sum', { route: '/api/products', method: 'GET', status: '200' })! > 0);
   });
 
   test('each scrape counts the ones before it', async () => {
-    const before = sample(await scrape(app), 'tenpo_http_request_duration_seconds_count', { route: '/metrics', method: 'GET', status: '200' }) ?? 0;
-    const next = sample(await scrape(app), 'tenpo_http_request_duration_seconds_count', { route: '/metrics', method: 'GET', status: '200' });
+    const before =
+      sample(await scrape(app), 'tenpo_http_request_duration_seconds_count', { route: '/metrics', method: 'GET', status: '200' }) ?? 0;
+    const next = sample(await scrape(app), 'tenpo_http_request_duration_seconds_count', {
+      route: '/metrics',
+      method: 'GET',
+      status: '200',
+    });
     assert.equal(next, before + 1);
   });
 
   test('process metrics', async () => {
     const text = await scrape(app);
-    for (const name of ['process_cpu_user_seconds_total', 'process_resident_memory_bytes', 'nodejs_eventloop_lag_seconds', 'nodejs_heap_size_used_bytes']) {
+    for (const name of [
+      'process_cpu_user_seconds_total',
+      'process_resident_memory_bytes',
+      'nodejs_eventloop_lag_seconds',
+      'nodejs_heap_size_used_bytes',
+    ]) {
       assert.ok((sample(text, name) ?? -1) >= 0, name);
     }
   });
@@ -125,7 +156,12 @@ for (const dialect of DIALECTS) {
       receiver = await startHttpReceiver();
       app = await startTestApp({
         dialect,
-        env: { RATE_LIMIT_PER_MINUTE: '0', EMAIL_PROVIDER_API_KEY: 're_test', EMAIL_API_URL: `${receiver.url}/emails`, RESERVATION_WEBHOOK_URL: `${receiver.url}/chat` },
+        env: {
+          RATE_LIMIT_PER_MINUTE: '0',
+          EMAIL_PROVIDER_API_KEY: 're_test',
+          EMAIL_API_URL: `${receiver.url}/emails`,
+          RESERVATION_WEBHOOK_URL: `${receiver.url}/chat`,
+        },
         dispatcher: { pollIntervalMs: 25, retryBaseMs: 30, retryCapMs: 60, maxAttempts: 2 },
       });
     });
@@ -135,7 +171,10 @@ for (const dialect of DIALECTS) {
     });
 
     const reserve = async (email: string) => {
-      const response = await app.request('/api/reservation', { method: 'POST', body: JSON.stringify({ name: '計測 太郎', email, productSlug: 'kumo-vco-2' }) });
+      const response = await app.request('/api/reservation', {
+        method: 'POST',
+        body: JSON.stringify({ name: '計測 太郎', email, productSlug: 'kumo-vco-2' }),
+      });
       assert.equal(response.status, 200);
     };
 
@@ -145,11 +184,16 @@ for (const dialect of DIALECTS) {
       await receiver.waitForAccepted(1, '/chat');
       // An attempt is counted when the provider accepts it, and the message leaves `pending` when the
       // batch of deliveries is written a moment later: wait for both.
-      const text = await waitUntil(async () => {
-        const text = await scrape(app);
-        const counted = ['chat', 'email'].every((channel) => sample(text, 'tenpo_outbox_delivery_attempts_total', { channel, outcome: 'sent' }) === 1);
-        return counted && sample(text, 'tenpo_outbox_messages', { status: 'pending' }) === 0 ? text : undefined;
-      }, { what: 'both deliveries counted and recorded' });
+      const text = await waitUntil(
+        async () => {
+          const text = await scrape(app);
+          const counted = ['chat', 'email'].every(
+            (channel) => sample(text, 'tenpo_outbox_delivery_attempts_total', { channel, outcome: 'sent' }) === 1,
+          );
+          return counted && sample(text, 'tenpo_outbox_messages', { status: 'pending' }) === 0 ? text : undefined;
+        },
+        { what: 'both deliveries counted and recorded' },
+      );
       assert.equal(sample(text, 'tenpo_outbox_messages', { status: 'dead' }), 0);
       assert.equal(sample(text, 'tenpo_outbox_oldest_pending_age_seconds'), 0);
       assert.equal(sample(text, 'tenpo_outbox_scrape_success'), 1);
@@ -158,10 +202,13 @@ for (const dialect of DIALECTS) {
     test('failing deliveries count as retry, then dead; a message waiting shows its age', async () => {
       receiver.failAlways(503);
       await reserve('dead@example.com');
-      const text = await waitUntil(async () => {
-        const text = await scrape(app);
-        return sample(text, 'tenpo_outbox_messages', { status: 'dead' }) === 2 ? text : undefined;
-      }, { what: 'both messages given up' });
+      const text = await waitUntil(
+        async () => {
+          const text = await scrape(app);
+          return sample(text, 'tenpo_outbox_messages', { status: 'dead' }) === 2 ? text : undefined;
+        },
+        { what: 'both messages given up' },
+      );
       for (const channel of ['email', 'chat']) {
         assert.equal(sample(text, 'tenpo_outbox_delivery_attempts_total', { channel, outcome: 'retry' }), 1, channel);
         assert.equal(sample(text, 'tenpo_outbox_delivery_attempts_total', { channel, outcome: 'dead' }), 1, channel);

@@ -50,7 +50,8 @@ async function persistentDatabaseUrl(dialect: Dialect): Promise<{ url: string; r
 function byKey(requests: ReceivedRequest[]): Map<string, number> {
   const counts = new Map<string, number>();
   for (const r of requests) {
-    const key = r.path === '/emails' ? `email:${r.headers['idempotency-key']}` : `chat:${JSON.stringify(SlackBody.parse(r.body).blocks[1])}`;
+    const key =
+      r.path === '/emails' ? `email:${r.headers['idempotency-key']}` : `chat:${JSON.stringify(SlackBody.parse(r.body).blocks[1])}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   return counts;
@@ -87,19 +88,27 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(sent.to, ['taro@example.com']);
       assert.equal(sent.subject, 'ご予約を受け付けました（Kumo VCO II）');
       for (const part of [sent.text, sent.html]) {
-        for (const expected of ['山田 太郎 様', id, 'Kumo VCO II', '¥42,000', '今後の流れ']) assert.ok(part.includes(expected), `${expected} in ${part.slice(0, 40)}`);
+        for (const expected of ['山田 太郎 様', id, 'Kumo VCO II', '¥42,000', '今後の流れ'])
+          assert.ok(part.includes(expected), `${expected} in ${part.slice(0, 40)}`);
       }
 
       assert.deepEqual(Object.keys(chat!.body as object), ['text', 'mrkdwn', 'blocks'], 'Slack-style for a non-Discord host');
       const { text } = SlackBody.parse(chat!.body);
-      for (const expected of ['Kumo VCO II', 'kumo-vco-2', '山田 太郎', 'taro@example.com', id]) assert.ok(text.includes(expected), expected);
+      for (const expected of ['Kumo VCO II', 'kumo-vco-2', '山田 太郎', 'taro@example.com', id])
+        assert.ok(text.includes(expected), expected);
       const createdAt = (await app.call('/api/admin-reservations-list', {})).success().reservations[0]!.createdAt;
       assert.ok(JSON.stringify(chat!.body).includes(createdAt), 'the timestamp');
 
       await settle(200);
       assert.equal(receiver.requests.length, 2, 'nothing is sent twice');
       const rows = await outboxRows(app);
-      assert.deepEqual(rows.map((r) => [r.status, r.attempts, r.record_id]), [['sent', 1, id], ['sent', 1, id]]);
+      assert.deepEqual(
+        rows.map((r) => [r.status, r.attempts, r.record_id]),
+        [
+          ['sent', 1, id],
+          ['sent', 1, id],
+        ],
+      );
       assert.ok(rows.every((r) => r.sent_at !== null && r.locked_until === null));
     });
 
@@ -116,12 +125,19 @@ for (const dialect of DIALECTS) {
       assert.equal(accepted.length, 4);
       assert.ok([...byKey(accepted).values()].every((count) => count === 1));
       assert.deepEqual(
-        accepted.filter((r) => r.path === '/emails').map((r) => r.headers['idempotency-key']).sort(),
+        accepted
+          .filter((r) => r.path === '/emails')
+          .map((r) => r.headers['idempotency-key'])
+          .sort(),
         ids.map((id) => `reservation/${id}/confirmation-email`).sort(),
       );
       const rows = await outboxRows(app);
       assert.ok(rows.every((r) => r.status === 'sent'));
-      assert.equal(rows.reduce((sum, r) => sum + r.attempts, 0), 4 + 6, 'every failed attempt was counted');
+      assert.equal(
+        rows.reduce((sum, r) => sum + r.attempts, 0),
+        4 + 6,
+        'every failed attempt was counted',
+      );
       assert.ok(app.logs.some((l) => l.msg === 'outbox: delivery failed; will retry' && l.error === 'HTTP 503: {"error":"unavailable"}'));
     });
 
@@ -198,7 +214,10 @@ for (const dialect of DIALECTS) {
       assert.equal(accepted.length, 6);
       assert.ok([...byKey(accepted).values()].every((count) => count === 1));
       assert.deepEqual(
-        accepted.filter((r) => r.path === '/emails').map((r) => r.headers['idempotency-key']).sort(),
+        accepted
+          .filter((r) => r.path === '/emails')
+          .map((r) => r.headers['idempotency-key'])
+          .sort(),
         ids.map((id) => `reservation/${id}/confirmation-email`).sort(),
       );
       assert.ok(failedSoFar >= 6);
@@ -212,21 +231,29 @@ for (const dialect of DIALECTS) {
       // Another instance queues two messages, claims them for 400 ms, and dies without settling them.
       await app.services.dispatcher.stop();
       const now = Date.now();
-      await enqueueMessages(
-        db,
-        [
-          {
-            idempotencyKey: 'crash/1',
-            queuedAt: new Date(now).toISOString(),
-            message: {
-              channel: 'email',
-              to: 'a@example.com',
-              email: { template: 'restock-available', facts: { productName: 's', price: null, productUrl: 'https://shop.example/p', unsubscribeUrl: 'https://shop.example/u' } },
+      await enqueueMessages(db, [
+        {
+          idempotencyKey: 'crash/1',
+          queuedAt: new Date(now).toISOString(),
+          message: {
+            channel: 'email',
+            to: 'a@example.com',
+            email: {
+              template: 'restock-available',
+              facts: { productName: 's', price: null, productUrl: 'https://shop.example/p', unsubscribeUrl: 'https://shop.example/u' },
             },
           },
-          { idempotencyKey: 'crash/2', queuedAt: new Date(now).toISOString(), message: { channel: 'chat', webhook: 'reservation', content: { title: 'crash', fields: [], timestamp: new Date(now).toISOString() } } },
-        ],
-      );
+        },
+        {
+          idempotencyKey: 'crash/2',
+          queuedAt: new Date(now).toISOString(),
+          message: {
+            channel: 'chat',
+            webhook: 'reservation',
+            content: { title: 'crash', fields: [], timestamp: new Date(now).toISOString() },
+          },
+        },
+      ]);
       const claimed = await claimDueMessages(db, app.services.database.dialect, {
         now: new Date(now).toISOString(),
         leaseUntil: new Date(now + 400).toISOString(),
@@ -240,12 +267,22 @@ for (const dialect of DIALECTS) {
       await settle(200);
       assert.equal(receiver.requests.length, 2);
       const rows = await outboxRows(app);
-      assert.deepEqual(rows.map((r) => [r.status, r.attempts]), [['sent', 2], ['sent', 2]]);
+      assert.deepEqual(
+        rows.map((r) => [r.status, r.attempts]),
+        [
+          ['sent', 2],
+          ['sent', 2],
+        ],
+      );
     });
 
     test('several instances on one store share the work and send each message once', async () => {
       store = await persistentDatabaseUrl(dialect);
-      const instances = [await start({ ...FAST, concurrency: 3 }), await start({ ...FAST, concurrency: 3 }), await start({ ...FAST, concurrency: 3 })];
+      const instances = [
+        await start({ ...FAST, concurrency: 3 }),
+        await start({ ...FAST, concurrency: 3 }),
+        await start({ ...FAST, concurrency: 3 }),
+      ];
       const ids = [];
       for (let i = 0; i < 30; i++) ids.push(await reserve(instances[i % 3]!, { ...valid, email: `buyer${i}@example.com` }));
       await receiver.waitForAccepted(60);
@@ -262,7 +299,11 @@ for (const dialect of DIALECTS) {
     let app: TestApp;
     before(async () => {
       smtp = await startSmtpReceiver();
-      app = await startTestApp({ dialect, env: { RATE_LIMIT_PER_MINUTE: '0', SMTP_URL: smtp.url, EMAIL_FROM: 'tenpo <shop@tenpo.example>' }, dispatcher: FAST });
+      app = await startTestApp({
+        dialect,
+        env: { RATE_LIMIT_PER_MINUTE: '0', SMTP_URL: smtp.url, EMAIL_FROM: 'tenpo <shop@tenpo.example>' },
+        dispatcher: FAST,
+      });
     });
     after(async () => {
       await app.close();
@@ -274,7 +315,10 @@ for (const dialect of DIALECTS) {
       const [mail] = await smtp.waitForMails(1);
       const { parsed, envelopeTo } = mail!;
       assert.deepEqual(envelopeTo, ['taro@example.com']);
-      assert.deepEqual(parsed.from?.value.map((a) => [a.name, a.address]), [['tenpo', 'shop@tenpo.example']]);
+      assert.deepEqual(
+        parsed.from?.value.map((a) => [a.name, a.address]),
+        [['tenpo', 'shop@tenpo.example']],
+      );
       assert.equal((parsed.to as { text: string }).text, 'taro@example.com');
       assert.equal(parsed.subject, 'ご予約を受け付けました（Kumo VCO II）');
       assert.match(parsed.messageId ?? '', /^<[0-9a-f]{32}@tenpo\.example>$/);
@@ -283,10 +327,13 @@ for (const dialect of DIALECTS) {
         assert.ok(String(parsed.html).includes(expected), `html: ${expected}`);
       }
       // The dispatcher records a delivery just after it, so wait for the record rather than race it.
-      const counts = await waitUntil(async () => {
-        const now = await outboxStatusCounts(app.services.database.db);
-        return now.sent === 1 && now.skipped === 1 ? now : undefined;
-      }, { what: 'the email recorded sent and the chat notice skipped' });
+      const counts = await waitUntil(
+        async () => {
+          const now = await outboxStatusCounts(app.services.database.db);
+          return now.sent === 1 && now.skipped === 1 ? now : undefined;
+        },
+        { what: 'the email recorded sent and the chat notice skipped' },
+      );
       assert.equal(counts.sent, 1);
       assert.equal(counts.skipped, 1, 'no webhook configured: the chat notice is skipped');
     });
@@ -303,7 +350,10 @@ for (const dialect of DIALECTS) {
       const html = String(parsed.html);
       assert.ok(!html.includes('<script>') && !html.includes('<img'), 'markup is escaped');
       assert.ok(html.includes('&lt;script&gt;alert(1)&lt;/script&gt;'));
-      assert.ok(parsed.text?.includes('<script>alert(1)</script> Bcc: victim@example.com <img src=x onerror=alert(1)> 様'), 'the text keeps it on one line');
+      assert.ok(
+        parsed.text?.includes('<script>alert(1)</script> Bcc: victim@example.com <img src=x onerror=alert(1)> 様'),
+        'the text keeps it on one line',
+      );
     });
 
     test('a refused message is retried and arrives once, under the same Message-ID', async () => {
@@ -331,7 +381,10 @@ for (const dialect of DIALECTS) {
       assert.equal(skipped.length, 1);
       assert.equal(skipped[0]!.to, 'taro@example.com');
       assert.ok(String(skipped[0]!.text).includes(id));
-      assert.ok(app.logs.some((l) => String(l.msg).startsWith('no email provider configured')), 'said once at start');
+      assert.ok(
+        app.logs.some((l) => String(l.msg).startsWith('no email provider configured')),
+        'said once at start',
+      );
       assert.ok(!app.logs.some((l) => /chat|webhook/i.test(String(l.msg))), 'nothing about the webhook');
       assert.deepEqual(await outboxStatusCounts(app.services.database.db), { pending: 0, sent: 0, skipped: 2, dead: 0 });
     });

@@ -41,7 +41,11 @@ for (const dialect of DIALECTS) {
       receiver = await startHttpReceiver();
       app = await startTestApp({
         dialect,
-        env: { RATE_LIMIT_PER_MINUTE: '0', PRODUCTION_ORIGIN: 'https://shop.example.jp', RESTOCK_WEBHOOK_URL: `${receiver.url}${WEBHOOK_PATH}` },
+        env: {
+          RATE_LIMIT_PER_MINUTE: '0',
+          PRODUCTION_ORIGIN: 'https://shop.example.jp',
+          RESTOCK_WEBHOOK_URL: `${receiver.url}${WEBHOOK_PATH}`,
+        },
         dispatcher: FAST,
       });
     });
@@ -59,15 +63,16 @@ for (const dialect of DIALECTS) {
 
     const subscriptions = async () =>
       app.services.database.db.selectFrom('subscriptions').selectAll().orderBy('created_at').orderBy('id').execute();
-    const chatMessages = async () =>
-      app.services.database.db.selectFrom('outbox').selectAll().where('channel', '=', 'chat').execute();
+    const chatMessages = async () => app.services.database.db.selectFrom('outbox').selectAll().where('channel', '=', 'chat').execute();
     const signUp = async (body: object = valid) => (await app.read('/api/notify', await post(app, body))).success().subscriptionId;
     const setStatus = (id: string, status: string, productSlug = 'kumo-vco-2') =>
       app.admin('/api/admin-notify-status', { id, productSlug, status });
 
     test('stores a pending subscription and answers its ntf_<ms>-<10 [a-z0-9]> id', async () => {
       const before = Date.now();
-      const body = (await app.read('/api/notify', await post(app, { email: '  Hanako.Yamada+shop@Example.CO.JP ', productSlug: 'kumo-vco-2' }))).success();
+      const body = (
+        await app.read('/api/notify', await post(app, { email: '  Hanako.Yamada+shop@Example.CO.JP ', productSlug: 'kumo-vco-2' }))
+      ).success();
       assert.deepEqual(Object.keys(body), ['success', 'subscriptionId']);
       assert.equal(body.success, true);
       assert.match(body.subscriptionId, SUBSCRIPTION_ID);
@@ -76,7 +81,16 @@ for (const dialect of DIALECTS) {
       const [row] = await subscriptions();
       assert.deepEqual(
         { ...row, created_at: undefined, updated_at: undefined },
-        { id: body.subscriptionId, email: 'hanako.yamada+shop@example.co.jp', product_slug: 'kumo-vco-2', status: 'pending', created_at: undefined, updated_at: undefined, notified_at: null, archived_at: null },
+        {
+          id: body.subscriptionId,
+          email: 'hanako.yamada+shop@example.co.jp',
+          product_slug: 'kumo-vco-2',
+          status: 'pending',
+          created_at: undefined,
+          updated_at: undefined,
+          notified_at: null,
+          archived_at: null,
+        },
       );
       assert.equal(row!.created_at, new Date(ms).toISOString());
       assert.equal(row!.updated_at, row!.created_at);
@@ -90,18 +104,26 @@ for (const dialect of DIALECTS) {
     });
 
     test('twenty identical signups at once: one subscription, one id for all, one chat notice', async () => {
-      const answers = await Promise.all(Array.from({ length: 20 }, async () => (await app.read('/api/notify', await post(app, valid))).success()));
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, async () => (await app.read('/api/notify', await post(app, valid))).success()),
+      );
       const ids = new Set(answers.map((a) => a.subscriptionId));
       assert.equal(ids.size, 1);
       const rows = await subscriptions();
-      assert.deepEqual(rows.map((r) => r.id), [...ids]);
+      assert.deepEqual(
+        rows.map((r) => r.id),
+        [...ids],
+      );
       assert.equal((await chatMessages()).length, 1);
     });
 
     test('twenty signups racing in twenty transactions of their own (no group commit): still one subscription', async () => {
       const { database, catalog } = app.services;
-      const write: WriteSignup = ({ item }) => database.db.transaction().execute((trx) => writeSignups(trx, [item]).then(([result]) => ({ kind: 'written', result })));
-      const results = await Promise.all(Array.from({ length: 20 }, () => signUpDomain({ catalog, write, wakeDispatcher: () => {} }, valid)));
+      const write: WriteSignup = ({ item }) =>
+        database.db.transaction().execute((trx) => writeSignups(trx, [item]).then(([result]) => ({ kind: 'written', result })));
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () => signUpDomain({ catalog, write, wakeDispatcher: () => {} }, valid)),
+      );
       const rows = await subscriptions();
       assert.equal(rows.length, 1);
       assert.ok(results.every((r) => r.ok && r.subscriptionId === rows[0]!.id));
@@ -110,7 +132,10 @@ for (const dialect of DIALECTS) {
     });
 
     test('twenty concurrent signups of two addresses and two products: one subscription per pair', async () => {
-      const bodies = Array.from({ length: 20 }, (_, i) => ({ email: i % 2 ? 'a@example.com' : 'B@example.com', productSlug: i % 4 < 2 ? 'kumo-vco-2' : 'tsuki-dual-lfo' }));
+      const bodies = Array.from({ length: 20 }, (_, i) => ({
+        email: i % 2 ? 'a@example.com' : 'B@example.com',
+        productSlug: i % 4 < 2 ? 'kumo-vco-2' : 'tsuki-dual-lfo',
+      }));
       const ids = await Promise.all(bodies.map(async (body) => (await app.read('/api/notify', await post(app, body))).success()));
       const rows = await subscriptions();
       assert.equal(rows.length, 4);
@@ -121,7 +146,11 @@ for (const dialect of DIALECTS) {
     });
 
     test('other products and other addresses get their own subscriptions', async () => {
-      const ids = [await signUp(), await signUp({ ...valid, productSlug: 'tsuki-dual-lfo' }), await signUp({ ...valid, email: 'hanako@example.com' })];
+      const ids = [
+        await signUp(),
+        await signUp({ ...valid, productSlug: 'tsuki-dual-lfo' }),
+        await signUp({ ...valid, email: 'hanako@example.com' }),
+      ];
       assert.equal(new Set(ids).size, 3);
     });
 
@@ -137,7 +166,10 @@ for (const dialect of DIALECTS) {
       const fourth = await signUp();
       assert.ok(![first, second, third].includes(fourth));
       assert.equal(await signUp(), fourth);
-      assert.deepEqual((await subscriptions()).map((r) => r.status), ['notified', 'unsubscribed', 'pending', 'pending']);
+      assert.deepEqual(
+        (await subscriptions()).map((r) => r.status),
+        ['notified', 'unsubscribed', 'pending', 'pending'],
+      );
     });
 
     test('the restock chat notice arrives with product, address, id and time', async () => {
@@ -208,9 +240,15 @@ for (const dialect of DIALECTS) {
     });
 
     test('CORS: the shop origin is echoed, others get nothing; the preflight answers 204', async () => {
-      assert.equal((await post(app, valid, { origin: 'https://shop.example.jp' })).headers.get('access-control-allow-origin'), 'https://shop.example.jp');
+      assert.equal(
+        (await post(app, valid, { origin: 'https://shop.example.jp' })).headers.get('access-control-allow-origin'),
+        'https://shop.example.jp',
+      );
       assert.equal((await post(app, valid, { origin: 'https://evil.example' })).headers.get('access-control-allow-origin'), null);
-      const preflight = await app.request('/api/notify', { method: 'OPTIONS', headers: { origin: 'http://shop.localhost:34434', 'access-control-request-method': 'POST' } });
+      const preflight = await app.request('/api/notify', {
+        method: 'OPTIONS',
+        headers: { origin: 'http://shop.localhost:34434', 'access-control-request-method': 'POST' },
+      });
       assert.equal(preflight.status, 204);
       assert.equal(preflight.headers.get('access-control-allow-origin'), 'http://shop.localhost:34434');
     });
@@ -239,7 +277,9 @@ for (const dialect of DIALECTS) {
           assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, String(retryAfter));
         }
         if (dialect === 'postgres') {
-          const { rows } = await sql<{ key: string; points: number }>`select key, points from rate_limits`.execute(app.services.database.db);
+          const { rows } = await sql<{ key: string; points: number }>`select key, points from rate_limits`.execute(
+            app.services.database.db,
+          );
           assert.deepEqual(rows, [{ key: 'public-writes:127.0.0.1', points: 6 }], 'one shared count per client');
         }
       } finally {
@@ -260,6 +300,10 @@ test('PostgreSQL down: the limit still answers, counting in memory, and the form
     const response = await post(app, valid);
     down.push([response.status, (await app.read('/api/notify', response)).failure().error]);
   }
-  assert.deepEqual(down, [[500, JA.serverError], [500, JA.serverError], [429, JA.tooMany]]);
+  assert.deepEqual(down, [
+    [500, JA.serverError],
+    [500, JA.serverError],
+    [429, JA.tooMany],
+  ]);
   await cluster.resume();
 });

@@ -29,25 +29,52 @@ test('a production process with no email provider logs no address, name or email
     },
   });
   try {
-    const post = (path: string, body: unknown) => service.request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const post = (path: string, body: unknown) =>
+      service.request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const reserved = await post('/api/reservation', { name: NAME, email: EMAIL, productSlug: 'kumo-vco-2' });
     assert.equal(reserved.status, 200);
     const { reservationId } = (await reserved.json()) as { reservationId: string };
     assert.equal((await post('/api/notify', { email: SIGNUP_EMAIL, productSlug: 'kumo-vco-2' })).status, 200);
     assert.equal((await service.admin('/api/admin/notify/send', { productSlug: 'kumo-vco-2' })).status, 200);
-    assert.equal((await service.admin('/api/admin-reservations-status', { id: reservationId, productSlug: 'kumo-vco-2', status: 'confirmed', notes: `${NAME}様 ${EMAIL}` })).status, 200);
+    assert.equal(
+      (
+        await service.admin('/api/admin-reservations-status', {
+          id: reservationId,
+          productSlug: 'kumo-vco-2',
+          status: 'confirmed',
+          notes: `${NAME}様 ${EMAIL}`,
+        })
+      ).status,
+      200,
+    );
     // Refused and failed requests are logged: with the address in the query string and the body.
-    assert.equal((await post(`/api/reservation?email=${encodeURIComponent(EMAIL)}`, { name: NAME, email: `${EMAIL}@`, productSlug: 'kumo-vco-2' })).status, 400);
+    assert.equal(
+      (await post(`/api/reservation?email=${encodeURIComponent(EMAIL)}`, { name: NAME, email: `${EMAIL}@`, productSlug: 'kumo-vco-2' }))
+        .status,
+      400,
+    );
     assert.equal((await service.admin('/api/admin/personal-data/export', { email: `${EMAIL} x` })).status, 400);
     assert.equal((await service.admin('/api/admin/personal-data/export', { email: EMAIL })).status, 200);
-    assert.equal((await service.request(`/api/admin-notify-list?email=${encodeURIComponent(SIGNUP_EMAIL)}`, { method: 'POST', body: '{' })).status, 401);
+    assert.equal(
+      (await service.request(`/api/admin-notify-list?email=${encodeURIComponent(SIGNUP_EMAIL)}`, { method: 'POST', body: '{' })).status,
+      401,
+    );
 
     // The reservation's confirmation and status emails, and the restock email: three skipped.
-    await waitUntil(() => service.logs().filter((line) => line.msg === 'email skipped: no provider configured').length === 3, { what: 'three emails skipped' });
+    await waitUntil(() => service.logs().filter((line) => line.msg === 'email skipped: no provider configured').length === 3, {
+      what: 'three emails skipped',
+    });
     const skipped = service.logs().filter((line) => line.msg === 'email skipped: no provider configured');
-    assert.deepEqual(Object.keys(skipped[0]!).filter((key) => !['level', 'time', 'service', 'msg'].includes(key)), ['idempotencyKey'], 'the message’s key, nothing else');
+    assert.deepEqual(
+      Object.keys(skipped[0]!).filter((key) => !['level', 'time', 'service', 'msg'].includes(key)),
+      ['idempotencyKey'],
+      'the message’s key, nothing else',
+    );
     for (const line of skipped) assert.match(String(line.idempotencyKey), /^(reservation|subscription)\/(res|ntf)_/);
-    assert.ok(service.logs().some((line) => line.status === 400), 'the refused requests were logged');
+    assert.ok(
+      service.logs().some((line) => line.status === 400),
+      'the refused requests were logged',
+    );
   } finally {
     await service.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -55,13 +82,18 @@ test('a production process with no email provider logs no address, name or email
   const printed = `${service.stdout}\n${service.stderr}`;
   const lowered = printed.toLowerCase();
   for (const address of [EMAIL, SIGNUP_EMAIL]) {
-    for (const form of [address, encodeURIComponent(address), address.split('@')[0]!]) assert.ok(!lowered.includes(form.toLowerCase()), `the log holds ${form}`);
+    for (const form of [address, encodeURIComponent(address), address.split('@')[0]!])
+      assert.ok(!lowered.includes(form.toLowerCase()), `the log holds ${form}`);
   }
-  for (const words of [NAME, '太郎', 'ご予約', 'kojin']) assert.ok(!printed.toLowerCase().includes(words.toLowerCase()), `the log holds ${words}`);
+  for (const words of [NAME, '太郎', 'ご予約', 'kojin'])
+    assert.ok(!printed.toLowerCase().includes(words.toLowerCase()), `the log holds ${words}`);
 });
 
 test('a provider’s error, as logged, keeps its words but not the address it quotes', () => {
-  assert.equal(withoutAddresses('550 5.1.1 <Taro@Example.com>: Recipient address rejected'), '550 5.1.1 <<address>>: Recipient address rejected');
+  assert.equal(
+    withoutAddresses('550 5.1.1 <Taro@Example.com>: Recipient address rejected'),
+    '550 5.1.1 <<address>>: Recipient address rejected',
+  );
   assert.equal(withoutAddresses('to=taro+shop@例え.jp refused; retry'), 'to=<address> refused; retry');
   assert.equal(withoutAddresses('HTTP 503 Service Unavailable'), 'HTTP 503 Service Unavailable');
 });

@@ -19,7 +19,13 @@ const ERASE = '/api/admin/personal-data/erase';
 const WEBHOOK_PATH = '/hooks/reservation-secret-path';
 // Retries wait two seconds, long enough to erase a message between its failed attempt and the next.
 const RETRY_MS = 2_000;
-const TIMINGS: Partial<DispatcherTimings> = { pollIntervalMs: 25, retryBaseMs: RETRY_MS, retryCapMs: RETRY_MS, leaseMs: 5_000, maxAttempts: 5 };
+const TIMINGS: Partial<DispatcherTimings> = {
+  pollIntervalMs: 25,
+  retryBaseMs: RETRY_MS,
+  retryCapMs: RETRY_MS,
+  leaseMs: 5_000,
+  maxAttempts: 5,
+};
 
 for (const dialect of DIALECTS) {
   describe(`personal data (${dialect})`, () => {
@@ -45,7 +51,8 @@ for (const dialect of DIALECTS) {
     });
     beforeEach(async () => {
       const { db } = app.services.database;
-      for (const table of ['outbox', 'reservations', 'subscriptions', 'record_history', 'preorder_customers', 'preorders'] as const) await db.deleteFrom(table).execute();
+      for (const table of ['outbox', 'reservations', 'subscriptions', 'record_history', 'preorder_customers', 'preorders'] as const)
+        await db.deleteFrom(table).execute();
       receiver.failAlways(0);
       receiver.requests.length = 0;
     });
@@ -59,15 +66,22 @@ for (const dialect of DIALECTS) {
     }
     const exported = async (email: unknown) => (await app.call(EXPORT, { email })).success();
     const allDelivered = () =>
-      waitUntil(async () => (await app.services.database.db.selectFrom('outbox').select('id').where('status', '!=', 'sent').execute()).length === 0, { what: 'every notice delivered' });
-    const outboxIds = async () => (await app.services.database.db.selectFrom('outbox').select('id').orderBy('id').execute()).map((row) => row.id);
+      waitUntil(
+        async () => (await app.services.database.db.selectFrom('outbox').select('id').where('status', '!=', 'sent').execute()).length === 0,
+        { what: 'every notice delivered' },
+      );
+    const outboxIds = async () =>
+      (await app.services.database.db.selectFrom('outbox').select('id').orderBy('id').execute()).map((row) => row.id);
 
     test('the export finds every record at the address whatever its case, archived ones too, and every message about them', async () => {
       const first = await reserve('Taro@Example.com');
       const second = await reserve('taro@example.com', 'tsuki-dual-lfo');
       const subscription = await signup('TARO@example.COM');
       const others = [await reserve('taro@example.co'), await reserve('xtaro@example.com'), await signup('hanako@example.com')];
-      assert.equal((await app.call('/api/admin/reservations/archive', { ids: [{ id: second, productSlug: 'tsuki-dual-lfo' }] })).status, 200);
+      assert.equal(
+        (await app.call('/api/admin/reservations/archive', { ids: [{ id: second, productSlug: 'tsuki-dual-lfo' }] })).status,
+        200,
+      );
       await allDelivered();
 
       const data = await exported('  TARO@EXAMPLE.COM ');
@@ -76,8 +90,17 @@ for (const dialect of DIALECTS) {
       const archived = data.reservations.find((r) => r.id === second)!;
       assert.ok(archived.archivedAt, 'archived ones are listed, with when');
       assert.equal(data.reservations.find((r) => r.id === first)!.archivedAt, null);
-      assert.deepEqual(data.reservations.map((r) => [r.email, r.name]), [['taro@example.com', '山田 太郎'], ['taro@example.com', '山田 太郎']]);
-      assert.deepEqual(data.subscriptions.map((s) => [s.id, s.email, s.status, s.archivedAt]), [[subscription, 'taro@example.com', 'pending', null]]);
+      assert.deepEqual(
+        data.reservations.map((r) => [r.email, r.name]),
+        [
+          ['taro@example.com', '山田 太郎'],
+          ['taro@example.com', '山田 太郎'],
+        ],
+      );
+      assert.deepEqual(
+        data.subscriptions.map((s) => [s.id, s.email, s.status, s.archivedAt]),
+        [[subscription, 'taro@example.com', 'pending', null]],
+      );
       // Each reservation: its confirmation email and the shop's chat notice; the signup: its chat notice.
       assert.equal(data.messages.length, 5);
       assert.deepEqual(new Set(data.messages.map((m) => m.recordId)), new Set([first, second, subscription]));
@@ -86,7 +109,10 @@ for (const dialect of DIALECTS) {
         assert.equal(message.to, message.channel === 'email' ? 'taro@example.com' : message.kind);
         assert.ok(!JSON.stringify(message).includes(WEBHOOK_PATH) && !JSON.stringify(message).includes('http'), 'no webhook URL');
       }
-      assert.deepEqual(data.messages.filter((m) => m.channel === 'email').map((m) => m.kind), ['reservation-received', 'reservation-received']);
+      assert.deepEqual(
+        data.messages.filter((m) => m.channel === 'email').map((m) => m.kind),
+        ['reservation-received', 'reservation-received'],
+      );
       assert.deepEqual(new Set(data.messages.filter((m) => m.channel === 'chat').map((m) => m.kind)), new Set(['reservation', 'restock']));
       const times = data.messages.map((m) => m.createdAt);
       assert.deepEqual(times, [...times].sort().reverse(), 'newest first');
@@ -100,13 +126,27 @@ for (const dialect of DIALECTS) {
         {
           idempotencyKey: 'legacy/1',
           queuedAt: '2025-01-01T00:00:00.000Z',
-          message: { channel: 'email', to: 'Legacy@Example.com', email: { template: 'restock-available', facts: { productName: 'x', productUrl: 'http://localhost/', price: null, unsubscribeUrl: 'http://localhost/u' } } },
+          message: {
+            channel: 'email',
+            to: 'Legacy@Example.com',
+            email: {
+              template: 'restock-available',
+              facts: { productName: 'x', productUrl: 'http://localhost/', price: null, unsubscribeUrl: 'http://localhost/u' },
+            },
+          },
         },
       ]);
       await db.updateTable('outbox').set({ status: 'sent', sent_at: '2025-01-01T00:00:01.000Z' }).execute();
       const data = await exported('legacy@example.com');
-      assert.deepEqual(data.messages.map((m) => [m.recordId, m.kind, m.to, m.status]), [[null, 'restock-available', 'Legacy@Example.com', 'sent']]);
-      assert.deepEqual((await app.call(ERASE, { email: 'LEGACY@example.com' })).success().erased, { reservations: 0, subscriptions: 0, messages: 1 });
+      assert.deepEqual(
+        data.messages.map((m) => [m.recordId, m.kind, m.to, m.status]),
+        [[null, 'restock-available', 'Legacy@Example.com', 'sent']],
+      );
+      assert.deepEqual((await app.call(ERASE, { email: 'LEGACY@example.com' })).success().erased, {
+        reservations: 0,
+        subscriptions: 0,
+        messages: 1,
+      });
       assert.deepEqual(await outboxIds(), []);
     });
 
@@ -114,44 +154,77 @@ for (const dialect of DIALECTS) {
       const id = await reserve('taro@xn--r8jz45g.jp');
       const data = await exported('Taro@例え.JP');
       assert.equal(data.email, 'taro@xn--r8jz45g.jp');
-      assert.deepEqual(data.reservations.map((r) => r.id), [id]);
+      assert.deepEqual(
+        data.reservations.map((r) => r.id),
+        [id],
+      );
     });
 
     test('an address that holds nothing exports empty lists and erases nothing', async () => {
       await reserve('someone@example.com');
       const data = await exported('nobody@example.com');
       assert.deepEqual([data.reservations, data.subscriptions, data.messages], [[], [], []]);
-      assert.deepEqual((await app.call(ERASE, { email: 'nobody@example.com' })).success(), { success: true, erased: { reservations: 0, subscriptions: 0, messages: 0 } });
+      assert.deepEqual((await app.call(ERASE, { email: 'nobody@example.com' })).success(), {
+        success: true,
+        erased: { reservations: 0, subscriptions: 0, messages: 0 },
+      });
       assert.equal((await exported('someone@example.com')).reservations.length, 1);
     });
 
     test('the erase deletes exactly what the export lists, gives preorder seats back, and leaves everyone else', async () => {
-      assert.equal((await app.call('/api/admin/preorders/upsert', { productSlug: 'tsuki-dual-lfo', capacity: 1, perCustomerLimit: 1 })).status, 200);
+      assert.equal(
+        (await app.call('/api/admin/preorders/upsert', { productSlug: 'tsuki-dual-lfo', capacity: 1, perCustomerLimit: 1 })).status,
+        200,
+      );
       const held = await reserve('Erase.Me@example.com', 'tsuki-dual-lfo');
       await reserve('erase.me@example.com');
       const subscription = await signup('erase.me@example.com', 'tsuki-dual-lfo');
       await app.call('/api/admin/notify/archive', { ids: [{ id: subscription, productSlug: 'tsuki-dual-lfo' }] });
       const kept = await reserve('keep@example.com');
-      await app.call('/api/admin-reservations-status', { id: held, productSlug: 'tsuki-dual-lfo', status: 'pending', notes: '電話 090-0000-0000 の方' });
+      await app.call('/api/admin-reservations-status', {
+        id: held,
+        productSlug: 'tsuki-dual-lfo',
+        status: 'pending',
+        notes: '電話 090-0000-0000 の方',
+      });
       await app.call('/api/admin-reservations-status', { id: kept, productSlug: 'kumo-vco-2', status: 'pending', notes: '別のお客様' });
       await allDelivered();
       const before = await exported('erase.me@example.com');
       const keptBefore = await exported('keep@example.com');
-      assert.equal((await post('/api/reservation', { name: 'x', email: 'late@example.com', productSlug: 'tsuki-dual-lfo' })).status, 409, 'the one seat is taken');
+      assert.equal(
+        (await post('/api/reservation', { name: 'x', email: 'late@example.com', productSlug: 'tsuki-dual-lfo' })).status,
+        409,
+        'the one seat is taken',
+      );
 
       const { erased } = (await app.call(ERASE, { email: 'ERASE.ME@EXAMPLE.COM' })).success();
-      assert.deepEqual(erased, { reservations: before.reservations.length, subscriptions: before.subscriptions.length, messages: before.messages.length });
+      assert.deepEqual(erased, {
+        reservations: before.reservations.length,
+        subscriptions: before.subscriptions.length,
+        messages: before.messages.length,
+      });
       assert.deepEqual(erased, { reservations: 2, subscriptions: 1, messages: 5 });
       const after = await exported('erase.me@example.com');
       assert.deepEqual([after.reservations, after.subscriptions, after.messages], [[], [], []]);
       assert.deepEqual(await exported('keep@example.com'), keptBefore, 'another customer’s data is untouched');
 
       const { db } = app.services.database;
-      const rows = JSON.stringify([await db.selectFrom('outbox').selectAll().execute(), await db.selectFrom('preorder_customers').selectAll().execute()]);
+      const rows = JSON.stringify([
+        await db.selectFrom('outbox').selectAll().execute(),
+        await db.selectFrom('preorder_customers').selectAll().execute(),
+      ]);
       assert.ok(!rows.toLowerCase().includes('erase.me'), 'the address is nowhere in the outbox or the campaign counts');
-      assert.deepEqual((await db.selectFrom('record_history').select('record_id').execute()).map((row) => row.record_id), [kept], 'the erased records’ history (their memos) is gone, others’ stays');
+      assert.deepEqual(
+        (await db.selectFrom('record_history').select('record_id').execute()).map((row) => row.record_id),
+        [kept],
+        'the erased records’ history (their memos) is gone, others’ stays',
+      );
       assert.equal((await db.selectFrom('reservations').select('id').where('id', '=', held).execute()).length, 0);
-      assert.equal((await post('/api/reservation', { name: 'x', email: 'late@example.com', productSlug: 'tsuki-dual-lfo' })).status, 200, 'the erased reservation gave its seat back');
+      assert.equal(
+        (await post('/api/reservation', { name: 'x', email: 'late@example.com', productSlug: 'tsuki-dual-lfo' })).status,
+        200,
+        'the erased reservation gave its seat back',
+      );
       assert.equal((await db.selectFrom('reservations').select('id').where('id', '=', kept).execute()).length, 1);
     });
 
@@ -161,9 +234,15 @@ for (const dialect of DIALECTS) {
       const { db } = app.services.database;
       // Both messages (the email, the chat notice) failed once and wait for their retry, none in flight.
       const waiting = () => db.selectFrom('outbox').select(['attempts', 'locked_until']).where('record_id', '=', id).execute();
-      await waitUntil(async () => (await waiting()).every((m) => m.attempts >= 1 && m.locked_until === null) && receiver.requests.length >= 2, { what: 'both first attempts failed' });
+      await waitUntil(
+        async () => (await waiting()).every((m) => m.attempts >= 1 && m.locked_until === null) && receiver.requests.length >= 2,
+        { what: 'both first attempts failed' },
+      );
       const before = await exported('waiting@example.com');
-      assert.ok(before.messages.some((m) => m.channel === 'email' && m.status === 'pending' && m.lastError), 'due again in a couple of seconds');
+      assert.ok(
+        before.messages.some((m) => m.channel === 'email' && m.status === 'pending' && m.lastError),
+        'due again in a couple of seconds',
+      );
       assert.equal((await app.call(ERASE, { email: 'waiting@example.com' })).success().erased.reservations, 1);
       const tried = receiver.requests.length;
       receiver.failAlways(0);
@@ -199,18 +278,37 @@ for (const dialect of DIALECTS) {
           const answer = await app.call(path as typeof EXPORT, body);
           const error = answer.failure(400);
           assert.equal(error.error, 'Invalid parameters', JSON.stringify(body));
-          assert.deepEqual(error.details?.map((d) => d.field), ['email'], JSON.stringify(body));
+          assert.deepEqual(
+            error.details?.map((d) => d.field),
+            ['email'],
+            JSON.stringify(body),
+          );
         }
         for (const text of ['{"__proto__": {"email": "stay@example.com"}}', '{"constructor": {"email": "stay@example.com"}}']) {
-          const answer = await app.read(EXPORT, await app.request(path, { method: 'POST', headers: { authorization: `Bearer ${app.env.PREORDER_API_TOKEN}` }, body: text }));
-          assert.deepEqual(answer.failure(400).details?.map((d) => d.field), ['email'], text);
+          const answer = await app.read(
+            EXPORT,
+            await app.request(path, { method: 'POST', headers: { authorization: `Bearer ${app.env.PREORDER_API_TOKEN}` }, body: text }),
+          );
+          assert.deepEqual(
+            answer.failure(400).details?.map((d) => d.field),
+            ['email'],
+            text,
+          );
         }
         for (const text of ['[]', '"stay@example.com"', 'null', '{', '']) {
-          const response = await app.request(path, { method: 'POST', headers: { authorization: `Bearer ${app.env.PREORDER_API_TOKEN}` }, body: text });
+          const response = await app.request(path, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${app.env.PREORDER_API_TOKEN}` },
+            body: text,
+          });
           assert.equal(response.status, 400, text);
           assert.deepEqual(await response.json(), { success: false, error: 'Invalid JSON body' });
         }
-        const huge = await app.request(path, { method: 'POST', headers: { authorization: `Bearer ${app.env.PREORDER_API_TOKEN}` }, body: JSON.stringify({ email: `${'a'.repeat(70 * 1024)}@example.com` }) });
+        const huge = await app.request(path, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${app.env.PREORDER_API_TOKEN}` },
+          body: JSON.stringify({ email: `${'a'.repeat(70 * 1024)}@example.com` }),
+        });
         assert.equal(huge.status, 413);
         assert.deepEqual(await huge.json(), { success: false, error: 'Payload too large' });
         for (const headers of [{}, { authorization: 'Bearer wrong' }] as Record<string, string>[]) {
@@ -220,7 +318,10 @@ for (const dialect of DIALECTS) {
       }
       // Extra keys (a prototype key among them) are ignored next to a valid address.
       const body = '{"email": "Stay@example.com", "__proto__": {"isAdmin": true}, "extra": 1}';
-      const answer = await app.read(EXPORT, await app.request(EXPORT, { method: 'POST', headers: { authorization: `Bearer ${app.env.PREORDER_API_TOKEN}` }, body }));
+      const answer = await app.read(
+        EXPORT,
+        await app.request(EXPORT, { method: 'POST', headers: { authorization: `Bearer ${app.env.PREORDER_API_TOKEN}` }, body }),
+      );
       assert.equal(answer.success().reservations.length, 1);
       assert.equal((await exported('stay@example.com')).reservations.length, 1, 'nothing erased by the refused requests');
     });
@@ -232,7 +333,10 @@ for (const dialect of DIALECTS) {
         [db.selectFrom('subscriptions').selectAll().where(atAddress('email', 'a@example.com')), 'subscriptions_address'],
         [db.deleteFrom('preorder_customers').where(atAddress('email', 'a@example.com')), 'preorder_customers_address'],
         // As the outbox store writes it: the channel a literal, which the partial index's condition must match.
-        [db.selectFrom('outbox').selectAll().where('channel', '=', sql.lit('email')).where(atAddress('destination', 'a@example.com')), 'outbox_address'],
+        [
+          db.selectFrom('outbox').selectAll().where('channel', '=', sql.lit('email')).where(atAddress('destination', 'a@example.com')),
+          'outbox_address',
+        ],
       ] as const;
       for (const [query, index] of plans) {
         const plan = await explain(db, dialect, query.compile());
@@ -248,13 +352,17 @@ for (const dialect of DIALECTS) {
  */
 async function explain(db: Kysely<Tables>, dialect: Dialect, query: CompiledQuery): Promise<string> {
   if (dialect === 'sqlite') {
-    const result = await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]));
+    const result = await db.executeQuery<Record<string, unknown>>(
+      CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]),
+    );
     return JSON.stringify(result.rows);
   }
   return db.connection().execute(async (connection) => {
     await connection.executeQuery(CompiledQuery.raw('set enable_seqscan = off'));
     try {
-      const result = await connection.executeQuery<Record<string, unknown>>(CompiledQuery.raw(`explain ${query.sql}`, [...query.parameters]));
+      const result = await connection.executeQuery<Record<string, unknown>>(
+        CompiledQuery.raw(`explain ${query.sql}`, [...query.parameters]),
+      );
       return JSON.stringify(result.rows);
     } finally {
       await connection.executeQuery(CompiledQuery.raw('reset enable_seqscan'));

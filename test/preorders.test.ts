@@ -23,24 +23,32 @@ for (const dialect of DIALECTS) {
     let app: TestApp;
     const clock = { now: new Date('2026-12-05T00:00:00.000Z') };
     before(async () => {
-      app = await startTestApp({ dialect, now: () => clock.now, env: { RATE_LIMIT_PER_MINUTE: '0', PRODUCTION_ORIGIN: 'https://shop.example.jp' } });
+      app = await startTestApp({
+        dialect,
+        now: () => clock.now,
+        env: { RATE_LIMIT_PER_MINUTE: '0', PRODUCTION_ORIGIN: 'https://shop.example.jp' },
+      });
     });
     after(() => app.close());
 
     const reserve = (productSlug: string, email = 'taro@example.com') =>
       app.request('/api/reservation', { method: 'POST', body: JSON.stringify({ name: '山田 太郎', email, productSlug }) });
     /** The reservation `reserve` took, by its id. */
-    const reserved = async (productSlug: string, email?: string) => (await app.read('/api/reservation', await reserve(productSlug, email))).success();
+    const reserved = async (productSlug: string, email?: string) =>
+      (await app.read('/api/reservation', await reserve(productSlug, email))).success();
     const upsert = (body: Record<string, unknown>) => app.call('/api/admin/preorders/upsert', body);
-    const campaign = async (productSlug: string) => (await app.call('/api/admin/preorders/list', {})).success().preorders.find((p) => p.productSlug === productSlug);
+    const campaign = async (productSlug: string) =>
+      (await app.call('/api/admin/preorders/list', {})).success().preorders.find((p) => p.productSlug === productSlug);
     /** The campaign of `productSlug`, which must be there. */
     const existing = async (productSlug: string) => {
       const found = await campaign(productSlug);
       assert.ok(found, `no campaign for ${productSlug}`);
       return found;
     };
-    const reservations = async (productSlug: string) => (await app.call('/api/admin-reservations-list', { productSlug })).success().reservations;
-    const setStatus = (id: string, productSlug: string, status: string) => app.admin('/api/admin-reservations-status', { id, productSlug, status });
+    const reservations = async (productSlug: string) =>
+      (await app.call('/api/admin-reservations-list', { productSlug })).success().reservations;
+    const setStatus = (id: string, productSlug: string, status: string) =>
+      app.admin('/api/admin-reservations-status', { id, productSlug, status });
 
     test('admin routes answer 401 before reading the body', async () => {
       for (const path of ['/api/admin/preorders/list', '/api/admin/preorders/upsert', '/api/admin/preorders/delete']) {
@@ -70,7 +78,9 @@ for (const dialect of DIALECTS) {
         state: 'open',
       });
       clock.now = new Date('2026-12-05T00:00:01.000Z');
-      const changed = (await upsert({ productSlug: 'tsuki-dual-lfo', shipsIn: '2027年2月下旬', capacity: null, note: '先着順です' })).success().preorder;
+      const changed = (
+        await upsert({ productSlug: 'tsuki-dual-lfo', shipsIn: '2027年2月下旬', capacity: null, note: '先着順です' })
+      ).success().preorder;
       assert.equal(changed.createdAt, createdAt);
       assert.equal(changed.updatedAt, clock.now.toISOString());
       assert.equal(changed.opensAt, OPENS, 'kept');
@@ -85,12 +95,20 @@ for (const dialect of DIALECTS) {
       const unknown = await upsert({ productSlug: 'no-such-module', capacity: 5 });
       assert.equal(unknown.status, 404);
       assert.deepEqual(unknown.failure(404), { success: false, error: 'Product not found' });
-      const bad = await upsert({ productSlug: 'kumo-vco-2', capacity: 0, perCustomerLimit: 101, opensAt: 'tomorrow', shipsIn: 'あ'.repeat(101), note: 7 });
+      const bad = await upsert({
+        productSlug: 'kumo-vco-2',
+        capacity: 0,
+        perCustomerLimit: 101,
+        opensAt: 'tomorrow',
+        shipsIn: 'あ'.repeat(101),
+        note: 7,
+      });
       assert.equal(bad.status, 400);
       const body = bad.failure(400);
       assert.equal(body.error, 'Invalid parameters');
       assert.deepEqual(body.details?.map((d) => d.field).sort(), ['capacity', 'note', 'opensAt', 'perCustomerLimit', 'shipsIn']);
-      for (const capacity of [100_001, 1.5, '10', true]) assert.equal((await upsert({ productSlug: 'kumo-vco-2', capacity })).status, 400, String(capacity));
+      for (const capacity of [100_001, 1.5, '10', true])
+        assert.equal((await upsert({ productSlug: 'kumo-vco-2', capacity })).status, 400, String(capacity));
       assert.equal((await upsert({ productSlug: 'kumo-vco-2', note: 'あ'.repeat(501) })).status, 400);
       assert.equal((await upsert({ productSlug: 42 })).status, 400);
       assert.equal((await upsert({})).status, 400);
@@ -114,7 +132,16 @@ for (const dialect of DIALECTS) {
       const early = await reserve('hayate-wavefolder');
       assert.equal(early.status, 409);
       assert.deepEqual((await app.read('/api/reservation', early)).failure(409), { success: false, error: NOT_YET });
-      assert.equal((await app.request('/api/reservation', { method: 'POST', body: JSON.stringify({ name: '', email: 'x', productSlug: 'hayate-wavefolder' }) })).status, 400, 'validation first');
+      assert.equal(
+        (
+          await app.request('/api/reservation', {
+            method: 'POST',
+            body: JSON.stringify({ name: '', email: 'x', productSlug: 'hayate-wavefolder' }),
+          })
+        ).status,
+        400,
+        'validation first',
+      );
 
       clock.now = new Date(OPENS);
       assert.equal((await existing('hayate-wavefolder')).state, 'open');
@@ -148,24 +175,31 @@ for (const dialect of DIALECTS) {
 
       const list = await reservations(slug);
       const preorderId = (await existing(slug)).id;
-      assert.deepEqual(
-        Object.fromEntries(list.map((r) => [r.id, r.preorderId])),
-        { [before.reservationId]: null, [first.reservationId]: preorderId, [second.reservationId]: preorderId },
-      );
+      assert.deepEqual(Object.fromEntries(list.map((r) => [r.id, r.preorderId])), {
+        [before.reservationId]: null,
+        [first.reservationId]: preorderId,
+        [second.reservationId]: preorderId,
+      });
 
       assert.equal((await setStatus(first.reservationId, slug, 'cancelled')).status, 200);
       assert.equal((await existing(slug)).remaining, 1);
       const third = await reserved(slug, 'c@example.com');
       const refused = await setStatus(first.reservationId, slug, 'pending');
       assert.equal(refused.status, 409);
-      assert.deepEqual((await app.read('/api/admin-reservations-status', refused)).failure(409), { success: false, error: 'Preorder is full' });
+      assert.deepEqual((await app.read('/api/admin-reservations-status', refused)).failure(409), {
+        success: false,
+        error: 'Preorder is full',
+      });
 
       assert.equal((await setStatus(second.reservationId, slug, 'cancelled')).status, 200);
       assert.equal((await setStatus(first.reservationId, slug, 'pending')).status, 200);
       assert.equal((await existing(slug)).reserved, 2);
 
       // Archived reservations still hold their seats; an erased one gives its seat back.
-      assert.equal((await app.admin('/api/admin/reservations/archive', { ids: [{ id: third.reservationId, productSlug: slug }] })).status, 200);
+      assert.equal(
+        (await app.admin('/api/admin/reservations/archive', { ids: [{ id: third.reservationId, productSlug: slug }] })).status,
+        200,
+      );
       assert.equal((await existing(slug)).reserved, 2);
       assert.equal((await app.admin('/api/admin-reservations-delete', { id: third.reservationId, productSlug: slug })).status, 200);
       assert.equal((await existing(slug)).reserved, 1);
@@ -174,7 +208,7 @@ for (const dialect of DIALECTS) {
       assert.deepEqual([lowered.reserved, lowered.remaining, lowered.state], [1, 0, 'soldOut']);
     });
 
-    test('the per-customer limit counts the address\'s reservations that are not cancelled', async () => {
+    test("the per-customer limit counts the address's reservations that are not cancelled", async () => {
       const slug = 'kumo-vco-2';
       (await upsert({ productSlug: slug, perCustomerLimit: 2, capacity: 100 })).success();
       const first = await reserved(slug, 'hanako@example.com');
@@ -194,7 +228,10 @@ for (const dialect of DIALECTS) {
       assert.equal(all.headers.get('cache-control'), 'no-cache');
       assert.equal(all.headers.get('access-control-allow-origin'), 'https://shop.example.jp');
       const body = (await app.read('/api/preorders', all)).success();
-      assert.deepEqual(body.preorders.map((p) => p.productSlug), ['hayate-wavefolder', 'kumo-vco-2', 'yamabiko-spring-reverb']);
+      assert.deepEqual(
+        body.preorders.map((p) => p.productSlug),
+        ['hayate-wavefolder', 'kumo-vco-2', 'yamabiko-spring-reverb'],
+      );
       assert.deepEqual(body.preorders[1], {
         productSlug: 'kumo-vco-2',
         state: 'open',
@@ -206,8 +243,16 @@ for (const dialect of DIALECTS) {
         note: null,
       });
       assert.ok(!JSON.stringify(body).includes('@'), 'no address');
-      const some = (await app.read('/api/preorders', await app.request('/api/preorders?productSlug=kumo-vco-2&productSlug=hayate-wavefolder&productSlug=&productSlug=no-such'))).success();
-      assert.deepEqual(some.preorders.map((p) => p.productSlug), ['hayate-wavefolder', 'kumo-vco-2']);
+      const some = (
+        await app.read(
+          '/api/preorders',
+          await app.request('/api/preorders?productSlug=kumo-vco-2&productSlug=hayate-wavefolder&productSlug=&productSlug=no-such'),
+        )
+      ).success();
+      assert.deepEqual(
+        some.preorders.map((p) => p.productSlug),
+        ['hayate-wavefolder', 'kumo-vco-2'],
+      );
       const elsewhere = await app.request('/api/preorders', { headers: { origin: 'https://evil.example' } });
       assert.equal(elsewhere.headers.get('access-control-allow-origin'), null);
       assert.equal((await app.request('/api/preorders', { method: 'DELETE' })).status, 405);
@@ -259,7 +304,9 @@ for (const dialect of DIALECTS) {
       (await upsert({ productSlug: slug, perCustomerLimit: 3 })).success();
       const answers = await Promise.all(Array.from({ length: 300 }, (_, i) => reserve(slug, `buyer${i % 20}@example.com`)));
       assert.equal(answers.filter((a) => a.status === 200).length, 60);
-      const refusals = await Promise.all(answers.filter((a) => a.status !== 200).map(async (a) => (await app.read('/api/reservation', a)).failure()));
+      const refusals = await Promise.all(
+        answers.filter((a) => a.status !== 200).map(async (a) => (await app.read('/api/reservation', a)).failure()),
+      );
       assert.ok(refusals.every((r) => r.error === PER_CUSTOMER));
       const stored = await reservations(slug);
       const perAddress = Map.groupBy(stored, (r) => r.email);
@@ -277,7 +324,12 @@ describe('preorder campaigns across two service processes on one PostgreSQL', ()
   /** Answers are checked against the OpenAPI document, as the services run in processes of their own. */
   const check: SuccessCheck = (path, status, body) => contract.check(ENDPOINTS[path].method, path, status, body);
   before(async () => {
-    const env = { DATABASE_URL: await createTestDatabase(), PREORDER_API_TOKEN: ADMIN_TOKEN, RATE_LIMIT_PER_MINUTE: '0', SHUTDOWN_DRAIN_SECONDS: '0' };
+    const env = {
+      DATABASE_URL: await createTestDatabase(),
+      PREORDER_API_TOKEN: ADMIN_TOKEN,
+      RATE_LIMIT_PER_MINUTE: '0',
+      SHUTDOWN_DRAIN_SECONDS: '0',
+    };
     [a, b] = await Promise.all([startServiceProcess({ env }), startServiceProcess({ env })]);
     contract = await loadContract(a.url);
   });
@@ -286,19 +338,30 @@ describe('preorder campaigns across two service processes on one PostgreSQL', ()
   });
 
   test('400 requests split between the instances take exactly the 60 seats, at most 2 per address', async () => {
-    assert.equal((await a.admin('/api/admin/preorders/upsert', { productSlug: 'kumo-vco-2', capacity: 60, perCustomerLimit: 2 })).status, 200);
+    assert.equal(
+      (await a.admin('/api/admin/preorders/upsert', { productSlug: 'kumo-vco-2', capacity: 60, perCustomerLimit: 2 })).status,
+      200,
+    );
     const answers = await Promise.all(
       Array.from({ length: 400 }, (_, i) =>
-        (i % 2 ? a : b).request('/api/reservation', { method: 'POST', body: JSON.stringify({ name: '客', email: `fan${i % 50}@example.com`, productSlug: 'kumo-vco-2' }) }),
+        (i % 2 ? a : b).request('/api/reservation', {
+          method: 'POST',
+          body: JSON.stringify({ name: '客', email: `fan${i % 50}@example.com`, productSlug: 'kumo-vco-2' }),
+        }),
       ),
     );
     const bodies = await Promise.all(answers.map((answer) => readAnswer(check, '/api/reservation', answer)));
     assert.equal(bodies.filter((r) => r.status === 200).length, 60);
-    assert.ok(bodies.filter((r) => r.status !== 200).every((r) => r.status === 409 && [SOLD_OUT, PER_CUSTOMER].includes(r.failure().error)));
-    const stored = (await readAnswer(check, '/api/admin-reservations-list', await b.admin('/api/admin-reservations-list', { productSlug: 'kumo-vco-2' }))).success().reservations;
+    assert.ok(
+      bodies.filter((r) => r.status !== 200).every((r) => r.status === 409 && [SOLD_OUT, PER_CUSTOMER].includes(r.failure().error)),
+    );
+    const stored = (
+      await readAnswer(check, '/api/admin-reservations-list', await b.admin('/api/admin-reservations-list', { productSlug: 'kumo-vco-2' }))
+    ).success().reservations;
     assert.equal(stored.length, 60);
     assert.ok([...Map.groupBy(stored, (r) => r.email).values()].every((held) => held.length <= 2));
-    const [campaign] = (await readAnswer(check, '/api/admin/preorders/list', await a.admin('/api/admin/preorders/list', {}))).success().preorders;
+    const [campaign] = (await readAnswer(check, '/api/admin/preorders/list', await a.admin('/api/admin/preorders/list', {}))).success()
+      .preorders;
     assert.ok(campaign, 'the campaign is listed');
     assert.deepEqual([campaign.reserved, campaign.remaining, campaign.state], [60, 0, 'soldOut']);
   });

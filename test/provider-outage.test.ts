@@ -67,7 +67,10 @@ describe('the email API and the webhooks down for 60 s', { concurrency: true }, 
       hooks.failAlways(0);
       const restored = Date.now();
 
-      await waitUntil(async () => (await outboxStatusCounts(app.services.database.db)).sent === 15, { timeoutMs: 20_000, what: 'all 15 messages sent' });
+      await waitUntil(async () => (await outboxStatusCounts(app.services.database.db)).sent === 15, {
+        timeoutMs: 20_000,
+        what: 'all 15 messages sent',
+      });
       const deliveredIn = Date.now() - restored;
       await new Promise((resolve) => setTimeout(resolve, 300));
       assert.deepEqual(await outboxStatusCounts(app.services.database.db), { pending: 0, sent: 15, skipped: 0, dead: 0 });
@@ -77,17 +80,25 @@ describe('the email API and the webhooks down for 60 s', { concurrency: true }, 
       assert.equal(new Set(emailKeys).size, 7);
       const chats = hooks.accepted().map((r) => `${r.path} ${JSON.stringify(r.body)}`);
       assert.deepEqual(
-        hooks.accepted().map((r) => r.path).sort(),
+        hooks
+          .accepted()
+          .map((r) => r.path)
+          .sort(),
         ['/public', ...Array(4).fill('/reservation'), ...Array(3).fill('/restock')].sort(),
       );
       assert.equal(new Set(chats).size, 8, 'each chat message once');
 
       const rows = await app.services.database.db.selectFrom('outbox').select(['attempts']).execute();
       const mostAttempts = Math.max(...rows.map((r) => r.attempts));
-      assert.ok(mostAttempts < DEFAULT_DISPATCHER_TIMINGS.maxAttempts, `${mostAttempts} attempts, fewer than the ${DEFAULT_DISPATCHER_TIMINGS.maxAttempts} before a message is given up`);
+      assert.ok(
+        mostAttempts < DEFAULT_DISPATCHER_TIMINGS.maxAttempts,
+        `${mostAttempts} attempts, fewer than the ${DEFAULT_DISPATCHER_TIMINGS.maxAttempts} before a message is given up`,
+      );
       assert.ok(app.logs.some((l) => l.msg === 'outbox: delivery failed; will retry' && l.level === 40));
       assert.ok(!app.logs.some((l) => l.msg === 'outbox: message given up after its last attempt'));
-      t.diagnostic(`${dialect}: ${failedAttempts} failed webhook attempts during the outage; at most ${mostAttempts} attempts for a message; all 15 delivered ${deliveredIn} ms after the outage ended`);
+      t.diagnostic(
+        `${dialect}: ${failedAttempts} failed webhook attempts during the outage; at most ${mostAttempts} attempts for a message; all 15 delivered ${deliveredIn} ms after the outage ended`,
+      );
     });
   }
 });
@@ -97,7 +108,8 @@ test('with the production schedule a message first tried as a 60 s outage begins
   for (const jitter of [0, 0.5, 0.999]) {
     // attemptAt[n] is when attempt n + 1 happens; the delay after attempt n is retryDelayMs(n).
     const attemptAt = [0];
-    for (let attempt = 1; attempt < maxAttempts; attempt++) attemptAt.push(attemptAt.at(-1)! + retryDelayMs(attempt, { baseMs, capMs }, () => jitter));
+    for (let attempt = 1; attempt < maxAttempts; attempt++)
+      attemptAt.push(attemptAt.at(-1)! + retryDelayMs(attempt, { baseMs, capMs }, () => jitter));
     const inOutage = attemptAt.filter((at) => at < OUTAGE_MS).length;
     const nextAfter = attemptAt.find((at) => at >= OUTAGE_MS)!;
     assert.ok(inOutage <= 7, `jitter ${jitter}: ${inOutage} attempts in the outage`);

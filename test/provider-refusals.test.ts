@@ -11,16 +11,27 @@ import { settle, waitUntil } from './helpers/wait.ts';
 // lastError; a Retry-After on 429 or 503 sets the next attempt's time.
 
 async function reserve(app: TestApp, email: string): Promise<string> {
-  const response = await app.request('/api/reservation', { method: 'POST', body: JSON.stringify({ name: '山田 太郎', email, productSlug: 'kumo-vco-2' }) });
+  const response = await app.request('/api/reservation', {
+    method: 'POST',
+    body: JSON.stringify({ name: '山田 太郎', email, productSlug: 'kumo-vco-2' }),
+  });
   return (await app.read('/api/reservation', response)).success().reservationId;
 }
 
 /** The message about `recordId` on `channel`, once `done` says it is where the test wants it. */
-async function messageAbout(app: TestApp, recordId: string, channel: 'email' | 'chat', done: (m: { status: string; attempts: number; lastError: string | null }) => boolean) {
-  return waitUntil(async () => {
-    const found = (await app.call('/api/admin/messages/list', { recordId, channel })).success().messages[0];
-    return found && done(found) ? found : undefined;
-  }, { what: `the ${channel} message about ${recordId}` });
+async function messageAbout(
+  app: TestApp,
+  recordId: string,
+  channel: 'email' | 'chat',
+  done: (m: { status: string; attempts: number; lastError: string | null }) => boolean,
+) {
+  return waitUntil(
+    async () => {
+      const found = (await app.call('/api/admin/messages/list', { recordId, channel })).success().messages[0];
+      return found && done(found) ? found : undefined;
+    },
+    { what: `the ${channel} message about ${recordId}` },
+  );
 }
 
 for (const dialect of DIALECTS) {
@@ -39,9 +50,16 @@ for (const dialect of DIALECTS) {
         api.failNext(1, status, { path: '/emails', body: { name: 'validation_error', message: `refused with ${status}` } });
         const id = await reserve(app, `refused-${status}@example.com`);
         const dead = await messageAbout(app, id, 'email', (m) => m.status === 'dead');
-        assert.deepEqual([dead.attempts, dead.lastError], [1, `HTTP ${status}: {"name":"validation_error","message":"refused with ${status}"}`]);
+        assert.deepEqual(
+          [dead.attempts, dead.lastError],
+          [1, `HTTP ${status}: {"name":"validation_error","message":"refused with ${status}"}`],
+        );
         await settle(200);
-        assert.equal(api.requests.filter((r) => r.path === '/emails' && (r.body as { to: string[] }).to[0] === `refused-${status}@example.com`).length, 1, 'tried once');
+        assert.equal(
+          api.requests.filter((r) => r.path === '/emails' && (r.body as { to: string[] }).to[0] === `refused-${status}@example.com`).length,
+          1,
+          'tried once',
+        );
       });
     }
 
@@ -61,7 +79,10 @@ for (const dialect of DIALECTS) {
       assert.deepEqual([dead.attempts, dead.lastError], [1, 'HTTP 404: "Unknown Webhook"']);
     });
 
-    for (const [status, header] of [[429, 'seconds'], [503, 'date']] as const) {
+    for (const [status, header] of [
+      [429, 'seconds'],
+      [503, 'date'],
+    ] as const) {
       test(`a ${status} with Retry-After (${header}) sets the next attempt that far ahead`, async () => {
         const asked = Date.now();
         const retryAfter = header === 'seconds' ? '40' : new Date(asked + 40_000).toUTCString();
@@ -69,11 +90,19 @@ for (const dialect of DIALECTS) {
         const id = await reserve(app, `later-${status}@example.com`);
         await messageAbout(app, id, 'email', (m) => m.attempts === 1 && m.lastError !== null);
         const answered = Date.now();
-        const row = await app.services.database.db.selectFrom('outbox').select(['status', 'next_attempt_at']).where('record_id', '=', id).where('channel', '=', 'email').executeTakeFirstOrThrow();
+        const row = await app.services.database.db
+          .selectFrom('outbox')
+          .select(['status', 'next_attempt_at'])
+          .where('record_id', '=', id)
+          .where('channel', '=', 'email')
+          .executeTakeFirstOrThrow();
         const next = Date.parse(row.next_attempt_at);
         assert.equal(row.status, 'pending');
         // An HTTP date has whole seconds: up to 1 s earlier than asked + 40 s.
-        assert.ok(next >= asked + 39_000 && next <= answered + 40_000, `next attempt ${row.next_attempt_at}, answered between ${new Date(asked).toISOString()} and ${new Date(answered).toISOString()}`);
+        assert.ok(
+          next >= asked + 39_000 && next <= answered + 40_000,
+          `next attempt ${row.next_attempt_at}, answered between ${new Date(asked).toISOString()} and ${new Date(answered).toISOString()}`,
+        );
       });
     }
   });
@@ -102,6 +131,9 @@ describe('provider answers over SMTP', () => {
     const delayed = await reserve(app, 'later@example.com');
     const sent = await messageAbout(app, delayed, 'email', (m) => m.status === 'sent');
     assert.equal(sent.attempts, 2);
-    assert.deepEqual(smtp.mails.map((mail) => mail.envelopeTo), [['later@example.com']]);
+    assert.deepEqual(
+      smtp.mails.map((mail) => mail.envelopeTo),
+      [['later@example.com']],
+    );
   });
 });

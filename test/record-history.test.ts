@@ -11,7 +11,8 @@ const GET_PATHS = ['/api/admin/reservations/get', '/api/admin/notify/get'] as co
 const PRODUCT = 'kumo-vco-2';
 
 /** History entries without their times, which the tests check on their own. */
-const withoutTimes = (entries: { at: string }[]) => entries.map((entry) => Object.fromEntries(Object.entries(entry).filter(([key]) => key !== 'at')));
+const withoutTimes = (entries: { at: string }[]) =>
+  entries.map((entry) => Object.fromEntries(Object.entries(entry).filter(([key]) => key !== 'at')));
 
 for (const dialect of DIALECTS) {
   describe(`a record and its history (${dialect})`, () => {
@@ -25,12 +26,17 @@ for (const dialect of DIALECTS) {
     });
 
     async function reserve(): Promise<string> {
-      const response = await app.request('/api/reservation', { method: 'POST', body: JSON.stringify({ name: '山田 太郎', email: 'taro@example.com', productSlug: PRODUCT }) });
+      const response = await app.request('/api/reservation', {
+        method: 'POST',
+        body: JSON.stringify({ name: '山田 太郎', email: 'taro@example.com', productSlug: PRODUCT }),
+      });
       return (await app.read('/api/reservation', response)).success().reservationId;
     }
-    const move = (id: string, status: string, extra: object = {}) => app.call('/api/admin-reservations-status', { id, productSlug: PRODUCT, status, ...extra });
+    const move = (id: string, status: string, extra: object = {}) =>
+      app.call('/api/admin-reservations-status', { id, productSlug: PRODUCT, status, ...extra });
     const get = (id: string) => app.call('/api/admin/reservations/get', { id });
-    const historyRows = (id: string) => app.services.database.db.selectFrom('record_history').selectAll().where('record_id', '=', id).execute();
+    const historyRows = (id: string) =>
+      app.services.database.db.selectFrom('record_history').selectAll().where('record_id', '=', id).execute();
 
     test('401 before the body is looked at', async () => {
       for (const path of GET_PATHS) {
@@ -46,14 +52,26 @@ for (const dialect of DIALECTS) {
 
     test('bad inputs: 400 with the field named, 404 for an unknown id, 413 for a huge body; never a 500', async () => {
       for (const path of GET_PATHS) {
-        for (const body of [{}, { id: 5 }, { id: '' }, { id: null }, { id: ['res_x'] }, { id: 'a\u0000b' }, JSON.parse('{"__proto__": {"id": "res_x"}}')]) {
+        for (const body of [
+          {},
+          { id: 5 },
+          { id: '' },
+          { id: null },
+          { id: ['res_x'] },
+          { id: 'a\u0000b' },
+          JSON.parse('{"__proto__": {"id": "res_x"}}'),
+        ]) {
           const failure = (await app.call(path, body)).failure(400);
           assert.equal(failure.error, 'Missing required field: id', JSON.stringify(body));
-          assert.deepEqual(failure.details?.map((d) => d.field), ['id']);
+          assert.deepEqual(
+            failure.details?.map((d) => d.field),
+            ['id'],
+          );
         }
         assert.equal((await app.call(path, [])).failure(400).error, 'Invalid JSON body');
         const notFound = path.includes('reservations') ? 'Reservation not found' : 'Subscription not found';
-        for (const id of ['res_nope', '予約番号', '🎛️'.repeat(50), "x' or 1=1 --"]) assert.equal((await app.call(path, { id })).failure(404).error, notFound);
+        for (const id of ['res_nope', '予約番号', '🎛️'.repeat(50), "x' or 1=1 --"])
+          assert.equal((await app.call(path, { id })).failure(404).error, notFound);
         assert.equal((await app.admin(path, { id: 'x'.repeat(70 * 1024) })).status, 413);
       }
     });
@@ -70,9 +88,18 @@ for (const dialect of DIALECTS) {
       (await move(id, 'cancelled', { notifyCustomer: false })).success();
       (await move(id, 'pending')).success();
       // The customer cancels on their own page, from the link in their email.
-      const payload = await app.services.database.db.selectFrom('outbox').select('payload').where('record_id', '=', id).where('channel', '=', 'email').executeTakeFirstOrThrow();
+      const payload = await app.services.database.db
+        .selectFrom('outbox')
+        .select('payload')
+        .where('record_id', '=', id)
+        .where('channel', '=', 'email')
+        .executeTakeFirstOrThrow();
       const manageUrl = (JSON.parse(payload.payload) as { facts: { manageUrl: string } }).facts.manageUrl;
-      const cancel = await app.request('/reservations/manage', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: decodeURIComponent(manageUrl.split('token=')[1]!) }) });
+      const cancel = await app.request('/reservations/manage', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token: decodeURIComponent(manageUrl.split('token=')[1]!) }),
+      });
       assert.equal(cancel.status, 200);
       (await app.call('/api/admin/reservations/archive', { ids: [{ id, productSlug: PRODUCT }] })).success();
       (await app.call('/api/admin/reservations/unarchive', { ids: [{ id, productSlug: PRODUCT }] })).success();
@@ -98,7 +125,10 @@ for (const dialect of DIALECTS) {
       ]);
       // Oldest first, each at the time the record's updatedAt took, the last one its current value.
       const times = answer.history.map((entry) => Date.parse(entry.at));
-      assert.deepEqual([...times].sort((a, b) => a - b), times);
+      assert.deepEqual(
+        [...times].sort((a, b) => a - b),
+        times,
+      );
       assert.equal(answer.history[0]!.at, confirmed.updatedAt);
       assert.equal(answer.history.at(-1)!.at, answer.reservation.updatedAt);
     });
@@ -129,12 +159,26 @@ for (const dialect of DIALECTS) {
     });
 
     test('a subscription: staff moves, the restock send and the customer’s unsubscribe', async () => {
-      const signup = async () => (await app.read('/api/notify', await app.request('/api/notify', { method: 'POST', body: JSON.stringify({ email: 'hanako@example.com', productSlug: PRODUCT }) }))).success().subscriptionId;
+      const signup = async () =>
+        (
+          await app.read(
+            '/api/notify',
+            await app.request('/api/notify', {
+              method: 'POST',
+              body: JSON.stringify({ email: 'hanako@example.com', productSlug: PRODUCT }),
+            }),
+          )
+        ).success().subscriptionId;
       const id = await signup();
       (await app.call('/api/admin-notify-status', { id, productSlug: PRODUCT, status: 'unsubscribed' })).success();
       (await app.call('/api/admin-notify-status', { id, productSlug: PRODUCT, status: 'pending' })).success();
       (await app.call('/api/admin/notify/send', { productSlug: PRODUCT })).success();
-      const email = await app.services.database.db.selectFrom('outbox').select('payload').where('record_id', '=', id).where('channel', '=', 'email').executeTakeFirstOrThrow();
+      const email = await app.services.database.db
+        .selectFrom('outbox')
+        .select('payload')
+        .where('record_id', '=', id)
+        .where('channel', '=', 'email')
+        .executeTakeFirstOrThrow();
       const link = (JSON.parse(email.payload) as { facts: { unsubscribeUrl: string } }).facts.unsubscribeUrl;
       const path = link.slice(link.indexOf('/api/notify/unsubscribe'));
       assert.equal((await app.request(path)).status, 200);
@@ -142,15 +186,12 @@ for (const dialect of DIALECTS) {
       const answer = (await app.call('/api/admin/notify/get', { id })).success();
       assert.equal(answer.subscription.status, 'unsubscribed');
       assert.equal(answer.subscription.archivedAt, null);
-      assert.deepEqual(
-        withoutTimes(answer.history),
-        [
-          { type: 'status', actor: 'staff', from: 'pending', to: 'unsubscribed', customerEmailed: null },
-          { type: 'status', actor: 'staff', from: 'unsubscribed', to: 'pending', customerEmailed: null },
-          { type: 'status', actor: 'staff', from: 'pending', to: 'notified', customerEmailed: true },
-          { type: 'status', actor: 'customer', from: 'notified', to: 'unsubscribed', customerEmailed: null },
-        ],
-      );
+      assert.deepEqual(withoutTimes(answer.history), [
+        { type: 'status', actor: 'staff', from: 'pending', to: 'unsubscribed', customerEmailed: null },
+        { type: 'status', actor: 'staff', from: 'unsubscribed', to: 'pending', customerEmailed: null },
+        { type: 'status', actor: 'staff', from: 'pending', to: 'notified', customerEmailed: true },
+        { type: 'status', actor: 'customer', from: 'notified', to: 'unsubscribed', customerEmailed: null },
+      ]);
       assert.equal(answer.history.at(-1)!.at, answer.subscription.updatedAt);
     });
   });

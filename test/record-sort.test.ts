@@ -54,21 +54,42 @@ for (const dialect of DIALECTS) {
       await app.services.database.db.insertInto('reservations').values(rows).execute();
       await app.services.database.db
         .insertInto('subscriptions')
-        .values(rows.map((row) => ({ id: row.id.replace('res_', 'ntf_'), email: `${row.email.slice(0, 2)}-${row.id}`, product_slug: row.product_slug, status: ['pending', 'notified', 'unsubscribed'][row.name.length % 3]!, created_at: row.created_at, updated_at: row.updated_at, archived_at: row.archived_at, notified_at: null })))
+        .values(
+          rows.map((row) => ({
+            id: row.id.replace('res_', 'ntf_'),
+            email: `${row.email.slice(0, 2)}-${row.id}`,
+            product_slug: row.product_slug,
+            status: ['pending', 'notified', 'unsubscribed'][row.name.length % 3]!,
+            created_at: row.created_at,
+            updated_at: row.updated_at,
+            archived_at: row.archived_at,
+            notified_at: null,
+          })),
+        )
         .execute();
     });
     after(() => app.close());
 
     const active = () => rows.filter((row) => row.archived_at === null);
     const archived = () => rows.filter((row) => row.archived_at !== null);
-    const reservationSorts = { createdAt: 'created_at', updatedAt: 'updated_at', name: 'name', product: 'product_slug', status: 'status' } as const;
+    const reservationSorts = {
+      createdAt: 'created_at',
+      updatedAt: 'updated_at',
+      name: 'name',
+      product: 'product_slug',
+      status: 'status',
+    } as const;
 
     test('the active reservations in every order, all at once and page by page', async () => {
       for (const [by, column] of Object.entries(reservationSorts)) {
         for (const order of ['asc', 'desc'] as const) {
           const want = expected(active(), column, order);
           const all = (await app.call('/api/admin-reservations-list', { sort: { by, order } })).success();
-          assert.deepEqual(all.reservations.map((r) => r.id), want, `${by} ${order}`);
+          assert.deepEqual(
+            all.reservations.map((r) => r.id),
+            want,
+            `${by} ${order}`,
+          );
           const paged: string[] = [];
           for (let page = 1; page <= 4; page++) {
             const answer = (await app.call('/api/admin-reservations-list', { sort: { by, order }, page, pageSize: 5 })).success();
@@ -78,25 +99,42 @@ for (const dialect of DIALECTS) {
           assert.deepEqual(paged, want, `${by} ${order}, pages of 5`);
         }
       }
-      const filtered = (await app.call('/api/admin-reservations-list', { sort: { by: 'name' }, productSlug: 'kumo-vco-2', status: 'cancelled' })).success();
+      const filtered = (
+        await app.call('/api/admin-reservations-list', { sort: { by: 'name' }, productSlug: 'kumo-vco-2', status: 'cancelled' })
+      ).success();
       assert.deepEqual(
         filtered.reservations.map((r) => r.id),
-        expected(active().filter((r) => r.product_slug === 'kumo-vco-2' && r.status === 'cancelled'), 'name', 'asc'),
+        expected(
+          active().filter((r) => r.product_slug === 'kumo-vco-2' && r.status === 'cancelled'),
+          'name',
+          'asc',
+        ),
         'with filters, order ascending by default',
       );
       const unsorted = (await app.call('/api/admin-reservations-list', {})).success();
-      assert.deepEqual(unsorted.reservations.map((r) => r.id), expected(active(), 'created_at', 'desc'), 'without sort: newest first, as SPEC §4');
+      assert.deepEqual(
+        unsorted.reservations.map((r) => r.id),
+        expected(active(), 'created_at', 'desc'),
+        'without sort: newest first, as SPEC §4',
+      );
     });
 
     test('the archived reservations in every order, archivedAt included', async () => {
       for (const [by, column] of Object.entries({ ...reservationSorts, archivedAt: 'archived_at' } as const)) {
         for (const order of ['asc', 'desc'] as const) {
           const answer = (await app.call('/api/admin/reservations/archives/list', { sort: { by, order }, pageSize: 100 })).success();
-          assert.deepEqual(answer.reservations.map((r) => r.id), expected(archived(), column, order), `${by} ${order}`);
+          assert.deepEqual(
+            answer.reservations.map((r) => r.id),
+            expected(archived(), column, order),
+            `${by} ${order}`,
+          );
         }
       }
       const unsorted = (await app.call('/api/admin/reservations/archives/list', { pageSize: 100 })).success();
-      assert.deepEqual(unsorted.reservations.map((r) => r.id), expected(archived(), 'archived_at', 'desc'));
+      assert.deepEqual(
+        unsorted.reservations.map((r) => r.id),
+        expected(archived(), 'archived_at', 'desc'),
+      );
     });
 
     test('subscriptions sort by email, and by status in both lists', async () => {
@@ -104,16 +142,41 @@ for (const dialect of DIALECTS) {
       const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
       const want = [...subscriptions].sort((a, b) => cmp(b.email, a.email) || cmp(b.id, a.id)).map((s) => s.id);
       assert.equal(subscriptions.length, active().length);
-      assert.deepEqual(subscriptions.map((s) => s.id), want);
-      const archivedList = (await app.call('/api/admin/notify/archives/list', { sort: { by: 'status' }, pageSize: 100 })).success().subscriptions;
-      assert.deepEqual(archivedList.map((s) => s.id), [...archivedList].sort((a, b) => cmp(a.status, b.status) || cmp(a.id, b.id)).map((s) => s.id));
+      assert.deepEqual(
+        subscriptions.map((s) => s.id),
+        want,
+      );
+      const archivedList = (await app.call('/api/admin/notify/archives/list', { sort: { by: 'status' }, pageSize: 100 })).success()
+        .subscriptions;
+      assert.deepEqual(
+        archivedList.map((s) => s.id),
+        [...archivedList].sort((a, b) => cmp(a.status, b.status) || cmp(a.id, b.id)).map((s) => s.id),
+      );
       assert.equal(archivedList.length, archived().length);
-      assert.match((await app.call('/api/admin-notify-list', { sort: { by: 'name' } })).failure(400).error, /^sort must be \{by: createdAt\|updatedAt\|email\|product\|status/);
+      assert.match(
+        (await app.call('/api/admin-notify-list', { sort: { by: 'name' } })).failure(400).error,
+        /^sort must be \{by: createdAt\|updatedAt\|email\|product\|status/,
+      );
     });
 
     test('a bad sort is a 400 naming the field, on every list', async () => {
-      const bad = [{ by: 'id' }, { by: 'created_at' }, { by: 'name', order: 'up' }, { order: 'asc' }, 'name', ['name'], null, { by: { toString: 'x' } }, JSON.parse('{"__proto__": {"by": "name"}}')];
-      for (const path of ['/api/admin-reservations-list', '/api/admin/reservations/archives/list', '/api/admin-notify-list', '/api/admin/notify/archives/list'] as const) {
+      const bad = [
+        { by: 'id' },
+        { by: 'created_at' },
+        { by: 'name', order: 'up' },
+        { order: 'asc' },
+        'name',
+        ['name'],
+        null,
+        { by: { toString: 'x' } },
+        JSON.parse('{"__proto__": {"by": "name"}}'),
+      ];
+      for (const path of [
+        '/api/admin-reservations-list',
+        '/api/admin/reservations/archives/list',
+        '/api/admin-notify-list',
+        '/api/admin/notify/archives/list',
+      ] as const) {
         for (const sort of bad) {
           const failure = (await app.call(path, { sort })).failure(400);
           assert.match(failure.error, /^sort must be \{by: createdAt\|updatedAt\|/, `${path} ${JSON.stringify(sort)}`);

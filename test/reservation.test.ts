@@ -46,7 +46,17 @@ for (const dialect of DIALECTS) {
       assert.ok(stored);
       assert.deepEqual(
         { ...stored, createdAt: undefined, updatedAt: undefined },
-        { id: body.reservationId, name: '山田 花子', email: 'hanako.yamada+shop@example.co.jp', productSlug: 'kumo-vco-2', status: 'pending', notes: '', createdAt: undefined, updatedAt: undefined, preorderId: null },
+        {
+          id: body.reservationId,
+          name: '山田 花子',
+          email: 'hanako.yamada+shop@example.co.jp',
+          productSlug: 'kumo-vco-2',
+          status: 'pending',
+          notes: '',
+          createdAt: undefined,
+          updatedAt: undefined,
+          preorderId: null,
+        },
       );
       assert.equal(stored.updatedAt, stored.createdAt);
       assert.ok(Math.abs(Date.parse(stored.createdAt) - Date.now()) < 60_000);
@@ -80,7 +90,11 @@ for (const dialect of DIALECTS) {
     describe('invalid input → 400 with the Japanese message and per-field details', () => {
       const cases: [string, unknown, Record<string, string>][] = [
         ['nothing', {}, { name: JA.name, email: JA.email, productSlug: JA.productSlug }],
-        ['wrong types', { name: 42, email: ['a@b.co'], productSlug: { slug: 'kumo-vco-2' } }, { name: JA.name, email: JA.email, productSlug: JA.productSlug }],
+        [
+          'wrong types',
+          { name: 42, email: ['a@b.co'], productSlug: { slug: 'kumo-vco-2' } },
+          { name: JA.name, email: JA.email, productSlug: JA.productSlug },
+        ],
         ['nulls', { name: null, email: null, productSlug: null }, { name: JA.name, email: JA.email, productSlug: JA.productSlug }],
         ['booleans', { ...valid, name: true }, { name: JA.name }],
         ['a blank name', { ...valid, name: ' \u3000\t ' }, { name: JA.name }],
@@ -96,7 +110,11 @@ for (const dialect of DIALECTS) {
         ['a slug with a double hyphen', { ...valid, productSlug: 'kumo--vco' }, { productSlug: JA.productSlug }],
         ['a slug of 101 characters', { ...valid, productSlug: 'a'.repeat(101) }, { productSlug: JA.productSlug }],
         ['an empty slug', { ...valid, productSlug: '' }, { productSlug: JA.productSlug }],
-        ['only __proto__', JSON.parse(`{"__proto__": ${JSON.stringify(valid)}}`), { name: JA.name, email: JA.email, productSlug: JA.productSlug }],
+        [
+          'only __proto__',
+          JSON.parse(`{"__proto__": ${JSON.stringify(valid)}}`),
+          { name: JA.name, email: JA.email, productSlug: JA.productSlug },
+        ],
       ];
       for (const [label, body, expected] of cases) {
         test(label, async () => {
@@ -140,7 +158,11 @@ for (const dialect of DIALECTS) {
       assert.equal(other.headers.get('access-control-allow-origin'), null);
       const preflight = await app.request('/api/reservation', {
         method: 'OPTIONS',
-        headers: { origin: 'http://localhost:34434', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+        headers: {
+          origin: 'http://localhost:34434',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type',
+        },
       });
       assert.equal(preflight.status, 204);
       assert.equal(preflight.headers.get('access-control-allow-origin'), 'http://localhost:34434');
@@ -170,7 +192,10 @@ for (const dialect of DIALECTS) {
       assert.doesNotMatch(text, /reservations|sql|table|at /i);
       const requestId = response.headers.get('x-request-id');
       assert.ok(requestId);
-      assert.ok(app.logs.some((line) => line.reqId === requestId && line.level === 50), 'the failure is logged with the request id');
+      assert.ok(
+        app.logs.some((line) => line.reqId === requestId && line.level === 50),
+        'the failure is logged with the request id',
+      );
     });
 
     test('nothing was queued for a reservation that was not stored', async () => {
@@ -218,7 +243,11 @@ describe('rate limit behind a trusted proxy', () => {
   test('each forwarded client has its own budget; the proxy-added (last) address counts', async () => {
     assert.equal((await post(app, valid, { 'x-forwarded-for': '203.0.113.1' })).status, 200);
     assert.equal((await post(app, valid, { 'x-forwarded-for': '203.0.113.1' })).status, 429);
-    assert.equal((await post(app, valid, { 'x-forwarded-for': '198.51.100.7, 203.0.113.1' })).status, 429, 'a spoofed first entry does not help');
+    assert.equal(
+      (await post(app, valid, { 'x-forwarded-for': '198.51.100.7, 203.0.113.1' })).status,
+      429,
+      'a spoofed first entry does not help',
+    );
     assert.equal((await post(app, valid, { 'x-forwarded-for': '203.0.113.2' })).status, 200);
   });
 });

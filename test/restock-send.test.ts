@@ -32,7 +32,11 @@ const local = (app: TestApp, link: string) => link.replace(BASE, app.url);
 /** A header of the message as sent, unfolded (mailparser files List-* headers under one key). */
 function rawHeader(mail: ReceivedMail, name: string): string | undefined {
   const head = mail.raw.slice(0, mail.raw.search(/\r?\n\r?\n/)).replace(/\r?\n[ \t]+/g, ' ');
-  return head.split(/\r?\n/).find((line) => line.toLowerCase().startsWith(`${name.toLowerCase()}:`))?.slice(name.length + 1).trim();
+  return head
+    .split(/\r?\n/)
+    .find((line) => line.toLowerCase().startsWith(`${name.toLowerCase()}:`))
+    ?.slice(name.length + 1)
+    .trim();
 }
 
 function unsubscribeLink(mail: ReceivedMail): string {
@@ -83,7 +87,8 @@ for (const dialect of DIALECTS) {
       return (await app.read('/api/notify', response)).success().subscriptionId;
     };
     const send = (productSlug: unknown) => app.call('/api/admin/notify/send', { productSlug });
-    const row = (id: string) => app.services.database.db.selectFrom('subscriptions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const row = (id: string) =>
+      app.services.database.db.selectFrom('subscriptions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
     test('every active pending subscriber gets one Japanese email with the product link, the unsubscribe link and both headers', async () => {
       const waiting = [await signUp('Taro@Example.com'), await signUp('hanako@example.com'), await signUp('jiro@example.com')];
@@ -125,7 +130,8 @@ for (const dialect of DIALECTS) {
         assert.match(link, /^https:\/\/shop\.example\.jp\/api\/notify\/unsubscribe\?token=ntf_\d+-[a-z0-9]{10}\.[\w-]{43}$/);
         assert.ok(!link.includes('@') && !link.includes(mail.envelopeTo[0]!.split('@')[0]!), 'no personal data in the link');
         for (const part of [parsed.text ?? '', String(parsed.html)]) {
-          for (const expected of ['入荷しました', 'Kumo VCO II', `${BASE}/products/kumo-vco-2`, link, '配信停止']) assert.ok(part.includes(expected), `${expected} in ${part.slice(0, 30)}`);
+          for (const expected of ['入荷しました', 'Kumo VCO II', `${BASE}/products/kumo-vco-2`, link, '配信停止'])
+            assert.ok(part.includes(expected), `${expected} in ${part.slice(0, 30)}`);
         }
       }
       assert.equal(links.size, 3, 'each subscriber has a link of their own');
@@ -147,7 +153,12 @@ for (const dialect of DIALECTS) {
       await settle(300);
       assert.equal(smtp.mails.length, 1);
       assert.equal(chat.accepted(PUBLIC_PATH).length, 1);
-      const emails = await app.services.database.db.selectFrom('outbox').select('id').where('channel', '=', 'email').where('destination', '=', 'taro@example.com').execute();
+      const emails = await app.services.database.db
+        .selectFrom('outbox')
+        .select('id')
+        .where('channel', '=', 'email')
+        .where('destination', '=', 'taro@example.com')
+        .execute();
       assert.equal(emails.length, 1);
     });
 
@@ -249,9 +260,15 @@ for (const dialect of DIALECTS) {
       const db = app.services.database.db;
       // Refuses to queue the email of the 9th subscriber, who is in the third batch of four.
       if (dialect === 'sqlite') {
-        await sql`create trigger refuse_email before insert on outbox when new.destination = 'buyer08@example.com' begin select raise(abort, 'refused'); end`.execute(db);
+        await sql`create trigger refuse_email before insert on outbox when new.destination = 'buyer08@example.com' begin select raise(abort, 'refused'); end`.execute(
+          db,
+        );
       } else {
-        await sql.raw(`create function refuse_email() returns trigger as $$ begin if new.destination = 'buyer08@example.com' then raise exception 'refused'; end if; return new; end $$ language plpgsql`).execute(db);
+        await sql
+          .raw(
+            `create function refuse_email() returns trigger as $$ begin if new.destination = 'buyer08@example.com' then raise exception 'refused'; end if; return new; end $$ language plpgsql`,
+          )
+          .execute(db);
         await sql.raw('create trigger refuse_email before insert on outbox for each row execute function refuse_email()').execute(db);
       }
       const deps = {
@@ -264,13 +281,21 @@ for (const dialect of DIALECTS) {
       try {
         await assert.rejects(sendRestockNotices(deps, 'kumo-vco-2', { batchSize: 4 }));
       } finally {
-        await sql.raw(dialect === 'sqlite' ? 'drop trigger refuse_email' : 'drop trigger refuse_email on outbox; drop function refuse_email').execute(db);
+        await sql
+          .raw(dialect === 'sqlite' ? 'drop trigger refuse_email' : 'drop trigger refuse_email on outbox; drop function refuse_email')
+          .execute(db);
       }
       const statuses = await Promise.all(ids.map(async (id) => (await row(id)).status));
       assert.deepEqual(statuses, [...Array(8).fill('notified'), ...Array(4).fill('pending')]);
-      const queued = async () => (await db.selectFrom('outbox').select('record_id').where('channel', '=', 'email').execute()).map((m) => m.record_id).sort();
+      const queued = async () =>
+        (await db.selectFrom('outbox').select('record_id').where('channel', '=', 'email').execute()).map((m) => m.record_id).sort();
       assert.deepEqual(await queued(), ids.slice(0, 8).sort());
-      assert.equal(chat.accepted(PUBLIC_PATH).length + (await db.selectFrom('outbox').select('id').where('destination', '=', 'public').execute()).length, 0, 'no announcement yet');
+      assert.equal(
+        chat.accepted(PUBLIC_PATH).length +
+          (await db.selectFrom('outbox').select('id').where('destination', '=', 'public').execute()).length,
+        0,
+        'no announcement yet',
+      );
 
       // Sending again finishes the job: the rest, and the one announcement.
       assert.deepEqual(await sendRestockNotices(deps, 'kumo-vco-2', { batchSize: 4 }), { ok: true, notifiedCount: 4 });
@@ -283,7 +308,16 @@ for (const dialect of DIALECTS) {
       const now = Date.now();
       await app.services.database.db
         .insertInto('subscriptions')
-        .values(Array.from({ length: 300 }, (_, i) => ({ id: `ntf_${now}-${String(i).padStart(10, '0')}`, email: `s${i}@example.com`, product_slug: 'kumo-vco-2', status: 'pending', created_at: new Date(now + i).toISOString(), updated_at: new Date(now + i).toISOString() })))
+        .values(
+          Array.from({ length: 300 }, (_, i) => ({
+            id: `ntf_${now}-${String(i).padStart(10, '0')}`,
+            email: `s${i}@example.com`,
+            product_slug: 'kumo-vco-2',
+            status: 'pending',
+            created_at: new Date(now + i).toISOString(),
+            updated_at: new Date(now + i).toISOString(),
+          })),
+        )
         .execute();
       const deps = {
         database: app.services.database,
@@ -293,7 +327,10 @@ for (const dialect of DIALECTS) {
         wakeDispatcher: () => {},
       };
       const results = await Promise.all([1, 2, 3].map(() => sendRestockNotices(deps, 'kumo-vco-2', { batchSize: 20 })));
-      assert.equal(results.reduce((sum, r) => sum + (r.ok ? r.notifiedCount : 0), 0), 300);
+      assert.equal(
+        results.reduce((sum, r) => sum + (r.ok ? r.notifiedCount : 0), 0),
+        300,
+      );
       const emails = await app.services.database.db.selectFrom('outbox').select('record_id').where('channel', '=', 'email').execute();
       assert.equal(emails.length, 300);
       assert.equal(new Set(emails.map((e) => e.record_id)).size, 300);
@@ -311,7 +348,11 @@ for (const dialect of DIALECTS) {
         wakeDispatcher: () => {},
       };
       assert.deepEqual(await sendRestockNotices(deps, 'kumo-vco-2', { batchSize: 5 }), { ok: true, notifiedCount: 10 });
-      const outbox = await app.services.database.db.selectFrom('outbox').select(['channel', 'destination']).where('destination', '<>', 'restock').execute();
+      const outbox = await app.services.database.db
+        .selectFrom('outbox')
+        .select(['channel', 'destination'])
+        .where('destination', '<>', 'restock')
+        .execute();
       assert.equal(outbox.filter((m) => m.channel === 'email').length, 10);
       assert.equal(new Set(outbox.map((m) => m.destination)).size, 11);
       assert.equal(outbox.filter((m) => m.destination === 'public').length, 1);
@@ -341,7 +382,10 @@ for (const dialect of DIALECTS) {
         assert.ok(performance.now() - started < 1_000, 'answered before any delivery could finish');
         assert.equal(api.requests.length, 0);
         const delivered = await api.waitForAccepted(2, '/emails');
-        assert.ok(delivered.every((r) => EmailApiBody.parse(r.body).headers?.['List-Unsubscribe-Post'] === 'List-Unsubscribe=One-Click'), 'the headers reach the email API too');
+        assert.ok(
+          delivered.every((r) => EmailApiBody.parse(r.body).headers?.['List-Unsubscribe-Post'] === 'List-Unsubscribe=One-Click'),
+          'the headers reach the email API too',
+        );
       } finally {
         await app.close();
         await api.close();
@@ -360,7 +404,10 @@ describe('what the restock email and the unsubscribe page show is escaped', () =
     const products = z.array(z.looseObject({})).parse(JSON.parse(readFileSync('data/products.json', 'utf8')));
     writeFileSync(join(dir, 'products.json'), JSON.stringify([{ ...products[0], slug: 'evil-vco', name: NAME, detailHref: null }]));
     smtp = await startSmtpReceiver();
-    app = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '0', CATALOG_PATH: join(dir, 'products.json'), SMTP_URL: smtp.url, PUBLIC_BASE_URL: BASE }, dispatcher: FAST });
+    app = await startTestApp({
+      env: { RATE_LIMIT_PER_MINUTE: '0', CATALOG_PATH: join(dir, 'products.json'), SMTP_URL: smtp.url, PUBLIC_BASE_URL: BASE },
+      dispatcher: FAST,
+    });
   });
   after(async () => {
     await app.close();
@@ -387,7 +434,10 @@ describe('UNSUBSCRIBE_SECRET', () => {
     const app = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '0', UNSUBSCRIBE_SECRET: 'a-secret-of-its-own' } });
     const derived = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '0' } });
     try {
-      const response = await app.request('/api/notify', { method: 'POST', body: JSON.stringify({ email: 'taro@example.com', productSlug: 'kumo-vco-2' }) });
+      const response = await app.request('/api/notify', {
+        method: 'POST',
+        body: JSON.stringify({ email: 'taro@example.com', productSlug: 'kumo-vco-2' }),
+      });
       const id = (await app.read('/api/notify', response)).success().subscriptionId;
       const link = (secret: string) => `/api/notify/unsubscribe?token=${unsubscribeToken(secret, id)}`;
       assert.notEqual(derived.services.config.unsubscribeSecret, 'a-secret-of-its-own');
@@ -432,7 +482,10 @@ for (const dialect of DIALECTS) {
     test('notifies all of them, batch by batch in bounded memory, and answers with the count', async (t) => {
       // No email provider, and logs at warn: the dispatcher settles the emails as skipped in the
       // background, and the test's memory holds neither the emails nor log lines about them.
-      const app = await startTestApp({ dialect: dialect as Dialect, env: { RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'warn', PUBLIC_BASE_URL: BASE } });
+      const app = await startTestApp({
+        dialect: dialect as Dialect,
+        env: { RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'warn', PUBLIC_BASE_URL: BASE },
+      });
       const COUNT = 10_000;
       const db = app.services.database.db;
       const count = async (query: Promise<{ n: number | string }>) => Number((await query).n);
@@ -459,9 +512,37 @@ for (const dialect of DIALECTS) {
         t.diagnostic(timed);
         console.log(timed);
 
-        assert.equal(await count(db.selectFrom('subscriptions').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'notified').where('notified_at', 'is not', null).executeTakeFirstOrThrow()), COUNT);
-        assert.equal(await count(db.selectFrom('outbox').select((eb) => eb.fn.count<number>('record_id').distinct().as('n')).where('channel', '=', 'email').executeTakeFirstOrThrow()), COUNT);
-        assert.equal(await count(db.selectFrom('outbox').select((eb) => eb.fn.countAll<number>().as('n')).where('destination', '=', 'public').executeTakeFirstOrThrow()), 1);
+        assert.equal(
+          await count(
+            db
+              .selectFrom('subscriptions')
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .where('status', '=', 'notified')
+              .where('notified_at', 'is not', null)
+              .executeTakeFirstOrThrow(),
+          ),
+          COUNT,
+        );
+        assert.equal(
+          await count(
+            db
+              .selectFrom('outbox')
+              .select((eb) => eb.fn.count<number>('record_id').distinct().as('n'))
+              .where('channel', '=', 'email')
+              .executeTakeFirstOrThrow(),
+          ),
+          COUNT,
+        );
+        assert.equal(
+          await count(
+            db
+              .selectFrom('outbox')
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .where('destination', '=', 'public')
+              .executeTakeFirstOrThrow(),
+          ),
+          1,
+        );
         assert.equal(await send(), 0, 'sending again notifies nobody');
 
         // 2. What each batch leaves behind. The send wakes the dispatcher once after each batch has

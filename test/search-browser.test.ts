@@ -19,7 +19,9 @@ interface SearchCase {
 
 declare global {
   interface Window {
-    loadSiteSearch(source: string | ArrayBuffer | Uint8Array): Promise<{ search(q: string, options?: { excerptLength?: number }): unknown }>;
+    loadSiteSearch(
+      source: string | ArrayBuffer | Uint8Array,
+    ): Promise<{ search(q: string, options?: { excerptLength?: number }): unknown }>;
     siteSearch: Awaited<ReturnType<Window['loadSiteSearch']>>;
   }
 }
@@ -67,10 +69,14 @@ function browserBodies(cases: SearchCase[]): Promise<string[]> {
   );
 }
 
-const relevanceQueries = (JSON.parse(readFileSync('test/fixtures/search-relevance.json', 'utf8')) as { queries: { q: string }[] }).queries.map((c) => c.q);
+const relevanceQueries = (
+  JSON.parse(readFileSync('test/fixtures/search-relevance.json', 'utf8')) as { queries: { q: string }[] }
+).queries.map((c) => c.q);
 
 test('the browser module answers every query exactly as GET /api/search', async () => {
-  const { documents } = JSON.parse(await (await app.request('/api/search-index')).text()) as { documents: { title: string; tags: string[] }[] };
+  const { documents } = JSON.parse(await (await app.request('/api/search-index')).text()) as {
+    documents: { title: string; tags: string[] }[];
+  };
   const queries = [
     ...relevanceQueries,
     ...documents.map((d) => d.title),
@@ -97,7 +103,10 @@ test('the browser module answers every query exactly as GET /api/search', async 
     'シーケンサー clock',
     'echo ディレイ',
   ];
-  const cases: SearchCase[] = queries.flatMap((q, i) => [{ q }, { q, excerptLength: ['50', '120', '500', '9999', '12', '77.9', 'abc'][i % 7] }]);
+  const cases: SearchCase[] = queries.flatMap((q, i) => [
+    { q },
+    { q, excerptLength: ['50', '120', '500', '9999', '12', '77.9', 'abc'][i % 7] },
+  ]);
   const [server, inBrowser] = await Promise.all([serverBodies(cases), browserBodies(cases)]);
   assert.ok(cases.length > 200);
   let withResults = 0;

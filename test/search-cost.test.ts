@@ -23,7 +23,10 @@ describe('a query of more than 10 words', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tenpo-content-'));
     mkdirSync(join(dir, 'articles'));
     const page = (slug: string, body: string) =>
-      writeFileSync(join(dir, 'articles', `${slug}.md`), `---\ntitle: "${slug}"\ndescription: "d"\ntags: []\ncreatedAt: "2025-01-01"\n---\n\n${body}\n`);
+      writeFileSync(
+        join(dir, 'articles', `${slug}.md`),
+        `---\ntitle: "${slug}"\ndescription: "d"\ntags: []\ncreatedAt: "2025-01-01"\n---\n\n${body}\n`,
+      );
     page('words', `${WORDS.join(' ')} kilo`);
     page('kanji', `${KANJI.join('、')}。`);
     app = await startTestApp({ env: { CONTENT_DIR: dir } });
@@ -37,7 +40,10 @@ describe('a query of more than 10 words', () => {
     const eleven = `${WORDS.join(' ')} zzzz`;
     const body = await search(`  ${eleven.toUpperCase()}  `);
     assert.equal(body.query, eleven.toUpperCase());
-    assert.deepEqual(body.results.map((r) => r.id), ['articles/words']);
+    assert.deepEqual(
+      body.results.map((r) => r.id),
+      ['articles/words'],
+    );
     assert.deepEqual(await ids(`${WORDS.join(' ')} zzzz qqqq yyyy`), ['articles/words']);
   });
 

@@ -25,7 +25,10 @@ const withoutSynonyms = buildSearchIndex(parseContent(readContentSources('conten
 test('the relevance set covers every kind of query the shop gets', () => {
   assert.ok(queries.length >= 40);
   for (const kind of ['japanese', 'english', 'mixed', 'typo', 'prefix', 'one character', 'half-width', 'full-width', 'hiragana']) {
-    assert.ok(queries.some((c) => c.kind.startsWith(kind)), kind);
+    assert.ok(
+      queries.some((c) => c.kind.startsWith(kind)),
+      kind,
+    );
   }
   const ids = new Set(index.documents.map((d) => d.id));
   for (const c of queries) for (const id of c.expected) assert.ok(ids.has(id), `${c.q}: no document ${id}`);
@@ -37,7 +40,9 @@ test('recall@3 over the relevance set is at least 0.9', (t) => {
   let precision = 0;
   const misses: string[] = [];
   for (const c of queries) {
-    const top = searchSite(index, normalizeQuery(c.q), 200).results.slice(0, 3).map((r) => r.id);
+    const top = searchSite(index, normalizeQuery(c.q), 200)
+      .results.slice(0, 3)
+      .map((r) => r.id);
     const hits = c.expected.filter((id) => top.includes(id)).length;
     found += hits;
     expected += c.expected.length;

@@ -50,7 +50,8 @@ for (const dialect of DIALECTS) {
       const seen = texts(body);
       assert.deepEqual(seen.slice(0, 2), ['keyword:パッチケーブル', 'keyword:パッチング']);
       assert.ok(seen.length <= 8 && seen.length > 2, seen.join(', '));
-      for (const never of ['パッチワーク刺繍', 'パッチ両方', 'パッチ昔の検索']) assert.ok(!seen.some((s) => s.endsWith(`:${never}`)), never);
+      for (const never of ['パッチワーク刺繍', 'パッチ両方', 'パッチ昔の検索'])
+        assert.ok(!seen.some((s) => s.endsWith(`:${never}`)), never);
       // The same text is offered once, even when it is also a title or a tag.
       assert.equal(new Set(body.suggestions.map((s) => s.text.toLowerCase())).size, body.suggestions.length);
     });
@@ -60,16 +61,27 @@ for (const dialect of DIALECTS) {
       const seen = texts(body);
       assert.ok(seen.includes('tag:vco'), seen.join(', '));
       assert.ok(seen.includes('keyword:vco tuning'), seen.join(', '));
-      assert.ok(body.suggestions.some((s) => s.kind === 'title' && /VCO/i.test(s.text)), seen.join(', '));
+      assert.ok(
+        body.suggestions.some((s) => s.kind === 'title' && /VCO/i.test(s.text)),
+        seen.join(', '),
+      );
       // Those beginning with the word come before those where a later word begins with it.
       const firstInner = body.suggestions.findIndex((s) => !s.text.toLowerCase().startsWith('vc'));
-      if (firstInner !== -1) assert.ok(body.suggestions.slice(firstInner).every((s) => !s.text.toLowerCase().startsWith('vc')), seen.join(', '));
+      if (firstInner !== -1)
+        assert.ok(
+          body.suggestions.slice(firstInner).every((s) => !s.text.toLowerCase().startsWith('vc')),
+          seen.join(', '),
+        );
       // Hiragana is katakana; only the last word is completed.
-      assert.deepEqual(texts((await suggest('モジュラー　ぱっちけ')).body), ['keyword:パッチケーブル', ...texts((await suggest('パッチケ')).body).slice(1)]);
+      assert.deepEqual(texts((await suggest('モジュラー　ぱっちけ')).body), [
+        'keyword:パッチケーブル',
+        ...texts((await suggest('パッチケ')).body).slice(1),
+      ]);
     });
 
     test('an empty query, or one nothing completes, gets no suggestions; any input is answered', async () => {
-      for (const q of ['', '   ', 'zzzzqqqq']) assert.deepEqual((await suggest(q)).body, { success: true, suggestions: [] }, JSON.stringify(q));
+      for (const q of ['', '   ', 'zzzzqqqq'])
+        assert.deepEqual((await suggest(q)).body, { success: true, suggestions: [] }, JSON.stringify(q));
       assert.deepEqual((await (await app.request('/api/search/suggest')).json()) as Body, { success: true, suggestions: [] });
       for (const q of ['x'.repeat(500), '<script>', '%', '\u0000', '𠮷']) assert.equal((await suggest(q)).body.success, true);
       const twice = (await (await app.request('/api/search/suggest?q=vc&q=パッチ')).json()) as Body;
@@ -78,7 +90,13 @@ for (const dialect of DIALECTS) {
 
     test('suggestions are not searches: nothing is logged', async () => {
       await app.services.keywordLog.flush();
-      const count = async () => (await app.services.database.db.selectFrom('keyword_logs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+      const count = async () =>
+        (
+          await app.services.database.db
+            .selectFrom('keyword_logs')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n;
       const before = Number(await count());
       await suggest('パッチ');
       await suggest('シンセ');

@@ -32,7 +32,12 @@ function writeContent(dir: string, synonyms: string | undefined): string {
   const content = join(dir, 'content');
   mkdirSync(join(content, 'guides'), { recursive: true });
   for (const [id, page] of Object.entries(PAGES)) {
-    const frontMatter = [`title: ${JSON.stringify(page.title)}`, 'description: ""', 'tags: []', `createdAt: "${page.createdAt ?? '2025-01-01'}"`];
+    const frontMatter = [
+      `title: ${JSON.stringify(page.title)}`,
+      'description: ""',
+      'tags: []',
+      `createdAt: "${page.createdAt ?? '2025-01-01'}"`,
+    ];
     writeFileSync(join(content, `${id}.md`), `---\n${frontMatter.join('\n')}\n---\n\n${page.body}\n`);
   }
   if (synonyms !== undefined) writeFileSync(join(content, 'synonyms.yaml'), synonyms);
@@ -49,7 +54,10 @@ describe('synonyms', () => {
       CONTENT_DIR: writeContent(join(dir, name), synonyms),
       SEARCH_INDEX_PATH: join(dir, name, 'no-prebuilt-index.json'),
     });
-    [withSynonyms, without] = await Promise.all([startTestApp({ env: env('with', SYNONYMS) }), startTestApp({ env: env('without', undefined) })]);
+    [withSynonyms, without] = await Promise.all([
+      startTestApp({ env: env('with', SYNONYMS) }),
+      startTestApp({ env: env('without', undefined) }),
+    ]);
   });
   after(async () => {
     await Promise.all([withSynonyms?.close(), without?.close()]);
@@ -66,7 +74,11 @@ describe('synonyms', () => {
     assert.deepEqual(firstThen(body), ['guides/filter-body', ['guides/katakana', 'guides/vcf-title']]);
     assert.equal(body.totalResults, 3);
     const scores = body.results.map((result) => result.score);
-    assert.deepEqual(scores, [...scores].sort((a, b) => b - a), 'scores agree with the order');
+    assert.deepEqual(
+      scores,
+      [...scores].sort((a, b) => b - a),
+      'scores agree with the order',
+    );
     assert.deepEqual(ids(await search(without, 'filter')), ['guides/filter-body'], 'without the file, the word alone');
     // The synonyms found are marked where they stand.
     const byId = new Map(body.results.map((result) => [result.id, result]));
@@ -77,8 +89,16 @@ describe('synonyms', () => {
   test('every word of a group finds the others; the typed word ranks first whatever the fields', async () => {
     assert.deepEqual(firstThen(await search(withSynonyms, 'VCF')), ['guides/vcf-title', ['guides/filter-body', 'guides/katakana']]);
     assert.deepEqual(firstThen(await search(withSynonyms, 'フィルター')), ['guides/katakana', ['guides/filter-body', 'guides/vcf-title']]);
-    assert.deepEqual(firstThen(await search(withSynonyms, 'ふぃるたー')), ['guides/katakana', ['guides/filter-body', 'guides/vcf-title']], 'hiragana is katakana');
-    assert.deepEqual(firstThen(await search(withSynonyms, 'ＶＣＦ')), ['guides/vcf-title', ['guides/filter-body', 'guides/katakana']], 'full width is half width');
+    assert.deepEqual(
+      firstThen(await search(withSynonyms, 'ふぃるたー')),
+      ['guides/katakana', ['guides/filter-body', 'guides/vcf-title']],
+      'hiragana is katakana',
+    );
+    assert.deepEqual(
+      firstThen(await search(withSynonyms, 'ＶＣＦ')),
+      ['guides/vcf-title', ['guides/filter-body', 'guides/katakana']],
+      'full width is half width',
+    );
     // The file's hiragana entry matches the katakana a page writes.
     assert.deepEqual(ids(await search(withSynonyms, 'adsr')), ['guides/hiragana-group']);
     assert.equal((await search(without, 'エンベロープ')).totalResults, 1);

@@ -53,16 +53,35 @@ for (const dialect of DIALECTS) {
       assert.equal(body.totalResults, body.results.length);
       assert.ok(body.results.length >= 4);
       const scores = body.results.map((r) => r.score);
-      assert.deepEqual(scores, [...scores].sort((a, b) => b - a));
+      assert.deepEqual(
+        scores,
+        [...scores].sort((a, b) => b - a),
+      );
       const first = body.results[0] as unknown as Record<string, unknown>;
-      assert.deepEqual(Object.keys(first), ['id', 'slug', 'title', 'description', 'tags', 'createdAt', 'excerpt', 'highlighted_title', 'highlighted_excerpt', 'score']);
+      assert.deepEqual(Object.keys(first), [
+        'id',
+        'slug',
+        'title',
+        'description',
+        'tags',
+        'createdAt',
+        'excerpt',
+        'highlighted_title',
+        'highlighted_excerpt',
+        'score',
+      ]);
       assert.equal(first.slug, `/${first.id}`);
     });
 
     test('Japanese: a part of a compound, in any width or kana, finds it', async () => {
       for (const q of ['シンセ', 'しんせ', 'ｼﾝｾ']) {
         const found = await ids(q);
-        for (const id of ['guides/first-eurorack-case', 'guides/budget-modular-setup', 'articles/customer-faq-voices', 'articles/hajimete-no-tsumami']) {
+        for (const id of [
+          'guides/first-eurorack-case',
+          'guides/budget-modular-setup',
+          'articles/customer-faq-voices',
+          'articles/hajimete-no-tsumami',
+        ]) {
           assert.ok(found.includes(id), `${q} finds ${id}`);
         }
       }
@@ -77,7 +96,13 @@ for (const dialect of DIALECTS) {
       const faq = body.results.find((r) => r.id === 'articles/customer-faq-voices')!;
       assert.match(faq.highlighted_excerpt, /<mark>ｼﾝｾｻｲｻﾞｰ<\/mark>/);
       const { body: guides } = await search(`?q=${encodeURIComponent('モジュラーシンセ')}`);
-      assert.deepEqual(guides.results.slice(0, 2).map((r) => r.id).sort(), ['guides/budget-modular-setup', 'guides/first-eurorack-case']);
+      assert.deepEqual(
+        guides.results
+          .slice(0, 2)
+          .map((r) => r.id)
+          .sort(),
+        ['guides/budget-modular-setup', 'guides/first-eurorack-case'],
+      );
       assert.match(guides.results[0]!.highlighted_title, /<mark>モジュラーシンセ<\/mark>/);
     });
 
@@ -105,7 +130,16 @@ for (const dialect of DIALECTS) {
       const { body } = await search(`?q=${encodeURIComponent('モジュール')}&excerpt_length=50`);
       for (const result of body.results) {
         assert.ok(codePoints(result.excerpt.replace(/^…/, '').replace(/…$/, '')) <= 50, result.excerpt);
-        assert.equal(result.highlighted_excerpt.replace(/<\/?mark>/g, '').replaceAll('&amp;', '&').replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&quot;', '"').replaceAll('&#39;', "'"), result.excerpt);
+        assert.equal(
+          result.highlighted_excerpt
+            .replace(/<\/?mark>/g, '')
+            .replaceAll('&amp;', '&')
+            .replaceAll('&lt;', '<')
+            .replaceAll('&gt;', '>')
+            .replaceAll('&quot;', '"')
+            .replaceAll('&#39;', "'"),
+          result.excerpt,
+        );
       }
     });
 
@@ -130,7 +164,11 @@ for (const dialect of DIALECTS) {
       const rows = (await logged()).slice(before);
       assert.deepEqual(
         rows.map((r) => [r.keyword, r.result_count]),
-        [['VCO', hit.totalResults], ['zzzqqqxx', 0], ['zzzqqqxx', 0]],
+        [
+          ['VCO', hit.totalResults],
+          ['zzzqqqxx', 0],
+          ['zzzqqqxx', 0],
+        ],
       );
       for (const row of rows) assert.ok(row.timestamp >= started && row.timestamp.endsWith('Z'));
     });
@@ -176,7 +214,10 @@ describe('content that carries markup', () => {
     const [result] = ((await response.json()) as Body).results as (Result & { description: string })[];
     assert.equal(result!.title, "<script>alert('シンセ')</script> & <b>bold</b>");
     assert.equal(result!.description, '<img src=x onerror=alert(1)>');
-    assert.equal(result!.highlighted_title, '&lt;script&gt;alert(&#39;<mark>シンセ</mark>&#39;)&lt;/script&gt; &amp; &lt;b&gt;bold&lt;/b&gt;');
+    assert.equal(
+      result!.highlighted_title,
+      '&lt;script&gt;alert(&#39;<mark>シンセ</mark>&#39;)&lt;/script&gt; &amp; &lt;b&gt;bold&lt;/b&gt;',
+    );
     assert.equal(
       result!.highlighted_excerpt,
       '<mark>シンセ</mark> &lt;script&gt;alert(1)&lt;/script&gt; and &lt;iframe src=&quot;x&quot;&gt; &quot;quoted&quot; &#39;single&#39;',
@@ -190,8 +231,14 @@ describe('content that carries markup', () => {
 test('bad front matter stops the start, naming the file', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tenpo-content-'));
   mkdirSync(join(dir, 'guides'));
-  writeFileSync(join(dir, 'guides', 'broken.md'), '---\ntitle: "ok"\ndescription: "d"\ntags: "not-a-list"\ncreatedAt: "2025-01-01"\n---\nbody');
-  await assert.rejects(startTestApp({ env: { CONTENT_DIR: dir } }), /content .*guides\/broken\.md: front matter field "tags" must be a list of strings/);
+  writeFileSync(
+    join(dir, 'guides', 'broken.md'),
+    '---\ntitle: "ok"\ndescription: "d"\ntags: "not-a-list"\ncreatedAt: "2025-01-01"\n---\nbody',
+  );
+  await assert.rejects(
+    startTestApp({ env: { CONTENT_DIR: dir } }),
+    /content .*guides\/broken\.md: front matter field "tags" must be a list of strings/,
+  );
 });
 
 test('with the store down, search still answers 200; the log skips and counts, then resumes', async () => {

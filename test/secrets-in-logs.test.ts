@@ -33,7 +33,16 @@ const FAST: Partial<DispatcherTimings> = { pollIntervalMs: 25, retryBaseMs: 30, 
 /** A secret as it could appear: as is, URL-encoded, in base64 (with or without padding), base64url, hex, and as SMTP AUTH sends it. */
 function leaks(secret: string, user = SMTP_USER): string[] {
   const base64 = (text: string) => Buffer.from(text).toString('base64');
-  return [secret, encodeURIComponent(secret), base64(secret), base64(secret).replace(/=+$/, ''), Buffer.from(secret).toString('base64url'), Buffer.from(secret).toString('hex'), base64(`\u0000${user}\u0000${secret}`), base64(`${user}:${secret}`)];
+  return [
+    secret,
+    encodeURIComponent(secret),
+    base64(secret),
+    base64(secret).replace(/=+$/, ''),
+    Buffer.from(secret).toString('base64url'),
+    Buffer.from(secret).toString('hex'),
+    base64(`\u0000${user}\u0000${secret}`),
+    base64(`${user}:${secret}`),
+  ];
 }
 
 function assertNoSecret(text: string, secrets: string[], where: string): void {
@@ -53,7 +62,12 @@ async function everyday(base: { request(path: string, init?: RequestInit): Promi
   for (const wrong of [`Bearer ${ADMIN}x`, `Bearer ${ADMIN.slice(0, -1)}`, `Basic ${Buffer.from(`admin:${ADMIN}`).toString('base64')}`]) {
     assert.equal((await post('/api/admin-reservations-list', '[', { authorization: wrong })).status, 401);
   }
-  for (const path of [`/api/admin-reservations-list?token=${ADMIN}`, `/nowhere?token=${ADMIN}&key=${EMAIL_KEY}`, `/api/products?page=x&token=${ADMIN}`, `/api/notify/unsubscribe?token=${UNSUBSCRIBE}`]) {
+  for (const path of [
+    `/api/admin-reservations-list?token=${ADMIN}`,
+    `/nowhere?token=${ADMIN}&key=${EMAIL_KEY}`,
+    `/api/products?page=x&token=${ADMIN}`,
+    `/api/notify/unsubscribe?token=${UNSUBSCRIBE}`,
+  ]) {
     await (await base.request(path, { headers: { cookie: `token=${ADMIN}` } })).arrayBuffer();
   }
   await (await base.request('/api/search?q=secret')).arrayBuffer();
@@ -80,7 +94,8 @@ async function refuseConnections(superuser: string, name: string, refuse: boolea
   await client.connect();
   try {
     await client.query(`alter database ${name} allow_connections ${refuse ? 'false' : 'true'}`);
-    if (refuse) await client.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name]);
+    if (refuse)
+      await client.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name]);
   } finally {
     await client.end();
   }
@@ -103,38 +118,62 @@ describe('secrets never reach the log', () => {
 
   test('in process on PostgreSQL: every flow, the provider failing then gone, the database refusing connections', async () => {
     const database = await databaseWithPassword();
-    const env = { LOG_LEVEL: 'trace', RATE_LIMIT_PER_MINUTE: '0', PREORDER_API_TOKEN: ADMIN, UNSUBSCRIBE_SECRET: UNSUBSCRIBE, METRICS_TOKEN: METRICS, DATABASE_URL: database.url, ...providers() };
+    const env = {
+      LOG_LEVEL: 'trace',
+      RATE_LIMIT_PER_MINUTE: '0',
+      PREORDER_API_TOKEN: ADMIN,
+      UNSUBSCRIBE_SECRET: UNSUBSCRIBE,
+      METRICS_TOKEN: METRICS,
+      DATABASE_URL: database.url,
+      ...providers(),
+    };
     let app: TestApp | undefined = await startTestApp({ dialect: 'postgres', env, dispatcher: FAST });
     const earlierLogs: Record<string, unknown>[] = [];
     try {
       await everyday(app);
       await receiver.waitForAccepted(2, '/emails');
       assert.equal(receiver.accepted('/emails')[0]!.headers.authorization, `Bearer ${EMAIL_KEY}`, 'the key was used');
-      assert.ok(receiver.accepted().some((r) => r.path.endsWith(WEBHOOK)), 'the webhooks were used');
+      assert.ok(
+        receiver.accepted().some((r) => r.path.endsWith(WEBHOOK)),
+        'the webhooks were used',
+      );
 
       // The provider answers errors, echoing what it was sent; then it is gone.
       receiver.failAlways(500);
       await everyday(app);
-      await waitUntil(() => app!.logs.some((l) => l.msg === 'outbox: message given up after its last attempt'), { what: 'a message given up' });
+      await waitUntil(() => app!.logs.some((l) => l.msg === 'outbox: message given up after its last attempt'), {
+        what: 'a message given up',
+      });
       receiver.failAlways(0);
       const gone = await freePort();
       await app.close();
       earlierLogs.push(...app.logs);
-      app = await startTestApp({ dialect: 'postgres', env: { ...env, EMAIL_API_URL: `http://127.0.0.1:${gone}/emails`, RESERVATION_WEBHOOK_URL: `http://127.0.0.1:${gone}/${WEBHOOK}` }, dispatcher: FAST });
+      app = await startTestApp({
+        dialect: 'postgres',
+        env: { ...env, EMAIL_API_URL: `http://127.0.0.1:${gone}/emails`, RESERVATION_WEBHOOK_URL: `http://127.0.0.1:${gone}/${WEBHOOK}` },
+        dispatcher: FAST,
+      });
       await everyday(app);
       await waitUntil(() => app!.logs.some((l) => String(l.error ?? '').includes('ECONNREFUSED')), { what: 'a refused delivery logged' });
 
       // The database closes its doors: requests fail with 500s, connections are lost, then it is back.
       await refuseConnections(database.superuser, database.name, true);
       try {
-        const failed = await app.request('/api/admin-reservations-list', { method: 'POST', headers: { authorization: `Bearer ${ADMIN}` }, body: '{}' });
+        const failed = await app.request('/api/admin-reservations-list', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${ADMIN}` },
+          body: '{}',
+        });
         assert.ok(failed.status >= 500, `${failed.status}`);
         assert.equal((await app.request('/healthz')).status, 503);
       } finally {
         await refuseConnections(database.superuser, database.name, false);
       }
       await waitUntil(async () => (await app!.request('/healthz')).status === 200, { what: 'recovery' });
-      assert.ok(app.logs.some((l) => l.msg === 'request failed'), 'the failure was logged');
+      assert.ok(
+        app.logs.some((l) => l.msg === 'request failed'),
+        'the failure was logged',
+      );
 
       const logged = JSON.stringify([...earlierLogs, ...app.logs]);
       assertNoSecret(logged, [ADMIN, EMAIL_KEY, WEBHOOK, UNSUBSCRIBE, METRICS, DB_PASSWORD], 'app.logs');
@@ -150,7 +189,16 @@ describe('secrets never reach the log', () => {
     const apps: TestApp[] = [];
     try {
       const start = async (smtpUrl: string) => {
-        const app = await startTestApp({ env: { LOG_LEVEL: 'trace', RATE_LIMIT_PER_MINUTE: '0', PREORDER_API_TOKEN: ADMIN, SMTP_URL: smtpUrl, DATABASE_URL: `sqlite:${join(dir, `${apps.length}.db`)}` }, dispatcher: FAST });
+        const app = await startTestApp({
+          env: {
+            LOG_LEVEL: 'trace',
+            RATE_LIMIT_PER_MINUTE: '0',
+            PREORDER_API_TOKEN: ADMIN,
+            SMTP_URL: smtpUrl,
+            DATABASE_URL: `sqlite:${join(dir, `${apps.length}.db`)}`,
+          },
+          dispatcher: FAST,
+        });
         apps.push(app);
         await everyday(app);
         return app;
@@ -161,8 +209,15 @@ describe('secrets never reach the log', () => {
       const refused = await start(`smtp://${SMTP_USER}:${WRONG_SMTP_PASSWORD}@127.0.0.1:${port}`);
       await waitUntil(() => refused.logs.some((l) => /login|auth/i.test(String(l.error ?? ''))), { what: 'the refused login logged' });
       const gone = await start(`smtp://${SMTP_USER}:${WRONG_SMTP_PASSWORD}@127.0.0.1:${await freePort()}`);
-      await waitUntil(() => gone.logs.some((l) => String(l.error ?? '').includes('ECONNREFUSED')), { what: 'the refused connection logged' });
-      for (const app of apps) assertNoSecret(JSON.stringify(app.logs), [ADMIN, SMTP_PASSWORD, WRONG_SMTP_PASSWORD], `logs of SMTP_URL=${app.env.SMTP_URL?.replace(/:[^:@]+@/, ':…@')}`);
+      await waitUntil(() => gone.logs.some((l) => String(l.error ?? '').includes('ECONNREFUSED')), {
+        what: 'the refused connection logged',
+      });
+      for (const app of apps)
+        assertNoSecret(
+          JSON.stringify(app.logs),
+          [ADMIN, SMTP_PASSWORD, WRONG_SMTP_PASSWORD],
+          `logs of SMTP_URL=${app.env.SMTP_URL?.replace(/:[^:@]+@/, ':…@')}`,
+        );
     } finally {
       for (const app of apps) await app.close();
       await smtp.close();
@@ -173,7 +228,15 @@ describe('secrets never reach the log', () => {
   test('a real process on PostgreSQL: its stdout and stderr over a run, the database refusing connections included', async () => {
     const database = await databaseWithPassword();
     const service = await startServiceProcess({
-      env: { LOG_LEVEL: 'trace', RATE_LIMIT_PER_MINUTE: '0', PREORDER_API_TOKEN: ADMIN, UNSUBSCRIBE_SECRET: UNSUBSCRIBE, METRICS_TOKEN: METRICS, DATABASE_URL: database.url, ...providers() },
+      env: {
+        LOG_LEVEL: 'trace',
+        RATE_LIMIT_PER_MINUTE: '0',
+        PREORDER_API_TOKEN: ADMIN,
+        UNSUBSCRIBE_SECRET: UNSUBSCRIBE,
+        METRICS_TOKEN: METRICS,
+        DATABASE_URL: database.url,
+        ...providers(),
+      },
     });
     try {
       await everyday(service);
@@ -209,7 +272,9 @@ describe('secrets never reach the log', () => {
     ];
     try {
       for (const [env, message] of cases) {
-        const service = await launchServiceProcess({ env: { DATABASE_URL: `sqlite:${join(dir, 'x.db')}`, PREORDER_API_TOKEN: secret, UNSUBSCRIBE_SECRET: secret, ...env } });
+        const service = await launchServiceProcess({
+          env: { DATABASE_URL: `sqlite:${join(dir, 'x.db')}`, PREORDER_API_TOKEN: secret, UNSUBSCRIBE_SECRET: secret, ...env },
+        });
         const { code } = await service.exited;
         assert.equal(code, 1, JSON.stringify(env));
         assert.match(service.stderr, message);

@@ -83,7 +83,11 @@ describe('two instances on one PostgreSQL', () => {
   });
 
   test('they share the data: a reservation made on A is listed, moved and archived on B, and A sees it all', async () => {
-    const { reservationId: id } = await call(a, '/api/reservation', { name: '二台 太郎', email: 'two@example.com', productSlug: 'kumo-vco-2' });
+    const { reservationId: id } = await call(a, '/api/reservation', {
+      name: '二台 太郎',
+      email: 'two@example.com',
+      productSlug: 'kumo-vco-2',
+    });
     const onB = await call(b, '/api/admin-reservations-list', { productSlug: 'kumo-vco-2' });
     assert.equal(onB.reservations.find((r) => r.id === id)?.status, 'pending');
 
@@ -93,7 +97,10 @@ describe('two instances on one PostgreSQL', () => {
 
     await call(a, '/api/admin/reservations/archive', { ids: [{ id, productSlug: 'kumo-vco-2' }] });
     const archivedOnB = await call(b, '/api/admin/reservations/archives/list', {});
-    assert.deepEqual(archivedOnB.reservations.map((r) => r.id), [id]);
+    assert.deepEqual(
+      archivedOnB.reservations.map((r) => r.id),
+      [id],
+    );
   });
 
   test('both dispatchers claim from one outbox and no message is sent twice', async () => {
@@ -102,7 +109,9 @@ describe('two instances on one PostgreSQL', () => {
     const ids = await Promise.all(
       Array.from({ length: 40 }, async (_, i) => {
         const service = i % 2 === 0 ? a : b;
-        return (await call(service, '/api/reservation', { name: `客 ${i}`, email: `buyer${i}@example.com`, productSlug: 'hayate-wavefolder' })).reservationId;
+        return (
+          await call(service, '/api/reservation', { name: `客 ${i}`, email: `buyer${i}@example.com`, productSlug: 'hayate-wavefolder' })
+        ).reservationId;
       }),
     );
     await receiver.waitForAccepted(40, '/emails', 20_000);
@@ -111,7 +120,11 @@ describe('two instances on one PostgreSQL', () => {
     receiver.delayAnswers(0);
 
     const emailKeys = receiver.accepted('/emails').map((r) => String(r.headers['idempotency-key']));
-    assert.deepEqual(emailKeys.sort(), ids.map((id) => `reservation/${id}/confirmation-email`).sort(), 'one email per reservation, each once');
+    assert.deepEqual(
+      emailKeys.sort(),
+      ids.map((id) => `reservation/${id}/confirmation-email`).sort(),
+      'one email per reservation, each once',
+    );
     const chats = receiver.accepted('/reservation').map((r) => /res_[0-9a-f-]{36}/.exec(SlackBody.parse(r.body).text)?.[0]);
     assert.deepEqual(chats.sort(), [...ids].sort(), 'one chat notice per reservation, each once');
     assert.equal(receiver.requests.length, 80, 'nothing else was sent');
@@ -123,11 +136,14 @@ describe('two instances on one PostgreSQL', () => {
     await b.request(`/api/search?q=${encodeURIComponent(`フィルター ${stamp}b`)}`);
     // Each instance writes its searches in batches, at least once a second.
     for (const service of [a, b]) {
-      const keywords = await waitUntil(async () => {
-        const { logs } = (await readAnswer(check, '/api/keyword-logs', await service.request('/api/keyword-logs?limit=50'))).success();
-        const found = logs.map((l) => l.keyword).filter((k) => k.endsWith(stamp + 'a') || k.endsWith(stamp + 'b'));
-        return found.length === 2 ? found.sort() : undefined;
-      }, { what: 'both searches in the log' });
+      const keywords = await waitUntil(
+        async () => {
+          const { logs } = (await readAnswer(check, '/api/keyword-logs', await service.request('/api/keyword-logs?limit=50'))).success();
+          const found = logs.map((l) => l.keyword).filter((k) => k.endsWith(stamp + 'a') || k.endsWith(stamp + 'b'));
+          return found.length === 2 ? found.sort() : undefined;
+        },
+        { what: 'both searches in the log' },
+      );
       assert.deepEqual(keywords, [`シンセ ${stamp}a`, `フィルター ${stamp}b`]);
     }
   });
@@ -135,12 +151,17 @@ describe('two instances on one PostgreSQL', () => {
   test('a restock signup on B, the send on A, and the email’s unsubscribe link works on B (same secret everywhere)', async () => {
     const { subscriptionId } = await call(b, '/api/notify', { email: 'waiting@example.com', productSlug: 'tsuki-dual-lfo' });
     assert.deepEqual(await call(a, '/api/admin/notify/send', { productSlug: 'tsuki-dual-lfo' }), { success: true, notifiedCount: 1 });
-    const email = await waitUntil(() => receiver.accepted('/emails').find((r) => String(r.headers['idempotency-key']).includes(subscriptionId)), { what: 'the restock email' });
+    const email = await waitUntil(
+      () => receiver.accepted('/emails').find((r) => String(r.headers['idempotency-key']).includes(subscriptionId)),
+      { what: 'the restock email' },
+    );
     const link = /^<(.+)>$/.exec(EmailApiBody.parse(email.body).headers?.['List-Unsubscribe'] ?? '')![1]!;
     const { pathname, search } = new URL(link);
     const unsubscribe = await b.request(pathname + search, { method: 'POST' });
     assert.equal(unsubscribe.status, 200);
-    const onA = (await call(a, '/api/admin-notify-list', { productSlug: 'tsuki-dual-lfo' })).subscriptions.find((s) => s.id === subscriptionId);
+    const onA = (await call(a, '/api/admin-notify-list', { productSlug: 'tsuki-dual-lfo' })).subscriptions.find(
+      (s) => s.id === subscriptionId,
+    );
     assert.equal(onA?.status, 'unsubscribed');
   });
 
@@ -178,7 +199,10 @@ describe('two instances on one PostgreSQL', () => {
     assert.equal(new Set(answers).size, 1, 'every answer names the same reservation');
     const [id] = answers;
     const listed = await call(b, '/api/admin-reservations-list', { q: 'both-instances@example.com' });
-    assert.deepEqual(listed.reservations.map((r) => r.id), [id]);
+    assert.deepEqual(
+      listed.reservations.map((r) => r.id),
+      [id],
+    );
     const about = () => [
       receiver.accepted('/emails').filter((r) => r.headers['idempotency-key'] === `reservation/${id}/confirmation-email`).length,
       receiver.accepted('/reservation').filter((r) => SlackBody.parse(r.body).text.includes(id!)).length,
@@ -191,7 +215,11 @@ describe('two instances on one PostgreSQL', () => {
   test('failed admin authentications are one count across instances: 20 spread over A and B trip the 429 on both', async () => {
     const guesser = '203.0.113.91';
     const attempt = (service: ServiceProcess, token: string, from = guesser) =>
-      service.request('/api/admin-dashboard-stats', { method: 'POST', headers: { 'x-forwarded-for': from, authorization: `Bearer ${token}` }, body: '{}' });
+      service.request('/api/admin-dashboard-stats', {
+        method: 'POST',
+        headers: { 'x-forwarded-for': from, authorization: `Bearer ${token}` },
+        body: '{}',
+      });
     for (let i = 0; i < 19; i++) assert.equal((await attempt(i % 2 === 0 ? a : b, `wrong-${i}`)).status, 401, `failure ${i + 1}`);
     assert.equal((await attempt(a, ADMIN_TOKEN)).status, 200, 'below the limit the right token still works');
     assert.equal((await attempt(b, 'wrong-20')).status, 401, 'the twentieth failure');
@@ -211,17 +239,23 @@ describe('two instances on one PostgreSQL', () => {
     receiver.requests.length = 0;
     const stopping = a.stop();
     // First the load balancer is told (readiness fails) while A still serves what it is sent.
-    const readyz = await waitUntil(async () => {
-      const answer = await a.request('/readyz');
-      return answer.status === 503 ? answer : undefined;
-    }, { what: "A's /readyz to fail" });
+    const readyz = await waitUntil(
+      async () => {
+        const answer = await a.request('/readyz');
+        return answer.status === 503 ? answer : undefined;
+      },
+      { what: "A's /readyz to fail" },
+    );
     assert.deepEqual(await readyz.json(), { status: 'draining' });
     assert.equal((await a.request('/livez')).status, 200);
     const late = await call(a, '/api/reservation', { name: '最後 の客', email: 'late@example.com', productSlug: 'kumo-vco-2' });
     const onB = await call(b, '/api/reservation', { name: '残り 一台', email: 'last@example.com', productSlug: 'kumo-vco-2' });
     assert.deepEqual(await stopping, { code: 0, signal: null });
     const lines = a.logs().filter((line) => line.msg !== 'request' || line.path !== '/readyz');
-    assert.deepEqual(lines.slice(-2).map((line) => line.msg), ['shutting down', 'stopped']);
+    assert.deepEqual(
+      lines.slice(-2).map((line) => line.msg),
+      ['shutting down', 'stopped'],
+    );
     const emails = await receiver.waitForAccepted(2, '/emails');
     assert.deepEqual(
       emails.map((email) => email.headers['idempotency-key']).sort(),

@@ -51,9 +51,13 @@ for (const dialect of DIALECTS) {
     after(() => app.close());
 
     const post = async <P extends EndpointPath>(path: P, body: unknown) =>
-      app.read(path, await app.request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }));
+      app.read(
+        path,
+        await app.request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+      );
     const admin = <P extends EndpointPath>(path: P, body: unknown) => app.call(path, body);
-    const reserve = async (name: string, email = 'taro@example.com') => (await post('/api/reservation', { name, email, productSlug: slug })).success().reservationId;
+    const reserve = async (name: string, email = 'taro@example.com') =>
+      (await post('/api/reservation', { name, email, productSlug: slug })).success().reservationId;
     const activeReservations = async (filter: object = {}) => (await admin('/api/admin-reservations-list', filter)).success().reservations;
 
     test('names and addresses are stored and returned verbatim', async () => {
@@ -105,7 +109,11 @@ for (const dialect of DIALECTS) {
         assert.equal((await admin('/api/admin/notify/archives/list', { status: value, productSlug: value })).success().total, 0, value);
       }
       // A NUL cannot be stored, so it cannot match: refused, not a 500.
-      for (const path of ['/api/admin-reservations-list', '/api/admin/reservations/archives/list', '/api/admin/notify/archives/list'] as const) {
+      for (const path of [
+        '/api/admin-reservations-list',
+        '/api/admin/reservations/archives/list',
+        '/api/admin/notify/archives/list',
+      ] as const) {
         assert.equal((await admin(path, { productSlug: 'a\u0000' })).status, 400, path);
       }
     });
@@ -120,7 +128,11 @@ for (const dialect of DIALECTS) {
           { id, productSlug: value },
         ]) {
           assert.equal((await admin('/api/admin-reservations-status', { ...body, status: 'cancelled' })).status, 404, JSON.stringify(body));
-          assert.equal((await admin('/api/admin-notify-status', { ...body, id: body.id === id ? subscription : value, status: 'unsubscribed' })).status, 404);
+          assert.equal(
+            (await admin('/api/admin-notify-status', { ...body, id: body.id === id ? subscription : value, status: 'unsubscribed' }))
+              .status,
+            404,
+          );
           assert.equal((await admin('/api/admin-reservations-delete', body)).status, 404, JSON.stringify(body));
           const archive = (await admin('/api/admin/reservations/archive', { ids: [body] })).success();
           assert.deepEqual(archive.archivedIds, []);
@@ -150,11 +162,22 @@ for (const dialect of DIALECTS) {
         );
         for (const [name] of properties) {
           for (const value of [...METACHARACTERS, 'a\u0000b']) {
-            const bodies = name === 'ids' ? [{ ...valid, ids: [{ id: value, productSlug: slug }] }, { ...valid, ids: [{ id, productSlug: value }] }] : [{ ...valid, [name]: value }];
+            const bodies =
+              name === 'ids'
+                ? [
+                    { ...valid, ids: [{ id: value, productSlug: slug }] },
+                    { ...valid, ids: [{ id, productSlug: value }] },
+                  ]
+                : [{ ...valid, [name]: value }];
             for (const body of bodies) {
-              const response = route.admin ? await app.admin(route.path, body) : await app.request(route.path, { method: 'POST', body: JSON.stringify(body) });
+              const response = route.admin
+                ? await app.admin(route.path, body)
+                : await app.request(route.path, { method: 'POST', body: JSON.stringify(body) });
               sent += 1;
-              assert.ok(response.status < 500, `${route.path} ${name}=${JSON.stringify(value)}: ${response.status} ${await response.text()}`);
+              assert.ok(
+                response.status < 500,
+                `${route.path} ${name}=${JSON.stringify(value)}: ${response.status} ${await response.text()}`,
+              );
             }
           }
         }
@@ -163,7 +186,10 @@ for (const dialect of DIALECTS) {
       // No wildcard reached a row it did not name: every record is as it was (new ones aside).
       const rowsAfter = await snapshot(app);
       for (const [key, row] of rowsBefore) assert.deepEqual(rowsAfter.get(key), row, key);
-      assert.deepEqual(app.logs.filter((line) => (line.level as number) >= 50), []);
+      assert.deepEqual(
+        app.logs.filter((line) => (line.level as number) >= 50),
+        [],
+      );
     });
 
     test('search keywords are logged verbatim; a NUL is kept as U+FFFD without losing the other searches', async () => {
@@ -180,7 +206,10 @@ for (const dialect of DIALECTS) {
       assert.ok(logged.includes("x';--") && logged.includes('a\ufffdb'));
       const top = (await admin('/api/admin-dashboard-stats', {})).success().searches.topKeywords;
       assert.ok(top.every((entry) => typeof entry.keyword === 'string'));
-      assert.deepEqual(app.logs.filter((line) => (line.level as number) >= 40 && String(line.msg).startsWith('keyword log')), []);
+      assert.deepEqual(
+        app.logs.filter((line) => (line.level as number) >= 40 && String(line.msg).startsWith('keyword log')),
+        [],
+      );
     });
 
     test('the catalog filter matches % and _ literally', async () => {

@@ -22,8 +22,30 @@ interface Kind {
 }
 
 const KINDS: Kind[] = [
-  { name: 'reservations', list: '/api/admin-reservations-list', status: '/api/admin-reservations-status', archive: '/api/admin/reservations/archive', unarchive: '/api/admin/reservations/unarchive', archives: '/api/admin/reservations/archives/list', item: 'reservation', word: 'Reservation', next: 'confirmed', other: 'cancelled' },
-  { name: 'subscriptions', list: '/api/admin-notify-list', status: '/api/admin-notify-status', archive: '/api/admin/notify/archive', unarchive: '/api/admin/notify/unarchive', archives: '/api/admin/notify/archives/list', item: 'subscription', word: 'Subscription', next: 'notified', other: 'unsubscribed' },
+  {
+    name: 'reservations',
+    list: '/api/admin-reservations-list',
+    status: '/api/admin-reservations-status',
+    archive: '/api/admin/reservations/archive',
+    unarchive: '/api/admin/reservations/unarchive',
+    archives: '/api/admin/reservations/archives/list',
+    item: 'reservation',
+    word: 'Reservation',
+    next: 'confirmed',
+    other: 'cancelled',
+  },
+  {
+    name: 'subscriptions',
+    list: '/api/admin-notify-list',
+    status: '/api/admin-notify-status',
+    archive: '/api/admin/notify/archive',
+    unarchive: '/api/admin/notify/unarchive',
+    archives: '/api/admin/notify/archives/list',
+    item: 'subscription',
+    word: 'Subscription',
+    next: 'notified',
+    other: 'unsubscribed',
+  },
 ];
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -57,14 +79,17 @@ for (const dialect of DIALECTS) {
     /** A record made through the public API, as the active list shows it. */
     async function create(kind: Kind, who = { name: '山田 太郎', email: 'taro@example.com' }) {
       const path = kind.name === 'reservations' ? '/api/reservation' : '/api/notify';
-      const body = (await app.read(path, await app.request(path, { method: 'POST', body: JSON.stringify({ ...who, productSlug: 'kumo-vco-2' }) }))).success();
+      const body = (
+        await app.read(path, await app.request(path, { method: 'POST', body: JSON.stringify({ ...who, productSlug: 'kumo-vco-2' }) }))
+      ).success();
       const id = 'reservationId' in body ? body.reservationId : body.subscriptionId;
       const record = rowsOf(await call(kind.list, {})).find((r) => r.id === id);
       assert.ok(record);
       return record;
     }
 
-    const move = (kind: Kind, record: { id: string }, status: string, extra: object = {}) => call(kind.status, { id: record.id, productSlug: 'kumo-vco-2', status, ...extra });
+    const move = (kind: Kind, record: { id: string }, status: string, extra: object = {}) =>
+      call(kind.status, { id: record.id, productSlug: 'kumo-vco-2', status, ...extra });
     const current = async (kind: Kind, id: string) => {
       const record = rowsOf(await call(kind.list, {})).find((r) => r.id === id);
       assert.ok(record);
@@ -120,7 +145,12 @@ for (const dialect of DIALECTS) {
         test('a race: of ten moves naming the same updatedAt, exactly one is made', async () => {
           const record = await create(kind);
           const answers = await Promise.all(
-            Array.from({ length: 10 }, (_, i) => move(kind, record, i % 2 ? kind.next : kind.other, { expectedUpdatedAt: record.updatedAt, ...(kind.name === 'reservations' ? { notes: `memo ${i}` } : {}) })),
+            Array.from({ length: 10 }, (_, i) =>
+              move(kind, record, i % 2 ? kind.next : kind.other, {
+                expectedUpdatedAt: record.updatedAt,
+                ...(kind.name === 'reservations' ? { notes: `memo ${i}` } : {}),
+              }),
+            ),
           );
           const made = answers.filter((a) => a.status === 200);
           assert.equal(made.length, 1, JSON.stringify(answers.map((a) => a.status)));
@@ -136,7 +166,10 @@ for (const dialect of DIALECTS) {
           ];
           const records = [];
           for (const who of people) records.push(await create(kind, who));
-          const found = async (body: object) => rowsOf(await call(kind.list, body)).map((r) => r.email).sort();
+          const found = async (body: object) =>
+            rowsOf(await call(kind.list, body))
+              .map((r) => r.email)
+              .sort();
           assert.deepEqual(await found({ q: 'TARO.yamada' }), ['taro.yamada@example.com']);
           assert.deepEqual(await found({ q: 'o_s' }), ['hanako_sato@example.jp']);
           assert.deepEqual(await found({ q: 'a_a' }), []);
@@ -151,7 +184,10 @@ for (const dialect of DIALECTS) {
           const figures = paged.success();
           assert.deepEqual(Object.keys(figures), ['success', kind.name, 'total', 'page', 'pageSize', 'totalPages']);
           assert.deepEqual([figures.total, figures.page, figures.pageSize, figures.totalPages], [3, 2, 2, 2]);
-          assert.deepEqual(rowsOf(paged).map((r) => r.id), [records[0]!.id]);
+          assert.deepEqual(
+            rowsOf(paged).map((r) => r.id),
+            [records[0]!.id],
+          );
         });
 
         test('page and pageSize: as the archive lists; without them every active record and no paging figures', async () => {
@@ -164,7 +200,10 @@ for (const dialect of DIALECTS) {
           const first = await page({ page: 1 });
           const { total, pageSize, totalPages } = first.success();
           assert.deepEqual([total, first.success().page, pageSize, totalPages, rowsOf(first).length], [5, 1, 20, 1, 5]);
-          assert.deepEqual(rowsOf(await page({ pageSize: '2', page: '3' })).map((r) => r.id), ids.slice(4));
+          assert.deepEqual(
+            rowsOf(await page({ pageSize: '2', page: '3' })).map((r) => r.id),
+            ids.slice(4),
+          );
           assert.deepEqual((await page({ pageSize: 2, page: 0 })).success().page, 1);
           assert.deepEqual(rowsOf(await page({ pageSize: 2, page: 4 })), []);
           assert.deepEqual(rowsOf(await page({ pageSize: 2, page: 2 ** 40 })), []);

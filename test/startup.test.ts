@@ -22,7 +22,10 @@ interface Run {
 async function runService(env: Record<string, string>, until?: (stdout: string) => boolean): Promise<Run> {
   const service = await launchServiceProcess({ env: { DATABASE_URL: `sqlite:${join(dir, `${Math.random()}.db`)}`, ...env } });
   if (until) {
-    await waitUntil(() => until(service.stdout) || service.child.exitCode !== null, { timeoutMs: 20_000, what: 'the expected output or an exit' });
+    await waitUntil(() => until(service.stdout) || service.child.exitCode !== null, {
+      timeoutMs: 20_000,
+      what: 'the expected output or an exit',
+    });
     await service.stop();
   }
   const { code } = await service.exited;
@@ -34,24 +37,41 @@ describe('configuration errors stop the start with one line naming the variable'
     [{ PORT: 'eighty' }, /^tenpo: configuration error: PORT must be an integer/],
     [{ DATABASE_URL: 'mongodb://x' }, /^tenpo: configuration error: DATABASE_URL must be/],
     [{ APP_ENV: 'production' }, /^tenpo: configuration error: PREORDER_API_TOKEN \(or ADMIN_API_TOKEN\) is required/],
-    [{ APP_ENV: 'production', PREORDER_API_TOKEN: 'x' }, /^tenpo: configuration error: PREORDER_API_TOKEN must be at least 32 characters when APP_ENV is production$/],
-    [{ APP_ENV: 'production', PREORDER_API_TOKEN: 'x'.repeat(32), UNSUBSCRIBE_SECRET: 'short' }, /^tenpo: configuration error: UNSUBSCRIBE_SECRET must be at least 32 characters/],
-    [{ PREVIEW_ORIGIN_PATTERN: 'https://([a-z]+)+\\.example' }, /^tenpo: configuration error: PREVIEW_ORIGIN_PATTERN must not repeat a group holding a repetition/],
+    [
+      { APP_ENV: 'production', PREORDER_API_TOKEN: 'x' },
+      /^tenpo: configuration error: PREORDER_API_TOKEN must be at least 32 characters when APP_ENV is production$/,
+    ],
+    [
+      { APP_ENV: 'production', PREORDER_API_TOKEN: 'x'.repeat(32), UNSUBSCRIBE_SECRET: 'short' },
+      /^tenpo: configuration error: UNSUBSCRIBE_SECRET must be at least 32 characters/,
+    ],
+    [
+      { PREVIEW_ORIGIN_PATTERN: 'https://([a-z]+)+\\.example' },
+      /^tenpo: configuration error: PREVIEW_ORIGIN_PATTERN must not repeat a group holding a repetition/,
+    ],
   ];
   for (const [env, message] of cases) {
-    test(Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' '), async () => {
-      const run = await runService(env);
-      assert.equal(run.code, 1);
-      const lines = run.stderr.trim().split('\n');
-      assert.equal(lines.length, 1, run.stderr);
-      assert.match(lines[0]!, message);
-    });
+    test(
+      Object.entries(env)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' '),
+      async () => {
+        const run = await runService(env);
+        assert.equal(run.code, 1);
+        const lines = run.stderr.trim().split('\n');
+        assert.equal(lines.length, 1, run.stderr);
+        assert.match(lines[0]!, message);
+      },
+    );
   }
 });
 
 test('a broken catalog stops the start naming the product and field', async () => {
   const catalog = join(dir, 'catalog.json');
-  writeFileSync(catalog, JSON.stringify([{ slug: 'ok-one', name: 'x', brand: 'b', description: '', imgSrc: '/i', tags: [], spec: { width: 'wide' } }]));
+  writeFileSync(
+    catalog,
+    JSON.stringify([{ slug: 'ok-one', name: 'x', brand: 'b', description: '', imgSrc: '/i', tags: [], spec: { width: 'wide' } }]),
+  );
   const run = await runService({ CATALOG_PATH: catalog, PORT: String(await freePort()) });
   assert.equal(run.code, 1);
   assert.match(run.stderr, /tenpo: cannot start: catalog .*product #1 \("ok-one"\): field "spec\.width"/);
@@ -93,7 +113,10 @@ test('a preview start without a token gets a new one each time, kept nowhere', a
     tokens.push(/admin token for this run: (\S+)/.exec(stdout)?.[1]);
   }
   assert.ok(tokens[0] && tokens[1] && tokens[0] !== tokens[1], tokens.join());
-  assert.deepEqual(readdirSync(store).filter((name) => name.includes('token')), []);
+  assert.deepEqual(
+    readdirSync(store).filter((name) => name.includes('token')),
+    [],
+  );
 });
 
 test('a development token that cannot be kept stops the start naming the file', async () => {
@@ -101,7 +124,10 @@ test('a development token that cannot be kept stops the start naming the file', 
   writeFileSync(blocked, '');
   const run = await runService({ DATABASE_URL: `sqlite:${join(blocked, 'dev.db')}`, PORT: String(await freePort()) });
   assert.equal(run.code, 1);
-  assert.match(run.stderr.trim(), /^tenpo: configuration error: cannot keep the development admin token in .*not-a-directory\/development-admin-token: /);
+  assert.match(
+    run.stderr.trim(),
+    /^tenpo: configuration error: cannot keep the development admin token in .*not-a-directory\/development-admin-token: /,
+  );
 });
 
 test('SIGTERM stops it cleanly, logging the shutdown', async () => {
@@ -109,7 +135,10 @@ test('SIGTERM stops it cleanly, logging the shutdown', async () => {
     out.includes('tenpo is listening'),
   );
   assert.equal(run.code, 0);
-  const messages = run.stdout.split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { msg: string }).msg);
+  const messages = run.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => (JSON.parse(line) as { msg: string }).msg);
   assert.deepEqual(messages.slice(-2), ['shutting down', 'stopped']);
   assert.ok(!run.stdout.includes('configured-token'));
 });

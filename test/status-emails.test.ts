@@ -24,16 +24,28 @@ for (const dialect of DIALECTS) {
 
     async function reserve(name = '山田 <太郎>'): Promise<string> {
       api.requests.length = 0;
-      const response = await app.request('/api/reservation', { method: 'POST', body: JSON.stringify({ name, email: 'taro@example.com', productSlug: 'kumo-vco-2' }) });
+      const response = await app.request('/api/reservation', {
+        method: 'POST',
+        body: JSON.stringify({ name, email: 'taro@example.com', productSlug: 'kumo-vco-2' }),
+      });
       const { reservationId } = (await app.read('/api/reservation', response)).success();
       await api.waitForAccepted(1, '/emails');
       api.requests.length = 0;
       return reservationId;
     }
-    const move = (id: string, status: string, extra: Record<string, unknown> = {}) => app.call('/api/admin-reservations-status', { id, productSlug: 'kumo-vco-2', status, ...extra });
+    const move = (id: string, status: string, extra: Record<string, unknown> = {}) =>
+      app.call('/api/admin-reservations-status', { id, productSlug: 'kumo-vco-2', status, ...extra });
     /** The status emails queued about a reservation, by kind, oldest first. */
     const queued = async (id: string) =>
-      (await app.services.database.db.selectFrom('outbox').select(['payload', 'created_at']).where('record_id', '=', id).where('channel', '=', 'email').orderBy('created_at').execute())
+      (
+        await app.services.database.db
+          .selectFrom('outbox')
+          .select(['payload', 'created_at'])
+          .where('record_id', '=', id)
+          .where('channel', '=', 'email')
+          .orderBy('created_at')
+          .execute()
+      )
         .map((row) => JSON.parse(row.payload).template as string)
         .filter((kind) => kind !== 'reservation-received');
 
@@ -60,7 +72,11 @@ for (const dialect of DIALECTS) {
     test('notifyCustomer: false sends nothing; not a boolean is a 400 before anything moves', async () => {
       const id = await reserve();
       for (const bad of ['false', 0, null, {}]) {
-        assert.equal((await move(id, 'confirmed', { notifyCustomer: bad })).failure(400).error, 'notifyCustomer must be a boolean', JSON.stringify(bad));
+        assert.equal(
+          (await move(id, 'confirmed', { notifyCustomer: bad })).failure(400).error,
+          'notifyCustomer must be a boolean',
+          JSON.stringify(bad),
+        );
       }
       (await move(id, 'confirmed', { notifyCustomer: false })).success();
       (await move(id, 'cancelled', { notifyCustomer: true })).success();

@@ -62,7 +62,8 @@ test('a full disk: writes answer the 500 envelope and log the cause, reads go on
   assert.deepEqual(await refused.json(), { success: false, error: JA.serverError });
   const requestId = refused.headers.get('x-request-id');
   await new Promise((resolve) => setTimeout(resolve, 100));
-  const logged = service.logs().find((line) => line.reqId === requestId && line.level === 50) as { msg: string; err: { message: string } } | undefined;
+  const logged = service.logs().find((line) => line.reqId === requestId && line.level === 50) as
+    { msg: string; err: { message: string } } | undefined;
   assert.equal(logged?.msg, 'request failed');
   assert.match(logged.err.message, /database or disk is full|disk I\/O error/, 'the log names the cause, not a follow-on error');
 
@@ -83,7 +84,10 @@ test('a full disk: writes answer the 500 envelope and log the cause, reads go on
   assert.equal((await service.stop()).code, 0);
   assert.equal(integrityCheck(path), 'ok');
   const db = new DatabaseSync(path, { readOnly: true });
-  const rows = db.prepare('select id from reservations order by id').all().map((r) => String(r.id));
+  const rows = db
+    .prepare('select id from reservations order by id')
+    .all()
+    .map((r) => String(r.id));
   const outbox = Number((db.prepare('select count(*) as n from outbox').get() as { n: number }).n);
   db.close();
   assert.deepEqual(rows, [...stored].sort(), 'exactly the reservations answered 200: none half-written');
@@ -106,14 +110,23 @@ for (const [name, directoryMode] of [
     const asRoot = userInfo().uid === 0;
     const before = createHash('sha256').update(readFileSync(path)).digest('hex');
 
-    const service = await launchServiceProcess({ env: env(path), wrap: asRoot ? (command) => ['runuser', '-u', 'nobody', '--', ...command] : undefined });
-    const started = await service.ready().then(() => true, () => false);
+    const service = await launchServiceProcess({
+      env: env(path),
+      wrap: asRoot ? (command) => ['runuser', '-u', 'nobody', '--', ...command] : undefined,
+    });
+    const started = await service.ready().then(
+      () => true,
+      () => false,
+    );
     if (started) await service.kill();
     assert.equal(started, false, 'it must not start on a store it cannot write');
     assert.equal((await service.exited).code, 1);
     const lines = service.stderr.trim().split('\n');
     assert.equal(lines.length, 1, service.stderr);
-    assert.equal(lines[0], `tenpo: cannot start: the SQLite database ${path} is read-only to this process; it needs to write the file and its directory`);
+    assert.equal(
+      lines[0],
+      `tenpo: cannot start: the SQLite database ${path} is read-only to this process; it needs to write the file and its directory`,
+    );
     assert.equal(createHash('sha256').update(readFileSync(path)).digest('hex'), before, 'not a byte changed');
     assert.equal(integrityCheck(path), 'ok');
   });

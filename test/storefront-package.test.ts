@@ -95,7 +95,10 @@ describe('the package a storefront installs', () => {
     app = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '0' } });
     const built = join(dir, 'package');
     await run(process.execPath, [join(ROOT, 'scripts', 'build-packages.ts'), built], { cwd: ROOT });
-    const [packed] = JSON.parse((await run('npm', ['pack', built, '--json', '--pack-destination', dir], { cwd: dir, ...NPM })).stdout) as { filename: string; files: { path: string }[] }[];
+    const [packed] = JSON.parse((await run('npm', ['pack', built, '--json', '--pack-destination', dir], { cwd: dir, ...NPM })).stdout) as {
+      filename: string;
+      files: { path: string }[];
+    }[];
     files = packed!.files.map((file) => file.path).sort();
     project = join(dir, 'storefront');
     mkdirSync(project);
@@ -111,13 +114,27 @@ describe('the package a storefront installs', () => {
   test('is packed by npm, installs offline, type-checks against its own .d.ts and calls the service from plain Node', async () => {
     assert.deepEqual(
       files.filter((file) => !/^(search|text)\//.test(file)),
-      ['client/api-types.d.ts', 'client/endpoints.d.ts', 'client/endpoints.js', 'client/tenpo-client.d.ts', 'client/tenpo-client.js', 'package.json'],
+      [
+        'client/api-types.d.ts',
+        'client/endpoints.d.ts',
+        'client/endpoints.js',
+        'client/tenpo-client.d.ts',
+        'client/tenpo-client.js',
+        'package.json',
+      ],
       'the client and its types, nothing of the server',
     );
-    assert.deepEqual(readdirSync(join(project, 'node_modules')).filter((name) => !name.startsWith('.')), ['minisearch', 'tenpo'], 'it brings MiniSearch only');
+    assert.deepEqual(
+      readdirSync(join(project, 'node_modules')).filter((name) => !name.startsWith('.')),
+      ['minisearch', 'tenpo'],
+      'it brings MiniSearch only',
+    );
     const installed = join(project, 'node_modules', 'tenpo');
     const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8'));
-    assert.deepEqual(manifest.dependencies, { minisearch: (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies.minisearch });
+    assert.deepEqual(manifest.dependencies, {
+      minisearch: (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies
+        .minisearch,
+    });
     for (const file of ['client/tenpo-client.d.ts', 'client/endpoints.d.ts', 'client/api-types.d.ts']) {
       const declarations = readFileSync(join(installed, file), 'utf8');
       // Every module a declaration names (`from`, `import()`, `/// <reference>`) is one of the package's own.
@@ -128,19 +145,32 @@ describe('the package a storefront installs', () => {
 
     writeFileSync(join(project, 'storefront.ts'), storefrontProgram(app.url));
     writeFileSync(join(project, 'tsconfig.json'), JSON.stringify(TSCONFIG));
-    const compiled = await run(process.execPath, [TSC, '-p', project], { cwd: project }).catch((error: { stdout: string }) => assert.fail(`tsc: ${error.stdout}`));
+    const compiled = await run(process.execPath, [TSC, '-p', project], { cwd: project }).catch((error: { stdout: string }) =>
+      assert.fail(`tsc: ${error.stdout}`),
+    );
     assert.equal(compiled.stdout, '');
 
-    const { stdout } = await run(process.execPath, ['--no-experimental-strip-types', join(project, 'out', 'storefront.js')], { cwd: project });
+    const { stdout } = await run(process.execPath, ['--no-experimental-strip-types', join(project, 'out', 'storefront.js')], {
+      cwd: project,
+    });
     const seen = JSON.parse(stdout.trim().split('\n').at(-1)!);
 
     const products = await app.request('/api/products?tag=vco&per_page=2');
     assert.equal(seen.etag, products.headers.get('etag'));
-    assert.deepEqual(seen.slugs, ((await products.json()) as { products: { slug: string }[] }).products.map((product) => product.slug));
+    assert.deepEqual(
+      seen.slugs,
+      ((await products.json()) as { products: { slug: string }[] }).products.map((product) => product.slug),
+    );
     assert.equal(seen.slugs.length, 2);
-    const search = (await (await app.request(`/api/search?q=${encodeURIComponent('シンセ')}`)).json()) as { query: string; results: { title: string }[] };
+    const search = (await (await app.request(`/api/search?q=${encodeURIComponent('シンセ')}`)).json()) as {
+      query: string;
+      results: { title: string }[];
+    };
     assert.equal(seen.searchQuery, 'シンセ');
-    assert.deepEqual(seen.searchTitles, search.results.map((result) => result.title));
+    assert.deepEqual(
+      seen.searchTitles,
+      search.results.map((result) => result.title),
+    );
     assert.ok(seen.searchTitles.length > 0);
     assert.deepEqual(seen.refused, { status: 400, fields: ['email', 'name'] });
     assert.match(seen.reservationId, /^res_[0-9a-f-]{36}$/);
@@ -151,7 +181,11 @@ describe('the package a storefront installs', () => {
   test('tenpo/search-browser: a page bundled with esbuild from the installed package searches in Chromium as the service does', async () => {
     assert.ok(files.includes('search/site-search.js') && files.includes('search/site-search.d.ts'));
     for (const file of files.filter((name) => name.endsWith('.js'))) {
-      assert.doesNotMatch(readFileSync(join(project, 'node_modules', 'tenpo', file), 'utf8'), /\bfrom\s*['"]node:|\b(?:process|Buffer)\./, `${file} uses Node.js`);
+      assert.doesNotMatch(
+        readFileSync(join(project, 'node_modules', 'tenpo', file), 'utf8'),
+        /\bfrom\s*['"]node:|\b(?:process|Buffer)\./,
+        `${file} uses Node.js`,
+      );
     }
     writeFileSync(
       join(project, 'search-page.ts'),
@@ -165,13 +199,36 @@ document.body.dataset.done = 'yes';
     writeFileSync(
       join(project, 'tsconfig.search.json'),
       JSON.stringify({
-        compilerOptions: { target: 'es2024', lib: ['es2024', 'dom'], module: 'esnext', moduleResolution: 'bundler', strict: true, skipLibCheck: false, types: [], noEmit: true },
+        compilerOptions: {
+          target: 'es2024',
+          lib: ['es2024', 'dom'],
+          module: 'esnext',
+          moduleResolution: 'bundler',
+          strict: true,
+          skipLibCheck: false,
+          types: [],
+          noEmit: true,
+        },
         files: ['search-page.ts'],
       }),
     );
-    await run(process.execPath, [TSC, '-p', join(project, 'tsconfig.search.json')], { cwd: project }).catch((error: { stdout: string }) => assert.fail(`tsc: ${error.stdout}`));
+    await run(process.execPath, [TSC, '-p', join(project, 'tsconfig.search.json')], { cwd: project }).catch((error: { stdout: string }) =>
+      assert.fail(`tsc: ${error.stdout}`),
+    );
     const esbuild = join(ROOT, 'node_modules', '.bin', 'esbuild');
-    await run(esbuild, ['search-page.ts', '--bundle', '--format=esm', '--platform=browser', '--target=chrome120', '--outfile=search-page.js', '--log-level=warning'], { cwd: project });
+    await run(
+      esbuild,
+      [
+        'search-page.ts',
+        '--bundle',
+        '--format=esm',
+        '--platform=browser',
+        '--target=chrome120',
+        '--outfile=search-page.js',
+        '--log-level=warning',
+      ],
+      { cwd: project },
+    );
     const bundle = readFileSync(join(project, 'search-page.js'), 'utf8');
 
     const browser = await launchBrowser();

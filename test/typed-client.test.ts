@@ -20,7 +20,11 @@ describe('the typed client', () => {
     const idempotent = (flag: boolean | undefined) => (flag ? ' idempotent' : '');
     assert.deepEqual(
       json.map((route) => `${route.method} ${route.path} ${route.admin ? 'admin' : 'public'}${idempotent(route.idempotent)}`).sort(),
-      Object.entries(ENDPOINTS).map(([path, endpoint]) => `${endpoint.method} ${path} ${endpoint.admin ? 'admin' : 'public'}${idempotent('idempotent' in endpoint)}`).sort(),
+      Object.entries(ENDPOINTS)
+        .map(
+          ([path, endpoint]) => `${endpoint.method} ${path} ${endpoint.admin ? 'admin' : 'public'}${idempotent('idempotent' in endpoint)}`,
+        )
+        .sort(),
     );
   });
 
@@ -50,7 +54,11 @@ describe('the typed client', () => {
       baseUrl: app.url,
       token: () => ADMIN_TOKEN,
       fetch: (input, init) => {
-        seen.push({ url: String(input), authorization: new Headers(init?.headers).get('authorization'), body: init?.body as string | undefined });
+        seen.push({
+          url: String(input),
+          authorization: new Headers(init?.headers).get('authorization'),
+          body: init?.body as string | undefined,
+        });
         return fetch(input, init);
       },
     });
@@ -65,7 +73,10 @@ describe('the typed client', () => {
 
   test('a refused token is an ApiError with status 401, and a wrong input one with the field errors', async () => {
     const wrong = createTenpoClient({ baseUrl: app.url, token: () => 'not-the-token' });
-    await assert.rejects(wrong.call('/api/admin-dashboard-stats', {}), (error) => error instanceof ApiError && error.status === 401 && error.message === 'Unauthorized');
+    await assert.rejects(
+      wrong.call('/api/admin-dashboard-stats', {}),
+      (error) => error instanceof ApiError && error.status === 401 && error.message === 'Unauthorized',
+    );
     const noToken = createTenpoClient({ baseUrl: app.url });
     await assert.rejects(noToken.call('/api/admin-notify-list', {}), (error) => error instanceof ApiError && error.status === 401);
 
@@ -78,7 +89,10 @@ describe('the typed client', () => {
       return true;
     });
     const reply = await client.send('/api/products', { page: 'x' });
-    assert.deepEqual({ ok: reply.ok, status: reply.status, error: reply.body.success === false && reply.body.error }, { ok: false, status: 400, error: 'Invalid parameters' });
+    assert.deepEqual(
+      { ok: reply.ok, status: reply.status, error: reply.body.success === false && reply.body.error },
+      { ok: false, status: 400, error: 'Invalid parameters' },
+    );
   });
 
   test('no answer at all (nothing listening) is an ApiError with status 0', async () => {
@@ -88,6 +102,9 @@ describe('the typed client', () => {
 
   test('an answer that is not the envelope (a proxy’s error page) still becomes an ApiError', async () => {
     const client = createTenpoClient({ baseUrl: app.url, fetch: async () => new Response('<h1>Bad gateway</h1>', { status: 502 }) });
-    await assert.rejects(client.call('/api/admin-notify-list', {}), (error) => error instanceof ApiError && error.status === 502 && error.message === 'HTTP 502');
+    await assert.rejects(
+      client.call('/api/admin-notify-list', {}),
+      (error) => error instanceof ApiError && error.status === 502 && error.message === 'HTTP 502',
+    );
   });
 });

@@ -31,7 +31,11 @@ for (const dialect of DIALECTS) {
 
     before(async () => {
       smtp = await startSmtpReceiver();
-      app = await startTestApp({ dialect, env: { RATE_LIMIT_PER_MINUTE: '0', SMTP_URL: smtp.url, UNSUBSCRIBE_SECRET: SECRET }, dispatcher: FAST });
+      app = await startTestApp({
+        dialect,
+        env: { RATE_LIMIT_PER_MINUTE: '0', SMTP_URL: smtp.url, UNSUBSCRIBE_SECRET: SECRET },
+        dispatcher: FAST,
+      });
       const ids = new Map<string, string>();
       for (const email of emails) {
         const response = await app.request('/api/notify', { method: 'POST', body: JSON.stringify({ email, productSlug: SLUG }) });
@@ -74,7 +78,8 @@ for (const dialect of DIALECTS) {
           Buffer.from(text).toString('base64url'),
           Buffer.from(text).toString('hex'),
         ]);
-        for (const encoded of encodings) assert.ok(!token.includes(encoded) && !token.toLowerCase().includes(encoded.toLowerCase()), `${encoded} in ${token}`);
+        for (const encoded of encodings)
+          assert.ok(!token.includes(encoded) && !token.toLowerCase().includes(encoded.toLowerCase()), `${encoded} in ${token}`);
       }
     });
 
@@ -84,11 +89,14 @@ for (const dialect of DIALECTS) {
         const other = token[at] === 'A' ? 'B' : token[at] === '.' ? '-' : 'A';
         await refusedEverywhere(token.slice(0, at) + other + token.slice(at + 1), `character ${at} altered`);
         const swapped = token[at] === token[at]!.toUpperCase() ? token[at]!.toLowerCase() : token[at]!.toUpperCase();
-        if (swapped !== token[at]) await refusedEverywhere(token.slice(0, at) + swapped + token.slice(at + 1), `character ${at} in the other case`);
+        if (swapped !== token[at])
+          await refusedEverywhere(token.slice(0, at) + swapped + token.slice(at + 1), `character ${at} in the other case`);
       }
       for (let length = 0; length < token.length; length++) await refusedEverywhere(token.slice(0, length), `cut to ${length}`);
-      for (const extra of ['A', '=', '==', '.', ' ', '\u0000', `.${token.split('.')[1]}`]) await refusedEverywhere(token + extra, `extended by ${JSON.stringify(extra)}`);
-      for (const char of BASE64URL) await refusedEverywhere(`${token.slice(0, -1)}${char === token.at(-1) ? '' : char}`, 'last character replaced');
+      for (const extra of ['A', '=', '==', '.', ' ', '\u0000', `.${token.split('.')[1]}`])
+        await refusedEverywhere(token + extra, `extended by ${JSON.stringify(extra)}`);
+      for (const char of BASE64URL)
+        await refusedEverywhere(`${token.slice(0, -1)}${char === token.at(-1) ? '' : char}`, 'last character replaced');
       assert.equal(await statusOf(id), 'notified');
     });
 
@@ -116,7 +124,10 @@ for (const dialect of DIALECTS) {
       const response = await app.request(`/api/notify/unsubscribe?token=${encodeURIComponent(a.token)}`);
       assert.equal(response.status, 200);
       assert.deepEqual([await statusOf(a.id), await statusOf(b.id)], ['unsubscribed', 'notified']);
-      const oneClick = await app.request(`/api/notify/unsubscribe?token=${encodeURIComponent(b.token)}`, { method: 'POST', body: 'List-Unsubscribe=One-Click' });
+      const oneClick = await app.request(`/api/notify/unsubscribe?token=${encodeURIComponent(b.token)}`, {
+        method: 'POST',
+        body: 'List-Unsubscribe=One-Click',
+      });
       assert.equal(oneClick.status, 200);
       assert.equal(await statusOf(b.id), 'unsubscribed');
     });

@@ -13,7 +13,8 @@ export async function onBothStores(name: string, measure: (store: Store, databas
   const dir = mkdtempSync(join(tmpdir(), `tenpo-bench-${name}-`));
   const cluster = await startPostgres({ durable: true });
   try {
-    for (const store of ['sqlite', 'postgres'] as const) await measure(store, store === 'sqlite' ? `sqlite:${join(dir, 'tenpo.db')}` : cluster.url);
+    for (const store of ['sqlite', 'postgres'] as const)
+      await measure(store, store === 'sqlite' ? `sqlite:${join(dir, 'tenpo.db')}` : cluster.url);
   } finally {
     await cluster.stop();
     rmSync(dir, { recursive: true, force: true });

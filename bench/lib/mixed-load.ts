@@ -44,7 +44,14 @@ export interface MixedLoadResult {
 }
 
 /** Runs the mix against `url` for `seconds`. Every answer other than 2xx, and every network error, is an error. */
-export async function runMixedLoad(options: { url: string; endpoints: Endpoint[]; connections: number; seconds: number; random: () => number; headers?: Record<string, string> }): Promise<MixedLoadResult> {
+export async function runMixedLoad(options: {
+  url: string;
+  endpoints: Endpoint[];
+  connections: number;
+  seconds: number;
+  random: () => number;
+  headers?: Record<string, string>;
+}): Promise<MixedLoadResult> {
   const { endpoints, random } = options;
   const target = new URL(options.url);
   const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
@@ -78,7 +85,11 @@ export async function runMixedLoad(options: { url: string; endpoints: Endpoint[]
           method: call.method,
           path: call.path,
           agent,
-          headers: { ...options.headers, ...call.headers, ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }) },
+          headers: {
+            ...options.headers,
+            ...call.headers,
+            ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
+          },
         },
         (res) => {
           const status = res.statusCode ?? 0;
@@ -123,5 +134,12 @@ export async function runMixedLoad(options: { url: string; endpoints: Endpoint[]
   const seconds = (performance.now() - started) / 1000;
   agent.destroy();
   const list = [...results.values()];
-  return { seconds, total: list.reduce((sum, r) => sum + r.count, 0), errors: list.reduce((sum, r) => sum + r.errors, 0), endpoints: list, overall, failures };
+  return {
+    seconds,
+    total: list.reduce((sum, r) => sum + r.count, 0),
+    errors: list.reduce((sum, r) => sum + r.errors, 0),
+    endpoints: list,
+    overall,
+    failures,
+  };
 }

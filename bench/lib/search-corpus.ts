@@ -22,14 +22,22 @@ const pick = <T>(random: () => number, items: T[]): T => items[Math.floor(random
 
 /** Sentences of the sample bodies: Japanese ones end in 。！？, English ones in . ! ?, lines end too. */
 function sentences(documents: ContentDocument[]): string[] {
-  return documents.flatMap((d) => d.body.split('\n').flatMap((line) => line.match(/[^。！？.!?]+[。！？.!?]?/g) ?? [])).map((s) => s.trim()).filter((s) => s.length >= 8);
+  return documents
+    .flatMap((d) => d.body.split('\n').flatMap((line) => line.match(/[^。！？.!?]+[。！？.!?]?/g) ?? []))
+    .map((s) => s.trim())
+    .filter((s) => s.length >= 8);
 }
 
 /** Writes `count` markdown pages under `<dir>/articles` and `<dir>/guides`; returns the directory. */
 export function writeCorpus(dir: string, sample: ContentDocument[], count: number): string {
   const random = seededRandom(20260301);
   const pool = sentences(sample);
-  const titleParts = sample.flatMap((d) => d.title.split(/[：―:]/).map((part) => part.trim()).filter(Boolean));
+  const titleParts = sample.flatMap((d) =>
+    d.title
+      .split(/[：―:]/)
+      .map((part) => part.trim())
+      .filter(Boolean),
+  );
   const tags = [...new Set(sample.flatMap((d) => d.tags))];
   for (const type of ['articles', 'guides']) mkdirSync(join(dir, type), { recursive: true });
   for (let i = 0; i < count; i++) {
@@ -79,7 +87,13 @@ export function makeQueries(sample: ContentDocument[], count: number, seed = 7):
     () => pick(random, kanji)[0]!,
     () => pick(random, english),
     () => pick(random, english).slice(0, 3 + Math.floor(random() * 2)),
-    () => typo(pick(random, english.filter((w) => w.length >= 6))),
+    () =>
+      typo(
+        pick(
+          random,
+          english.filter((w) => w.length >= 6),
+        ),
+      ),
     () => `${pick(random, katakana)} ${pick(random, kanji)}`,
     () => `${pick(random, english)}${pick(random, katakana)}`,
     () => `${pick(random, english)} ${pick(random, english)}`,

@@ -38,7 +38,11 @@ export function renderActiveList<R extends ActiveRecord, A extends ArchivedRecor
 
   const count = h('span', { class: 'count' });
   const selectAll: HTMLButtonElement = h('button', { type: 'button', class: 'link', onClick: () => void selectEveryMatch() });
-  const clear: HTMLButtonElement = h('button', { type: 'button', class: 'link', onClick: () => (selected.clear(), void load()) }, '選択を解除');
+  const clear: HTMLButtonElement = h(
+    'button',
+    { type: 'button', class: 'link', onClick: () => (selected.clear(), void load()) },
+    '選択を解除',
+  );
   const progress = h('span', { class: 'progress', role: 'status' });
   const target = h(
     'select',
@@ -47,7 +51,16 @@ export function renderActiveList<R extends ActiveRecord, A extends ArchivedRecor
   );
   const moveButton: HTMLButtonElement = h('button', { type: 'button', onClick: () => void act(moveSelected) }, 'ステータスを変更…');
   const archiveButton: HTMLButtonElement = h('button', { type: 'button', onClick: () => void act(archiveSelected) }, '選択をアーカイブ…');
-  const bar = h('div', { class: 'selection' }, count, selectAll, clear, h('span', { class: 'field' }, target, moveButton), archiveButton, progress);
+  const bar = h(
+    'div',
+    { class: 'selection' },
+    count,
+    selectAll,
+    clear,
+    h('span', { class: 'field' }, target, moveButton),
+    archiveButton,
+    progress,
+  );
 
   function showSelection(): void {
     count.textContent = `${formatCount(selected.size)} 件選択中`;
@@ -84,7 +97,14 @@ export function renderActiveList<R extends ActiveRecord, A extends ArchivedRecor
 
   async function archiveSelected(): Promise<void> {
     const n = selected.size;
-    if (!(await confirmDialog({ title: `${kind.noun}のアーカイブ`, message: `選択した ${formatCount(n)} 件の${kind.noun}をアーカイブします。アーカイブ済みの一覧から元に戻せます。`, confirm: `${formatCount(n)} 件をアーカイブ` }))) return;
+    if (
+      !(await confirmDialog({
+        title: `${kind.noun}のアーカイブ`,
+        message: `選択した ${formatCount(n)} 件の${kind.noun}をアーカイブします。アーカイブ済みの一覧から元に戻せます。`,
+        confirm: `${formatCount(n)} 件をアーカイブ`,
+      }))
+    )
+      return;
     const chosen = [...selected.values()];
     await setArchivedSelected({
       kind,
@@ -109,7 +129,12 @@ export function renderActiveList<R extends ActiveRecord, A extends ArchivedRecor
     const email = await customerEmailOf(kind, context, to);
     if (email === null) return;
     const choice = email && emailChoice(email, 'ステータスが変わる予約のお客様それぞれ');
-    const message = h('span', {}, `選択した ${formatCount(chosen.length)} 件の${kind.noun}のステータスを「${label}」に変更します。`, choice && choice.element);
+    const message = h(
+      'span',
+      {},
+      `選択した ${formatCount(chosen.length)} 件の${kind.noun}のステータスを「${label}」に変更します。`,
+      choice && choice.element,
+    );
     if (!(await confirmDialog({ title: 'ステータスの一括変更', message, confirm: `「${label}」に変更` }))) return;
     const notify = choice ? { notifyCustomer: choice.notify() } : {};
     const failures = new Map<string, number>();
@@ -132,13 +157,21 @@ export function renderActiveList<R extends ActiveRecord, A extends ArchivedRecor
     }
     const failed = [...failures].map(([reason, n]) => `${reason}: ${formatCount(n)} 件`);
     const summary = `${formatCount(moved)} 件の${kind.noun}を「${label}」に変更しました。${moved > 0 ? emailOutcome(email, notify.notifyCustomer ?? false) : ''}`;
-    context.announce(failed.length > 0 ? `${summary}変更できなかったもの — ${failed.join('、')}。` : summary, failed.length > 0 ? 'error' : 'success');
+    context.announce(
+      failed.length > 0 ? `${summary}変更できなかったもの — ${failed.join('、')}。` : summary,
+      failed.length > 0 ? 'error' : 'success',
+    );
     selected.clear();
     await load();
   }
 
   const load = listLoader(list, context, async (isLatest) => {
-    const answer = await activePage<R>(context.api, kind.endpoints, { ...state.filter, sort: state.sort, page: state.page, pageSize: PAGE_SIZE });
+    const answer = await activePage<R>(context.api, kind.endpoints, {
+      ...state.filter,
+      sort: state.sort,
+      page: state.page,
+      pageSize: PAGE_SIZE,
+    });
     if (!isLatest()) return;
     if (answer.items.length === 0 && answer.total > 0) {
       // The page emptied (its records were archived meanwhile): show the last one there is.
@@ -198,7 +231,10 @@ export function renderActiveList<R extends ActiveRecord, A extends ArchivedRecor
         void load();
       },
       onReload: () => void load(),
-      onExport: () => downloadCsv(kind.endpoints.archive, state.filter, { archived: false, sort: state.sort }).catch((error: unknown) => context.fail(error, kind.statusLabels)),
+      onExport: () =>
+        downloadCsv(kind.endpoints.archive, state.filter, { archived: false, sort: state.sort }).catch((error: unknown) =>
+          context.fail(error, kind.statusLabels),
+        ),
     }),
     bar,
     list,
@@ -210,7 +246,10 @@ export function renderActiveList<R extends ActiveRecord, A extends ArchivedRecor
 /** What a colleague changed, in staff's words: the status move, and the memo when it differs. */
 function whatChanged<R extends ActiveRecord>(kind: Pick<RecordKind<R, ArchivedRecord>, 'statusLabels' | 'noun'>, shown: R, now: R): string {
   const changes = [];
-  if (shown.status !== now.status) changes.push(`ステータスが「${labelOf(kind.statusLabels, shown.status)}」から「${labelOf(kind.statusLabels, now.status)}」に変わっています`);
+  if (shown.status !== now.status)
+    changes.push(
+      `ステータスが「${labelOf(kind.statusLabels, shown.status)}」から「${labelOf(kind.statusLabels, now.status)}」に変わっています`,
+    );
   const memo = (record: R) => (record as Record<string, unknown>).notes;
   if (memo(shown) !== memo(now)) changes.push('メモが書き換えられています');
   const what = changes.length > 0 ? `（${changes.join('。')}）` : '';
@@ -251,7 +290,9 @@ export async function refusedChange<R extends ActiveRecord>(
  * choice is saved at once, after a confirmation for the statuses that ask one (a cancellation); the
  * outcome is said under the row.
  */
-export function statusColumn<R extends ActiveRecord>(kind: Pick<RecordKind<R, ArchivedRecord>, 'statusTable' | 'statusLabels' | 'endpoints' | 'noun' | 'confirmStatuses' | 'customerEmail'>): Column<R> {
+export function statusColumn<R extends ActiveRecord>(
+  kind: Pick<RecordKind<R, ArchivedRecord>, 'statusTable' | 'statusLabels' | 'endpoints' | 'noun' | 'confirmStatuses' | 'customerEmail'>,
+): Column<R> {
   return {
     label: 'ステータス',
     class: 'status',
@@ -272,8 +313,14 @@ export function statusColumn<R extends ActiveRecord>(kind: Pick<RecordKind<R, Ar
             if (email === null) return void (select.value = record.status);
             const choice = email && emailChoice(email, 'お客様');
             if (kind.confirmStatuses.includes(to) || choice) {
-              const message = h('span', {}, `この${kind.noun}のステータスを「${labelOf(kind.statusLabels, record.status)}」から「${label}」に変更します。`, choice && choice.element);
-              if (!(await confirmDialog({ title: `${kind.noun}を「${label}」にします`, message, confirm: `「${label}」にする` }))) return void (select.value = record.status);
+              const message = h(
+                'span',
+                {},
+                `この${kind.noun}のステータスを「${labelOf(kind.statusLabels, record.status)}」から「${label}」に変更します。`,
+                choice && choice.element,
+              );
+              if (!(await confirmDialog({ title: `${kind.noun}を「${label}」にします`, message, confirm: `「${label}」にする` })))
+                return void (select.value = record.status);
             }
             const notify = choice ? { notifyCustomer: choice.notify() } : {};
             select.disabled = true;
@@ -323,7 +370,11 @@ export function idColumn<R extends ActiveRecord>(label: string, options: { linke
 }
 
 /** The customer email a move would send (undefined: none); null when it could not be found out, which has been reported. */
-async function customerEmailOf<R extends ActiveRecord>(kind: Pick<RecordKind<R, ArchivedRecord>, 'customerEmail'>, context: ViewContext, status: string): Promise<StatusEmail | undefined | null> {
+async function customerEmailOf<R extends ActiveRecord>(
+  kind: Pick<RecordKind<R, ArchivedRecord>, 'customerEmail'>,
+  context: ViewContext,
+  status: string,
+): Promise<StatusEmail | undefined | null> {
   try {
     return await kind.customerEmail?.(context, status);
   } catch (error) {

@@ -60,6 +60,7 @@ export function errorMessage(error: unknown, labels: Record<string, string> = {}
 
 function conflictMessage(original: string, text: string, labels: Record<string, string>): string {
   const move = /^Invalid status transition: (\S+) -> (\S+)$/.exec(original);
-  if (move) return `ステータスを「${labelOf(labels, move[1]!)}」から「${labelOf(labels, move[2]!)}」へは変更できません。一覧を再読み込みして、現在の状態を確認してください。`;
+  if (move)
+    return `ステータスを「${labelOf(labels, move[1]!)}」から「${labelOf(labels, move[2]!)}」へは変更できません。一覧を再読み込みして、現在の状態を確認してください。`;
   return `${text}。一覧を再読み込みして、現在の状態を確認してください。`;
 }

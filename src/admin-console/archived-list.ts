@@ -28,7 +28,12 @@ export function renderArchivedList<R extends ActiveRecord, A extends ArchivedRec
   const load = listLoader(list, context, async (isLatest) => {
     selected.clear();
     bar.update(0);
-    const answer = await archivedPage<A>(context.api, kind.endpoints, { ...state.filter, sort: state.sort, page: state.page, pageSize: PAGE_SIZE });
+    const answer = await archivedPage<A>(context.api, kind.endpoints, {
+      ...state.filter,
+      sort: state.sort,
+      page: state.page,
+      pageSize: PAGE_SIZE,
+    });
     if (!isLatest()) return;
     if (answer.items.length === 0 && answer.total > 0) {
       // The page emptied (its records were restored meanwhile): show the last one there is.
@@ -74,7 +79,10 @@ export function renderArchivedList<R extends ActiveRecord, A extends ArchivedRec
         void load();
       },
       onReload: () => void load(),
-      onExport: () => downloadCsv(kind.endpoints.archive, state.filter, { archived: true, sort: state.sort }).catch((error: unknown) => context.fail(error, kind.statusLabels)),
+      onExport: () =>
+        downloadCsv(kind.endpoints.archive, state.filter, { archived: true, sort: state.sort }).catch((error: unknown) =>
+          context.fail(error, kind.statusLabels),
+        ),
     }),
     bar.element,
     list,

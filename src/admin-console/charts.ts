@@ -23,7 +23,12 @@ export function barChart(title: string, rows: Bar[], series: string[] = []): HTM
   const max = Math.max(1, ...rows.flatMap((row) => row.values)) * 1.12;
   const chart = svg(
     'svg',
-    { width: '100%', height: rows.length * rowHeight, role: 'img', 'aria-label': `${title}: ${rows.map((row) => `${row.label} ${row.values.map(formatCount).join('・')}`).join('、')}` },
+    {
+      width: '100%',
+      height: rows.length * rowHeight,
+      role: 'img',
+      'aria-label': `${title}: ${rows.map((row) => `${row.label} ${row.values.map(formatCount).join('・')}`).join('、')}`,
+    },
     ...rows.flatMap((row, index) => {
       const top = index * rowHeight;
       return [
@@ -33,14 +38,19 @@ export function barChart(title: string, rows: Bar[], series: string[] = []): HTM
           return svg(
             'g',
             {},
-            svg('rect', { class: n === 0 ? 'bar' : 'bar-2', x: 0, y, width: value > 0 ? percent(value, max) : 0, height: barHeight - 3, rx: 2 }, svg('title', {}, `${row.label}${series[n] ? `（${series[n]}）` : ''}: ${formatCount(value)}`)),
+            svg(
+              'rect',
+              { class: n === 0 ? 'bar' : 'bar-2', x: 0, y, width: value > 0 ? percent(value, max) : 0, height: barHeight - 3, rx: 2 },
+              svg('title', {}, `${row.label}${series[n] ? `（${series[n]}）` : ''}: ${formatCount(value)}`),
+            ),
             svg('text', { class: 'axis', x: percent(value, max), dx: 6, y: y + barHeight - 4 }, formatCount(value)),
           );
         }),
       ];
     }),
   );
-  const legend = series.length > 1 ? h('p', { class: 'legend' }, ...series.map((name, n) => h('span', { class: n === 0 ? '' : 'second' }, name))) : null;
+  const legend =
+    series.length > 1 ? h('p', { class: 'legend' }, ...series.map((name, n) => h('span', { class: n === 0 ? '' : 'second' }, name))) : null;
   return chartBox(title, legend ? [legend, chart] : [chart]);
 }
 
@@ -54,7 +64,12 @@ export function dailyChart(title: string, days: { date: string; count: number }[
   const barTop = (count: number) => height - axis - ((height - axis - top) * count) / max;
   const chart = svg(
     'svg',
-    { width: '100%', height, role: 'img', 'aria-label': `${title}: ${days.map((day) => `${formatDay(day.date)} ${day.count}`).join('、')}` },
+    {
+      width: '100%',
+      height,
+      role: 'img',
+      'aria-label': `${title}: ${days.map((day) => `${formatDay(day.date)} ${day.count}`).join('、')}`,
+    },
     svg('line', { class: 'grid', x1: 0, x2: '100%', y1: top, y2: top }),
     svg('text', { class: 'axis', x: 0, y: top - 5 }, `${formatCount(max)} 件`),
     svg('line', { class: 'grid', x1: 0, x2: '100%', y1: height - axis, y2: height - axis }),
@@ -63,8 +78,28 @@ export function dailyChart(title: string, days: { date: string; count: number }[
       return svg(
         'g',
         {},
-        svg('rect', { class: 'bar', x: `${(index + 0.1) * slot}%`, y: barTop(day.count), width: `${slot * 0.8}%`, height: height - axis - barTop(day.count) }, svg('title', {}, `${formatDay(day.date)}: ${formatCount(day.count)} 件`)),
-        labelled && svg('text', { class: 'axis', x: `${(index + 0.5) * slot}%`, y: height - 4, 'text-anchor': index === days.length - 1 ? 'end' : index === 0 ? 'start' : 'middle' }, formatDay(day.date)),
+        svg(
+          'rect',
+          {
+            class: 'bar',
+            x: `${(index + 0.1) * slot}%`,
+            y: barTop(day.count),
+            width: `${slot * 0.8}%`,
+            height: height - axis - barTop(day.count),
+          },
+          svg('title', {}, `${formatDay(day.date)}: ${formatCount(day.count)} 件`),
+        ),
+        labelled &&
+          svg(
+            'text',
+            {
+              class: 'axis',
+              x: `${(index + 0.5) * slot}%`,
+              y: height - 4,
+              'text-anchor': index === days.length - 1 ? 'end' : index === 0 ? 'start' : 'middle',
+            },
+            formatDay(day.date),
+          ),
       );
     }),
   );

@@ -21,7 +21,11 @@ export function saveFile(blob: Blob, name: string): void {
  * Not through the typed client, which reads JSON: a refusal is read from the envelope into the
  * same ApiError, so a rejected token signs out as any other call does.
  */
-export async function downloadCsv(archivePrefix: string, filter: Filter, list: { archived: boolean; sort?: { by: string; order: 'asc' | 'desc' } }): Promise<void> {
+export async function downloadCsv(
+  archivePrefix: string,
+  filter: Filter,
+  list: { archived: boolean; sort?: { by: string; order: 'asc' | 'desc' } },
+): Promise<void> {
   let response: Response;
   try {
     response = await fetch(`${archivePrefix}/export`, {
@@ -34,7 +38,10 @@ export async function downloadCsv(archivePrefix: string, filter: Filter, list: {
   }
   if (!response.ok) {
     const body = (await response.json().catch(() => ({}))) as { error?: string; details?: { field: string; message: string }[] };
-    throw new ApiError(response.status, body.error ?? `HTTP ${response.status}`, { details: body.details, requestId: response.headers.get('x-request-id') ?? undefined });
+    throw new ApiError(response.status, body.error ?? `HTTP ${response.status}`, {
+      details: body.details,
+      requestId: response.headers.get('x-request-id') ?? undefined,
+    });
   }
   const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'export.csv';
   saveFile(await response.blob(), name);

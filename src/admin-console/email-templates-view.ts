@@ -43,7 +43,11 @@ export const emailTemplatesView: View = {
     async function pick(next: TemplateKind): Promise<void> {
       if (next === kind) return;
       if (editor?.isDirty()) {
-        const leave = await confirmDialog({ title: '保存していない変更があります', message: `「${TEMPLATE_KIND_LABELS[kind]}」の編集中の内容は保存されていません。破棄して切り替えますか？`, confirm: '破棄して切り替える' });
+        const leave = await confirmDialog({
+          title: '保存していない変更があります',
+          message: `「${TEMPLATE_KIND_LABELS[kind]}」の編集中の内容は保存されていません。破棄して切り替えますか？`,
+          confirm: '破棄して切り替える',
+        });
         if (!leave) return;
       }
       kind = next;
@@ -62,11 +66,15 @@ export const emailTemplatesView: View = {
 
     async function load(): Promise<void> {
       try {
-        for (const t of (await context.api.call('/api/admin/email-templates/list', {})).templates) if (isTemplateKind(t.kind)) templates.set(t.kind, t);
+        for (const t of (await context.api.call('/api/admin/email-templates/list', {})).templates)
+          if (isTemplateKind(t.kind)) templates.set(t.kind, t);
         show();
       } catch (error) {
         context.fail(error);
-        replace(area, placeholder('テンプレートを読み込めませんでした。', h('button', { type: 'button', onClick: () => void load() }, '再試行')));
+        replace(
+          area,
+          placeholder('テンプレートを読み込めませんでした。', h('button', { type: 'button', onClick: () => void load() }, '再試行')),
+        );
       }
     }
     void load();

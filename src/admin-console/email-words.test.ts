@@ -19,8 +19,14 @@ test('each kind of template problem the service reports is said in Japanese', ()
     assert.match(text, /[ぁ-んァ-ン一-龯]/, text);
   }
   assert.equal(templateProblemText('Unknown placeholder: {{Name}}'), '{{Name}} は使えない差し込み項目です（大文字・小文字も区別されます）');
-  assert.equal(templateProblemText('Missing required placeholder: {{manageUrl}}'), '必須の差し込み項目 {{manageUrl}}（予約確認ページURL）が本文にありません');
-  assert.equal(templateProblemText('body must be 1–20,000 characters (it has 20001)'), '本文は1〜20,000文字で入力してください（現在 20001 文字）');
+  assert.equal(
+    templateProblemText('Missing required placeholder: {{manageUrl}}'),
+    '必須の差し込み項目 {{manageUrl}}（予約確認ページURL）が本文にありません',
+  );
+  assert.equal(
+    templateProblemText('body must be 1–20,000 characters (it has 20001)'),
+    '本文は1〜20,000文字で入力してください（現在 20001 文字）',
+  );
 });
 
 test('every placeholder of every kind has a Japanese name for its chip', () => {

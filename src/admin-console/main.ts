@@ -12,7 +12,15 @@ import { renderShell, type View } from './shell.ts';
 
 // The console's entry: the sign-in form until the tab holds an accepted token, then the screens.
 
-const VIEWS: View[] = [dashboardView, reservationsView, preordersView, subscriptionsView, emailTemplatesView, messagesView, personalDataView];
+const VIEWS: View[] = [
+  dashboardView,
+  reservationsView,
+  preordersView,
+  subscriptionsView,
+  emailTemplatesView,
+  messagesView,
+  personalDataView,
+];
 
 const root = document.getElementById('app')!;
 const api = createTenpoClient({ token: storedToken });

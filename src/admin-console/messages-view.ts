@@ -16,15 +16,21 @@ type Filter = Pick<Input<'/api/admin/messages/list'>, 'recordId' | 'status' | 'c
 
 const PAGE_SIZE = 50;
 
-
-const kindLabel = (m: Message) => (m.channel === 'email' ? (isTemplateKind(m.kind) ? TEMPLATE_KIND_LABELS[m.kind] : m.kind) : labelOf(WEBHOOK_LABELS, m.kind));
+const kindLabel = (m: Message) =>
+  m.channel === 'email' ? (isTemplateKind(m.kind) ? TEMPLATE_KIND_LABELS[m.kind] : m.kind) : labelOf(WEBHOOK_LABELS, m.kind);
 
 /** Attempts matter while a message is retried or given up, or when it took more than one; a first-time success says nothing. */
 const showAttempts = (m: Message) => (m.status === 'pending' || m.status === 'dead' ? m.attempts > 0 : m.attempts > 1);
 
 /** A record's address in its row, with the link to the messages about the record. */
 export function addressWithHistory(email: string, recordId: string): HTMLElement {
-  return h('span', {}, h('span', { class: 'address' }, email), ' ', h('a', { class: 'history-link', href: `#/messages?record=${encodeURIComponent(recordId)}` }, '送信履歴'));
+  return h(
+    'span',
+    {},
+    h('span', { class: 'address' }, email),
+    ' ',
+    h('a', { class: 'history-link', href: `#/messages?record=${encodeURIComponent(recordId)}` }, '送信履歴'),
+  );
 }
 
 /** How a record is named where its history is shown: a reservation by its number. */
@@ -44,12 +50,22 @@ export const messagesView: View = {
   render(container, context) {
     const params = readParams();
     const state = {
-      filter: { recordId: params.get('record') || undefined, status: params.get('status') || undefined, channel: params.get('channel') || undefined } as Filter,
+      filter: {
+        recordId: params.get('record') || undefined,
+        status: params.get('status') || undefined,
+        channel: params.get('channel') || undefined,
+      } as Filter,
       page: pageParam(params.get('page')),
     };
     const selected = new Map<string, Message>();
     const list = h('div', { class: 'list message-log' });
-    const remember = () => writeParams({ record: state.filter.recordId, status: state.filter.status, channel: state.filter.channel, page: state.page > 1 ? state.page : undefined });
+    const remember = () =>
+      writeParams({
+        record: state.filter.recordId,
+        status: state.filter.status,
+        channel: state.filter.channel,
+        page: state.page > 1 ? state.page : undefined,
+      });
 
     const select = (key: 'status' | 'channel', label: string, labels: Record<string, string>) =>
       h(
@@ -93,7 +109,8 @@ export const messagesView: View = {
     async function retrySelected(): Promise<void> {
       const dead = [...selected.values()].filter((m) => m.status === 'dead');
       const others = selected.size - dead.length;
-      if (dead.length === 0) return context.announce('選択したメッセージに送信失敗のものはありません。再送できるのは送信失敗のものだけです。', 'error');
+      if (dead.length === 0)
+        return context.announce('選択したメッセージに送信失敗のものはありません。再送できるのは送信失敗のものだけです。', 'error');
       const message = `選択した送信失敗の ${formatCount(dead.length)} 件をもう一度送信します。${others > 0 ? `送信失敗でない ${formatCount(others)} 件はそのままです。` : ''}`;
       if (!(await confirmDialog({ title: '送信失敗の再送', message, confirm: `${formatCount(dead.length)} 件を再送` }))) return;
       retryButton.disabled = true;
@@ -113,10 +130,28 @@ export const messagesView: View = {
       { label: 'チャネル', cell: (m) => labelOf(CHANNEL_LABELS, m.channel), class: 'nowrap' },
       { label: '種類', cell: (m) => kindLabel(m), class: 'nowrap' },
       { label: '宛先', cell: (m) => m.to, class: 'email' },
-      { label: 'ステータス', cell: (m) => h('span', { class: `message-status ${m.status}` }, labelOf(MESSAGE_STATUS_LABELS, m.status), showAttempts(m) ? h('small', {}, `（試行 ${formatCount(m.attempts)} 回）`) : null) },
+      {
+        label: 'ステータス',
+        cell: (m) =>
+          h(
+            'span',
+            { class: `message-status ${m.status}` },
+            labelOf(MESSAGE_STATUS_LABELS, m.status),
+            showAttempts(m) ? h('small', {}, `（試行 ${formatCount(m.attempts)} 回）`) : null,
+          ),
+      },
       { label: '送信日時', cell: (m) => formatDateTime(m.sentAt) },
-      { label: 'エラー', cell: (m) => (m.lastError ? h('span', { class: 'last-error', title: m.lastError }, m.lastError) : '—'), class: 'error-cell' },
-      { label: '対象', cell: (m) => (m.recordId ? h('a', { href: `#/messages?record=${encodeURIComponent(m.recordId)}`, class: 'record-link' }, m.recordId) : '—'), class: 'id' },
+      {
+        label: 'エラー',
+        cell: (m) => (m.lastError ? h('span', { class: 'last-error', title: m.lastError }, m.lastError) : '—'),
+        class: 'error-cell',
+      },
+      {
+        label: '対象',
+        cell: (m) =>
+          m.recordId ? h('a', { href: `#/messages?record=${encodeURIComponent(m.recordId)}`, class: 'record-link' }, m.recordId) : '—',
+        class: 'id',
+      },
       {
         label: '操作',
         cell(m, _context, update) {
@@ -131,9 +166,15 @@ export const messagesView: View = {
                 const outcome = await retry([m.id]);
                 if (!outcome) return void (button.disabled = false);
                 if (outcome.retried.has(m.id)) {
-                  update({ ...m, status: 'pending', attempts: 0, lastError: null }, { text: '再送の待ち行列に戻しました。まもなく送信されます。', tone: 'success' });
+                  update(
+                    { ...m, status: 'pending', attempts: 0, lastError: null },
+                    { text: '再送の待ち行列に戻しました。まもなく送信されます。', tone: 'success' },
+                  );
                 } else {
-                  update(m, { text: `再送できませんでした（${outcome.failed.join('、')}）。一覧を再読み込みしてください。`, tone: 'error' });
+                  update(m, {
+                    text: `再送できませんでした（${outcome.failed.join('、')}）。一覧を再読み込みしてください。`,
+                    tone: 'error',
+                  });
                 }
               },
             },
@@ -178,7 +219,13 @@ export const messagesView: View = {
     const head = h('div', { class: 'view-head' });
     const filters = h('div', { class: 'filters' });
     function draw(): void {
-      replace(head, h('h1', {}, state.filter.recordId ? `${recordName(state.filter.recordId)} の送信履歴` : '送信履歴'), state.filter.recordId ? h('button', { type: 'button', onClick: () => changed({ recordId: undefined }) }, 'すべての送信履歴を表示') : null);
+      replace(
+        head,
+        h('h1', {}, state.filter.recordId ? `${recordName(state.filter.recordId)} の送信履歴` : '送信履歴'),
+        state.filter.recordId
+          ? h('button', { type: 'button', onClick: () => changed({ recordId: undefined }) }, 'すべての送信履歴を表示')
+          : null,
+      );
       replace(
         filters,
         select('status', 'ステータス', MESSAGE_STATUS_LABELS),
@@ -187,7 +234,18 @@ export const messagesView: View = {
       );
     }
     draw();
-    replace(container, head, h('p', { class: 'hint' }, 'お客様へのメールとショップのチャット通知の送信状況です（本文は保存していません）。送信失敗は再送できます。'), filters, bar, list);
+    replace(
+      container,
+      head,
+      h(
+        'p',
+        { class: 'hint' },
+        'お客様へのメールとショップのチャット通知の送信状況です（本文は保存していません）。送信失敗は再送できます。',
+      ),
+      filters,
+      bar,
+      list,
+    );
     showSelection();
     void load();
   },

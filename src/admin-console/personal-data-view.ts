@@ -10,7 +10,6 @@ import type { View, ViewContext } from './shell.ts';
 
 type PersonalData = Output<'/api/admin/personal-data/export'>;
 
-
 /**
  * 個人情報: a customer's request to see or erase their data (SPEC §9). Staff type the address, see
  * every reservation, restock subscription and message held for it (archived ones too), download it
@@ -20,7 +19,15 @@ export const personalDataView: View = {
   hash: '#/personal-data',
   label: '個人情報',
   render(container, context) {
-    const address = h('input', { type: 'text', id: 'personal-email', inputmode: 'email', autocomplete: 'off', maxlength: 254, required: true, placeholder: 'customer@example.com' });
+    const address = h('input', {
+      type: 'text',
+      id: 'personal-email',
+      inputmode: 'email',
+      autocomplete: 'off',
+      maxlength: 254,
+      required: true,
+      placeholder: 'customer@example.com',
+    });
     const result = h('div', { class: 'personal-result' });
     const form = h(
       'form',
@@ -32,7 +39,11 @@ export const personalDataView: View = {
     replace(
       container,
       h('div', { class: 'view-head' }, h('h1', {}, '個人情報')),
-      h('p', { class: 'hint' }, 'お客様から開示・削除の依頼があったとき、メールアドレスで保存しているすべての記録（アーカイブ済みを含む）を探します。大文字・小文字は区別しません。'),
+      h(
+        'p',
+        { class: 'hint' },
+        'お客様から開示・削除の依頼があったとき、メールアドレスで保存しているすべての記録（アーカイブ済みを含む）を探します。大文字・小文字は区別しません。',
+      ),
       form,
       result,
     );
@@ -71,16 +82,62 @@ function showData(data: PersonalData, context: ViewContext, reload: () => void):
   return [
     summary,
     actions,
-    section('予約', reservations.length, table(['予約番号', '商品', 'お名前', '状態', '受付日時', 'アーカイブ'], reservations.map((r) => [r.id, productName(context.products, r.productSlug), r.name, labelOf(RESERVATION_STATUS_LABELS, r.status), formatDateTime(r.createdAt), archived(r.archivedAt)]))),
-    section('再入荷通知', subscriptions.length, table(['登録番号', '商品', '状態', '登録日時', 'アーカイブ'], subscriptions.map((s) => [s.id, productName(context.products, s.productSlug), labelOf(SUBSCRIPTION_STATUS_LABELS, s.status), formatDateTime(s.createdAt), archived(s.archivedAt)]))),
-    section('送信記録', messages.length, table(['種類', '内容', '宛先', '状態', '作成', '送信'], messages.map((m) => [labelOf(CHANNEL_LABELS, m.channel), m.kind, m.to, labelOf(MESSAGE_STATUS_LABELS, m.status), formatDateTime(m.createdAt), formatDateTime(m.sentAt)]))),
+    section(
+      '予約',
+      reservations.length,
+      table(
+        ['予約番号', '商品', 'お名前', '状態', '受付日時', 'アーカイブ'],
+        reservations.map((r) => [
+          r.id,
+          productName(context.products, r.productSlug),
+          r.name,
+          labelOf(RESERVATION_STATUS_LABELS, r.status),
+          formatDateTime(r.createdAt),
+          archived(r.archivedAt),
+        ]),
+      ),
+    ),
+    section(
+      '再入荷通知',
+      subscriptions.length,
+      table(
+        ['登録番号', '商品', '状態', '登録日時', 'アーカイブ'],
+        subscriptions.map((s) => [
+          s.id,
+          productName(context.products, s.productSlug),
+          labelOf(SUBSCRIPTION_STATUS_LABELS, s.status),
+          formatDateTime(s.createdAt),
+          archived(s.archivedAt),
+        ]),
+      ),
+    ),
+    section(
+      '送信記録',
+      messages.length,
+      table(
+        ['種類', '内容', '宛先', '状態', '作成', '送信'],
+        messages.map((m) => [
+          labelOf(CHANNEL_LABELS, m.channel),
+          m.kind,
+          m.to,
+          labelOf(MESSAGE_STATUS_LABELS, m.status),
+          formatDateTime(m.createdAt),
+          formatDateTime(m.sentAt),
+        ]),
+      ),
+    ),
   ];
 }
 
 const archived = (at: string | null) => (at ? `済（${formatDateTime(at)}）` : '—');
 
 function section(title: string, count: number, content: HTMLElement): HTMLElement {
-  return h('section', { class: 'personal-section', 'aria-label': title }, h('h2', {}, `${title}（${formatCount(count)} 件）`), count > 0 ? content : placeholder('ありません。'));
+  return h(
+    'section',
+    { class: 'personal-section', 'aria-label': title },
+    h('h2', {}, `${title}（${formatCount(count)} 件）`),
+    count > 0 ? content : placeholder('ありません。'),
+  );
 }
 
 function table(headings: string[], rows: string[][]): HTMLTableElement {
@@ -100,7 +157,10 @@ function download(data: PersonalData): void {
 }
 
 async function erase(data: PersonalData, context: ViewContext, reload: () => void): Promise<void> {
-  const ids = (label: string, records: { id: string }[]) => (records.length > 0 ? h('li', {}, `${label} ${formatCount(records.length)} 件：`, h('span', { class: 'ids' }, records.map((r) => r.id).join('、'))) : null);
+  const ids = (label: string, records: { id: string }[]) =>
+    records.length > 0
+      ? h('li', {}, `${label} ${formatCount(records.length)} 件：`, h('span', { class: 'ids' }, records.map((r) => r.id).join('、')))
+      : null;
   const message = h(
     'span',
     { class: 'erase-message' },
@@ -116,7 +176,10 @@ async function erase(data: PersonalData, context: ViewContext, reload: () => voi
   if (!(await confirmDialog({ title: '個人情報の削除', message, confirm: '削除する' }))) return;
   try {
     const { erased } = await context.api.call('/api/admin/personal-data/erase', { email: data.email });
-    context.announce(`${data.email} の記録を削除しました（予約 ${formatCount(erased.reservations)} 件、再入荷通知 ${formatCount(erased.subscriptions)} 件、送信記録 ${formatCount(erased.messages)} 件）。`, 'success');
+    context.announce(
+      `${data.email} の記録を削除しました（予約 ${formatCount(erased.reservations)} 件、再入荷通知 ${formatCount(erased.subscriptions)} 件、送信記録 ${formatCount(erased.messages)} 件）。`,
+      'success',
+    );
     reload();
   } catch (error) {
     context.fail(error);

@@ -24,17 +24,30 @@ export const preordersView: View = {
   render(container, context) {
     const list = h('div');
     const editorSlot = h('div');
-    replace(container, h('div', { class: 'view-head' }, h('h1', {}, '予約受付'), h('button', { type: 'button', onClick: () => void load() }, '更新')), editorSlot, list);
+    replace(
+      container,
+      h('div', { class: 'view-head' }, h('h1', {}, '予約受付'), h('button', { type: 'button', onClick: () => void load() }, '更新')),
+      editorSlot,
+      list,
+    );
 
     async function load(): Promise<void> {
       list.setAttribute('aria-busy', 'true');
       try {
         const { preorders } = await context.api.call('/api/admin/preorders/list', {});
         replace(editorSlot, editor(context, preorders, undefined, load));
-        replace(list, preorders.length > 0 ? campaignTable(preorders, context, (preorder) => replace(editorSlot, editor(context, preorders, preorder, load)), load) : placeholder('予約受付中の商品はありません。'));
+        replace(
+          list,
+          preorders.length > 0
+            ? campaignTable(preorders, context, (preorder) => replace(editorSlot, editor(context, preorders, preorder, load)), load)
+            : placeholder('予約受付中の商品はありません。'),
+        );
       } catch (error) {
         context.fail(error);
-        replace(list, placeholder('予約受付を読み込めませんでした。', h('button', { type: 'button', onClick: () => void load() }, '再試行')));
+        replace(
+          list,
+          placeholder('予約受付を読み込めませんでした。', h('button', { type: 'button', onClick: () => void load() }, '再試行')),
+        );
       } finally {
         list.removeAttribute('aria-busy');
       }
@@ -44,7 +57,12 @@ export const preordersView: View = {
   },
 };
 
-function campaignTable(preorders: Preorder[], context: ViewContext, edit: (preorder: Preorder) => void, reload: () => Promise<void>): HTMLTableElement {
+function campaignTable(
+  preorders: Preorder[],
+  context: ViewContext,
+  edit: (preorder: Preorder) => void,
+  reload: () => Promise<void>,
+): HTMLTableElement {
   const cell = (label: string, ...content: (Node | string)[]) => h('td', { 'data-label': label }, ...content);
   return h(
     'table',
@@ -111,9 +129,12 @@ function editor(context: ViewContext, preorders: Preorder[], current: Preorder |
     'select',
     { id: 'preorder-product', disabled: current !== undefined },
     ...(current ? [] : [h('option', { value: '' }, '商品を選択')]),
-    ...[...context.products.values()].filter((p) => (current ? p.slug === current.productSlug : !taken.has(p.slug))).map((p) => h('option', { value: p.slug }, p.name)),
+    ...[...context.products.values()]
+      .filter((p) => (current ? p.slug === current.productSlug : !taken.has(p.slug)))
+      .map((p) => h('option', { value: p.slug }, p.name)),
   );
-  const input = (id: string, type: string, value: string, extra: Record<string, string | number> = {}) => h('input', { id, type, value, ...extra });
+  const input = (id: string, type: string, value: string, extra: Record<string, string | number> = {}) =>
+    h('input', { id, type, value, ...extra });
   const opensAt = input('preorder-opens', 'datetime-local', toJapanInput(current?.opensAt ?? null));
   const closesAt = input('preorder-closes', 'datetime-local', toJapanInput(current?.closesAt ?? null));
   const capacity = input('preorder-capacity', 'number', String(current?.capacity ?? ''), { min: 1, max: 100_000 });
@@ -152,7 +173,11 @@ function editor(context: ViewContext, preorders: Preorder[], current: Preorder |
         }
       },
     },
-    h('h2', { id: 'preorder-heading' }, current ? `「${productName(context.products, current.productSlug)}」の予約受付を編集` : '予約受付を作成'),
+    h(
+      'h2',
+      { id: 'preorder-heading' },
+      current ? `「${productName(context.products, current.productSlug)}」の予約受付を編集` : '予約受付を作成',
+    ),
     h(
       'div',
       { class: 'grid' },

@@ -38,9 +38,18 @@ export async function listActive<R>(api: TenpoClient, endpoints: RecordEndpoints
 }
 
 /** One page of the active records the filter matches, newest first or in the order given. */
-export async function activePage<R>(api: TenpoClient, endpoints: RecordEndpoints, request: Filter & { page: number; pageSize: number; sort?: Sort }): Promise<Page<R>> {
+export async function activePage<R>(
+  api: TenpoClient,
+  endpoints: RecordEndpoints,
+  request: Filter & { page: number; pageSize: number; sort?: Sort },
+): Promise<Page<R>> {
   const answer = await callWithStatus(api, endpoints.list, request);
-  return { items: answer[endpoints.listKey] as R[], total: answer.total as number, page: answer.page as number, totalPages: answer.totalPages as number };
+  return {
+    items: answer[endpoints.listKey] as R[],
+    total: answer.total as number,
+    page: answer.page as number,
+    totalPages: answer.totalPages as number,
+  };
 }
 
 /** The active record with this id as it now is, or undefined when it is no longer active. */
@@ -54,13 +63,23 @@ export async function findActive<R extends ActiveRecord>(api: TenpoClient, endpo
  * The record's `updatedAt` goes with it: if someone changed the record since it was shown, the
  * service refuses (409) and nothing is written.
  */
-export async function changeStatus<R extends ActiveRecord>(api: TenpoClient, endpoints: RecordEndpoints, record: R, change: { status: string; notes?: string; notifyCustomer?: boolean }): Promise<R> {
+export async function changeStatus<R extends ActiveRecord>(
+  api: TenpoClient,
+  endpoints: RecordEndpoints,
+  record: R,
+  change: { status: string; notes?: string; notifyCustomer?: boolean },
+): Promise<R> {
   const input = { id: record.id, productSlug: record.productSlug, expectedUpdatedAt: record.updatedAt, ...change };
   return (await callWithStatus(api, endpoints.status, input))[endpoints.itemKey] as R;
 }
 
 /** Archives (or restores) these records; each one that could not be is listed with its reason. */
-export async function setArchived(api: TenpoClient, endpoints: RecordEndpoints, archived: boolean, ids: { id: string; productSlug: string }[]): Promise<BulkResult> {
+export async function setArchived(
+  api: TenpoClient,
+  endpoints: RecordEndpoints,
+  archived: boolean,
+  ids: { id: string; productSlug: string }[],
+): Promise<BulkResult> {
   if (archived) {
     const answer = await api.call(`${endpoints.archive}/archive` as const, { ids });
     return { doneIds: answer.archivedIds, errors: answer.errors ?? [] };
@@ -70,7 +89,11 @@ export async function setArchived(api: TenpoClient, endpoints: RecordEndpoints, 
 }
 
 /** One page of the kind's archived records, most recently archived first or in the order given. */
-export async function archivedPage<A>(api: TenpoClient, endpoints: RecordEndpoints, request: Filter & { page: number; pageSize: number; sort?: Sort }): Promise<Page<A>> {
+export async function archivedPage<A>(
+  api: TenpoClient,
+  endpoints: RecordEndpoints,
+  request: Filter & { page: number; pageSize: number; sort?: Sort },
+): Promise<Page<A>> {
   const answer = await api.call(`${endpoints.archive}/archives/list` as const, request);
   const byKey: Record<string, unknown> = answer;
   return { items: byKey[endpoints.listKey] as A[], total: answer.total, page: answer.page, totalPages: answer.totalPages };

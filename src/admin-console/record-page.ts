@@ -42,7 +42,6 @@ const MESSAGES_SHOWN = 100;
 
 const ACTORS: Record<HistoryEntry['actor'], string> = { staff: '担当者', customer: 'お客様ご本人' };
 
-
 /** The URL of a record's page: the list's own state (filters, page, sort) and the record. */
 export function recordHref(id: string): string {
   const params = readParams();
@@ -95,7 +94,22 @@ export function renderRecordPage<R extends ActiveRecord, A extends ArchivedRecor
         head(record),
         note && h('p', { class: `page-note ${note.tone}`, role: note.tone === 'error' ? 'alert' : 'status' }, note.text),
         actions(record),
-        h('section', { class: 'facts', 'aria-label': '内容' }, h('dl', {}, ...page.facts.flatMap((fact) => [h('dt', {}, fact.label), h('dd', { class: fact.class }, fact.cell(record, context, () => void show()))]))),
+        h(
+          'section',
+          { class: 'facts', 'aria-label': '内容' },
+          h(
+            'dl',
+            {},
+            ...page.facts.flatMap((fact) => [
+              h('dt', {}, fact.label),
+              h(
+                'dd',
+                { class: fact.class },
+                fact.cell(record, context, () => void show()),
+              ),
+            ]),
+          ),
+        ),
         timeline(record, history, messages),
       );
     } catch (error) {
@@ -103,27 +117,48 @@ export function renderRecordPage<R extends ActiveRecord, A extends ArchivedRecor
         return replace(body, placeholder(`この${kind.noun}は見つかりません（削除された可能性があります）。`));
       }
       context.fail(error, kind.statusLabels);
-      replace(body, placeholder(`この${kind.noun}を読み込めませんでした。`, h('button', { type: 'button', onClick: () => void show() }, '再試行')));
+      replace(
+        body,
+        placeholder(`この${kind.noun}を読み込めませんでした。`, h('button', { type: 'button', onClick: () => void show() }, '再試行')),
+      );
     } finally {
       body.removeAttribute('aria-busy');
     }
   }
 
   function head(record: D): HTMLElement {
-    const state = record.archivedAt ? h('span', { class: 'state closed' }, 'アーカイブ済み') : h('span', { class: 'state' }, labelOf(kind.statusLabels, record.status));
+    const state = record.archivedAt
+      ? h('span', { class: 'state closed' }, 'アーカイブ済み')
+      : h('span', { class: 'state' }, labelOf(kind.statusLabels, record.status));
     return h('div', { class: 'view-head record-head' }, h('h1', {}, `${kind.idLabel} `, h('code', {}, record.id)), state);
   }
 
   function actions(record: D): HTMLElement {
     const update = (_updated: R, note?: RowNote) => void show(note);
-    const archive: HTMLButtonElement = h('button', { type: 'button', class: record.archivedAt ? 'primary' : 'danger', onClick: () => void setArchive(record, archive) }, record.archivedAt ? 'アーカイブから元に戻す…' : 'アーカイブ…');
+    const archive: HTMLButtonElement = h(
+      'button',
+      { type: 'button', class: record.archivedAt ? 'primary' : 'danger', onClick: () => void setArchive(record, archive) },
+      record.archivedAt ? 'アーカイブから元に戻す…' : 'アーカイブ…',
+    );
     if (record.archivedAt) {
-      return h('section', { class: 'record-actions', 'aria-label': '操作' }, h('p', {}, `アーカイブ済みの${kind.noun}は変更できません（${formatDateTime(record.archivedAt)} にアーカイブ）。`), archive);
+      return h(
+        'section',
+        { class: 'record-actions', 'aria-label': '操作' },
+        h('p', {}, `アーカイブ済みの${kind.noun}は変更できません（${formatDateTime(record.archivedAt)} にアーカイブ）。`),
+        archive,
+      );
     }
     return h(
       'section',
       { class: 'record-actions', 'aria-label': '操作' },
-      ...page.actions.map((action) => h('div', { class: `action ${action.class ?? ''}` }, h('span', { class: 'label' }, action.label), action.cell(record, cellContext, update))),
+      ...page.actions.map((action) =>
+        h(
+          'div',
+          { class: `action ${action.class ?? ''}` },
+          h('span', { class: 'label' }, action.label),
+          action.cell(record, cellContext, update),
+        ),
+      ),
       h('div', { class: 'action' }, archive),
     );
   }
@@ -131,7 +166,11 @@ export function renderRecordPage<R extends ActiveRecord, A extends ArchivedRecor
   async function setArchive(record: D, button: HTMLButtonElement): Promise<void> {
     const archiving = record.archivedAt === null;
     const asked = archiving
-      ? { title: `${kind.noun}のアーカイブ`, message: `この${kind.noun}をアーカイブします。一覧には表示されなくなり、アーカイブ済みの一覧から元に戻せます。`, confirm: 'アーカイブする' }
+      ? {
+          title: `${kind.noun}のアーカイブ`,
+          message: `この${kind.noun}をアーカイブします。一覧には表示されなくなり、アーカイブ済みの一覧から元に戻せます。`,
+          confirm: 'アーカイブする',
+        }
       : { title: `${kind.noun}を元に戻す`, message: `この${kind.noun}をアーカイブから元に戻し、一覧に表示します。`, confirm: '元に戻す' };
     if (!(await confirmDialog(asked))) return;
     button.disabled = true;
@@ -151,20 +190,36 @@ export function renderRecordPage<R extends ActiveRecord, A extends ArchivedRecor
       { at: record.createdAt, what: `${kind.noun}を受け付けました`, who: 'お客様' },
       ...history.map((entry) => ({ at: entry.at, what: historyText(entry), who: ACTORS[entry.actor] })),
       // A message at the time it was queued: beside the change that queued it.
-      ...messages.items.map((message) => ({ at: message.createdAt, what: messageText(message), who: 'システム', tone: message.status === 'dead' ? 'bad' : undefined })),
+      ...messages.items.map((message) => ({
+        at: message.createdAt,
+        what: messageText(message),
+        who: 'システム',
+        tone: message.status === 'dead' ? 'bad' : undefined,
+      })),
     ];
     // Newest first; a tie keeps the order above (the record, then its changes, then what they sent).
-    const ordered = events.map((event, index) => ({ event, index })).sort((a, b) => Date.parse(b.event.at) - Date.parse(a.event.at) || b.index - a.index);
+    const ordered = events
+      .map((event, index) => ({ event, index }))
+      .sort((a, b) => Date.parse(b.event.at) - Date.parse(a.event.at) || b.index - a.index);
     const more = messages.total - messages.items.length;
     return h(
       'section',
       { class: 'history', 'aria-label': '履歴' },
       h('h2', {}, 'これまでの履歴'),
-      messages.failed && h('p', { class: 'page-note error', role: 'alert' }, `送信したメッセージを読み込めませんでした: ${messages.failed}`),
+      messages.failed &&
+        h('p', { class: 'page-note error', role: 'alert' }, `送信したメッセージを読み込めませんでした: ${messages.failed}`),
       h(
         'ol',
         { class: 'timeline' },
-        ...ordered.map(({ event }) => h('li', { class: event.tone }, h('time', { datetime: event.at }, formatDateTime(event.at)), h('span', { class: 'what' }, event.what), h('span', { class: 'who' }, event.who))),
+        ...ordered.map(({ event }) =>
+          h(
+            'li',
+            { class: event.tone },
+            h('time', { datetime: event.at }, formatDateTime(event.at)),
+            h('span', { class: 'what' }, event.what),
+            h('span', { class: 'who' }, event.who),
+          ),
+        ),
       ),
       more > 0 && h('p', { class: 'muted' }, `ほかに古いメッセージが ${formatCount(more)} 件あります。`),
     );
@@ -201,5 +256,10 @@ function messageText(message: Message): Child {
       ? `メール「${Object.hasOwn(TEMPLATE_KIND_LABELS, message.kind) ? TEMPLATE_KIND_LABELS[message.kind as TemplateKind] : message.kind}」（${message.to}）`
       : `チャット通知（${labelOf(WEBHOOK_LABELS, message.to)}）`;
   const state = labelOf(MESSAGE_STATUS_LABELS, message.status);
-  return h('span', {}, `${what}: ${state}`, message.status === 'dead' && message.lastError && h('span', { class: 'before' }, `理由: ${message.lastError}`));
+  return h(
+    'span',
+    {},
+    `${what}: ${state}`,
+    message.status === 'dead' && message.lastError && h('span', { class: 'before' }, `理由: ${message.lastError}`),
+  );
 }

@@ -26,7 +26,14 @@ export function filterBar(options: {
   /** Downloads the records the filter selects as CSV. */
   onExport: () => Promise<void>;
 }): HTMLElement {
-  const q = h('input', { type: 'search', id: 'filter-q', value: options.filter.q ?? '', maxlength: 200, placeholder: options.searchHint, 'aria-label': options.searchHint });
+  const q = h('input', {
+    type: 'search',
+    id: 'filter-q',
+    value: options.filter.q ?? '',
+    maxlength: 200,
+    placeholder: options.searchHint,
+    'aria-label': options.searchHint,
+  });
   const search =
     options.searchHint !== undefined &&
     h(
@@ -47,7 +54,12 @@ export function filterBar(options: {
     h('option', { value: '' }, 'すべての商品'),
     ...[...options.products.values()].map((p) => h('option', { value: p.slug, selected: p.slug === options.filter.productSlug }, p.name)),
   );
-  const changed = () => options.onChange({ status: status.value || undefined, productSlug: product.value || undefined, q: (search && q.value.trim()) || undefined });
+  const changed = () =>
+    options.onChange({
+      status: status.value || undefined,
+      productSlug: product.value || undefined,
+      q: (search && q.value.trim()) || undefined,
+    });
   return h(
     'div',
     { class: 'filters' },
@@ -55,7 +67,16 @@ export function filterBar(options: {
     h('span', { class: 'field' }, h('label', { for: 'filter-status' }, 'ステータス'), status),
     h('span', { class: 'field' }, h('label', { for: 'filter-product' }, '商品'), product),
     h('button', { type: 'button', onClick: options.onReload }, '再読み込み'),
-    h('button', { type: 'button', class: 'export', title: '絞り込み中の一覧をCSVファイル（Excel用）でダウンロード', onClick: (event: Event) => void exportFrom(event.currentTarget as HTMLButtonElement) }, 'CSV'),
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'export',
+        title: '絞り込み中の一覧をCSVファイル（Excel用）でダウンロード',
+        onClick: (event: Event) => void exportFrom(event.currentTarget as HTMLButtonElement),
+      },
+      'CSV',
+    ),
   );
   /** Busy while the file is made, so a second click does not start a second download. */
   async function exportFrom(button: HTMLButtonElement): Promise<void> {
@@ -115,13 +136,17 @@ export function recordTable<R extends { id: string }>(options: {
       { 'data-id': record.id },
       h('td', { class: 'select' }, box),
       ...columns.map((column) =>
-        h('td', { 'data-label': column.label, class: column.class }, column.cell(record, context, (updated, note) => {
-          boxes.splice(boxes.indexOf(box), 1);
-          const next = row(updated);
-          if (tr.nextElementSibling?.classList.contains('row-note')) tr.nextElementSibling.remove();
-          tr.replaceWith(next);
-          if (note) next.after(rowNote(note, columns.length + 1));
-        })),
+        h(
+          'td',
+          { 'data-label': column.label, class: column.class },
+          column.cell(record, context, (updated, note) => {
+            boxes.splice(boxes.indexOf(box), 1);
+            const next = row(updated);
+            if (tr.nextElementSibling?.classList.contains('row-note')) tr.nextElementSibling.remove();
+            tr.replaceWith(next);
+            if (note) next.after(rowNote(note, columns.length + 1));
+          }),
+        ),
       ),
     );
     return tr;
@@ -152,7 +177,12 @@ function header<R>(column: Column<R>, sort: { current: Sort; change(sort: Sort):
     { scope: 'col', class: 'sortable', 'aria-sort': words?.aria },
     h(
       'button',
-      { type: 'button', class: 'sort', title: `${column.label}で${sorted ? ORDER_WORDS[sorted].next : '昇順'}に並べ替え`, onClick: () => sort.change({ by, order: next }) },
+      {
+        type: 'button',
+        class: 'sort',
+        title: `${column.label}で${sorted ? ORDER_WORDS[sorted].next : '昇順'}に並べ替え`,
+        onClick: () => sort.change({ by, order: next }),
+      },
       column.label,
       h('span', { class: 'sort-mark', 'aria-hidden': 'true' }, words?.mark ?? '↕'),
     ),
@@ -161,27 +191,35 @@ function header<R>(column: Column<R>, sort: { current: Sort; change(sort: Sort):
 
 /** A message under the row it is about, where the eye already is (on a phone too). */
 function rowNote(note: RowNote, span: number): HTMLTableRowElement {
-  return h('tr', { class: `row-note ${note.tone}` }, h('td', { colspan: span, role: note.tone === 'error' ? 'alert' : 'status' }, note.text));
+  return h(
+    'tr',
+    { class: `row-note ${note.tone}` },
+    h('td', { colspan: span, role: note.tone === 'error' ? 'alert' : 'status' }, note.text),
+  );
 }
 
 /** "N 件選択中" and the button acting on them, disabled while nothing is selected or it runs. */
 export function selectionBar(label: string, act: () => Promise<void>): { element: HTMLElement; update(count: number): void } {
   const count = h('span', { class: 'count' }, '0 件選択中');
   let selectedCount = 0;
-  const button: HTMLButtonElement = h('button', {
-    type: 'button',
-    disabled: true,
-    onClick: async () => {
-      button.disabled = true;
-      button.setAttribute('aria-busy', 'true');
-      try {
-        await act();
-      } finally {
-        button.removeAttribute('aria-busy');
-        button.disabled = selectedCount === 0;
-      }
+  const button: HTMLButtonElement = h(
+    'button',
+    {
+      type: 'button',
+      disabled: true,
+      onClick: async () => {
+        button.disabled = true;
+        button.setAttribute('aria-busy', 'true');
+        try {
+          await act();
+        } finally {
+          button.removeAttribute('aria-busy');
+          button.disabled = selectedCount === 0;
+        }
+      },
     },
-  }, label);
+    label,
+  );
   return {
     element: h('div', { class: 'selection' }, count, button),
     update(n) {
@@ -193,7 +231,11 @@ export function selectionBar(label: string, act: () => Promise<void>): { element
 }
 
 /** ← 前へ, "2 / 5 ページ（全 83 件）", 次へ →: sets the page asked for in `state`, then calls `changed`. */
-export function pager({ page, totalPages, total }: Omit<Page<unknown>, 'items'>, state: { page: number }, changed: () => void): HTMLElement {
+export function pager(
+  { page, totalPages, total }: Omit<Page<unknown>, 'items'>,
+  state: { page: number },
+  changed: () => void,
+): HTMLElement {
   const go = (to: number) => {
     state.page = to;
     changed();

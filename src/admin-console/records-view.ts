@@ -11,17 +11,33 @@ import { pageParam, readParams, sortParam, writeParams } from './url-state.ts';
  * filters, order and page are kept in the URL (`#/reservations?view=archived&status=cancelled&sort=name&order=asc&page=2`);
  * with `record=<id>` beside them, that record's own page (record-page.ts), when the kind has one.
  */
-export function recordsView<R extends ActiveRecord, A extends ArchivedRecord, D extends R & DetailRecord>(kind: RecordKind<R, A>, screen: { hash: string; label: string }, page?: RecordPage<R, D>): View {
+export function recordsView<R extends ActiveRecord, A extends ArchivedRecord, D extends R & DetailRecord>(
+  kind: RecordKind<R, A>,
+  screen: { hash: string; label: string },
+  page?: RecordPage<R, D>,
+): View {
   return {
     ...screen,
     render(container, context) {
       const params = readParams();
       const record = params.get('record');
       if (page && record) return renderRecordPage(container, kind, page, context, record);
-      const fromUrl = (): Filter => ({ status: params.get('status') || undefined, productSlug: params.get('product') || undefined, q: params.get('q') || undefined });
+      const fromUrl = (): Filter => ({
+        status: params.get('status') || undefined,
+        productSlug: params.get('product') || undefined,
+        q: params.get('q') || undefined,
+      });
       let showArchived = params.get('view') === 'archived';
-      const active: ListState = { filter: showArchived ? {} : fromUrl(), page: showArchived ? 1 : pageParam(params.get('page')), sort: showArchived ? undefined : sortParam(params) };
-      const archived: ListState = { filter: showArchived ? fromUrl() : {}, page: showArchived ? pageParam(params.get('page')) : 1, sort: showArchived ? sortParam(params) : undefined };
+      const active: ListState = {
+        filter: showArchived ? {} : fromUrl(),
+        page: showArchived ? 1 : pageParam(params.get('page')),
+        sort: showArchived ? undefined : sortParam(params),
+      };
+      const archived: ListState = {
+        filter: showArchived ? fromUrl() : {},
+        page: showArchived ? pageParam(params.get('page')) : 1,
+        sort: showArchived ? sortParam(params) : undefined,
+      };
       const body = h('div');
       const activeButton = h('button', { type: 'button', onClick: () => show(false) }, '有効');
       const archivedButton = h('button', { type: 'button', onClick: () => show(true) }, 'アーカイブ済み');
@@ -29,7 +45,15 @@ export function recordsView<R extends ActiveRecord, A extends ArchivedRecord, D 
       function remember(): void {
         const state = showArchived ? archived : active;
         const { status, productSlug, q } = state.filter;
-        writeParams({ view: showArchived ? 'archived' : undefined, status, product: productSlug, q, sort: state.sort?.by, order: state.sort?.order, page: state.page > 1 ? state.page : undefined });
+        writeParams({
+          view: showArchived ? 'archived' : undefined,
+          status,
+          product: productSlug,
+          q,
+          sort: state.sort?.by,
+          order: state.sort?.order,
+          page: state.page > 1 ? state.page : undefined,
+        });
       }
 
       function show(archivedView: boolean): void {
@@ -43,7 +67,16 @@ export function recordsView<R extends ActiveRecord, A extends ArchivedRecord, D 
         else renderActiveList(area, kind, context, active, remember);
       }
 
-      replace(container, h('div', { class: 'view-head' }, h('h1', {}, screen.label), h('div', { class: 'modes', role: 'group', 'aria-label': '表示' }, activeButton, archivedButton)), body);
+      replace(
+        container,
+        h(
+          'div',
+          { class: 'view-head' },
+          h('h1', {}, screen.label),
+          h('div', { class: 'modes', role: 'group', 'aria-label': '表示' }, activeButton, archivedButton),
+        ),
+        body,
+      );
       show(showArchived);
     },
   };

@@ -26,7 +26,10 @@ const endpoints: RecordEndpoints = {
   itemKey: 'reservation',
 };
 
-const statuses: Pick<RecordKind<Reservation, ArchivedReservation>, 'statusTable' | 'statusLabels' | 'endpoints' | 'noun' | 'confirmStatuses' | 'customerEmail'> = {
+const statuses: Pick<
+  RecordKind<Reservation, ArchivedReservation>,
+  'statusTable' | 'statusLabels' | 'endpoints' | 'noun' | 'confirmStatuses' | 'customerEmail'
+> = {
   statusLabels: RESERVATION_STATUS_LABELS,
   statusTable: RESERVATION_STATUS_TABLE,
   endpoints,

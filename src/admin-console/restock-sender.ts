@@ -13,12 +13,15 @@ export function restockSender(context: ViewContext, reload: () => void): HTMLEle
   /** The picker's options, each saying how many wait for that product (the active pending subscriptions). */
   async function fillPicker(): Promise<void> {
     const waiting = new Map<string, number>();
-    for (const s of (await context.api.call('/api/admin-notify-list', { status: 'pending' })).subscriptions) waiting.set(s.productSlug, (waiting.get(s.productSlug) ?? 0) + 1);
+    for (const s of (await context.api.call('/api/admin-notify-list', { status: 'pending' })).subscriptions)
+      waiting.set(s.productSlug, (waiting.get(s.productSlug) ?? 0) + 1);
     const chosen = product.value;
     replace(
       product,
       h('option', { value: '' }, '商品を選択'),
-      ...[...context.products.values()].map((p) => h('option', { value: p.slug, selected: p.slug === chosen }, `${p.name}（通知待ち ${formatCount(waiting.get(p.slug) ?? 0)} 件）`)),
+      ...[...context.products.values()].map((p) =>
+        h('option', { value: p.slug, selected: p.slug === chosen }, `${p.name}（通知待ち ${formatCount(waiting.get(p.slug) ?? 0)} 件）`),
+      ),
     );
   }
   void fillPicker().catch((error: unknown) => context.fail(error));
@@ -70,10 +73,26 @@ export function restockSender(context: ViewContext, reload: () => void): HTMLEle
       { 'aria-labelledby': 'restock-title', onClose: () => dialog.remove() },
       h('h2', { id: 'restock-title' }, '再入荷通知の送信'),
       waiting > 0
-        ? h('p', { class: 'confirm-count' }, `「${name}」の再入荷通知を`, h('strong', {}, `${formatCount(waiting)} 件`), 'のメールアドレスに送信します。送信した登録は「通知済み」になります。')
+        ? h(
+            'p',
+            { class: 'confirm-count' },
+            `「${name}」の再入荷通知を`,
+            h('strong', {}, `${formatCount(waiting)} 件`),
+            'のメールアドレスに送信します。送信した登録は「通知済み」になります。',
+          )
         : h('p', { class: 'confirm-count' }, `「${name}」に通知待ちの登録はありません。`),
-      waiting > 0 && h('p', { class: 'warning' }, '送信すると、公開チャットにも「再入荷しました」のお知らせが投稿されます（お客様の情報は含まれません）。'),
-      h('div', { class: 'actions' }, h('button', { type: 'button', onClick: close }, waiting > 0 ? 'キャンセル' : '閉じる'), waiting > 0 && send),
+      waiting > 0 &&
+        h(
+          'p',
+          { class: 'warning' },
+          '送信すると、公開チャットにも「再入荷しました」のお知らせが投稿されます（お客様の情報は含まれません）。',
+        ),
+      h(
+        'div',
+        { class: 'actions' },
+        h('button', { type: 'button', onClick: close }, waiting > 0 ? 'キャンセル' : '閉じる'),
+        waiting > 0 && send,
+      ),
     );
     document.body.append(dialog);
     dialog.showModal();

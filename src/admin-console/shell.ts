@@ -24,7 +24,10 @@ export interface View {
 const SUCCESS_SHOWN_MS = 8_000;
 
 /** The signed-in console: header, navigation, the notice line and the current screen. */
-export function renderShell(root: HTMLElement, options: { api: TenpoClient; views: View[]; onSignOut: (message?: string) => void }): () => void {
+export function renderShell(
+  root: HTMLElement,
+  options: { api: TenpoClient; views: View[]; onSignOut: (message?: string) => void },
+): () => void {
   const { api, views } = options;
   const notice = h('p', { class: 'notice', role: 'status', hidden: true });
   const screen = h('div', { class: 'screen' });
@@ -67,7 +70,11 @@ export function renderShell(root: HTMLElement, options: { api: TenpoClient; view
       show();
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) return options.onSignOut(TOKEN_REJECTED);
-      replace(screen, h('p', { class: 'notice error', role: 'alert' }, errorMessage(error)), h('button', { type: 'button', onClick: () => void start() }, '再試行'));
+      replace(
+        screen,
+        h('p', { class: 'notice error', role: 'alert' }, errorMessage(error)),
+        h('button', { type: 'button', onClick: () => void start() }, '再試行'),
+      );
     }
   }
 

@@ -29,13 +29,22 @@ export async function reservationStatusEmail(context: ViewContext, status: strin
 export function emailChoice(email: StatusEmail, whom: string): { element: HTMLElement; notify(): boolean } {
   if (!email.enabled) {
     return {
-      element: h('span', { class: 'email-choice off' }, `「${email.label}」のメールは送信しない設定のため、${whom}にメールは送信されません（メールテンプレート画面で変更できます）。`),
+      element: h(
+        'span',
+        { class: 'email-choice off' },
+        `「${email.label}」のメールは送信しない設定のため、${whom}にメールは送信されません（メールテンプレート画面で変更できます）。`,
+      ),
       notify: () => false,
     };
   }
   const box = h('input', { type: 'checkbox', id: 'notify-customer', checked: true });
   return {
-    element: h('label', { class: 'email-choice', for: 'notify-customer' }, box, h('span', {}, `${whom}に「${email.label}」のメールを送信する`)),
+    element: h(
+      'label',
+      { class: 'email-choice', for: 'notify-customer' },
+      box,
+      h('span', {}, `${whom}に「${email.label}」のメールを送信する`),
+    ),
     notify: () => box.checked,
   };
 }

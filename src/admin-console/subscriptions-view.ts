@@ -14,7 +14,10 @@ type Subscription = Output<'/api/admin-notify-list'>['subscriptions'][number];
 type ArchivedSubscription = Output<'/api/admin/notify/archives/list'>['subscriptions'][number];
 type SubscriptionDetail = Output<'/api/admin/notify/get'>['subscription'];
 
-const statuses: Pick<RecordKind<Subscription, ArchivedSubscription>, 'statusTable' | 'statusLabels' | 'endpoints' | 'noun' | 'confirmStatuses'> = {
+const statuses: Pick<
+  RecordKind<Subscription, ArchivedSubscription>,
+  'statusTable' | 'statusLabels' | 'endpoints' | 'noun' | 'confirmStatuses'
+> = {
   noun: '登録',
   confirmStatuses: ['unsubscribed'],
   statusLabels: SUBSCRIPTION_STATUS_LABELS,

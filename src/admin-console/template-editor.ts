@@ -18,13 +18,32 @@ const PROBLEM_FIELDS = ['subject', 'body', 'enabled'] as const;
  * be turned off, save; beside them the live preview; below, the test send and the saved versions.
  * The text typed is a draft until saved: `isDirty` says whether leaving would lose it.
  */
-export function templateEditor(context: ViewContext, initial: Template, onChanged: (template: Template) => void): { element: HTMLElement; isDirty(): boolean } {
+export function templateEditor(
+  context: ViewContext,
+  initial: Template,
+  onChanged: (template: Template) => void,
+): { element: HTMLElement; isDirty(): boolean } {
   let template = initial;
   const kind = template.kind as TemplateKind;
   const kindLabel = TEMPLATE_KIND_LABELS[kind];
-  const subject = h('input', { id: 'template-subject', type: 'text', value: template.subject, maxlength: 400, 'aria-describedby': 'template-subject-error', onInput: () => edited() });
-  const body = h('textarea', { id: 'template-body', rows: 18, value: template.body, 'aria-describedby': 'template-body-error', onInput: () => edited() });
-  const problems = Object.fromEntries(PROBLEM_FIELDS.map((field) => [field, h('ul', { class: 'field-error', id: `template-${field}-error`, hidden: true })])) as Record<(typeof PROBLEM_FIELDS)[number], HTMLUListElement>;
+  const subject = h('input', {
+    id: 'template-subject',
+    type: 'text',
+    value: template.subject,
+    maxlength: 400,
+    'aria-describedby': 'template-subject-error',
+    onInput: () => edited(),
+  });
+  const body = h('textarea', {
+    id: 'template-body',
+    rows: 18,
+    value: template.body,
+    'aria-describedby': 'template-body-error',
+    onInput: () => edited(),
+  });
+  const problems = Object.fromEntries(
+    PROBLEM_FIELDS.map((field) => [field, h('ul', { class: 'field-error', id: `template-${field}-error`, hidden: true })]),
+  ) as Record<(typeof PROBLEM_FIELDS)[number], HTMLUListElement>;
   const versionLine = h('p', { class: 'muted version-line' });
   const save: HTMLButtonElement = h('button', { type: 'submit', class: 'primary' }, '保存');
   const discard: HTMLButtonElement = h('button', { type: 'button', onClick: () => reset() }, '編集を取り消す');
@@ -63,7 +82,10 @@ export function templateEditor(context: ViewContext, initial: Template, onChange
     versionLine.textContent = `第${saved.version}版・${formatDateTime(saved.updatedAt)} 保存${saved.isDefault ? '（初期設定の文面）' : ''}`;
     if (enabled) enabled.checked = saved.enabled;
     edited();
-    replace(versionsSlot, templateVersions(context, saved, kindLabel, (reverted) => adopt(reverted, false)));
+    replace(
+      versionsSlot,
+      templateVersions(context, saved, kindLabel, (reverted) => adopt(reverted, false)),
+    );
     onChanged(saved);
   }
 
@@ -98,7 +120,10 @@ export function templateEditor(context: ViewContext, initial: Template, onChange
         onChange: async () => {
           const on = enabled!.checked;
           enabled!.disabled = true;
-          const ok = await update({ enabled: on }, on ? `「${kindLabel}」のメールを送信するようにしました` : `「${kindLabel}」のメールを送信しないようにしました`);
+          const ok = await update(
+            { enabled: on },
+            on ? `「${kindLabel}」のメールを送信するようにしました` : `「${kindLabel}」のメールを送信しないようにしました`,
+          );
           if (!ok) enabled!.checked = template.enabled;
           enabled!.disabled = false;
         },
@@ -136,7 +161,14 @@ export function templateEditor(context: ViewContext, initial: Template, onChange
   }
 
   const field = (label: string, control: HTMLElement, error: HTMLElement, hint?: string) =>
-    h('div', { class: 'field-block' }, h('label', { for: control.id }, label), hint ? h('small', { class: 'hint' }, hint) : null, control, error);
+    h(
+      'div',
+      { class: 'field-block' },
+      h('label', { for: control.id }, label),
+      hint ? h('small', { class: 'hint' }, hint) : null,
+      control,
+      error,
+    );
 
   const form = h(
     'form',
@@ -155,10 +187,21 @@ export function templateEditor(context: ViewContext, initial: Template, onChange
     h('p', { class: 'hint' }, TEMPLATE_KIND_WHEN[kind]),
     versionLine,
     enabled
-      ? h('div', { class: 'field-block switch-block' }, h('label', { class: 'switch', for: 'template-enabled' }, enabled, h('span', {}, 'このメールをお客様に送信する')), problems.enabled)
+      ? h(
+          'div',
+          { class: 'field-block switch-block' },
+          h('label', { class: 'switch', for: 'template-enabled' }, enabled, h('span', {}, 'このメールをお客様に送信する')),
+          problems.enabled,
+        )
       : problems.enabled,
     field('件名', subject, problems.subject),
-    h('div', { class: 'field-block' }, h('span', { class: 'label' }, '差し込み項目'), h('small', { class: 'hint' }, 'クリックするとカーソルの位置に入ります。「必須」は本文に必ず入れてください。'), chips),
+    h(
+      'div',
+      { class: 'field-block' },
+      h('span', { class: 'label' }, '差し込み項目'),
+      h('small', { class: 'hint' }, 'クリックするとカーソルの位置に入ります。「必須」は本文に必ず入れてください。'),
+      chips,
+    ),
     field('本文', body, problems.body, '空行で段落を区切ります。URL はリンクになります。'),
     h('div', { class: 'actions' }, discard, save),
   );
@@ -166,7 +209,13 @@ export function templateEditor(context: ViewContext, initial: Template, onChange
   adopt(template, false);
   preview.show(draft(), 'now');
   return {
-    element: h('div', { class: 'template-workspace' }, form, preview.element, h('div', { class: 'template-extras' }, testSender(context, draft, showProblems), versionsSlot)),
+    element: h(
+      'div',
+      { class: 'template-workspace' },
+      form,
+      preview.element,
+      h('div', { class: 'template-extras' }, testSender(context, draft, showProblems), versionsSlot),
+    ),
     isDirty,
   };
 }

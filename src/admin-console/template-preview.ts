@@ -14,7 +14,10 @@ export type FieldProblem = { field: string; message: string };
  * nothing of the console. A text the service refuses leaves the last good preview, marked as out of
  * date, and hands the problems to `onProblems` to show at their fields.
  */
-export function templatePreview(context: ViewContext, onProblems: (problems: FieldProblem[]) => void): { element: HTMLElement; show(text: { kind: string; subject: string; body: string }, at?: 'now'): void } {
+export function templatePreview(
+  context: ViewContext,
+  onProblems: (problems: FieldProblem[]) => void,
+): { element: HTMLElement; show(text: { kind: string; subject: string; body: string }, at?: 'now'): void } {
   const state = h('p', { class: 'preview-state', role: 'status' });
   const subject = h('p', { class: 'preview-subject', id: 'preview-subject' });
   const text = h('pre', { class: 'preview-text', id: 'preview-text', tabindex: 0 });

@@ -13,8 +13,20 @@ let lastAddress = '';
  * address staff type, at once through the shop's email provider; its answer is said beside the
  * button: sent, not sent and why (the provider's reason), or logged because no provider is set up.
  */
-export function testSender(context: ViewContext, draft: () => { kind: string; subject: string; body: string }, onProblems: (problems: FieldProblem[]) => void): HTMLElement {
-  const to = h('input', { type: 'email', id: 'test-send-to', value: lastAddress, maxlength: 254, autocomplete: 'email', placeholder: 'staff@example.com', 'aria-describedby': 'test-send-to-error test-send-result' });
+export function testSender(
+  context: ViewContext,
+  draft: () => { kind: string; subject: string; body: string },
+  onProblems: (problems: FieldProblem[]) => void,
+): HTMLElement {
+  const to = h('input', {
+    type: 'email',
+    id: 'test-send-to',
+    value: lastAddress,
+    maxlength: 254,
+    autocomplete: 'email',
+    placeholder: 'staff@example.com',
+    'aria-describedby': 'test-send-to-error test-send-result',
+  });
   const toError = h('p', { class: 'field-error', id: 'test-send-to-error', hidden: true });
   const result = h('p', { class: 'test-send-result', id: 'test-send-result', role: 'status' });
   const button: HTMLButtonElement = h('button', { type: 'submit' }, 'テスト送信');
@@ -63,9 +75,18 @@ export function testSender(context: ViewContext, draft: () => { kind: string; su
 
   return h(
     'form',
-    { class: 'panel test-send', 'aria-labelledby': 'test-send-heading', noValidate: true, onSubmit: (event: Event) => (event.preventDefault(), void send()) },
+    {
+      class: 'panel test-send',
+      'aria-labelledby': 'test-send-heading',
+      noValidate: true,
+      onSubmit: (event: Event) => (event.preventDefault(), void send()),
+    },
     h('h2', { id: 'test-send-heading' }, 'テスト送信'),
-    h('p', { class: 'hint' }, '編集中の件名と本文を、サンプルの値（山田 太郎 様・カタログの商品）で指定のアドレスへ送ります。保存はしません。'),
+    h(
+      'p',
+      { class: 'hint' },
+      '編集中の件名と本文を、サンプルの値（山田 太郎 様・カタログの商品）で指定のアドレスへ送ります。保存はしません。',
+    ),
     h('div', { class: 'row' }, h('label', { for: 'test-send-to' }, '送信先'), to, button),
     toError,
     result,

@@ -11,9 +11,19 @@ type Version = Output<'/api/admin/email-templates/versions'>['versions'][number]
  * A template's saved versions, newest first, each with its text on demand and 「この版に戻す」: a
  * revert saves the old text as a new version (nothing is lost), after a confirmation.
  */
-export function templateVersions(context: ViewContext, template: Template, kindLabel: string, onReverted: (template: Template) => void): HTMLElement {
+export function templateVersions(
+  context: ViewContext,
+  template: Template,
+  kindLabel: string,
+  onReverted: (template: Template) => void,
+): HTMLElement {
   const list = h('div', { class: 'version-list' }, h('p', { class: 'muted' }, '読み込み中…'));
-  const element = h('section', { class: 'panel template-versions', 'aria-labelledby': 'versions-heading' }, h('h2', { id: 'versions-heading' }, '保存した版'), list);
+  const element = h(
+    'section',
+    { class: 'panel template-versions', 'aria-labelledby': 'versions-heading' },
+    h('h2', { id: 'versions-heading' }, '保存した版'),
+    list,
+  );
 
   async function revert(version: Version): Promise<void> {
     const asked = {
@@ -23,7 +33,10 @@ export function templateVersions(context: ViewContext, template: Template, kindL
     };
     if (!(await confirmDialog(asked))) return;
     try {
-      const { template: reverted } = await context.api.call('/api/admin/email-templates/revert', { kind: template.kind, version: version.version });
+      const { template: reverted } = await context.api.call('/api/admin/email-templates/revert', {
+        kind: template.kind,
+        version: version.version,
+      });
       context.announce(`第${version.version}版の内容を第${reverted.version}版として保存しました。`, 'success');
       onReverted(reverted);
     } catch (error) {
@@ -42,7 +55,9 @@ export function templateVersions(context: ViewContext, template: Template, kindL
         version.version === template.version ? h('span', { class: 'state open' }, '現在') : null,
         version.enabled ? null : h('span', { class: 'state closed' }, '送信しない'),
         h('span', { class: 'muted' }, formatDateTime(version.createdAt)),
-        version.version === template.version ? null : h('button', { type: 'button', class: 'revert', onClick: () => void revert(version) }, 'この版に戻す…'),
+        version.version === template.version
+          ? null
+          : h('button', { type: 'button', class: 'revert', onClick: () => void revert(version) }, 'この版に戻す…'),
       ),
       h('details', {}, h('summary', {}, version.subject), h('pre', { class: 'version-body' }, version.body)),
     );

@@ -37,7 +37,8 @@ export function openApiDocument(routes: Route[], info: DocumentInfo, serverUrl: 
         [SECURITY_SCHEME]: {
           type: 'http',
           scheme: 'bearer',
-          description: 'The administrator token (PREORDER_API_TOKEN or ADMIN_API_TOKEN). Missing or wrong: 401, checked before the body is read.',
+          description:
+            'The administrator token (PREORDER_API_TOKEN or ADMIN_API_TOKEN). Missing or wrong: 401, checked before the body is read.',
         },
       },
     },
@@ -62,7 +63,9 @@ function operation(route: Route, components: NamedSchemas): Record<string, unkno
     operationId: operationId(route),
     ...(route.admin ? { security: [{ [SECURITY_SCHEME]: [] }] } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: components.convert(route.body, 'input') } } } } : {}),
+    ...(route.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: components.convert(route.body, 'input') } } } }
+      : {}),
     responses: Object.fromEntries(Object.entries(route.responses).map(([status, doc]) => [status, response(doc, components)])),
   };
 }
@@ -106,7 +109,14 @@ function response(doc: ResponseDoc, components: NamedSchemas): Record<string, un
   return {
     description: doc.description,
     ...(doc.headers
-      ? { headers: Object.fromEntries(Object.entries(doc.headers).map(([name, value]) => [name, { description: `Always \`${value}\``, schema: { type: 'string', const: value } }])) }
+      ? {
+          headers: Object.fromEntries(
+            Object.entries(doc.headers).map(([name, value]) => [
+              name,
+              { description: `Always \`${value}\``, schema: { type: 'string', const: value } },
+            ]),
+          ),
+        }
       : {}),
     ...(schema ? { content: { [doc.contentType ?? 'application/json']: { schema } } } : {}),
   };
@@ -137,12 +147,15 @@ class NamedSchemas {
     const known = this.#schemas.get(name);
     // A named schema whose input and output sides differ (defaults, transforms) would need two
     // components; none does today, and one name for two shapes would be a lie, so say so.
-    if (known && !isDeepStrictEqual(known, schema)) throw new Error(`schema ${name} converts to two different shapes (request and response?); give one of them its own id`);
+    if (known && !isDeepStrictEqual(known, schema))
+      throw new Error(`schema ${name} converts to two different shapes (request and response?); give one of them its own id`);
     this.#schemas.set(name, schema);
   }
 }
 
 /** The converted schema with `#/$defs/X` references turned into `#/components/schemas/X`. */
 function pointRefs(schema: JsonSchema): JsonSchema {
-  return JSON.parse(JSON.stringify(schema), (key, value) => (key === '$ref' && typeof value === 'string' ? value.replace(DEFS_REF, COMPONENTS_REF) : value)) as JsonSchema;
+  return JSON.parse(JSON.stringify(schema), (key, value) =>
+    key === '$ref' && typeof value === 'string' ? value.replace(DEFS_REF, COMPONENTS_REF) : value,
+  ) as JsonSchema;
 }

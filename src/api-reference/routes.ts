@@ -47,7 +47,9 @@ export function apiReferenceRoutes(describedRoutes: () => Route[], publicBaseUrl
         ...errorResponses(405, 500),
       },
       handle: (c) => {
-        document ??= serializeJson(openApiDocument(describedRoutes(), { title: 'tenpo', version: packageJson.version, description: DESCRIPTION }, publicBaseUrl));
+        document ??= serializeJson(
+          openApiDocument(describedRoutes(), { title: 'tenpo', version: packageJson.version, description: DESCRIPTION }, publicBaseUrl),
+        );
         return sendCachedJson(c, document, { 'Cache-Control': 'no-cache' });
       },
     }),

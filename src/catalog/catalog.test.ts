@@ -11,7 +11,15 @@ const write = (name: string, content: unknown) => {
   writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
   return path;
 };
-const valid = { slug: 'kumo-vco', name: 'Kumo VCO', brand: 'kumo', description: 'VCO', imgSrc: '/i.webp', tags: ['vco'], spec: { width: '10HP' } };
+const valid = {
+  slug: 'kumo-vco',
+  name: 'Kumo VCO',
+  brand: 'kumo',
+  description: 'VCO',
+  imgSrc: '/i.webp',
+  tags: ['vco'],
+  spec: { width: '10HP' },
+};
 
 test('the sample catalog loads', () => {
   const catalog = loadCatalog('data/products.json');

@@ -26,7 +26,10 @@ export function loadCatalog(path: string): Catalog {
     throw new Error(`catalog ${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   if (!Array.isArray(raw)) throw new Error(`catalog ${path}: must be a JSON array of products`);
-  return buildCatalog(raw.map((entry, index) => parseProduct(path, entry, index)), path);
+  return buildCatalog(
+    raw.map((entry, index) => parseProduct(path, entry, index)),
+    path,
+  );
 }
 
 function parseProduct(path: string, entry: unknown, index: number): Product {

@@ -29,8 +29,7 @@ export function queryProducts(catalog: Catalog, query: ProductQuery): ProductPag
   const { words } = query;
   const matches = catalog.entries.filter(
     (entry) =>
-      (query.tags.length === 0 || query.tags.some((tag) => entry.tags.has(tag))) &&
-      words.every((word) => entry.text.includes(word)),
+      (query.tags.length === 0 || query.tags.some((tag) => entry.tags.has(tag))) && words.every((word) => entry.text.includes(word)),
   );
   const start = (query.page - 1) * query.perPage;
   return {

@@ -20,10 +20,28 @@ import type {
 import type { HealthResponse, ProbeResponse } from '../health/routes.ts';
 import type { ErrorSchema } from '../http/schemas.ts';
 import type { KeywordLogsQuery, KeywordLogsResponse } from '../keyword-log/routes.ts';
-import type { ListBody as MessageListBody, ListResponse as MessageListResponse, RetryBody as MessageRetryBody, RetryResponse as MessageRetryResponse } from '../message-log/schemas.ts';
+import type {
+  ListBody as MessageListBody,
+  ListResponse as MessageListResponse,
+  RetryBody as MessageRetryBody,
+  RetryResponse as MessageRetryResponse,
+} from '../message-log/schemas.ts';
 import type { DeleteBody as ReservationDeleteBody, DeleteResponse as ReservationDeleteResponse } from '../reservations/admin-routes.ts';
-import type { AdminListResponse as PreorderListResponse, DeleteResponse as PreorderDeleteResponse, EmptyBody as PreorderListBody, ProductSlugBody as PreorderDeleteBody, PublicListResponse as PublicPreorderResponse, PublicQuery as PreorderQuery, UpsertBody as PreorderUpsertBody, UpsertResponse as PreorderUpsertResponse } from '../preorders/schemas.ts';
-import type { AddressBody as PersonalDataBody, EraseResponse as PersonalDataEraseResponse, ExportResponse as PersonalDataExportResponse } from '../personal-data/schemas.ts';
+import type {
+  AdminListResponse as PreorderListResponse,
+  DeleteResponse as PreorderDeleteResponse,
+  EmptyBody as PreorderListBody,
+  ProductSlugBody as PreorderDeleteBody,
+  PublicListResponse as PublicPreorderResponse,
+  PublicQuery as PreorderQuery,
+  UpsertBody as PreorderUpsertBody,
+  UpsertResponse as PreorderUpsertResponse,
+} from '../preorders/schemas.ts';
+import type {
+  AddressBody as PersonalDataBody,
+  EraseResponse as PersonalDataEraseResponse,
+  ExportResponse as PersonalDataExportResponse,
+} from '../personal-data/schemas.ts';
 import type { ReservationBody, ReservationResponse } from '../reservations/public-routes.ts';
 import type {
   ArchivedListBody as ArchivedReservationListBody,
@@ -79,7 +97,10 @@ export interface Endpoints {
   '/api/admin/reservations/get': Endpoint<In<typeof RecordGetBody>, Out<typeof ReservationDetailResponse>>;
   '/api/admin/reservations/archive': Endpoint<BulkItems, Out<typeof ArchiveResponse>>;
   '/api/admin/reservations/unarchive': Endpoint<BulkItems, Out<typeof UnarchiveResponse>>;
-  '/api/admin/reservations/archives/list': Endpoint<In<typeof ArchivedReservationListBody>, Out<ReturnType<typeof archivedListResponse<'reservations', typeof ArchivedReservationSchema>>>>;
+  '/api/admin/reservations/archives/list': Endpoint<
+    In<typeof ArchivedReservationListBody>,
+    Out<ReturnType<typeof archivedListResponse<'reservations', typeof ArchivedReservationSchema>>>
+  >;
   '/api/notify': Endpoint<In<typeof SignupBody>, Out<typeof SignupResponse>>;
   '/api/admin-notify-list': Endpoint<In<typeof SubscriptionListBody>, Out<typeof SubscriptionListResponse>>;
   '/api/admin-notify-status': Endpoint<In<typeof SubscriptionStatusBody>, Out<typeof SubscriptionStatusResponse>>;
@@ -87,7 +108,10 @@ export interface Endpoints {
   '/api/admin/notify/get': Endpoint<In<typeof RecordGetBody>, Out<typeof SubscriptionDetailResponse>>;
   '/api/admin/notify/archive': Endpoint<BulkItems, Out<typeof ArchiveResponse>>;
   '/api/admin/notify/unarchive': Endpoint<BulkItems, Out<typeof UnarchiveResponse>>;
-  '/api/admin/notify/archives/list': Endpoint<In<typeof ArchivedSubscriptionListBody>, Out<ReturnType<typeof archivedListResponse<'subscriptions', typeof ArchivedSubscriptionSchema>>>>;
+  '/api/admin/notify/archives/list': Endpoint<
+    In<typeof ArchivedSubscriptionListBody>,
+    Out<ReturnType<typeof archivedListResponse<'subscriptions', typeof ArchivedSubscriptionSchema>>>
+  >;
   '/api/admin-dashboard-stats': Endpoint<In<typeof DashboardBody>, Out<typeof DashboardResponse>>;
   '/api/preorders': Endpoint<In<typeof PreorderQuery>, Out<typeof PublicPreorderResponse>>;
   '/api/admin/preorders/list': Endpoint<In<typeof PreorderListBody>, Out<typeof PreorderListResponse>>;

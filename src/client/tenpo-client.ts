@@ -32,12 +32,13 @@ export interface IdempotentOptions {
 }
 
 /** The arguments after the path: the input, and for an idempotent endpoint its options. */
-type CallArgs<P extends EndpointPath> = (typeof ENDPOINTS)[P] extends { idempotent: true } ? [input: Input<P>, options?: IdempotentOptions] : InputArgs<P>;
+type CallArgs<P extends EndpointPath> = (typeof ENDPOINTS)[P] extends { idempotent: true }
+  ? [input: Input<P>, options?: IdempotentOptions]
+  : InputArgs<P>;
 
 /** An answer as it came: the success body, or the error envelope with its status. */
 export type Reply<P extends EndpointPath> =
-  | { ok: true; status: number; body: Output<P>; headers: Headers }
-  | { ok: false; status: number; body: ErrorBody; headers: Headers };
+  { ok: true; status: number; body: Output<P>; headers: Headers } | { ok: false; status: number; body: ErrorBody; headers: Headers };
 
 /** A call that did not succeed: the service's error, or no answer at all (status 0). */
 export class ApiError extends Error {
@@ -49,7 +50,11 @@ export class ApiError extends Error {
   /** The service's id for the request, to quote when reporting a 500. */
   readonly requestId: string | undefined;
 
-  constructor(status: number, message: string, options: { details?: { field: string; message: string }[]; requestId?: string; cause?: unknown } = {}) {
+  constructor(
+    status: number,
+    message: string,
+    options: { details?: { field: string; message: string }[]; requestId?: string; cause?: unknown } = {},
+  ) {
     super(message, { cause: options.cause });
     this.status = status;
     this.details = options.details ?? [];
@@ -90,7 +95,8 @@ export function createTenpoClient(options: ClientOptions = {}): TenpoClient {
       throw new ApiError(0, 'No answer from the service', { cause });
     }
     const parsed: unknown = await response.json().catch(() => undefined);
-    if (response.ok && parsed !== undefined) return { ok: true, status: response.status, body: parsed as Output<P>, headers: response.headers };
+    if (response.ok && parsed !== undefined)
+      return { ok: true, status: response.status, body: parsed as Output<P>, headers: response.headers };
     return { ok: false, status: response.status, body: asErrorBody(parsed, response.status), headers: response.headers };
   }
 
@@ -99,7 +105,10 @@ export function createTenpoClient(options: ClientOptions = {}): TenpoClient {
     async call(path, ...args) {
       const reply = await send(path, ...args);
       if (reply.ok) return reply.body;
-      throw new ApiError(reply.status, reply.body.error, { details: reply.body.details, requestId: reply.headers.get('x-request-id') ?? undefined });
+      throw new ApiError(reply.status, reply.body.error, {
+        details: reply.body.details,
+        requestId: reply.headers.get('x-request-id') ?? undefined,
+      });
     },
   };
 }
@@ -117,6 +126,7 @@ function queryString(query: Record<string, unknown> | undefined): string {
 /** The envelope when the answer was one; otherwise (a proxy's error page, say) one made from the status. */
 function asErrorBody(value: unknown, status: number): ErrorBody {
   const candidate = value as Partial<ErrorBody> | undefined;
-  if (candidate && typeof candidate.error === 'string') return { success: false, error: candidate.error, ...(candidate.details ? { details: candidate.details } : {}) };
+  if (candidate && typeof candidate.error === 'string')
+    return { success: false, error: candidate.error, ...(candidate.details ? { details: candidate.details } : {}) };
   return { success: false, error: `HTTP ${status}` };
 }

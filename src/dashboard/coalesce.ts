@@ -15,13 +15,15 @@ export function coalesce<T>(compute: () => Promise<T>): () => Promise<T> {
   };
   return () => {
     if (!running) return start();
-    next ??= running.then(
-      () => undefined,
-      () => undefined,
-    ).then(() => {
-      next = undefined;
-      return start();
-    });
+    next ??= running
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .then(() => {
+        next = undefined;
+        return start();
+      });
     return next;
   };
 }

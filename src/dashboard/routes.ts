@@ -8,13 +8,17 @@ import { dashboardStats, type DashboardDeps } from './stats.ts';
 
 const Count = z.number().int();
 
-const RecordCounts = z.object({
-  total: Count.describe('Active and archived records'),
-  archived: Count,
-  byStatus: z.record(z.string(), Count).describe('All records per status; every known status is present, legacy ones when found'),
-}).meta({ id: 'RecordCounts' });
+const RecordCounts = z
+  .object({
+    total: Count.describe('Active and archived records'),
+    archived: Count,
+    byStatus: z.record(z.string(), Count).describe('All records per status; every known status is present, legacy ones when found'),
+  })
+  .meta({ id: 'RecordCounts' });
 
-const KeywordCounts = z.array(z.object({ keyword: z.string(), count: Count }).meta({ id: 'KeywordCount' })).describe('At most 10, most searched first (ties by keyword)');
+const KeywordCounts = z
+  .array(z.object({ keyword: z.string(), count: Count }).meta({ id: 'KeywordCount' }))
+  .describe('At most 10, most searched first (ties by keyword)');
 
 export const DashboardBody = z.object({}).describe('No fields');
 
@@ -31,7 +35,9 @@ export const DashboardResponse = z.object({
         pendingSubscriptions: Count.describe('Active pending subscriptions: who the next send would notify'),
       }),
     )
-    .describe('Every product with at least one reservation or subscription, most wanted first (reservations + pendingSubscriptions; ties by slug)'),
+    .describe(
+      'Every product with at least one reservation or subscription, most wanted first (reservations + pendingSubscriptions; ties by slug)',
+    ),
   searches: z
     .object({
       total: Count,
@@ -40,14 +46,18 @@ export const DashboardResponse = z.object({
       topZeroResultKeywords: KeywordCounts,
       perDay: z
         .array(z.object({ date: z.string().describe('YYYY-MM-DD, a Japan calendar day'), count: Count }))
-        .describe('Searches on each of the 30 Japan calendar days ending today, oldest first, days without searches as 0 (an extension to SPEC §4, for the chart)'),
+        .describe(
+          'Searches on each of the 30 Japan calendar days ending today, oldest first, days without searches as 0 (an extension to SPEC §4, for the chart)',
+        ),
     })
     .describe('The last 30 days up to now'),
   outbox: z.object({
     pending: Count.describe('Messages still to deliver'),
     dead: Count.describe('Messages given up (after their last attempt, or at once when the provider refused them for good)'),
     sent: Count.describe('Messages sent in the last 30 days (SPEC §6.5)'),
-    skipped: Count.describe('Emails queued in the last 30 days and not sent because no email provider is configured; an extension to SPEC §6.5'),
+    skipped: Count.describe(
+      'Emails queued in the last 30 days and not sent because no email provider is configured; an extension to SPEC §6.5',
+    ),
   }),
   preorders: z
     .array(
@@ -72,7 +82,8 @@ export function dashboardRoutes(deps: DashboardDeps): Route[] {
       path: '/api/admin-dashboard-stats',
       tag: 'Admin: dashboard',
       summary: 'Figures for the admin dashboard',
-      description: 'Reservations and subscriptions by status, demand per product, searches of the last 30 days, and notifications waiting, given up, sent and skipped; all computed as aggregates in the store.',
+      description:
+        'Reservations and subscriptions by status, demand per product, searches of the last 30 days, and notifications waiting, given up, sent and skipped; all computed as aggregates in the store.',
       cors: 'any',
       admin: true,
       body: DashboardBody,

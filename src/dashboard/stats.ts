@@ -56,28 +56,40 @@ export async function dashboardStats(deps: DashboardDeps, now: Date = new Date()
   await deps.flushKeywordLog();
   const since = new Date(now.getTime() - WINDOW_MS).toISOString();
   const chart = japanDays(now, CHART_DAYS);
-  const [reservations, subscriptions, products, searchTotal, zeroResults, top, topZero, perDay, undelivered, delivered, campaigns] = await deps.database.db
-    .transaction()
-    .execute(async (trx) => [
-      await countByStatus(trx, 'reservations'),
-      await countByStatus(trx, 'subscriptions'),
-      await countByProduct(trx),
-      await countKeywordLogSince(trx, since),
-      await countZeroResultSearchesSince(trx, since),
-      await topKeywordsSince(trx, since, { limit: TOP, zeroResultsOnly: false }),
-      await topKeywordsSince(trx, since, { limit: TOP, zeroResultsOnly: true }),
-      await searchesPerJapanDay(trx, dialect, chart.firstHour),
-      await countUndelivered(trx),
-      await countDeliveredSince(trx, since),
-      await listPreorders(trx),
-    ] as const);
+  const [reservations, subscriptions, products, searchTotal, zeroResults, top, topZero, perDay, undelivered, delivered, campaigns] =
+    await deps.database.db
+      .transaction()
+      .execute(
+        async (trx) =>
+          [
+            await countByStatus(trx, 'reservations'),
+            await countByStatus(trx, 'subscriptions'),
+            await countByProduct(trx),
+            await countKeywordLogSince(trx, since),
+            await countZeroResultSearchesSince(trx, since),
+            await topKeywordsSince(trx, since, { limit: TOP, zeroResultsOnly: false }),
+            await topKeywordsSince(trx, since, { limit: TOP, zeroResultsOnly: true }),
+            await searchesPerJapanDay(trx, dialect, chart.firstHour),
+            await countUndelivered(trx),
+            await countDeliveredSince(trx, since),
+            await listPreorders(trx),
+          ] as const,
+      );
   const perDate = new Map(perDay.map((day) => [day.date, day.count]));
   return {
     reservations: recordCounts(RESERVATION_STATUSES, reservations),
     subscriptions: recordCounts(SUBSCRIPTION_STATUSES, subscriptions),
     products: products
-      .map((p) => ({ productSlug: p.productSlug, name: deps.catalog.bySlug.get(p.productSlug)?.name ?? null, reservations: p.reservations, pendingSubscriptions: p.pendingSubscriptions }))
-      .sort((a, b) => b.reservations + b.pendingSubscriptions - (a.reservations + a.pendingSubscriptions) || (a.productSlug < b.productSlug ? -1 : 1)),
+      .map((p) => ({
+        productSlug: p.productSlug,
+        name: deps.catalog.bySlug.get(p.productSlug)?.name ?? null,
+        reservations: p.reservations,
+        pendingSubscriptions: p.pendingSubscriptions,
+      }))
+      .sort(
+        (a, b) =>
+          b.reservations + b.pendingSubscriptions - (a.reservations + a.pendingSubscriptions) || (a.productSlug < b.productSlug ? -1 : 1),
+      ),
     searches: {
       total: searchTotal,
       zeroResults,

@@ -43,7 +43,14 @@ export async function countByProduct(db: Kysely<Tables>): Promise<ProductCount[]
       .select((eb) => [
         'product_slug',
         eb.fn
-          .sum<number>(eb.case().when(eb.and([eb('status', '=', 'pending'), eb('archived_at', 'is', null)])).then(1).else(0).end())
+          .sum<number>(
+            eb
+              .case()
+              .when(eb.and([eb('status', '=', 'pending'), eb('archived_at', 'is', null)]))
+              .then(1)
+              .else(0)
+              .end(),
+          )
           .as('pending'),
       ])
       .groupBy('product_slug')
@@ -65,7 +72,11 @@ export async function countByProduct(db: Kysely<Tables>): Promise<ProductCount[]
  * midnight) on, summed from the keyword log's hourly counts (migration 003): Japan has no daylight
  * saving time, so every Japan day is 24 whole UTC hours. Days without searches are absent.
  */
-export async function searchesPerJapanDay(db: Kysely<Tables>, dialect: Dialect, fromHour: string): Promise<{ date: string; count: number }[]> {
+export async function searchesPerJapanDay(
+  db: Kysely<Tables>,
+  dialect: Dialect,
+  fromHour: string,
+): Promise<{ date: string; count: number }[]> {
   const day =
     dialect === 'sqlite'
       ? sql<string>`date(hour || ':00:00', '+9 hours')`

@@ -45,7 +45,8 @@ export function startBatchedPurge(log: Logger, options: BatchedPurgeOptions): Ba
   const tick = () => {
     run().then(
       (deleted) => deleted > 0 && log.debug({ deleted }, `${options.what} deleted`),
-      (error: unknown) => log.warn({ err: error instanceof Error ? error.message : String(error) }, `purge of ${options.what} failed; tried again later`),
+      (error: unknown) =>
+        log.warn({ err: error instanceof Error ? error.message : String(error) }, `purge of ${options.what} failed; tried again later`),
     );
   };
 

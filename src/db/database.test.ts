@@ -20,8 +20,27 @@ const log = createLogger('silent');
 
 /** The record tables as migration 004 left them (the columns this test writes), and the column 005 adds. */
 interface Before005 {
-  reservations: { id: string; name: string; email: string; product_slug: string; status: string; created_at: string; responded_at: string | null; archived_at: string | null; updated_at: ColumnType<string, never, never> };
-  subscriptions: { id: string; email: string; product_slug: string; status: string; created_at: string; notified_at: string | null; archived_at: string | null; updated_at: ColumnType<string, never, never> };
+  reservations: {
+    id: string;
+    name: string;
+    email: string;
+    product_slug: string;
+    status: string;
+    created_at: string;
+    responded_at: string | null;
+    archived_at: string | null;
+    updated_at: ColumnType<string, never, never>;
+  };
+  subscriptions: {
+    id: string;
+    email: string;
+    product_slug: string;
+    status: string;
+    created_at: string;
+    notified_at: string | null;
+    archived_at: string | null;
+    updated_at: ColumnType<string, never, never>;
+  };
 }
 
 const open: Database[] = [];
@@ -47,26 +66,41 @@ for (const dialect of DIALECTS) {
     test('migration 005 gives existing records the latest time they are known to have changed', async () => {
       const target = await freshTarget(dialect);
       const db = new Kysely<Before005>({
-        dialect: target.dialect === 'sqlite' ? new SqliteDialect({ database: openSqlite(target.path) }) : new PostgresDialect({ pool: new pg.Pool({ connectionString: target.url }) }),
+        dialect:
+          target.dialect === 'sqlite'
+            ? new SqliteDialect({ database: openSqlite(target.path) })
+            : new PostgresDialect({ pool: new pg.Pool({ connectionString: target.url }) }),
       });
       try {
-        const before005 = { '001-initial': initial, '002-outbox-record': outboxRecord, '003-keyword-log-hours': keywordLogHours, '004-keyword-hours': keywordHours };
+        const before005 = {
+          '001-initial': initial,
+          '002-outbox-record': outboxRecord,
+          '003-keyword-log-hours': keywordLogHours,
+          '004-keyword-hours': keywordHours,
+        };
         const { error } = await new Migrator({ db, provider: { getMigrations: async () => before005 } }).migrateToLatest();
         assert.equal(error, undefined);
         const t = (day: number) => `2025-01-0${day}T00:00:00.000Z`;
         const reservation = { name: 'n', email: 'e@example.com', product_slug: 'p', status: 'pending', created_at: t(1) };
-        await db.insertInto('reservations').values([
-          { ...reservation, id: 'res_new', responded_at: null, archived_at: null },
-          { ...reservation, id: 'res_responded', responded_at: t(3), archived_at: null },
-          { ...reservation, id: 'res_archived', responded_at: t(2), archived_at: t(4) },
-        ]).execute();
+        await db
+          .insertInto('reservations')
+          .values([
+            { ...reservation, id: 'res_new', responded_at: null, archived_at: null },
+            { ...reservation, id: 'res_responded', responded_at: t(3), archived_at: null },
+            { ...reservation, id: 'res_archived', responded_at: t(2), archived_at: t(4) },
+          ])
+          .execute();
         const subscription = { email: 'e@example.com', product_slug: 'p', status: 'notified', created_at: t(1) };
-        await db.insertInto('subscriptions').values([
-          { ...subscription, id: 'ntf_notified', notified_at: t(5), archived_at: null },
-          { ...subscription, id: 'ntf_archived', notified_at: t(2), archived_at: t(6) },
-        ]).execute();
+        await db
+          .insertInto('subscriptions')
+          .values([
+            { ...subscription, id: 'ntf_notified', notified_at: t(5), archived_at: null },
+            { ...subscription, id: 'ntf_archived', notified_at: t(2), archived_at: t(6) },
+          ])
+          .execute();
         assert.equal((await migrateToLatest(db as Kysely<unknown>))[0], '005-record-updated-at', 'the migrations after 004 run, 005 first');
-        const times = async (table: keyof Before005) => Object.fromEntries((await db.selectFrom(table).select(['id', 'updated_at']).execute()).map((r) => [r.id, r.updated_at]));
+        const times = async (table: keyof Before005) =>
+          Object.fromEntries((await db.selectFrom(table).select(['id', 'updated_at']).execute()).map((r) => [r.id, r.updated_at]));
         assert.deepEqual(await times('reservations'), { res_new: t(1), res_responded: t(3), res_archived: t(4) });
         assert.deepEqual(await times('subscriptions'), { ntf_notified: t(5), ntf_archived: t(6) });
       } finally {
@@ -150,7 +184,10 @@ for (const dialect of DIALECTS) {
       await db.insertInto('subscriptions').values(subscription('ntf_1')).execute();
       await assert.rejects(db.insertInto('subscriptions').values(subscription('ntf_2')).execute());
       await db.insertInto('subscriptions').values(subscription('ntf_3', 'notified')).execute();
-      await db.insertInto('subscriptions').values(subscription('ntf_4', 'pending', new Date().toISOString())).execute();
+      await db
+        .insertInto('subscriptions')
+        .values(subscription('ntf_4', 'pending', new Date().toISOString()))
+        .execute();
     });
 
     test('ping answers while open and fails once closed', async () => {

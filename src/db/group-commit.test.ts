@@ -74,9 +74,15 @@ test('a batch holds at most maxBatch items; the rest follow in further batches',
   const commit = groupCommit(database, recorder.write, { maxBatch: 4 });
   const items = Array.from({ length: 10 }, (_, i) => `i${i}`);
   const results = await Promise.all(items.map((item) => commit(item)));
-  assert.deepEqual(recorder.batches.map((batch) => batch.length), [4, 4, 2]);
+  assert.deepEqual(
+    recorder.batches.map((batch) => batch.length),
+    [4, 4, 2],
+  );
   assert.deepEqual(recorder.batches.flat(), items, 'in arrival order');
-  assert.deepEqual(results, items.map((item, i) => `${item}@${i % 4}`));
+  assert.deepEqual(
+    results,
+    items.map((item, i) => `${item}@${i % 4}`),
+  );
 });
 
 test('a failed batch is tried again item by item: one bad item fails only its own caller, and nothing of the failed batch stays', async (t) => {
@@ -85,9 +91,15 @@ test('a failed batch is tried again item by item: one bad item fails only its ow
   const commit = groupCommit(database, recorder.write);
   const outcomes = await Promise.allSettled(['a', 'bad', 'c'].map((item) => commit(item)));
   assert.deepEqual(recorder.batches, [['a', 'bad', 'c'], ['a'], ['bad'], ['c']]);
-  assert.deepEqual(outcomes.map((o) => (o.status === 'fulfilled' ? o.value : 'rejected')), ['a@0', 'rejected', 'c@0']);
+  assert.deepEqual(
+    outcomes.map((o) => (o.status === 'fulfilled' ? o.value : 'rejected')),
+    ['a@0', 'rejected', 'c@0'],
+  );
   const failure = outcomes[1];
-  assert.ok(failure?.status === 'rejected' && /CHECK constraint failed/.test(String(failure.reason)), 'the caller gets the database’s own error');
+  assert.ok(
+    failure?.status === 'rejected' && /CHECK constraint failed/.test(String(failure.reason)),
+    'the caller gets the database’s own error',
+  );
   assert.deepEqual(await stored(database), ['a', 'c'], 'each good item once: the failed batch was rolled back');
 });
 

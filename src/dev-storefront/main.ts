@@ -70,10 +70,19 @@ function productCard(product: Product): HTMLElement {
 
 type Preorder = Output<'/api/preorders'>['preorders'][number];
 
-const STATES: Record<Preorder['state'], string> = { upcoming: '予約受付前', open: '予約受付中', soldOut: '予約数上限', closed: '予約受付終了' };
+const STATES: Record<Preorder['state'], string> = {
+  upcoming: '予約受付前',
+  open: '予約受付中',
+  soldOut: '予約数上限',
+  closed: '予約受付終了',
+};
 
 function preorderLine(preorder: Preorder): HTMLElement {
-  const details = [STATES[preorder.state], preorder.remaining === null ? '' : `残り ${preorder.remaining}`, preorder.shipsIn ? `${preorder.shipsIn} 発送予定` : ''];
+  const details = [
+    STATES[preorder.state],
+    preorder.remaining === null ? '' : `残り ${preorder.remaining}`,
+    preorder.shipsIn ? `${preorder.shipsIn} 発送予定` : '',
+  ];
   return h('p', { class: `preorder ${preorder.state}` }, details.filter(Boolean).join(' · '));
 }
 

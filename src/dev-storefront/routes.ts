@@ -36,7 +36,9 @@ export function devStorefrontRoutes(): Route[] {
   <p id="order-result" role="status"></p>
   <div class="actions"><button type="submit">送信する</button><button type="button" id="order-close">閉じる</button></div>
 </form>`,
-    packages: Object.fromEntries(['minisearch', 'minisearch/SearchableMap'].map((name) => [name, fileURLToPath(import.meta.resolve(name))])),
+    packages: Object.fromEntries(
+      ['minisearch', 'minisearch/SearchableMap'].map((name) => [name, fileURLToPath(import.meta.resolve(name))]),
+    ),
     tag: 'Development',
     summary: 'A demo storefront (development only): catalog, search in the page with tenpo/search-browser, reservation and restock forms',
   });

@@ -32,17 +32,30 @@ export type QueuedEmail =
   | { template: 'restock-available'; version?: number; facts: RestockEmailFacts };
 
 /** The kinds' names in emails queued before templates were editable, which the outbox may still hold. */
-export const LEGACY_KINDS: Readonly<Record<string, TemplateKind>> = { 'reservation-confirmation': 'reservation-received', 'restock-notice': 'restock-available' };
+export const LEGACY_KINDS: Readonly<Record<string, TemplateKind>> = {
+  'reservation-confirmation': 'reservation-received',
+  'restock-notice': 'restock-available',
+};
 
 export function reservationEmailFacts(
   reservation: { id: string; name: string; createdAt: string },
   product: Pick<Product, 'name' | 'price'>,
   links: { productUrl: string; manageUrl: string },
 ): ReservationEmailFacts {
-  return { reservationId: reservation.id, name: reservation.name, createdAt: reservation.createdAt, productName: product.name, price: product.price, ...links };
+  return {
+    reservationId: reservation.id,
+    name: reservation.name,
+    createdAt: reservation.createdAt,
+    productName: product.name,
+    price: product.price,
+    ...links,
+  };
 }
 
-export function restockEmailFacts(product: Pick<Product, 'name' | 'price'>, links: { productUrl: string; unsubscribeUrl: string }): RestockEmailFacts {
+export function restockEmailFacts(
+  product: Pick<Product, 'name' | 'price'>,
+  links: { productUrl: string; unsubscribeUrl: string },
+): RestockEmailFacts {
   return { productName: product.name, price: product.price, ...links };
 }
 
@@ -51,7 +64,13 @@ export function placeholderValues(email: Pick<QueuedEmail, 'template' | 'facts'>
   const { facts } = email;
   const common = { productName: facts.productName, productUrl: facts.productUrl, price: formatYen(facts.price) };
   if ('unsubscribeUrl' in facts) return { ...common, unsubscribeUrl: facts.unsubscribeUrl };
-  return { ...common, name: facts.name, reservationId: facts.reservationId, reservedAt: formatJapanTime(facts.createdAt), manageUrl: facts.manageUrl };
+  return {
+    ...common,
+    name: facts.name,
+    reservationId: facts.reservationId,
+    reservedAt: formatJapanTime(facts.createdAt),
+    manageUrl: facts.manageUrl,
+  };
 }
 
 /**

@@ -2,7 +2,13 @@
 // placeholders and Japanese defaults. The defaults keep the wording of the emails the service sent
 // before templates were editable.
 
-export const TEMPLATE_KINDS = ['reservation-received', 'reservation-confirmed', 'reservation-fulfilled', 'reservation-cancelled', 'restock-available'] as const;
+export const TEMPLATE_KINDS = [
+  'reservation-received',
+  'reservation-confirmed',
+  'reservation-fulfilled',
+  'reservation-cancelled',
+  'restock-available',
+] as const;
 export type TemplateKind = (typeof TEMPLATE_KINDS)[number];
 
 /** The kinds sent about a reservation (status emails and the first one). */
@@ -68,7 +74,9 @@ export interface TemplateText {
   body: string;
 }
 
-const RESERVATION_DETAILS = ['ご予約番号: {{reservationId}}', '商品: {{productName}}', '価格: {{price}}', '受付日時: {{reservedAt}}'].join('\n');
+const RESERVATION_DETAILS = ['ご予約番号: {{reservationId}}', '商品: {{productName}}', '価格: {{price}}', '受付日時: {{reservedAt}}'].join(
+  '\n',
+);
 const MANAGE = 'ご予約の確認・キャンセルはこちらのページから行えます:\n{{manageUrl}}';
 const SEND_ONLY = 'このメールは送信専用のアドレスからお送りしています。お心当たりのない場合は、このメールを破棄してください。';
 

@@ -8,11 +8,20 @@ test('every default is valid for its kind', () => {
 });
 
 test('spaces inside the braces are ignored; text around placeholders is kept', () => {
-  assert.deepEqual(parseTemplate('a{{ name }}b{{price}}').segments, [{ text: 'a' }, { placeholder: 'name' }, { text: 'b' }, { placeholder: 'price' }]);
+  assert.deepEqual(parseTemplate('a{{ name }}b{{price}}').segments, [
+    { text: 'a' },
+    { placeholder: 'name' },
+    { text: 'b' },
+    { placeholder: 'price' },
+  ]);
 });
 
 test('every problem is listed, each naming its field', () => {
-  const problems = templateProblems('reservation-received', { subject: 'こんにちは {{Name}}\n二行目 {{', body: '{{ foo }} {{name}} {{bar}} {{foo}}', enabled: false });
+  const problems = templateProblems('reservation-received', {
+    subject: 'こんにちは {{Name}}\n二行目 {{',
+    body: '{{ foo }} {{name}} {{bar}} {{foo}}',
+    enabled: false,
+  });
   assert.deepEqual(problems, [
     { field: 'subject', message: 'Unbalanced {{ at character 20: a placeholder must end with }}' },
     { field: 'subject', message: 'Unknown placeholder: {{Name}}' },

@@ -47,7 +47,8 @@ export function templateProblems(kind: TemplateKind, template: { subject: string
   for (const field of ['subject', 'body'] as const) {
     const text = template[field];
     const length = codePointLength(text);
-    if (length < 1 || length > LENGTHS[field]) problems.push({ field, message: `${field} must be 1–${LENGTHS[field].toLocaleString('en')} characters (it has ${length})` });
+    if (length < 1 || length > LENGTHS[field])
+      problems.push({ field, message: `${field} must be 1–${LENGTHS[field].toLocaleString('en')} characters (it has ${length})` });
     if (!isStorable(text)) problems.push({ field, message: `${field} must not contain NUL` });
     const parsed = parseTemplate(text);
     problems.push(...parsed.problems.map((message) => ({ field, message })));
@@ -55,7 +56,8 @@ export function templateProblems(kind: TemplateKind, template: { subject: string
     problems.push(...[...unknown].map((name) => ({ field, message: `Unknown placeholder: {{${name}}}` })));
     if (field === 'body') {
       const used = new Set(parsed.segments.flatMap((s) => ('placeholder' in s ? [s.placeholder] : [])));
-      for (const p of rules.placeholders) if (p.required && !used.has(p.name)) problems.push({ field, message: `Missing required placeholder: {{${p.name}}}` });
+      for (const p of rules.placeholders)
+        if (p.required && !used.has(p.name)) problems.push({ field, message: `Missing required placeholder: {{${p.name}}}` });
     }
   }
   if (/[\r\n\u2028\u2029]/.test(template.subject)) problems.push({ field: 'subject', message: 'subject must be one line' });

@@ -11,11 +11,22 @@ import { parseTemplate, type Segment } from './placeholders.ts';
 
 const URL_PATTERN = /https?:\/\/[^\s<>"'「」（）、。]+/g;
 
-export function renderTemplate(template: TemplateText, values: Readonly<Record<string, string>>, headers?: Record<string, string>): EmailContent {
+export function renderTemplate(
+  template: TemplateText,
+  values: Readonly<Record<string, string>>,
+  headers?: Record<string, string>,
+): EmailContent {
   const value = (name: string) => singleLine(values[name] ?? '');
-  const subject = singleLine(parseTemplate(template.subject).segments.map((s) => ('text' in s ? s.text : value(s.placeholder))).join(''));
+  const subject = singleLine(
+    parseTemplate(template.subject)
+      .segments.map((s) => ('text' in s ? s.text : value(s.placeholder)))
+      .join(''),
+  );
   const body = parseTemplate(template.body.replace(/\r\n?/g, '\n')).segments;
-  const text = body.map((s) => ('text' in s ? s.text : value(s.placeholder))).join('').replace(/\n*$/, '\n');
+  const text = body
+    .map((s) => ('text' in s ? s.text : value(s.placeholder)))
+    .join('')
+    .replace(/\n*$/, '\n');
   return { subject, text, html: htmlDocument(body.map((s) => htmlOf(s, value)).join('')), ...(headers ? { headers } : {}) };
 }
 

@@ -5,7 +5,20 @@ import { replyJson } from '../http/reply.ts';
 import { defineRoute, INVALID_PARAMETERS, type Route } from '../http/route.ts';
 import { errorResponses } from '../http/schemas.ts';
 import type { SendEmail } from '../notifications/delivery.ts';
-import { INVALID_TEMPLATE, ListBody, ListResponse, PreviewBody, PreviewResponse, RevertBody, TemplateResponse, TestSendBody, TestSendResponse, UpdateBody, VersionsBody, VersionsResponse } from './schemas.ts';
+import {
+  INVALID_TEMPLATE,
+  ListBody,
+  ListResponse,
+  PreviewBody,
+  PreviewResponse,
+  RevertBody,
+  TemplateResponse,
+  TestSendBody,
+  TestSendResponse,
+  UpdateBody,
+  VersionsBody,
+  VersionsResponse,
+} from './schemas.ts';
 import { testSendTemplate } from './test-send.ts';
 import { listTemplates, previewTemplate, revertTemplate, templateVersions, updateTemplate, type TemplateRefusal } from './templates.ts';
 
@@ -33,7 +46,10 @@ export function emailTemplateRoutes(deps: { database: Database; catalog: Catalog
       path: '/api/admin/email-templates/list',
       summary: 'List the customer email templates, current versions',
       body: ListBody,
-      responses: { 200: { description: 'The five kinds, in the contract’s order', schema: ListResponse }, ...errorResponses(400, 401, 413, 500) },
+      responses: {
+        200: { description: 'The five kinds, in the contract’s order', schema: ListResponse },
+        ...errorResponses(400, 401, 413, 500),
+      },
       handle: async (c) => replyJson(c, 200, { success: true, templates: await listTemplates(database) }),
     }),
     defineRoute({
@@ -53,7 +69,8 @@ export function emailTemplateRoutes(deps: { database: Database; catalog: Catalog
       ...common,
       path: '/api/admin/email-templates/preview',
       summary: 'Render a template with sample values',
-      description: 'The given subject and body (or the current ones) rendered as a customer would receive them, about a real catalog product.',
+      description:
+        'The given subject and body (or the current ones) rendered as a customer would receive them, about a real catalog product.',
       body: PreviewBody,
       responses: { 200: { description: 'Subject, text and HTML', schema: PreviewResponse }, ...errorResponses(400, 401, 404, 413, 500) },
       handle: async (c, { body }) => {
@@ -72,7 +89,13 @@ export function emailTemplateRoutes(deps: { database: Database; catalog: Catalog
       handle: async (c, { body }) => {
         const result = await templateVersions(database, body.kind);
         if (!result.ok) throw refusal(result);
-        const versions = result.versions.map((v) => ({ version: v.version, subject: v.subject, body: v.body, enabled: v.enabled, createdAt: v.created_at }));
+        const versions = result.versions.map((v) => ({
+          version: v.version,
+          subject: v.subject,
+          body: v.body,
+          enabled: v.enabled,
+          createdAt: v.created_at,
+        }));
         return replyJson(c, 200, { success: true, versions });
       },
     }),
@@ -97,10 +120,14 @@ export function emailTemplateRoutes(deps: { database: Database; catalog: Catalog
         'An extension to SPEC §6.2 for the console’s 「テスト送信」: the given (or current) text with the preview’s sample values, sent at once through the configured email provider (not queued, not kept in the message log), so the provider’s refusal is the answer: 502 `Email not sent: <the provider’s reason>`. Without a provider the email is logged and `status` is `skipped`. A bad `to` or a wrong type is 400 `Invalid parameters`; template problems are the preview’s 400 `Invalid template`.',
       body: TestSendBody,
       invalid: INVALID_PARAMETERS,
-      responses: { 200: { description: 'Sent (or skipped: no provider)', schema: TestSendResponse }, ...errorResponses(400, 401, 404, 413, 500, 502) },
+      responses: {
+        200: { description: 'Sent (or skipped: no provider)', schema: TestSendResponse },
+        ...errorResponses(400, 401, 404, 413, 500, 502),
+      },
       handle: async (c, { body }) => {
         const result = await testSendTemplate(deps, body);
-        if (!result.ok) throw result.reason === 'provider-failed' ? new AppError(502, `Email not sent: ${result.message}`) : refusal(result);
+        if (!result.ok)
+          throw result.reason === 'provider-failed' ? new AppError(502, `Email not sent: ${result.message}`) : refusal(result);
         return replyJson(c, 200, { success: true, status: result.status });
       },
     }),

@@ -7,9 +7,13 @@ import { isEmailAddress } from '../records/form-fields.ts';
 
 export const INVALID_TEMPLATE = 'Invalid template';
 
-const Kind = z.string({ error: 'kind must be a string' }).describe('reservation-received, reservation-confirmed, reservation-fulfilled, reservation-cancelled or restock-available');
+const Kind = z
+  .string({ error: 'kind must be a string' })
+  .describe('reservation-received, reservation-confirmed, reservation-fulfilled, reservation-cancelled or restock-available');
 const Subject = z.string({ error: 'subject must be a string' }).describe('One line of 1–200 characters with {{placeholder}} markers');
-const Body = z.string({ error: 'body must be a string' }).describe('Plain text of 1–20,000 characters with {{placeholder}} markers; the HTML part is made from it');
+const Body = z
+  .string({ error: 'body must be a string' })
+  .describe('Plain text of 1–20,000 characters with {{placeholder}} markers; the HTML part is made from it');
 
 export const TemplateSchema = z
   .object({
@@ -35,7 +39,10 @@ export const UpdateBody = z.object({
   kind: Kind,
   subject: Subject.optional(),
   body: Body.optional(),
-  enabled: z.boolean({ error: 'enabled must be a boolean' }).optional().describe('reservation-received and restock-available cannot be disabled'),
+  enabled: z
+    .boolean({ error: 'enabled must be a boolean' })
+    .optional()
+    .describe('reservation-received and restock-available cannot be disabled'),
 });
 export const TemplateResponse = z.object({ success: z.literal(true), template: TemplateSchema });
 
@@ -45,7 +52,13 @@ export const PreviewResponse = z.object({ success: z.literal(true), subject: z.s
 export const VersionsBody = z.object({ kind: Kind });
 export const VersionsResponse = z.object({ success: z.literal(true), versions: z.array(TemplateVersionSchema) });
 
-export const RevertBody = z.object({ kind: Kind, version: z.number({ error: 'version must be a positive integer' }).int('version must be a positive integer').positive('version must be a positive integer') });
+export const RevertBody = z.object({
+  kind: Kind,
+  version: z
+    .number({ error: 'version must be a positive integer' })
+    .int('version must be a positive integer')
+    .positive('version must be a positive integer'),
+});
 
 const TO_MESSAGE = 'to must be a valid email address of at most 254 characters';
 
@@ -61,5 +74,7 @@ export const TestSendBody = z.object({
 });
 export const TestSendResponse = z.object({
   success: z.literal(true),
-  status: z.enum(['sent', 'skipped']).describe('sent: the provider accepted it; skipped: no provider is configured, so it was written to the log instead'),
+  status: z
+    .enum(['sent', 'skipped'])
+    .describe('sent: the provider accepted it; skipped: no provider is configured, so it was written to the log instead'),
 });

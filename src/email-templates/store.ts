@@ -7,20 +7,35 @@ import type { TemplateKind } from './kinds.ts';
 
 export type TemplateVersion = Omit<EmailTemplateVersionRow, 'enabled' | 'kind'> & { kind: TemplateKind; enabled: boolean };
 
-const toVersion = (row: EmailTemplateVersionRow): TemplateVersion => ({ ...row, kind: row.kind as TemplateKind, enabled: Boolean(row.enabled) });
+const toVersion = (row: EmailTemplateVersionRow): TemplateVersion => ({
+  ...row,
+  kind: row.kind as TemplateKind,
+  enabled: Boolean(row.enabled),
+});
 
 /** Every kind's current version. */
 export async function currentVersions(db: Kysely<Tables>): Promise<TemplateVersion[]> {
   const rows = await db
     .selectFrom('email_template_versions as t')
     .selectAll('t')
-    .where('t.version', '=', (eb) => eb.selectFrom('email_template_versions as newer').select((e) => e.fn.max('newer.version').as('v')).whereRef('newer.kind', '=', 't.kind'))
+    .where('t.version', '=', (eb) =>
+      eb
+        .selectFrom('email_template_versions as newer')
+        .select((e) => e.fn.max('newer.version').as('v'))
+        .whereRef('newer.kind', '=', 't.kind'),
+    )
     .execute();
   return rows.map(toVersion);
 }
 
 export async function currentVersion(db: Kysely<Tables>, kind: TemplateKind): Promise<TemplateVersion | undefined> {
-  const row = await db.selectFrom('email_template_versions').selectAll().where('kind', '=', kind).orderBy('version', 'desc').limit(1).executeTakeFirst();
+  const row = await db
+    .selectFrom('email_template_versions')
+    .selectAll()
+    .where('kind', '=', kind)
+    .orderBy('version', 'desc')
+    .limit(1)
+    .executeTakeFirst();
   return row && toVersion(row);
 }
 
@@ -36,7 +51,12 @@ export async function currentVersionNumbers(db: Kysely<Tables>, kinds: TemplateK
 }
 
 export async function findVersion(db: Kysely<Tables>, kind: TemplateKind, version: number): Promise<TemplateVersion | undefined> {
-  const row = await db.selectFrom('email_template_versions').selectAll().where('kind', '=', kind).where('version', '=', version).executeTakeFirst();
+  const row = await db
+    .selectFrom('email_template_versions')
+    .selectAll()
+    .where('kind', '=', kind)
+    .where('version', '=', version)
+    .executeTakeFirst();
   return row && toVersion(row);
 }
 

@@ -6,7 +6,15 @@ import type { FieldError } from '../http/app-error.ts';
 import type { EmailContent } from '../notifications/message.ts';
 import { productPageUrl } from '../subscriptions/links.ts';
 import { emailHeaders, LEGACY_KINDS, placeholderValues, type QueuedEmail } from './facts.ts';
-import { DEFAULT_TEMPLATES, isTemplateKind, KIND_RULES, TEMPLATE_KINDS, type Placeholder, type TemplateKind, type TemplateText } from './kinds.ts';
+import {
+  DEFAULT_TEMPLATES,
+  isTemplateKind,
+  KIND_RULES,
+  TEMPLATE_KINDS,
+  type Placeholder,
+  type TemplateKind,
+  type TemplateText,
+} from './kinds.ts';
 import { templateProblems } from './placeholders.ts';
 import { renderTemplate } from './render.ts';
 import { currentVersion, currentVersions, findVersion, insertNextVersion, listVersions, type TemplateVersion } from './store.ts';
@@ -23,7 +31,10 @@ export interface Template {
   placeholders: Placeholder[];
 }
 
-export type TemplateRefusal = { ok: false; reason: 'template-not-found' } | { ok: false; reason: 'version-not-found' } | { ok: false; reason: 'invalid'; details: FieldError[] };
+export type TemplateRefusal =
+  | { ok: false; reason: 'template-not-found' }
+  | { ok: false; reason: 'version-not-found' }
+  | { ok: false; reason: 'invalid'; details: FieldError[] };
 
 export function templateOf(version: TemplateVersion): Template {
   const defaults = DEFAULT_TEMPLATES[version.kind];
@@ -60,7 +71,10 @@ export async function updateTemplate(
 }
 
 /** A new version equal to an old one (its subject, body and enabled). */
-export async function revertTemplate(database: Database, request: { kind: string; version: number }): Promise<{ ok: true; template: Template } | TemplateRefusal> {
+export async function revertTemplate(
+  database: Database,
+  request: { kind: string; version: number },
+): Promise<{ ok: true; template: Template } | TemplateRefusal> {
   if (!isTemplateKind(request.kind)) return { ok: false, reason: 'template-not-found' };
   const old = await findVersion(database.db, request.kind, request.version);
   if (!old) return { ok: false, reason: 'version-not-found' };
@@ -87,7 +101,10 @@ async function saveVersion(
   }
 }
 
-export async function templateVersions(database: Database, kind: string): Promise<{ ok: true; versions: TemplateVersion[] } | TemplateRefusal> {
+export async function templateVersions(
+  database: Database,
+  kind: string,
+): Promise<{ ok: true; versions: TemplateVersion[] } | TemplateRefusal> {
   if (!isTemplateKind(kind)) return { ok: false, reason: 'template-not-found' };
   return { ok: true, versions: await listVersions(database.db, kind) };
 }
@@ -115,12 +132,28 @@ export function sampleEmail(deps: { catalog: Catalog; publicBaseUrl: string }, k
   const product = products.find((p) => p.price !== null) ?? products[0] ?? { name: 'サンプル商品', price: null, detailHref: null };
   const productUrl = productPageUrl(deps.publicBaseUrl, product);
   if (kind === 'restock-available') {
-    return { template: kind, facts: { productName: product.name, productUrl, price: product.price, unsubscribeUrl: `${deps.publicBaseUrl}/api/notify/unsubscribe?token=sample` } };
+    return {
+      template: kind,
+      facts: {
+        productName: product.name,
+        productUrl,
+        price: product.price,
+        unsubscribeUrl: `${deps.publicBaseUrl}/api/notify/unsubscribe?token=sample`,
+      },
+    };
   }
   const reservationId = `res_${uuidV7()}`;
   return {
     template: kind,
-    facts: { reservationId, name: '山田 太郎', createdAt: new Date().toISOString(), productName: product.name, productUrl, price: product.price, manageUrl: `${deps.publicBaseUrl}/reservations/manage?token=sample` },
+    facts: {
+      reservationId,
+      name: '山田 太郎',
+      createdAt: new Date().toISOString(),
+      productName: product.name,
+      productUrl,
+      price: product.price,
+      manageUrl: `${deps.publicBaseUrl}/reservations/manage?token=sample`,
+    },
   };
 }
 

@@ -9,7 +9,8 @@ import { previewTemplate, type TemplateRefusal } from './templates.ts';
 /** Longest provider reason passed back to staff; the rest is the provider's own detail. */
 const MAX_REASON_LENGTH = 300;
 
-export type TestSendResult = { ok: true; status: DeliveryOutcome } | TemplateRefusal | { ok: false; reason: 'provider-failed'; message: string };
+export type TestSendResult =
+  { ok: true; status: DeliveryOutcome } | TemplateRefusal | { ok: false; reason: 'provider-failed'; message: string };
 
 /**
  * Staff's 「テスト送信」: the given (or current) text rendered as the preview renders it, sent to the

@@ -8,12 +8,14 @@ import packageJson from '../../package.json' with { type: 'json' };
 
 const PING_TIMEOUT_MS = 2_000;
 
-export const HealthResponse = z.object({
-  status: z.enum(['ok', 'error']),
-  environment: z.string(),
-  version: z.string(),
-  checks: z.object({ database: z.enum(['ok', 'error']) }),
-}).meta({ id: 'Health' });
+export const HealthResponse = z
+  .object({
+    status: z.enum(['ok', 'error']),
+    environment: z.string(),
+    version: z.string(),
+    checks: z.object({ database: z.enum(['ok', 'error']) }),
+  })
+  .meta({ id: 'Health' });
 
 export const ProbeResponse = z.object({ status: z.enum(['ok', 'draining']) });
 
@@ -63,7 +65,8 @@ export function healthRoutes(environment: Environment, database: Database, readi
         200: { description: 'Ready', schema: ProbeResponse },
         503: { description: 'Stopping: take it out of rotation', schema: ProbeResponse },
       },
-      handle: (c) => (readiness.ready ? replyJson(c, 200, { status: 'ok' }, NO_STORE) : replyJson(c, 503, { status: 'draining' }, NO_STORE)),
+      handle: (c) =>
+        readiness.ready ? replyJson(c, 200, { status: 'ok' }, NO_STORE) : replyJson(c, 503, { status: 'draining' }, NO_STORE),
     }),
   ];
 }

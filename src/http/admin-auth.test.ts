@@ -71,12 +71,25 @@ test('each check compares the SHA-256 of what was presented with that of the tok
 
 test('for any header at all, the comparison is of two 32-byte digests and the answer is allow or 401', () => {
   fc.assert(
-    fc.property(fc.array(fc.oneof(fc.string({ unit: 'binary', maxLength: 300 }), fc.string().map((s) => `Bearer ${s}`), fc.constant(`Bearer ${TOKEN}`)), { maxLength: 2 }), (authorization) => {
-      const { pairs, allowed } = check(authorization);
-      assert.equal(pairs.length, 1);
-      assert.deepEqual(pairs[0]!.map((digest) => digest.length), [32, 32]);
-      assert.equal(allowed, authorization.length === 1 && /^Bearer +(\S+) *$/i.exec(authorization[0]!)?.[1] === TOKEN);
-    }),
+    fc.property(
+      fc.array(
+        fc.oneof(
+          fc.string({ unit: 'binary', maxLength: 300 }),
+          fc.string().map((s) => `Bearer ${s}`),
+          fc.constant(`Bearer ${TOKEN}`),
+        ),
+        { maxLength: 2 },
+      ),
+      (authorization) => {
+        const { pairs, allowed } = check(authorization);
+        assert.equal(pairs.length, 1);
+        assert.deepEqual(
+          pairs[0]!.map((digest) => digest.length),
+          [32, 32],
+        );
+        assert.equal(allowed, authorization.length === 1 && /^Bearer +(\S+) *$/i.exec(authorization[0]!)?.[1] === TOKEN);
+      },
+    ),
     { seed: 20_261_122, numRuns: 300 },
   );
 });
@@ -90,7 +103,8 @@ test('tokenDigest is 32 bytes for a token of any length', () => {
 
 test('the scheme is case-insensitive (RFC 9110 §11.1), the token is not', () => {
   for (const scheme of ['Bearer', 'bearer', 'BEARER', 'bEaReR']) assert.equal(check([`${scheme} ${TOKEN}`]).allowed, true, scheme);
-  for (const token of [TOKEN.toUpperCase(), TOKEN.toLowerCase(), TOKEN.replace('admin', 'Admin')]) assert.equal(check([`Bearer ${token}`]).allowed, false, token);
+  for (const token of [TOKEN.toUpperCase(), TOKEN.toLowerCase(), TOKEN.replace('admin', 'Admin')])
+    assert.equal(check([`Bearer ${token}`]).allowed, false, token);
 });
 
 test('a guard that also takes a second token (METRICS_TOKEN) compares with both, every time, and takes either', () => {
@@ -104,9 +118,18 @@ test('a guard that also takes a second token (METRICS_TOKEN) compares with both,
       return { allowed: false, pairs: [...compared] };
     }
   };
-  for (const [authorization, allowed] of [[`Bearer ${TOKEN}`, true], ['Bearer second-token', true], ['Bearer neither', false], ['Bearer ', false]] as const) {
+  for (const [authorization, allowed] of [
+    [`Bearer ${TOKEN}`, true],
+    ['Bearer second-token', true],
+    ['Bearer neither', false],
+    ['Bearer ', false],
+  ] as const) {
     const { allowed: got, pairs } = outcome(authorization);
     assert.equal(got, allowed, authorization);
-    assert.deepEqual(pairs.map(([, expected]) => expected), [sha256(TOKEN), sha256('second-token')], `${authorization}: both compared`);
+    assert.deepEqual(
+      pairs.map(([, expected]) => expected),
+      [sha256(TOKEN), sha256('second-token')],
+      `${authorization}: both compared`,
+    );
   }
 });

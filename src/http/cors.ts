@@ -15,7 +15,8 @@ const LONGEST_ORIGIN = 253;
 export function shopOrigins(settings: Config['cors']): (origin: string) => boolean {
   const production = settings.productionOrigin ? new URL(settings.productionOrigin).origin : undefined;
   const preview = settings.previewOriginPattern;
-  return (origin) => origin.length <= LONGEST_ORIGIN && (origin === production || LOCAL_DEVELOPMENT.test(origin) || (preview?.test(origin) ?? false));
+  return (origin) =>
+    origin.length <= LONGEST_ORIGIN && (origin === production || LOCAL_DEVELOPMENT.test(origin) || (preview?.test(origin) ?? false));
 }
 
 /**
@@ -23,19 +24,30 @@ export function shopOrigins(settings: Config['cors']): (origin: string) => boole
  * from the service's own pages (the Origin's host is the Host posted to) is not. Two
  * Origin headers are refused too (which one would the browser have sent?).
  */
-export function originGuard(isShopOrigin: (origin: string) => boolean, serviceOrigin: string): (c: Context<AppEnv>, allowed: 'shop' | 'shop-or-service') => void {
+export function originGuard(
+  isShopOrigin: (origin: string) => boolean,
+  serviceOrigin: string,
+): (c: Context<AppEnv>, allowed: 'shop' | 'shop-or-service') => void {
   return (c, allowed) => {
     const origins = requestHeaderLines(c, 'origin');
     if (origins.length === 0) return;
     const [origin] = origins;
-    if (origins.length === 1 && (isShopOrigin(origin!) || sameOrigin(origin!, requestHeader(c, 'host')) || (allowed === 'shop-or-service' && origin === serviceOrigin))) return;
+    if (
+      origins.length === 1 &&
+      (isShopOrigin(origin!) ||
+        sameOrigin(origin!, requestHeader(c, 'host')) ||
+        (allowed === 'shop-or-service' && origin === serviceOrigin))
+    )
+      return;
     throw new AppError(403, 'Origin not allowed');
   };
 }
 
 /** A page of the service itself (the demo storefront) posting back to it: the browser sent the Host it posts to. */
 function sameOrigin(origin: string, host: string | undefined): boolean {
-  return host !== undefined && URL.canParse(origin) && /^https?:$/.test(new URL(origin).protocol) && new URL(origin).host === host.toLowerCase();
+  return (
+    host !== undefined && URL.canParse(origin) && /^https?:$/.test(new URL(origin).protocol) && new URL(origin).host === host.toLowerCase()
+  );
 }
 
 /**

@@ -26,7 +26,7 @@ const RULES: { pattern: RegExp; why: string }[] = [
   },
   {
     pattern: new RegExp(String.raw`${CONTEXT}\.req\.(?:header\(|raw\.headers)`),
-    why: "builds web Headers from headers Node has already parsed (bench/catalog.ts); use requestHeader() or requestHeaderLines()",
+    why: 'builds web Headers from headers Node has already parsed (bench/catalog.ts); use requestHeader() or requestHeaderLines()',
   },
   {
     pattern: new RegExp(String.raw`${CONTEXT}\.req\.(?:json|text|arrayBuffer|blob|formData|parseBody)\(`),
@@ -66,19 +66,19 @@ function sourceFiles(dir: string): string[] {
 describe('Hono calls outside src/http', () => {
   it('are recognised, whichever of them is used', () => {
     const sample = [
-      "return c.json({ ok: true });",
+      'return c.json({ ok: true });',
       "c.header('Vary', 'Origin');",
       "return c.text('hello', 200);",
-      "return c.html(page);",
-      "return c.body(null, 204);",
+      'return c.html(page);',
+      'return c.body(null, 204);',
       "return c.redirect('/admin');",
       "c.res.headers.set('X', '1');",
       "const origin = c.req.header('origin');",
-      "const all = c.req.raw.headers;",
-      "const body = await c.req.json();",
-      "const form = await c.req.parseBody();",
-      "// c.json() here would lose CORS",
-      "return replyJson(c, 200, value);",
+      'const all = c.req.raw.headers;',
+      'const body = await c.req.json();',
+      'const form = await c.req.parseBody();',
+      '// c.json() here would lose CORS',
+      'return replyJson(c, 200, value);',
       "const file = assets.get(c.req.param('file'));",
     ].join('\n');
     assert.deepEqual(

@@ -13,7 +13,9 @@ import type { Route } from './route.ts';
  */
 export async function readInput(c: Context<AppEnv>, route: Route): Promise<{ query: unknown; body: unknown }> {
   const query = route.query ? parse(route, route.query, queryObject(c.req.url)) : undefined;
-  const body = route.body ? parse(route, route.body, route.acceptsForm ? await pageFields(c) : await jsonObject(c, route.notAnObject)) : undefined;
+  const body = route.body
+    ? parse(route, route.body, route.acceptsForm ? await pageFields(c) : await jsonObject(c, route.notAnObject))
+    : undefined;
   return { query, body };
 }
 

@@ -20,19 +20,32 @@ function appWith(origins: 'shop' | 'shop-or-service', idempotent = false): Hono<
   const app = new Hono<AppEnv>();
   app.onError(errorHandler(createLogger('silent')));
   const route = defineRoute({
-    method: 'POST', path: '/form', tag: 'Test', summary: 'A form', cors: 'none', origins, idempotent,
+    method: 'POST',
+    path: '/form',
+    tag: 'Test',
+    summary: 'A form',
+    cors: 'none',
+    origins,
+    idempotent,
     responses: {},
     handle: (c) => replyJson(c, 200, { success: true, key: idempotencyKeyOf(c) ?? null }),
   });
   const clientAddress = () => '192.0.2.1';
-  mountRoutes(app, [route], { adminToken: 'x'.repeat(32), adminThrottle: (_c, authenticate) => authenticate(), isShopOrigin: shopOrigins({}), serviceOrigin: SERVICE, clientAddress });
+  mountRoutes(app, [route], {
+    adminToken: 'x'.repeat(32),
+    adminThrottle: (_c, authenticate) => authenticate(),
+    isShopOrigin: shopOrigins({}),
+    serviceOrigin: SERVICE,
+    clientAddress,
+  });
   return app;
 }
 
 test("'shop-or-service' lets the service's own origin post, and the shop's; not another site", async () => {
   const post = (app: Hono<AppEnv>, origin?: string) => app.request('/form', { method: 'POST', headers: origin ? { origin } : {} });
   const withService = appWith('shop-or-service');
-  for (const origin of [SERVICE, 'http://localhost:34434', undefined]) assert.equal((await post(withService, origin)).status, 200, String(origin));
+  for (const origin of [SERVICE, 'http://localhost:34434', undefined])
+    assert.equal((await post(withService, origin)).status, 200, String(origin));
   for (const origin of ['https://evil.example', `${SERVICE}.evil.example`, 'null']) {
     const response = await post(withService, origin);
     assert.equal(response.status, 403, origin);
@@ -58,5 +71,9 @@ test('an Idempotency-Key of 1-255 visible ASCII characters reaches the handler w
     assert.equal(response.status, 400, key);
     assert.deepEqual(await response.json(), { success: false, error: 'Idempotency-Key must be 1 to 255 visible ASCII characters' });
   }
-  assert.equal((await appWith('shop').request('/form', { method: 'POST', headers: { 'idempotency-key': 'two words' } })).status, 200, 'a route without the flag ignores the header');
+  assert.equal(
+    (await appWith('shop').request('/form', { method: 'POST', headers: { 'idempotency-key': 'two words' } })).status,
+    200,
+    'a route without the flag ignores the header',
+  );
 });

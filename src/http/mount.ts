@@ -34,7 +34,9 @@ export function mountRoutes(app: Hono<AppEnv>, routes: Route[], options: MountOp
     const allow = [...served, ...(served.includes('GET') ? ['HEAD'] : []), 'OPTIONS'];
     const allowHeader = allow.join(', ');
     const cors = corsFor(pathRoutes[0]!.cors, allow, options.isShopOrigin);
-    const guards = new Map(pathRoutes.map((route) => [route, route.alsoAccepts ? adminGuard(options.adminToken, route.alsoAccepts) : checkAdmin]));
+    const guards = new Map(
+      pathRoutes.map((route) => [route, route.alsoAccepts ? adminGuard(options.adminToken, route.alsoAccepts) : checkAdmin]),
+    );
 
     app.all(path, async (c) => {
       // For the request metrics: the path as mounted, never the raw URL.

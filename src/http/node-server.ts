@@ -29,7 +29,10 @@ export function createNodeServer(fetch: (request: Request) => Response | Promise
   const listener = getRequestListener(fetch, { hostname, errorHandler: unreadable });
   const server = createServer((request, response) => {
     // Node keeps the first of two Host headers; a proxy in front may have routed by the second (SPEC §10).
-    if (hostLines(request.rawHeaders) > 1) return void response.writeHead(400, { ...BAD_REQUEST_HEADERS, 'Content-Length': BAD_REQUEST.length, Connection: 'close' }).end(BAD_REQUEST);
+    if (hostLines(request.rawHeaders) > 1)
+      return void response
+        .writeHead(400, { ...BAD_REQUEST_HEADERS, 'Content-Length': BAD_REQUEST.length, Connection: 'close' })
+        .end(BAD_REQUEST);
     return listener(request, response);
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {

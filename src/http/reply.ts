@@ -18,7 +18,12 @@ export function setHeader(c: Context<AppEnv>, name: string, value: string): void
   bag[name] = value;
 }
 
-export function reply(c: Context<AppEnv>, status: StatusCode, body: string | Uint8Array | ReadableStream<Uint8Array> | null, headers?: HeaderBag): Response {
+export function reply(
+  c: Context<AppEnv>,
+  status: StatusCode,
+  body: string | Uint8Array | ReadableStream<Uint8Array> | null,
+  headers?: HeaderBag,
+): Response {
   const bag = c.get('responseHeaders');
   const all = headers ? { ...bag, ...headers } : (bag ?? {});
   return new Response(body as BodyInit | null, { status, headers: all['Content-Type']?.startsWith('text/html') ? unframeable(all) : all });

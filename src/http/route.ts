@@ -108,8 +108,7 @@ export function defineRoute<Q extends z.ZodType | undefined = undefined, B exten
       ...definition.responses,
     },
     admin: definition.admin ?? false,
-    invalid:
-      typeof invalid === 'string' ? (issues) => new AppError(400, invalid, { details: detailsFrom(issues) }) : invalid,
+    invalid: typeof invalid === 'string' ? (issues) => new AppError(400, invalid, { details: detailsFrom(issues) }) : invalid,
     notAnObject: definition.notAnObject ?? 'Invalid JSON body',
     serverError: definition.serverError ?? INTERNAL_SERVER_ERROR,
     // The input was parsed by this route's own schemas (see mount.ts), so it has their output types.

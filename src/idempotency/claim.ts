@@ -22,6 +22,8 @@ export const KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
  * Hashed, so the table holds no name or address.
  */
 export function claimOf(key: IdempotencyKey, form: string, fields: readonly string[]): Claim {
-  const fingerprint = createHash('sha256').update(JSON.stringify([form, ...fields])).digest('hex');
+  const fingerprint = createHash('sha256')
+    .update(JSON.stringify([form, ...fields]))
+    .digest('hex');
   return { client: key.client, key: key.key, fingerprint };
 }

@@ -38,7 +38,9 @@ export interface KeyedWriteOptions<T, R> {
  * A duplicate in another transaction waits on the key's row until this one commits, then reads its
  * answer; a duplicate in this batch is answered from it directly.
  */
-export function keyedWrites<T, R>(options: KeyedWriteOptions<T, R>): (trx: Kysely<Tables>, batch: Keyed<T>[]) => Promise<KeyedOutcome<R>[]> {
+export function keyedWrites<T, R>(
+  options: KeyedWriteOptions<T, R>,
+): (trx: Kysely<Tables>, batch: Keyed<T>[]) => Promise<KeyedOutcome<R>[]> {
   const now = options.now ?? (() => new Date());
   return async (trx, batch) => {
     const at = now();
@@ -55,7 +57,9 @@ export function keyedWrites<T, R>(options: KeyedWriteOptions<T, R>): (trx: Kysel
       proposals.flatMap(({ claim }) => (claimed.has(claimId(claim)) ? [] : [claim])),
     );
 
-    const writing = batch.flatMap(({ claim }, i) => (claim === undefined || (leaders.get(claimId(claim)) === i && claimed.has(claimId(claim))) ? [i] : []));
+    const writing = batch.flatMap(({ claim }, i) =>
+      claim === undefined || (leaders.get(claimId(claim)) === i && claimed.has(claimId(claim))) ? [i] : [],
+    );
     const written = await options.write(
       trx,
       writing.map((i) => batch[i]!.item),
@@ -86,7 +90,9 @@ export function keyedWrites<T, R>(options: KeyedWriteOptions<T, R>): (trx: Kysel
       const leader = leaders.get(claimId(claim))!;
       // Its key is held by neither a stored answer nor this batch: it expired and was purged between our two statements.
       if (!results.has(leader)) throw new Error('idempotency key vanished while it was being read; the item is retried alone');
-      return batch[leader]!.claim!.fingerprint === claim.fingerprint ? { kind: 'written', result: results.get(leader) as R } : { kind: 'mismatch' };
+      return batch[leader]!.claim!.fingerprint === claim.fingerprint
+        ? { kind: 'written', result: results.get(leader) as R }
+        : { kind: 'mismatch' };
     });
   };
 }

@@ -20,12 +20,26 @@ export const claimId = (claim: { client: string; key: string }) => `${claim.clie
  * the first answer instead of writing a second record. The claims must be distinct; in a fixed order
  * (by claimId) two batches cannot wait for each other.
  */
-export async function claimKeys(trx: Kysely<Tables>, claims: { claim: Claim; recordId: string }[], at: string, expiresAt: string): Promise<Set<string>> {
+export async function claimKeys(
+  trx: Kysely<Tables>,
+  claims: { claim: Claim; recordId: string }[],
+  at: string,
+  expiresAt: string,
+): Promise<Set<string>> {
   if (claims.length === 0) return new Set();
   const ordered = [...claims].sort((a, b) => (claimId(a.claim) < claimId(b.claim) ? -1 : 1));
   const rows = await trx
     .insertInto('idempotency_keys')
-    .values(ordered.map(({ claim, recordId }) => ({ client: claim.client, key: claim.key, fingerprint: claim.fingerprint, record_id: recordId, created_at: at, expires_at: expiresAt })))
+    .values(
+      ordered.map(({ claim, recordId }) => ({
+        client: claim.client,
+        key: claim.key,
+        fingerprint: claim.fingerprint,
+        record_id: recordId,
+        created_at: at,
+        expires_at: expiresAt,
+      })),
+    )
     .onConflict((conflict) =>
       conflict
         .columns(['client', 'key'])
@@ -61,17 +75,19 @@ export async function storedAnswers(trx: Kysely<Tables>, claims: Claim[]): Promi
 /** Sets the answer of claimed keys whose request was answered with another id than it proposed. */
 export async function correctAnswers(trx: Kysely<Tables>, answers: { claim: Claim; recordId: string }[]): Promise<void> {
   for (const { claim, recordId } of answers) {
-    await trx.updateTable('idempotency_keys').set({ record_id: recordId }).where('client', '=', claim.client).where('key', '=', claim.key).execute();
+    await trx
+      .updateTable('idempotency_keys')
+      .set({ record_id: recordId })
+      .where('client', '=', claim.client)
+      .where('key', '=', claim.key)
+      .execute();
   }
 }
 
 /** Frees keys whose request was refused: its retry is a new attempt, not the refusal again. */
 export async function releaseKeys(trx: Kysely<Tables>, claims: Claim[]): Promise<void> {
   if (claims.length === 0) return;
-  await trx
-    .deleteFrom('idempotency_keys')
-    .where(rowsOf(claims))
-    .execute();
+  await trx.deleteFrom('idempotency_keys').where(rowsOf(claims)).execute();
 }
 
 /** Deletes up to `limit` keys expired at `now`, oldest first; returns how many. */
@@ -82,7 +98,13 @@ export async function deleteExpiredKeys(db: Kysely<Tables>, now: string, limit: 
       eb(
         eb.refTuple('client', 'key'),
         'in',
-        eb.selectFrom('idempotency_keys').select(['client', 'key']).where('expires_at', '<=', now).orderBy('expires_at').limit(limit).$asTuple('client', 'key'),
+        eb
+          .selectFrom('idempotency_keys')
+          .select(['client', 'key'])
+          .where('expires_at', '<=', now)
+          .orderBy('expires_at')
+          .limit(limit)
+          .$asTuple('client', 'key'),
       ),
     )
     .executeTakeFirst();

@@ -15,10 +15,12 @@ const keywords = ['vco', 'シンセ', 'delay', 'ないもの', 'x'];
 function entries(): KeywordLogEntry[] {
   const start = Date.parse('2026-03-01T00:00:00.000Z');
   let seed = 7;
-  const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+  const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
   return Array.from({ length: 600 }, (_, i) => ({
     keyword: keywords[Math.floor(random() * keywords.length)]!,
-    timestamp: new Date(start + (i % 7 === 0 ? Math.floor(random() * 72) * 3_600_000 : Math.floor(random() * 72 * 3_600_000))).toISOString(),
+    timestamp: new Date(
+      start + (i % 7 === 0 ? Math.floor(random() * 72) * 3_600_000 : Math.floor(random() * 72 * 3_600_000)),
+    ).toISOString(),
     resultCount: random() < 0.3 ? 0 : 1 + Math.floor(random() * 5),
   }));
 }
@@ -28,7 +30,10 @@ function expectedTop(log: KeywordLogEntry[], since: string, zeroResultsOnly: boo
   for (const e of log) {
     if (e.timestamp >= since && (!zeroResultsOnly || e.resultCount === 0)) counts.set(e.keyword, (counts.get(e.keyword) ?? 0) + 1);
   }
-  return [...counts].map(([keyword, count]) => ({ keyword, count })).sort((a, b) => b.count - a.count || (a.keyword < b.keyword ? -1 : 1)).slice(0, 3);
+  return [...counts]
+    .map(([keyword, count]) => ({ keyword, count }))
+    .sort((a, b) => b.count - a.count || (a.keyword < b.keyword ? -1 : 1))
+    .slice(0, 3);
 }
 
 for (const dialect of DIALECTS) {
@@ -40,14 +45,31 @@ for (const dialect of DIALECTS) {
       const log = entries();
       for (let i = 0; i < log.length; i += 150) await store.append(log.slice(i, i + 150));
 
-      const starts = ['2026-02-28T23:00:00.000Z', '2026-03-01T00:00:00.000Z', '2026-03-01T05:30:00.000Z', '2026-03-01T05:59:59.999Z',
-        '2026-03-02T12:00:00.000Z', '2026-03-02T12:00:00.001Z', '2026-03-02T12:40:00.000Z', '2026-03-03T23:59:59.999Z', '2026-03-04T00:00:00.000Z'];
+      const starts = [
+        '2026-02-28T23:00:00.000Z',
+        '2026-03-01T00:00:00.000Z',
+        '2026-03-01T05:30:00.000Z',
+        '2026-03-01T05:59:59.999Z',
+        '2026-03-02T12:00:00.000Z',
+        '2026-03-02T12:00:00.001Z',
+        '2026-03-02T12:40:00.000Z',
+        '2026-03-03T23:59:59.999Z',
+        '2026-03-04T00:00:00.000Z',
+      ];
       for (const since of starts) {
         const after = log.filter((e) => e.timestamp >= since);
         assert.equal(await countKeywordLogSince(database.db, since), after.length, `total since ${since}`);
-        assert.equal(await countZeroResultSearchesSince(database.db, since), after.filter((e) => e.resultCount === 0).length, `zero since ${since}`);
+        assert.equal(
+          await countZeroResultSearchesSince(database.db, since),
+          after.filter((e) => e.resultCount === 0).length,
+          `zero since ${since}`,
+        );
         for (const zeroResultsOnly of [false, true]) {
-          assert.deepEqual(await topKeywordsSince(database.db, since, { limit: 3, zeroResultsOnly }), expectedTop(log, since, zeroResultsOnly), `top ${zeroResultsOnly} since ${since}`);
+          assert.deepEqual(
+            await topKeywordsSince(database.db, since, { limit: 3, zeroResultsOnly }),
+            expectedTop(log, since, zeroResultsOnly),
+            `top ${zeroResultsOnly} since ${since}`,
+          );
         }
       }
     });

@@ -56,7 +56,11 @@ export async function topKeywordsSince(
  * Keywords searched since `since` whose every search found something, most searched first, ties
  * by keyword: what search suggestions may offer (a keyword that ever found nothing is never one).
  */
-export async function keywordsWithResultsSince(db: Kysely<Tables>, since: string, limit: number): Promise<{ keyword: string; count: number }[]> {
+export async function keywordsWithResultsSince(
+  db: Kysely<Tables>,
+  since: string,
+  limit: number,
+): Promise<{ keyword: string; count: number }[]> {
   const { head, hoursFrom } = splitSince(since);
   const entries = db
     .selectFrom('keyword_logs')

@@ -33,7 +33,11 @@ export function createKeywordLogStore({ db }: Database): KeywordLogStore {
     append: async (entries) => {
       if (entries.length === 0) return;
       // One search for a NUL would otherwise fail its whole batch on PostgreSQL.
-      const rows = entries.map((entry) => ({ keyword: storableText(entry.keyword), timestamp: entry.timestamp, result_count: entry.resultCount }));
+      const rows = entries.map((entry) => ({
+        keyword: storableText(entry.keyword),
+        timestamp: entry.timestamp,
+        result_count: entry.resultCount,
+      }));
       const perHour = new Map<string, number>();
       const perKeywordHour = new Map<string, { hour: string; keyword: string; searches: number; zero_result_searches: number }>();
       for (const row of rows) {
@@ -48,7 +52,10 @@ export function createKeywordLogStore({ db }: Database): KeywordLogStore {
       const keywordHours = [...perKeywordHour.values()];
       await db.transaction().execute(async (trx) => {
         for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-          await trx.insertInto('keyword_logs').values(rows.slice(i, i + ROWS_PER_INSERT)).execute();
+          await trx
+            .insertInto('keyword_logs')
+            .values(rows.slice(i, i + ROWS_PER_INSERT))
+            .execute();
         }
         await trx
           .insertInto('keyword_log_hours')

@@ -68,7 +68,10 @@ export function createKeywordLogWriter(
         if (!failing) {
           failing = true;
           skippedSinceFailure = batch.length;
-          log.warn({ err: error instanceof Error ? error.message : String(error) }, 'keyword log store failed; entries are skipped until it answers');
+          log.warn(
+            { err: error instanceof Error ? error.message : String(error) },
+            'keyword log store failed; entries are skipped until it answers',
+          );
         }
       }
     }

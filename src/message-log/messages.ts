@@ -2,7 +2,15 @@ import type { Database } from '../db/database.ts';
 import { LEGACY_KINDS } from '../email-templates/facts.ts';
 import { DEFAULT_PAGE_SIZE, pageWindow, paging, type Paging } from '../records/lists.ts';
 import { isStorable } from '../records/storable-text.ts';
-import { existingMessageIds, listMessageRows, requeueDead, type LoggedRow, type MessageChannel, type MessageFilter, type MessageStatus } from './store.ts';
+import {
+  existingMessageIds,
+  listMessageRows,
+  requeueDead,
+  type LoggedRow,
+  type MessageChannel,
+  type MessageFilter,
+  type MessageStatus,
+} from './store.ts';
 
 // The message log (SPEC §6.5): what the outbox sent, is sending, skipped or gave up, and sending
 // again what it gave up.
@@ -28,7 +36,10 @@ export interface MessagePage extends Paging {
 }
 
 /** One page of the log, newest first. */
-export async function listMessages(database: Database, request: MessageFilter & { page?: number; pageSize?: number }): Promise<MessagePage> {
+export async function listMessages(
+  database: Database,
+  request: MessageFilter & { page?: number; pageSize?: number },
+): Promise<MessagePage> {
   const page = request.page ?? 1;
   const pageSize = request.pageSize ?? DEFAULT_PAGE_SIZE;
   const { recordId, status, channel } = request;
@@ -72,7 +83,10 @@ export interface RetryOutcome {
 export async function retryMessages(database: Database, items: unknown[], now: string): Promise<RetryOutcome> {
   const ids = items.filter(isMessageId);
   const retried = new Set(await requeueDead(database.db, [...new Set(ids)], now));
-  const existing = await existingMessageIds(database.db, ids.filter((id) => !retried.has(id)));
+  const existing = await existingMessageIds(
+    database.db,
+    ids.filter((id) => !retried.has(id)),
+  );
   const outcome: RetryOutcome = { retriedIds: [], errors: [] };
   const done = new Set<string>();
   for (const item of items) {

@@ -50,7 +50,15 @@ for (const dialect of DIALECTS) {
           const i = start + k;
           const status = STATUSES[i % STATUSES.length]!;
           const settled = status === 'sent' || status === 'skipped';
-          return { ...storedMessage(`m${String(i).padStart(6, '0')}`, status, { createdAt: at(i), sentAt: settled ? at(i) : undefined, diedAt: status === 'dead' ? at(i) : undefined }, i % 3 ? 'email' : 'chat'), record_id: `res_${Math.floor(i / 2)}` };
+          return {
+            ...storedMessage(
+              `m${String(i).padStart(6, '0')}`,
+              status,
+              { createdAt: at(i), sentAt: settled ? at(i) : undefined, diedAt: status === 'dead' ? at(i) : undefined },
+              i % 3 ? 'email' : 'chat',
+            ),
+            record_id: `res_${Math.floor(i / 2)}`,
+          };
         });
         await database.db.insertInto('outbox').values(rows).execute();
       }
@@ -59,7 +67,9 @@ for (const dialect of DIALECTS) {
     after(() => database.close());
 
     async function plan(query: CompiledQuery): Promise<string> {
-      const explained = await database.db.executeQuery<Record<string, string>>(CompiledQuery.raw(`${dialect === 'sqlite' ? 'explain query plan' : 'explain'} ${query.sql}`, [...query.parameters]));
+      const explained = await database.db.executeQuery<Record<string, string>>(
+        CompiledQuery.raw(`${dialect === 'sqlite' ? 'explain query plan' : 'explain'} ${query.sql}`, [...query.parameters]),
+      );
       return explained.rows.map((row) => row.detail ?? row['QUERY PLAN']).join('\n');
     }
     /** The plan reads the table only through an index, and never sorts (SQLite: a temp B-tree; PostgreSQL: a Sort node). */
@@ -73,7 +83,16 @@ for (const dialect of DIALECTS) {
       }
     }
 
-    const filters: MessageFilter[] = [{}, { status: 'sent' }, { status: 'skipped' }, { status: 'pending' }, { status: 'dead' }, { channel: 'chat' }, { channel: 'email', status: 'dead' }, { channel: 'chat', status: 'sent' }];
+    const filters: MessageFilter[] = [
+      {},
+      { status: 'sent' },
+      { status: 'skipped' },
+      { status: 'pending' },
+      { status: 'dead' },
+      { channel: 'chat' },
+      { channel: 'email', status: 'dead' },
+      { channel: 'chat', status: 'sent' },
+    ];
     for (const filter of filters) {
       test(`a page of the log ${JSON.stringify(filter)} is read in order from an index`, async () => {
         const { page } = messageLogQueries(database.db, filter, { limit: 20, offset: 100 });
@@ -100,7 +119,9 @@ for (const dialect of DIALECTS) {
     });
 
     test('the dispatcher’s claim still reads its queue index, outbox_due', async () => {
-      const [claim] = await statementsOf(database.db, (db) => claimDueMessages(db, dialect, { now: at(ROWS), leaseUntil: at(ROWS + 1), limit: 16 }));
+      const [claim] = await statementsOf(database.db, (db) =>
+        claimDueMessages(db, dialect, { now: at(ROWS), leaseUntil: at(ROWS + 1), limit: 16 }),
+      );
       const text = await plan(claim!);
       assertIndexed(text, 'the claim');
       assert.match(text, /outbox_due/);

@@ -10,9 +10,19 @@ const STATUSES = ['pending', 'sent', 'skipped', 'dead'] as const;
 const CHANNELS = ['email', 'chat'] as const;
 
 export const ListBody = z.object({
-  recordId: z.string({ error: 'recordId must be a string' }).refine(isStorable, 'recordId must not contain NUL').optional().describe("The reservation or subscription the messages are about; '' or absent for all"),
-  status: z.union([z.enum(STATUSES), z.literal('')], { error: `status must be one of ${STATUSES.join(', ')}` }).optional().describe("'' or absent for all"),
-  channel: z.union([z.enum(CHANNELS), z.literal('')], { error: `channel must be one of ${CHANNELS.join(', ')}` }).optional().describe("'' or absent for both"),
+  recordId: z
+    .string({ error: 'recordId must be a string' })
+    .refine(isStorable, 'recordId must not contain NUL')
+    .optional()
+    .describe("The reservation or subscription the messages are about; '' or absent for all"),
+  status: z
+    .union([z.enum(STATUSES), z.literal('')], { error: `status must be one of ${STATUSES.join(', ')}` })
+    .optional()
+    .describe("'' or absent for all"),
+  channel: z
+    .union([z.enum(CHANNELS), z.literal('')], { error: `channel must be one of ${CHANNELS.join(', ')}` })
+    .optional()
+    .describe("'' or absent for both"),
   ...pagingFields,
 });
 
@@ -30,7 +40,9 @@ export const MessageSchema = z
     id: z.string(),
     recordId: z.string().nullable().describe('The reservation or subscription it is about; null for a message about none'),
     channel: z.enum(CHANNELS),
-    kind: z.string().describe("The template kind of an email (reservation-received, …); the webhook's name for chat (reservation, restock, public)"),
+    kind: z
+      .string()
+      .describe("The template kind of an email (reservation-received, …); the webhook's name for chat (reservation, restock, public)"),
     to: z.string().describe("The address of an email; the webhook's name for chat, never its URL"),
     status: z.enum(STATUSES).describe('pending: still to deliver; sent; skipped: its channel is not configured; dead: given up'),
     attempts: z.number().int().describe('Delivery attempts made'),
@@ -55,5 +67,8 @@ export const RetryResponse = z.object({
   success: z.literal(true),
   retriedCount: z.number().int(),
   retriedIds: z.array(z.string()),
-  errors: z.array(z.object({ id: z.string(), error: z.string() })).optional().describe('Items left unchanged (Invalid item, Message not found, Message is not dead); absent when none'),
+  errors: z
+    .array(z.object({ id: z.string(), error: z.string() }))
+    .optional()
+    .describe('Items left unchanged (Invalid item, Message not found, Message is not dead); absent when none'),
 });

@@ -12,7 +12,10 @@ export interface MessageFilter {
   channel?: MessageChannel;
 }
 
-export type LoggedRow = Pick<Selectable<OutboxRow>, 'id' | 'record_id' | 'channel' | 'destination' | 'payload' | 'status' | 'attempts' | 'last_error' | 'created_at' | 'sent_at'>;
+export type LoggedRow = Pick<
+  Selectable<OutboxRow>,
+  'id' | 'record_id' | 'channel' | 'destination' | 'payload' | 'status' | 'attempts' | 'last_error' | 'created_at' | 'sent_at'
+>;
 
 function matching(db: Kysely<Tables>, filter: MessageFilter) {
   let query = db.selectFrom('outbox');

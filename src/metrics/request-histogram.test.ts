@@ -8,7 +8,16 @@ function canonical(text: string): string[] {
   return text
     .trim()
     .split('\n')
-    .map((line) => line.replace(/\{(.*)\}/, (_, labels: string) => `{${labels.split(/,(?=\w+=")/).sort().join(',')}}`))
+    .map((line) =>
+      line.replace(
+        /\{(.*)\}/,
+        (_, labels: string) =>
+          `{${labels
+            .split(/,(?=\w+=")/)
+            .sort()
+            .join(',')}}`,
+      ),
+    )
     .sort();
 }
 
@@ -18,7 +27,13 @@ test('exposes exactly what prom-client’s own Histogram would for the same obse
   const theirs = new Registry();
   const histogram = new RequestHistogram({ name: 'requests_seconds', help: 'Requests.', buckets });
   ours.registerMetric(histogram as unknown as Histogram);
-  const reference = new Histogram({ name: 'requests_seconds', help: 'Requests.', labelNames: ['route', 'method', 'status'], buckets, registers: [theirs] });
+  const reference = new Histogram({
+    name: 'requests_seconds',
+    help: 'Requests.',
+    labelNames: ['route', 'method', 'status'],
+    buckets,
+    registers: [theirs],
+  });
 
   const observations: [string, string, number, number][] = [
     ['/api/products', 'GET', 200, 0.0004],

@@ -15,10 +15,19 @@ const content: ChatContent = {
 };
 
 test('Discord shape for discord.com and discordapp.com hosts only', () => {
-  for (const url of ['https://discord.com/api/webhooks/1/x', 'https://ptb.discord.com/api/webhooks/1/x', 'https://discordapp.com/api/webhooks/1/x']) {
+  for (const url of [
+    'https://discord.com/api/webhooks/1/x',
+    'https://ptb.discord.com/api/webhooks/1/x',
+    'https://discordapp.com/api/webhooks/1/x',
+  ]) {
     assert.equal(isDiscordWebhook(url), true, url);
   }
-  for (const url of ['https://hooks.slack.com/services/x', 'https://discord.com.evil.example/x', 'https://notdiscord.com/x', 'http://127.0.0.1:9/discord.com']) {
+  for (const url of [
+    'https://hooks.slack.com/services/x',
+    'https://discord.com.evil.example/x',
+    'https://notdiscord.com/x',
+    'http://127.0.0.1:9/discord.com',
+  ]) {
     assert.equal(isDiscordWebhook(url), false, url);
   }
 });
@@ -31,12 +40,14 @@ test('Slack: {text, mrkdwn: false, blocks}, all plain text, with <, > and & esca
   assert.ok(payload.text.includes('&lt;!channel&gt;'));
   assert.ok(payload.text.includes('&amp; co line'), 'one line');
   assert.equal(payload.blocks[0]?.text?.text, content.title);
-  assert.deepEqual(payload.blocks[1]?.fields?.map((f) => f.text), [
-    'お名前\n&lt;!channel&gt; @everyone *bold* _it_ :joy: [click](https://evil.example) &amp; co line',
-    '予約番号\nres_1',
-  ]);
+  assert.deepEqual(
+    payload.blocks[1]?.fields?.map((f) => f.text),
+    ['お名前\n&lt;!channel&gt; @everyone *bold* _it_ :joy: [click](https://evil.example) &amp; co line', '予約番号\nres_1'],
+  );
   assert.equal(payload.blocks[2]?.elements?.[0]?.text, content.timestamp);
-  const texts = payload.blocks.flatMap((block) => [block.text, ...(block.fields ?? []), ...(block.elements ?? [])]).filter((t) => t !== undefined);
+  const texts = payload.blocks
+    .flatMap((block) => [block.text, ...(block.fields ?? []), ...(block.elements ?? [])])
+    .filter((t) => t !== undefined);
   assert.deepEqual(new Set(texts.map((t) => `${t.type} ${t.emoji}`)), new Set(['plain_text false']), 'no mrkdwn, no :emoji: codes');
 });
 
@@ -55,7 +66,23 @@ test('Discord: {content, embeds} with mentions switched off and markdown escaped
 });
 
 test('for any customer text, neither shape lets it become a mention, a link or a second line', () => {
-  const text = fc.oneof(fc.string({ unit: 'binary', maxLength: 40 }), fc.constantFrom('<!channel>', '<!here|here>', '<https://evil.example|click>', '@everyone', '*bold*', 'https://evil.example', ':joy:', '[x](https://evil.example)', '<@123>', '&lt;', '\r\nline', '\\[x\\]'));
+  const text = fc.oneof(
+    fc.string({ unit: 'binary', maxLength: 40 }),
+    fc.constantFrom(
+      '<!channel>',
+      '<!here|here>',
+      '<https://evil.example|click>',
+      '@everyone',
+      '*bold*',
+      'https://evil.example',
+      ':joy:',
+      '[x](https://evil.example)',
+      '<@123>',
+      '&lt;',
+      '\r\nline',
+      '\\[x\\]',
+    ),
+  );
   fc.assert(
     fc.property(text, (value) => {
       const message: ChatContent = { ...content, fields: [{ label: 'お名前', value }] };

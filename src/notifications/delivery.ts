@@ -13,7 +13,12 @@ import type { EmailContent, QueuedMessage } from './message.ts';
  * configured; a refusal is thrown. An outbox message passes `stillQueued`, asked just before the
  * send (`withdrawn` when it answers false: the message was erased).
  */
-export type SendEmail = (content: EmailContent, to: string, idempotencyKey: string, stillQueued?: () => Promise<boolean>) => Promise<DeliveryOutcome>;
+export type SendEmail = (
+  content: EmailContent,
+  to: string,
+  idempotencyKey: string,
+  stillQueued?: () => Promise<boolean>,
+) => Promise<DeliveryOutcome>;
 
 export interface Delivery {
   deliver: Deliver;
@@ -29,7 +34,11 @@ export interface Delivery {
  * without a word, as SPEC §1 asks. An email is rendered here, with the template version it was
  * queued with (read from `database` once per version).
  */
-export async function createDelivery(config: Pick<Config, 'appEnv' | 'email' | 'webhooks'>, log: Logger, database: Database): Promise<Delivery> {
+export async function createDelivery(
+  config: Pick<Config, 'appEnv' | 'email' | 'webhooks'>,
+  log: Logger,
+  database: Database,
+): Promise<Delivery> {
   const render = createEmailRenderer(database);
   const http = createJsonPoster();
   const email = await createEmailSender(config.email, http);
@@ -40,7 +49,11 @@ export async function createDelivery(config: Pick<Config, 'appEnv' | 'email' | '
     if (!email) {
       // Only a developer's own machine writes the email out; elsewhere the log would keep the
       // customer's address and words, which no erasure reaches (SPEC §9).
-      if (config.appEnv === 'development') log.info({ idempotencyKey, to: outgoing.to, subject: outgoing.subject, text: outgoing.text }, 'email skipped: no provider configured');
+      if (config.appEnv === 'development')
+        log.info(
+          { idempotencyKey, to: outgoing.to, subject: outgoing.subject, text: outgoing.text },
+          'email skipped: no provider configured',
+        );
       else log.info({ idempotencyKey }, 'email skipped: no provider configured');
       return 'skipped';
     }

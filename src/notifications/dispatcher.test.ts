@@ -39,7 +39,15 @@ interface Harness {
   /** A delivery that waits until the test lets it finish (or the test ends). */
   held(): Held;
   queue(keys: string[], queuedAtMs?: number): Promise<void>;
-  row(key: string): Promise<{ status: string; attempts: number; next_attempt_at: string; locked_until: string | null; last_error: string | null; sent_at: string | null; died_at: string | null }>;
+  row(key: string): Promise<{
+    status: string;
+    attempts: number;
+    next_attempt_at: string;
+    locked_until: string | null;
+    last_error: string | null;
+    sent_at: string | null;
+    died_at: string | null;
+  }>;
   /** The message's status, undefined while it is not queued. */
   status(key: string): Promise<string | undefined>;
 }
@@ -87,7 +95,11 @@ async function harness(t: TestContext, timings: Partial<DispatcherTimings> = {})
     queue: (keys, queuedAtMs = clock.now) =>
       enqueueMessages(
         database.db,
-        keys.map((key) => ({ idempotencyKey: key, queuedAt: at(queuedAtMs), message: { channel: 'chat', webhook: 'reservation', content: { title: key, fields: [], timestamp: at(0) } } })),
+        keys.map((key) => ({
+          idempotencyKey: key,
+          queuedAt: at(queuedAtMs),
+          message: { channel: 'chat', webhook: 'reservation', content: { title: key, fields: [], timestamp: at(0) } },
+        })),
       ),
     row: async (key) => ({
       ...(await database.db
@@ -96,7 +108,8 @@ async function harness(t: TestContext, timings: Partial<DispatcherTimings> = {})
         .where('idempotency_key', '=', key)
         .executeTakeFirstOrThrow()),
     }),
-    status: async (key) => (await database.db.selectFrom('outbox').select('status').where('idempotency_key', '=', key).executeTakeFirst())?.status,
+    status: async (key) =>
+      (await database.db.selectFrom('outbox').select('status').where('idempotency_key', '=', key).executeTakeFirst())?.status,
   };
 }
 
@@ -136,12 +149,23 @@ test('start delivers what is due and records it; a message not yet due waits for
   const h = await harness(t);
   await h.queue(['now']);
   await h.queue(['later'], 5_000);
-  const outcomes = new Map([['now', 'sent' as const], ['later', 'skipped' as const]]);
+  const outcomes = new Map([
+    ['now', 'sent' as const],
+    ['later', 'skipped' as const],
+  ]);
   const dispatcher = h.dispatcher(async (message) => outcomes.get(message.idempotencyKey)!);
   h.clock.now = 100;
   dispatcher.start();
   await waitUntil(async () => (await h.status('now')) === 'sent', { what: 'the due message sent' });
-  assert.deepEqual(await h.row('now'), { status: 'sent', attempts: 1, next_attempt_at: at(100 + TIMINGS.leaseMs), locked_until: null, last_error: null, sent_at: at(100), died_at: null });
+  assert.deepEqual(await h.row('now'), {
+    status: 'sent',
+    attempts: 1,
+    next_attempt_at: at(100 + TIMINGS.leaseMs),
+    locked_until: null,
+    last_error: null,
+    sent_at: at(100),
+    died_at: null,
+  });
 
   dispatcher.wake();
   await settle(100);
@@ -196,10 +220,13 @@ test('a failure is retried after a doubling, jittered, capped delay; the last al
 
   /** Waits for attempt `n` to be settled, and returns the delay it was given before the next one. */
   const failed = async (n: number) => {
-    const row = await waitUntil(async () => {
-      const r = await h.row('m');
-      return r.attempts === n && r.locked_until === null ? r : undefined;
-    }, { what: `attempt ${n} settled` });
+    const row = await waitUntil(
+      async () => {
+        const r = await h.row('m');
+        return r.attempts === n && r.locked_until === null ? r : undefined;
+      },
+      { what: `attempt ${n} settled` },
+    );
     assert.equal(row.last_error, 'fetch failed: connect ECONNREFUSED');
     return Date.parse(row.next_attempt_at) - (T0 + h.clock.now);
   };
@@ -217,7 +244,13 @@ test('a failure is retried after a doubling, jittered, capped delay; the last al
   assert.ok(second >= 750 && second <= 1_500, `second retry after min(2 × base, cap) × (½…1): ${second}`);
   assert.equal((await h.row('m')).status, 'pending');
   const warnings = h.lines.filter((line) => line.msg === 'outbox: delivery failed; will retry');
-  assert.deepEqual(warnings.map((line) => [line.level, line.attempts, line.error]), [[40, 1, 'fetch failed: connect ECONNREFUSED'], [40, 2, 'fetch failed: connect ECONNREFUSED']]);
+  assert.deepEqual(
+    warnings.map((line) => [line.level, line.attempts, line.error]),
+    [
+      [40, 1, 'fetch failed: connect ECONNREFUSED'],
+      [40, 2, 'fetch failed: connect ECONNREFUSED'],
+    ],
+  );
 
   h.clock.now += second;
   dispatcher.wake();
@@ -225,7 +258,10 @@ test('a failure is retried after a doubling, jittered, capped delay; the last al
   const dead = await h.row('m');
   assert.deepEqual([dead.attempts, dead.locked_until, dead.last_error], [3, null, 'fetch failed: connect ECONNREFUSED']);
   const given = h.lines.filter((line) => line.msg === 'outbox: message given up after its last attempt');
-  assert.deepEqual(given.map((line) => [line.level, line.attempts]), [[50, 3]]);
+  assert.deepEqual(
+    given.map((line) => [line.level, line.attempts]),
+    [[50, 3]],
+  );
 
   h.clock.now += 86_400_000;
   dispatcher.wake();
@@ -242,9 +278,15 @@ test('a provider refusal that no retry can change is dead at its first attempt, 
   dispatcher.start();
   await waitUntil(async () => (await h.status('m')) === 'dead', { what: 'the message given up' });
   const dead = await h.row('m');
-  assert.deepEqual([dead.attempts, dead.locked_until, dead.last_error, dead.died_at], [1, null, 'HTTP 422: {"message":"Invalid `to` field"}', at(0)]);
+  assert.deepEqual(
+    [dead.attempts, dead.locked_until, dead.last_error, dead.died_at],
+    [1, null, 'HTTP 422: {"message":"Invalid `to` field"}', at(0)],
+  );
   const given = h.lines.filter((line) => line.msg === 'outbox: message given up: the provider refused it for good');
-  assert.deepEqual(given.map((line) => [line.level, line.attempts]), [[50, 1]]);
+  assert.deepEqual(
+    given.map((line) => [line.level, line.attempts]),
+    [[50, 1]],
+  );
   h.clock.now += 86_400_000;
   dispatcher.wake();
   await settle(100);
@@ -342,11 +384,18 @@ test('a message erased after its claim, while its delivery is prepared, is not s
   await settle(50);
   assert.deepEqual(sent, ['kept']);
   assert.equal(await h.status('erased'), undefined, 'not written back');
-  assert.deepEqual(h.lines.filter((line) => line.level >= 40), [], 'no warning: an erased message is not a lost lease');
-  assert.deepEqual(dispatcher.attemptCounts().sort((a, b) => a.outcome.localeCompare(b.outcome)), [
-    { channel: 'chat', outcome: 'sent', count: 1 },
-    { channel: 'chat', outcome: 'withdrawn', count: 1 },
-  ]);
+  assert.deepEqual(
+    h.lines.filter((line) => line.level >= 40),
+    [],
+    'no warning: an erased message is not a lost lease',
+  );
+  assert.deepEqual(
+    dispatcher.attemptCounts().sort((a, b) => a.outcome.localeCompare(b.outcome)),
+    [
+      { channel: 'chat', outcome: 'sent', count: 1 },
+      { channel: 'chat', outcome: 'withdrawn', count: 1 },
+    ],
+  );
 });
 
 test('at most `concurrency` deliveries run at once; the rest are claimed as slots free up', async (t) => {
@@ -367,7 +416,10 @@ test('at most `concurrency` deliveries run at once; the rest are claimed as slot
     slow.releaseAll();
     await settle(20);
   }
-  await waitUntil(async () => (await h.database.db.selectFrom('outbox').select('id').where('status', '=', 'sent').execute()).length === keys.length, { what: 'every message sent' });
+  await waitUntil(
+    async () => (await h.database.db.selectFrom('outbox').select('id').where('status', '=', 'sent').execute()).length === keys.length,
+    { what: 'every message sent' },
+  );
   assert.equal(slow.maxInFlight, TIMINGS.concurrency);
   assert.deepEqual([...h.attempts].sort(), keys.sort(), 'each once');
 });

@@ -165,7 +165,9 @@ export class Dispatcher {
     let outcome: DeliveryOutcome;
     try {
       const claimedAt = performance.now();
-      outcome = await this.#deliver(message, () => (performance.now() - claimedAt < CHECK_AFTER_MS ? Promise.resolve(true) : this.#stillHeld(message)));
+      outcome = await this.#deliver(message, () =>
+        performance.now() - claimedAt < CHECK_AFTER_MS ? Promise.resolve(true) : this.#stillHeld(message),
+      );
     } catch (error) {
       await this.#settleFailure(message, error);
       return;
@@ -189,7 +191,10 @@ export class Dispatcher {
     const batch = this.#heldChecks;
     this.#heldChecks = [];
     try {
-      const held = await stillHeldIds(this.#database.db, batch.map(({ message }) => message));
+      const held = await stillHeldIds(
+        this.#database.db,
+        batch.map(({ message }) => message),
+      );
       for (const { message, answer } of batch) answer.resolve(held.has(message.id));
     } catch (error) {
       // Unknown is not yes: the delivery fails and is retried.
@@ -204,7 +209,8 @@ export class Dispatcher {
     if (batch.length === 0) return;
     try {
       const held = await markDelivered(this.#database.db, batch, new Date(this.#now()).toISOString());
-      if (held < batch.length) this.#log.warn({ lost: batch.length - held }, 'outbox: lease expired during delivery; the message may be sent again');
+      if (held < batch.length)
+        this.#log.warn({ lost: batch.length - held }, 'outbox: lease expired during delivery; the message may be sent again');
     } catch (error) {
       // The leases run out and the messages are claimed again: better twice than never.
       this.#log.error({ err: error, messages: batch.length }, 'outbox: recording deliveries failed');
@@ -217,7 +223,10 @@ export class Dispatcher {
     const giveUp = refused || message.attempts >= this.#timings.maxAttempts;
     const now = this.#now();
     // The provider's own Retry-After (already bounded) wins over the backoff: it knows when it will take the message.
-    const waitMs = error instanceof DeliveryFailure && error.retryAfterMs !== undefined ? error.retryAfterMs : retryDelayMs(message.attempts, { baseMs: this.#timings.retryBaseMs, capMs: this.#timings.retryCapMs });
+    const waitMs =
+      error instanceof DeliveryFailure && error.retryAfterMs !== undefined
+        ? error.retryAfterMs
+        : retryDelayMs(message.attempts, { baseMs: this.#timings.retryBaseMs, capMs: this.#timings.retryCapMs });
     const retryAt = giveUp ? null : new Date(now + waitMs).toISOString();
     const line = { messageId: message.id, channel: message.message.channel, attempts: message.attempts, error: withoutAddresses(reason) };
     this.#count(message.message.channel, giveUp ? 'dead' : 'retry');

@@ -29,7 +29,9 @@ export async function createEmailSender(settings: Config['email'], http: JsonPos
 /** The addresses, subject and extra headers on one line each, whatever they were given as. */
 export function headerSafe(email: Email): Email {
   const headers = email.headers
-    ? Object.fromEntries(Object.entries(email.headers).map(([name, value]) => [singleLine(name).replace(/[^!-9;-~]/g, ''), singleLine(value)]))
+    ? Object.fromEntries(
+        Object.entries(email.headers).map(([name, value]) => [singleLine(name).replace(/[^!-9;-~]/g, ''), singleLine(value)]),
+      )
     : undefined;
   return { ...email, from: singleLine(email.from), to: singleLine(email.to), subject: singleLine(email.subject), headers };
 }

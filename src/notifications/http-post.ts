@@ -28,7 +28,10 @@ export interface JsonPoster {
  * the CPU and memory per request of node:http, and the dispatcher makes one request per message.
  */
 export function createJsonPoster(): JsonPoster {
-  const agents = { http: new HttpAgent({ keepAlive: true, maxSockets: MAX_SOCKETS }), https: new HttpsAgent({ keepAlive: true, maxSockets: MAX_SOCKETS }) };
+  const agents = {
+    http: new HttpAgent({ keepAlive: true, maxSockets: MAX_SOCKETS }),
+    https: new HttpsAgent({ keepAlive: true, maxSockets: MAX_SOCKETS }),
+  };
   return {
     post: (url, body, headers = {}) => {
       const target = new URL(url);
@@ -46,7 +49,13 @@ export function createJsonPoster(): JsonPoster {
           (response) => answerOf(response).then(resolve, reject),
         );
         request.on('error', (error: NodeJS.ErrnoException) =>
-          reject(new Error(error.name === 'AbortError' || error.name === 'TimeoutError' ? `no answer within ${SEND_TIMEOUT_MS} ms` : (error.code ?? error.message))),
+          reject(
+            new Error(
+              error.name === 'AbortError' || error.name === 'TimeoutError'
+                ? `no answer within ${SEND_TIMEOUT_MS} ms`
+                : (error.code ?? error.message),
+            ),
+          ),
         );
         request.end(payload);
       });
@@ -73,7 +82,9 @@ function answerOf(response: IncomingMessage): Promise<void> {
       const shown = excerpt.slice(0, MAX_ANSWER_EXCERPT).trim();
       const header = response.headers['retry-after'];
       const wait = status === 429 || status === 503 ? retryAfterMs(header, Date.now()) : undefined;
-      reject(new DeliveryFailure(`HTTP ${status}${shown ? `: ${shown}` : ''}`, { permanent: isPermanentHttpStatus(status), retryAfterMs: wait }));
+      reject(
+        new DeliveryFailure(`HTTP ${status}${shown ? `: ${shown}` : ''}`, { permanent: isPermanentHttpStatus(status), retryAfterMs: wait }),
+      );
     });
   });
 }

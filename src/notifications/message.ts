@@ -30,8 +30,7 @@ export interface ChatContent {
 }
 
 export type OutgoingMessage =
-  | { channel: 'email'; to: string; email: QueuedEmail }
-  | { channel: 'chat'; webhook: WebhookName; content: ChatContent };
+  { channel: 'email'; to: string; email: QueuedEmail } | { channel: 'chat'; webhook: WebhookName; content: ChatContent };
 
 /** A message to queue. */
 export interface OutboxEntry {

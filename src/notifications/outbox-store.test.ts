@@ -5,16 +5,34 @@ import { outboxStatusCounts, storedMessage } from '../../test/helpers/outbox.ts'
 import { openDatabase, type Database } from '../db/database.ts';
 import { createLogger } from '../log.ts';
 import type { OutboxEntry } from './message.ts';
-import { claimDueMessages, countUndelivered, deleteExpiredMessages, deleteMessagesAbout, enqueueMessages, markDelivered, markFailed } from './outbox-store.ts';
+import {
+  claimDueMessages,
+  countUndelivered,
+  deleteExpiredMessages,
+  deleteMessagesAbout,
+  enqueueMessages,
+  markDelivered,
+  markFailed,
+} from './outbox-store.ts';
 
 // The outbox's claims, leases and settlements on both dialects, with the clock passed in.
 
 const at = (ms: number) => new Date(Date.UTC(2030, 0, 1) + ms).toISOString();
 
-const notice = (key: string) => ({ productName: key, price: null, productUrl: `https://shop.example/${key}`, unsubscribeUrl: `https://shop.example/u/${key}` });
+const notice = (key: string) => ({
+  productName: key,
+  price: null,
+  productUrl: `https://shop.example/${key}`,
+  unsubscribeUrl: `https://shop.example/u/${key}`,
+});
 
 function email(key: string, queuedAt: string, recordId?: string): OutboxEntry {
-  return { idempotencyKey: key, recordId, queuedAt, message: { channel: 'email', to: `${key}@example.com`, email: { template: 'restock-available', facts: notice(key) } } };
+  return {
+    idempotencyKey: key,
+    recordId,
+    queuedAt,
+    message: { channel: 'email', to: `${key}@example.com`, email: { template: 'restock-available', facts: notice(key) } },
+  };
 }
 
 for (const dialect of DIALECTS) {
@@ -35,7 +53,13 @@ for (const dialect of DIALECTS) {
       await enqueueMessages(database.db, [email('a', at(0))]);
       await enqueueMessages(database.db, [email('a', at(1)), email('b', at(1))]);
       const rows = await database.db.selectFrom('outbox').select(['idempotency_key', 'created_at']).orderBy('idempotency_key').execute();
-      assert.deepEqual(rows.map((row) => ({ ...row })), [{ idempotency_key: 'a', created_at: at(0) }, { idempotency_key: 'b', created_at: at(1) }]);
+      assert.deepEqual(
+        rows.map((row) => ({ ...row })),
+        [
+          { idempotency_key: 'a', created_at: at(0) },
+          { idempotency_key: 'b', created_at: at(1) },
+        ],
+      );
     });
 
     test('a claim takes due messages oldest first, counts the attempt and holds them for the lease', async () => {
@@ -43,9 +67,20 @@ for (const dialect of DIALECTS) {
       await enqueueMessages(database.db, [email('early', at(100))]);
       assert.deepEqual(await claim(50), [], 'nothing is due yet');
       const claimed = await claim(600, 1);
-      assert.deepEqual(claimed.map((m) => [m.idempotencyKey, m.attempts, m.lease]), [['early', 1, at(1_600)]]);
-      assert.deepEqual(claimed[0]!.message, { channel: 'email', to: 'early@example.com', email: { template: 'restock-available', version: 1, facts: notice('early') } });
-      assert.deepEqual((await claim(700)).map((m) => m.idempotencyKey), ['late'], 'a held message is not claimed again');
+      assert.deepEqual(
+        claimed.map((m) => [m.idempotencyKey, m.attempts, m.lease]),
+        [['early', 1, at(1_600)]],
+      );
+      assert.deepEqual(claimed[0]!.message, {
+        channel: 'email',
+        to: 'early@example.com',
+        email: { template: 'restock-available', version: 1, facts: notice('early') },
+      });
+      assert.deepEqual(
+        (await claim(700)).map((m) => m.idempotencyKey),
+        ['late'],
+        'a held message is not claimed again',
+      );
       assert.deepEqual(await claim(1_599), []);
     });
 
@@ -72,14 +107,29 @@ for (const dialect of DIALECTS) {
       assert.equal(await markFailed(database.db, again!, { error: 'HTTP 500', at: at(3_001), retryAt: null }), true);
       assert.deepEqual(await claim(1_000_000), []);
       const row = await database.db.selectFrom('outbox').selectAll().executeTakeFirstOrThrow();
-      assert.deepEqual([row.status, row.last_error, row.locked_until, row.died_at, row.sent_at], ['dead', 'HTTP 500', null, at(3_001), null]);
+      assert.deepEqual(
+        [row.status, row.last_error, row.locked_until, row.died_at, row.sent_at],
+        ['dead', 'HTTP 500', null, at(3_001), null],
+      );
     });
 
     test('counts by status, and erases the messages about a record', async () => {
-      await enqueueMessages(database.db, [email('a', at(0), 'res_1'), email('b', at(0), 'res_1'), email('c', at(0), 'res_2'), email('d', at(1))]);
+      await enqueueMessages(database.db, [
+        email('a', at(0), 'res_1'),
+        email('b', at(0), 'res_1'),
+        email('c', at(0), 'res_2'),
+        email('d', at(1)),
+      ]);
       // RETURNING gives no order: put the three claimed back in theirs.
       const [a, b, c] = (await claim(0, 3)).sort((x, y) => x.idempotencyKey.localeCompare(y.idempotencyKey));
-      await markDelivered(database.db, [{ id: a!.id, lease: a!.lease, status: 'sent' }, { id: b!.id, lease: b!.lease, status: 'skipped' }], at(1));
+      await markDelivered(
+        database.db,
+        [
+          { id: a!.id, lease: a!.lease, status: 'sent' },
+          { id: b!.id, lease: b!.lease, status: 'skipped' },
+        ],
+        at(1),
+      );
       await markFailed(database.db, c!, { error: 'x', at: at(1), retryAt: null });
       assert.deepEqual(await outboxStatusCounts(database.db), { pending: 1, sent: 1, skipped: 1, dead: 1 });
       assert.deepEqual(await countUndelivered(database.db), { pending: 1, dead: 1 });
@@ -107,7 +157,11 @@ for (const dialect of DIALECTS) {
     test('retention deletes sent and skipped messages sent before the cutoff and dead ones that died before it, a batch at a time', async () => {
       const DAY = 86_400_000;
       const row = (key: string, status: string, times: { created: number; sent?: number; died?: number }) =>
-        storedMessage(key, status, { createdAt: at(times.created), sentAt: times.sent === undefined ? undefined : at(times.sent), diedAt: times.died === undefined ? undefined : at(times.died) });
+        storedMessage(key, status, {
+          createdAt: at(times.created),
+          sentAt: times.sent === undefined ? undefined : at(times.sent),
+          diedAt: times.died === undefined ? undefined : at(times.died),
+        });
       const cutoff = at(40 * DAY);
       await database.db
         .insertInto('outbox')
@@ -128,12 +182,25 @@ for (const dialect of DIALECTS) {
       assert.equal(await deleteExpiredMessages(database.db, database.dialect, cutoff, 3), 1);
       assert.equal(await deleteExpiredMessages(database.db, database.dialect, cutoff, 3), 0);
       const left = await database.db.selectFrom('outbox').select('id').orderBy('id').execute();
-      assert.deepEqual(left.map((r) => r.id), ['late-dead', 'late-sent', 'old-pending', 'recent-sent']);
+      assert.deepEqual(
+        left.map((r) => r.id),
+        ['late-dead', 'late-sent', 'old-pending', 'recent-sent'],
+      );
     });
 
     test('purges running at once (several instances) delete every expired message once, and fail none', async () => {
-      const rows = Array.from({ length: 3_000 }, (_, i) => storedMessage(`m${i}`, ['sent', 'skipped', 'dead'][i % 3]!, { createdAt: at(i), sentAt: i % 3 === 2 ? undefined : at(i), diedAt: i % 3 === 2 ? at(i) : undefined }));
-      for (let i = 0; i < rows.length; i += 500) await database.db.insertInto('outbox').values(rows.slice(i, i + 500)).execute();
+      const rows = Array.from({ length: 3_000 }, (_, i) =>
+        storedMessage(`m${i}`, ['sent', 'skipped', 'dead'][i % 3]!, {
+          createdAt: at(i),
+          sentAt: i % 3 === 2 ? undefined : at(i),
+          diedAt: i % 3 === 2 ? at(i) : undefined,
+        }),
+      );
+      for (let i = 0; i < rows.length; i += 500)
+        await database.db
+          .insertInto('outbox')
+          .values(rows.slice(i, i + 500))
+          .execute();
       const purger = async () => {
         let deleted = 0;
         for (;;) {
@@ -143,7 +210,10 @@ for (const dialect of DIALECTS) {
         }
       };
       const counts = await Promise.all(Array.from({ length: 4 }, purger));
-      assert.equal(counts.reduce((a, b) => a + b, 0), 3_000);
+      assert.equal(
+        counts.reduce((a, b) => a + b, 0),
+        3_000,
+      );
       assert.deepEqual(await outboxStatusCounts(database.db), { pending: 0, sent: 0, skipped: 0, dead: 0 });
     });
   });

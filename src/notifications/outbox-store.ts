@@ -27,7 +27,9 @@ const SKIPPED = sql.lit('skipped');
 export async function enqueueMessages(db: Kysely<Tables>, entries: OutboxEntry[]): Promise<void> {
   if (entries.length === 0) return;
   // An email is rendered with the template version current now, however the template changes before it is sent.
-  const unversioned = entries.flatMap(({ message }) => (message.channel === 'email' && message.email.version === undefined ? [message.email.template] : []));
+  const unversioned = entries.flatMap(({ message }) =>
+    message.channel === 'email' && message.email.version === undefined ? [message.email.template] : [],
+  );
   const versions = unversioned.length > 0 ? await currentVersionNumbers(db, [...new Set(unversioned)]) : undefined;
   await db
     .insertInto('outbox')
@@ -36,7 +38,11 @@ export async function enqueueMessages(db: Kysely<Tables>, entries: OutboxEntry[]
         id: uuidV7(),
         channel: message.channel,
         destination: message.channel === 'email' ? message.to : message.webhook,
-        payload: JSON.stringify(message.channel === 'email' ? { ...message.email, version: message.email.version ?? versions?.get(message.email.template) } : message.content),
+        payload: JSON.stringify(
+          message.channel === 'email'
+            ? { ...message.email, version: message.email.version ?? versions?.get(message.email.template) }
+            : message.content,
+        ),
         idempotency_key: idempotencyKey,
         record_id: recordId ?? null,
         status: 'pending',
@@ -69,7 +75,13 @@ export async function claimDueMessages(
     // A CTE, not `id IN (subquery)`: PostgreSQL may run such a subquery more than once, which with
     // SKIP LOCKED can claim more than `limit` rows; a CTE with FOR UPDATE is run exactly once.
     .with('due', (qb) => {
-      const due = qb.selectFrom('outbox').select('id').where('status', '=', PENDING).where('next_attempt_at', '<=', now).orderBy('next_attempt_at').limit(limit);
+      const due = qb
+        .selectFrom('outbox')
+        .select('id')
+        .where('status', '=', PENDING)
+        .where('next_attempt_at', '<=', now)
+        .orderBy('next_attempt_at')
+        .limit(limit);
       return dialect === 'postgres' ? due.forUpdate().skipLocked() : due;
     })
     .updateTable('outbox')
@@ -82,7 +94,9 @@ export async function claimDueMessages(
   return rows.map((row) => ({ ...toQueued(row), lease: leaseUntil }));
 }
 
-function toQueued(row: Pick<OutboxRow, 'id' | 'channel' | 'destination' | 'payload' | 'idempotency_key'> & { attempts: number }): QueuedMessage {
+function toQueued(
+  row: Pick<OutboxRow, 'id' | 'channel' | 'destination' | 'payload' | 'idempotency_key'> & { attempts: number },
+): QueuedMessage {
   const payload = JSON.parse(row.payload);
   const message: OutgoingMessage =
     row.channel === 'email'
@@ -120,7 +134,11 @@ export async function markDelivered(
     const result = await db
       .updateTable('outbox')
       .set({ status, sent_at: now, locked_until: null, last_error: null })
-      .where('id', 'in', group.map((s) => s.id))
+      .where(
+        'id',
+        'in',
+        group.map((s) => s.id),
+      )
       .where('locked_until', '=', lease)
       .executeTakeFirst();
     updated += Number(result.numUpdatedRows);
@@ -150,7 +168,11 @@ export async function markFailed(
 /** Messages still to deliver and messages given up, for the dashboard; each count reads a partial index. */
 export async function countUndelivered(db: Kysely<Tables>): Promise<{ pending: number; dead: number }> {
   const count = async (status: typeof PENDING) => {
-    const row = await db.selectFrom('outbox').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', status).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('outbox')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('status', '=', status)
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   };
   return { pending: await count(PENDING), dead: await count(DEAD) };
@@ -163,7 +185,12 @@ export async function countUndelivered(db: Kysely<Tables>): Promise<{ pending: n
  * messages skipped for an unset webhook are left out: that is a choice, not a fault (SPEC §1).
  */
 export async function countDeliveredSince(db: Kysely<Tables>, since: string): Promise<{ sent: number; skipped: number }> {
-  const sent = await db.selectFrom('outbox').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', SENT).where('sent_at', '>=', since).executeTakeFirstOrThrow();
+  const sent = await db
+    .selectFrom('outbox')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('status', '=', SENT)
+    .where('sent_at', '>=', since)
+    .executeTakeFirstOrThrow();
   const skipped = await db
     .selectFrom('outbox')
     .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -180,9 +207,21 @@ export async function outboxBacklog(db: Kysely<Tables>): Promise<{ pending: numb
   // in between showed as nothing waiting with an oldest waiting age.
   const row = await db
     .selectNoFrom((eb) => [
-      eb.selectFrom('outbox').select((e) => e.fn.countAll<number>().as('n')).where('status', '=', PENDING).as('pending'),
-      eb.selectFrom('outbox').select((e) => e.fn.countAll<number>().as('n')).where('status', '=', DEAD).as('dead'),
-      eb.selectFrom('outbox').select((e) => e.fn.min<string>('created_at').as('at')).where('status', '=', PENDING).as('oldestPendingAt'),
+      eb
+        .selectFrom('outbox')
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .where('status', '=', PENDING)
+        .as('pending'),
+      eb
+        .selectFrom('outbox')
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .where('status', '=', DEAD)
+        .as('dead'),
+      eb
+        .selectFrom('outbox')
+        .select((e) => e.fn.min<string>('created_at').as('at'))
+        .where('status', '=', PENDING)
+        .as('oldestPendingAt'),
     ])
     .executeTakeFirstOrThrow();
   return { pending: Number(row.pending), dead: Number(row.dead), oldestPendingAt: row.oldestPendingAt ?? null };
@@ -246,7 +285,8 @@ function chunks(ids: string[]): string[][] {
 export async function findMessagesAbout(db: Kysely<Tables>, recordIds: string[], addressKey?: string): Promise<Selectable<OutboxRow>[]> {
   const found = new Map<string, Selectable<OutboxRow>>();
   const queries = chunks(recordIds).map((ids) => db.selectFrom('outbox').selectAll().where('record_id', 'in', ids));
-  if (addressKey !== undefined) queries.push(db.selectFrom('outbox').selectAll().where('channel', '=', EMAIL).where(atAddress('destination', addressKey)));
+  if (addressKey !== undefined)
+    queries.push(db.selectFrom('outbox').selectAll().where('channel', '=', EMAIL).where(atAddress('destination', addressKey)));
   for (const query of queries) for (const row of await query.execute()) found.set(row.id, row);
   return [...found.values()].sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id));
 }
@@ -257,7 +297,8 @@ export async function findMessagesAbout(db: Kysely<Tables>, recordIds: string[],
  */
 export async function deleteMessagesAbout(db: Kysely<Tables>, recordIds: string[], addressKey?: string): Promise<number> {
   const statements = chunks(recordIds).map((ids) => db.deleteFrom('outbox').where('record_id', 'in', ids));
-  if (addressKey !== undefined) statements.push(db.deleteFrom('outbox').where('channel', '=', EMAIL).where(atAddress('destination', addressKey)));
+  if (addressKey !== undefined)
+    statements.push(db.deleteFrom('outbox').where('channel', '=', EMAIL).where(atAddress('destination', addressKey)));
   let deleted = 0;
   for (const statement of statements) deleted += Number((await statement.executeTakeFirst()).numDeletedRows);
   return deleted;

@@ -18,6 +18,7 @@ export function startOutboxRetention(
   return startBatchedPurge(log, {
     ...options,
     what: 'messages past their retention',
-    deleteBatch: (now, limit) => deleteExpiredMessages(database.db, database.dialect, new Date(Date.parse(now) - options.retentionDays * DAY_MS).toISOString(), limit),
+    deleteBatch: (now, limit) =>
+      deleteExpiredMessages(database.db, database.dialect, new Date(Date.parse(now) - options.retentionDays * DAY_MS).toISOString(), limit),
   });
 }

@@ -13,8 +13,14 @@ test('doubles with each attempt, up to the cap', () => {
 });
 
 test('jitter takes off at most half, never adds', () => {
-  assert.equal(retryDelayMs(3, timings, () => 0.999999), 2_000);
-  assert.equal(retryDelayMs(3, timings, () => 0.5), 3_000);
+  assert.equal(
+    retryDelayMs(3, timings, () => 0.999999),
+    2_000,
+  );
+  assert.equal(
+    retryDelayMs(3, timings, () => 0.5),
+    3_000,
+  );
   for (let i = 0; i < 200; i++) {
     const delay = retryDelayMs(10, timings);
     assert.ok(delay >= 30_000 && delay <= 60_000, String(delay));

@@ -16,7 +16,11 @@ export async function exportPersonalData(database: Database, address: string) {
   const key = addressKey(address);
   const reservations = await findReservationsAt(database.db, key);
   const subscriptions = await findSubscriptionsAt(database.db, key);
-  const messages = await findMessagesAbout(database.db, [...reservations, ...subscriptions].map((r) => r.id), key);
+  const messages = await findMessagesAbout(
+    database.db,
+    [...reservations, ...subscriptions].map((r) => r.id),
+    key,
+  );
   return {
     email: key,
     reservations: reservations.map(personalReservation),
@@ -34,7 +38,10 @@ export async function exportPersonalData(database: Database, address: string) {
  * from what was deleted, so a reservation taken at the same moment is either erased with its
  * messages or left whole.
  */
-export async function erasePersonalData(database: Database, address: string): Promise<{ reservations: number; subscriptions: number; messages: number }> {
+export async function erasePersonalData(
+  database: Database,
+  address: string,
+): Promise<{ reservations: number; subscriptions: number; messages: number }> {
   const key = addressKey(address);
   return database.db.transaction().execute(async (trx) => {
     const { reservations, subscriptions } = await deleteRecordsAt(trx, key);

@@ -24,7 +24,8 @@ export function personalDataRoutes(database: Database): Route[] {
         200: { description: 'The data', schema: ExportResponse },
         ...errorResponses(400, 401, 413, 500),
       },
-      handle: async (c, { body }) => replyJson(c, 200, { success: true, ...(await exportPersonalData(database, body.email)) }, { 'Cache-Control': 'no-store' }),
+      handle: async (c, { body }) =>
+        replyJson(c, 200, { success: true, ...(await exportPersonalData(database, body.email)) }, { 'Cache-Control': 'no-store' }),
     }),
     defineRoute({
       method: 'POST',

@@ -19,7 +19,10 @@ export const AddressBody = z.object({
   email: z
     .string({ error: EMAIL_MESSAGE })
     .transform((email) => email.trim())
-    .refine((email) => codePointLength(email) <= 254 && isStorable(email) && /^[^\s@]+@[^\s@]+$/u.test(email) && email.isWellFormed(), EMAIL_MESSAGE)
+    .refine(
+      (email) => codePointLength(email) <= 254 && isStorable(email) && /^[^\s@]+@[^\s@]+$/u.test(email) && email.isWellFormed(),
+      EMAIL_MESSAGE,
+    )
     .describe('The customer’s address; matched case-insensitively (a Unicode domain matches its punycode form)'),
 });
 
@@ -37,12 +40,16 @@ export const ExportResponse = z.object({
   email: z.string().describe('The address as looked up: trimmed, lowercased, its domain in ASCII'),
   reservations: z.array(PersonalReservationSchema).describe('Active and archived, newest first'),
   subscriptions: z.array(PersonalSubscriptionSchema).describe('Active and archived, newest first'),
-  messages: z.array(MessageSchema).describe('Emails and chat notices about those records or sent to the address, whatever their state, newest first'),
+  messages: z
+    .array(MessageSchema)
+    .describe('Emails and chat notices about those records or sent to the address, whatever their state, newest first'),
 });
 
 export const EraseResponse = z.object({
   success: z.literal(true),
-  erased: z.object({ reservations: z.number().int(), subscriptions: z.number().int(), messages: z.number().int() }).describe('How many of each were deleted; all 0 when the address held nothing'),
+  erased: z
+    .object({ reservations: z.number().int(), subscriptions: z.number().int(), messages: z.number().int() })
+    .describe('How many of each were deleted; all 0 when the address held nothing'),
 });
 
 export const personalReservation = (row: Reservation): z.output<typeof PersonalReservationSchema> => ({
@@ -51,4 +58,7 @@ export const personalReservation = (row: Reservation): z.output<typeof PersonalR
   archivedAt: row.archived_at,
 });
 
-export const personalSubscription = (row: Subscription): z.output<typeof PersonalSubscriptionSchema> => ({ ...activeSubscription(row), archivedAt: row.archived_at });
+export const personalSubscription = (row: Subscription): z.output<typeof PersonalSubscriptionSchema> => ({
+  ...activeSubscription(row),
+  archivedAt: row.archived_at,
+});

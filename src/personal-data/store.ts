@@ -9,15 +9,30 @@ import type { Subscription } from '../subscriptions/store.ts';
 // already lowercased (address.ts).
 
 export async function findReservationsAt(db: Kysely<Tables>, key: string): Promise<Reservation[]> {
-  return db.selectFrom('reservations').selectAll().where(atAddress('email', key)).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+  return db
+    .selectFrom('reservations')
+    .selectAll()
+    .where(atAddress('email', key))
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
 }
 
 export async function findSubscriptionsAt(db: Kysely<Tables>, key: string): Promise<Subscription[]> {
-  return db.selectFrom('subscriptions').selectAll().where(atAddress('email', key)).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+  return db
+    .selectFrom('subscriptions')
+    .selectAll()
+    .where(atAddress('email', key))
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
 }
 
 /** Deletes the records at the address; what they were, for what depends on them (seats, messages). */
-export async function deleteRecordsAt(db: Kysely<Tables>, key: string): Promise<{ reservations: Reservation[]; subscriptions: Subscription[] }> {
+export async function deleteRecordsAt(
+  db: Kysely<Tables>,
+  key: string,
+): Promise<{ reservations: Reservation[]; subscriptions: Subscription[] }> {
   const reservations = await db.deleteFrom('reservations').where(atAddress('email', key)).returningAll().execute();
   const subscriptions = await db.deleteFrom('subscriptions').where(atAddress('email', key)).returningAll().execute();
   return { reservations, subscriptions };

@@ -12,26 +12,45 @@ export interface PreorderUpsert {
 
 export type UpsertResult = { outcome: 'saved'; preorder: Preorder } | { outcome: 'unknown-product' } | { outcome: 'closes-before-opens' };
 
-const NO_SETTINGS: PreorderSettings = { opens_at: null, closes_at: null, capacity: null, per_customer_limit: null, ships_in: null, note: null };
+const NO_SETTINGS: PreorderSettings = {
+  opens_at: null,
+  closes_at: null,
+  capacity: null,
+  per_customer_limit: null,
+  ships_in: null,
+  note: null,
+};
 
 /**
  * Creates a product's campaign or changes it (SPEC §7). The dates are checked as they will be
  * stored, so changing one alone cannot put closesAt before an opensAt kept from before. The
  * campaign's row is locked while it changes, so a reservation sees either the old limits or the new.
  */
-export async function upsertPreorder(deps: { database: Database; catalog: Catalog }, upsert: PreorderUpsert, now: Date = new Date()): Promise<UpsertResult> {
+export async function upsertPreorder(
+  deps: { database: Database; catalog: Catalog },
+  upsert: PreorderUpsert,
+  now: Date = new Date(),
+): Promise<UpsertResult> {
   if (!deps.catalog.bySlug.has(upsert.productSlug)) return { outcome: 'unknown-product' };
   const attempt = () =>
     deps.database.db.transaction().execute(async (trx): Promise<UpsertResult> => {
       const [current] = await lockPreorders(trx, deps.database.dialect, [upsert.productSlug]);
       const settings = { ...(current ?? NO_SETTINGS), ...upsert.settings };
-      if (settings.opens_at !== null && settings.closes_at !== null && settings.closes_at <= settings.opens_at) return { outcome: 'closes-before-opens' };
+      if (settings.opens_at !== null && settings.closes_at !== null && settings.closes_at <= settings.opens_at)
+        return { outcome: 'closes-before-opens' };
       const at = now.toISOString();
       if (current) return { outcome: 'saved', preorder: await updatePreorder(trx, current.id, { ...upsert.settings, updated_at: at }) };
-      const created = { ...NO_SETTINGS, ...upsert.settings, id: `pre_${uuidV7(now.getTime())}`, product_slug: upsert.productSlug, reserved: 0, created_at: at, updated_at: at };
+      const created = {
+        ...NO_SETTINGS,
+        ...upsert.settings,
+        id: `pre_${uuidV7(now.getTime())}`,
+        product_slug: upsert.productSlug,
+        reserved: 0,
+        created_at: at,
+        updated_at: at,
+      };
       return { outcome: 'saved', preorder: await insertPreorder(trx, created) };
     });
   // Two first upserts of one product at once: the loser finds the winner's campaign and updates it.
   return attempt().catch((error: unknown) => (isUniqueViolation(error) ? attempt() : Promise.reject(error)));
 }
-

@@ -6,7 +6,16 @@ import { defineRoute, INVALID_PARAMETERS, type Route } from '../http/route.ts';
 import { errorResponses } from '../http/schemas.ts';
 import { upsertPreorder } from './admin.ts';
 import { preorderView } from './campaign.ts';
-import { AdminListResponse, DeleteResponse, EmptyBody, ProductSlugBody, PublicListResponse, PublicQuery, UpsertBody, UpsertResponse } from './schemas.ts';
+import {
+  AdminListResponse,
+  DeleteResponse,
+  EmptyBody,
+  ProductSlugBody,
+  PublicListResponse,
+  PublicQuery,
+  UpsertBody,
+  UpsertResponse,
+} from './schemas.ts';
 import { deletePreorder, listPreorders } from './store.ts';
 
 const TAG = 'Admin: preorders';
@@ -39,7 +48,16 @@ export function preorderRoutes(deps: PreorderRouteDeps): Route[] {
         const rows = await listPreorders(deps.database.db, query.productSlug);
         const preorders = rows.map((row) => {
           const view = preorderView(row, now);
-          return { productSlug: view.productSlug, state: view.state, opensAt: view.opensAt, closesAt: view.closesAt, capacity: view.capacity, remaining: view.remaining, shipsIn: view.shipsIn, note: view.note };
+          return {
+            productSlug: view.productSlug,
+            state: view.state,
+            opensAt: view.opensAt,
+            closesAt: view.closesAt,
+            capacity: view.capacity,
+            remaining: view.remaining,
+            shipsIn: view.shipsIn,
+            note: view.note,
+          };
         });
         return replyJson(c, 200, { success: true, preorders }, { 'Cache-Control': 'no-cache' });
       },

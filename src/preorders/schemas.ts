@@ -5,7 +5,10 @@ import { parseIso8601 } from '../text/iso-8601.ts';
 
 // What the preorder endpoints take and answer with (SPEC §7).
 
-export const PreorderStateSchema = z.enum(['upcoming', 'closed', 'soldOut', 'open']).describe('Checked in this order: upcoming before opensAt, closed after closesAt, soldOut when remaining is 0, else open').meta({ id: 'PreorderState' });
+export const PreorderStateSchema = z
+  .enum(['upcoming', 'closed', 'soldOut', 'open'])
+  .describe('Checked in this order: upcoming before opensAt, closed after closesAt, soldOut when remaining is 0, else open')
+  .meta({ id: 'PreorderState' });
 
 const When = (field: string) =>
   z
@@ -18,7 +21,9 @@ const When = (field: string) =>
     })
     .nullable()
     .optional()
-    .describe('ISO 8601 (an offset such as +09:00 is kept as the same instant; none means UTC); stored and answered in UTC; null for no bound');
+    .describe(
+      'ISO 8601 (an offset such as +09:00 is kept as the same instant; none means UTC); stored and answered in UTC; null for no bound',
+    );
 
 const Count = (field: string, max: number) =>
   z
@@ -36,48 +41,57 @@ const Text = (field: string, max: number) =>
     .nullable()
     .optional();
 
-const ProductSlug = z.string({ error: 'productSlug is required' }).min(1, 'productSlug is required').refine(isStorable, 'productSlug is required');
+const ProductSlug = z
+  .string({ error: 'productSlug is required' })
+  .min(1, 'productSlug is required')
+  .refine(isStorable, 'productSlug is required');
 
-export const UpsertBody = z.object({
-  productSlug: ProductSlug,
-  opensAt: When('opensAt'),
-  closesAt: When('closesAt'),
-  capacity: Count('capacity', 100_000).describe('Seats; null for no limit'),
-  perCustomerLimit: Count('perCustomerLimit', 100).describe('Reservations one address may hold; null for no limit'),
-  shipsIn: Text('shipsIn', 100).describe('When it ships, as the shop says it (2027年2月下旬)'),
-  note: Text('note', 500),
-}).describe('Fields left out keep their value (null when the campaign is created); null clears one');
+export const UpsertBody = z
+  .object({
+    productSlug: ProductSlug,
+    opensAt: When('opensAt'),
+    closesAt: When('closesAt'),
+    capacity: Count('capacity', 100_000).describe('Seats; null for no limit'),
+    perCustomerLimit: Count('perCustomerLimit', 100).describe('Reservations one address may hold; null for no limit'),
+    shipsIn: Text('shipsIn', 100).describe('When it ships, as the shop says it (2027年2月下旬)'),
+    note: Text('note', 500),
+  })
+  .describe('Fields left out keep their value (null when the campaign is created); null clears one');
 
 export const ProductSlugBody = z.object({ productSlug: ProductSlug });
 
 export const EmptyBody = z.object({}).describe('No fields');
 
-export const AdminPreorderSchema = z.object({
-  id: z.string().describe('pre_<uuid v7>: the campaign a reservation names in preorderId (an extension to SPEC §7)'),
-  productSlug: z.string(),
-  opensAt: z.string().nullable(),
-  closesAt: z.string().nullable(),
-  capacity: z.number().int().nullable(),
-  perCustomerLimit: z.number().int().nullable(),
-  shipsIn: z.string().nullable(),
-  note: z.string().nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  reserved: z.number().int().describe('Its reservations that are not cancelled, archived ones included'),
-  remaining: z.number().int().nullable().describe('max(0, capacity − reserved); null without a capacity'),
-  state: PreorderStateSchema,
-}).meta({ id: 'AdminPreorder' });
+export const AdminPreorderSchema = z
+  .object({
+    id: z.string().describe('pre_<uuid v7>: the campaign a reservation names in preorderId (an extension to SPEC §7)'),
+    productSlug: z.string(),
+    opensAt: z.string().nullable(),
+    closesAt: z.string().nullable(),
+    capacity: z.number().int().nullable(),
+    perCustomerLimit: z.number().int().nullable(),
+    shipsIn: z.string().nullable(),
+    note: z.string().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    reserved: z.number().int().describe('Its reservations that are not cancelled, archived ones included'),
+    remaining: z.number().int().nullable().describe('max(0, capacity − reserved); null without a capacity'),
+    state: PreorderStateSchema,
+  })
+  .meta({ id: 'AdminPreorder' });
 
-export const PublicPreorderSchema = z.object({
-  productSlug: z.string(),
-  state: PreorderStateSchema,
-  opensAt: z.string().nullable().describe('UTC; null: open from its creation'),
-  closesAt: z.string().nullable().describe('UTC; null: no closing time'),
-  capacity: z.number().int().nullable().describe('null: no limit'),
-  remaining: z.number().int().nullable().describe('Seats left (「残りN台」); null without a capacity'),
-  shipsIn: z.string().nullable(),
-  note: z.string().nullable(),
-}).meta({ id: 'Preorder' });
+export const PublicPreorderSchema = z
+  .object({
+    productSlug: z.string(),
+    state: PreorderStateSchema,
+    opensAt: z.string().nullable().describe('UTC; null: open from its creation'),
+    closesAt: z.string().nullable().describe('UTC; null: no closing time'),
+    capacity: z.number().int().nullable().describe('null: no limit'),
+    remaining: z.number().int().nullable().describe('Seats left (「残りN台」); null without a capacity'),
+    shipsIn: z.string().nullable(),
+    note: z.string().nullable(),
+  })
+  .meta({ id: 'Preorder' });
 
 export const PublicQuery = z.object({
   productSlug: z

@@ -34,7 +34,11 @@ export async function takeSeats(trx: Kysely<Tables>, dialect: Dialect, requests:
       const { email, at } = requests[i]!;
       const state = preorderState(seats, at);
       const refusal: SeatRefusal | undefined =
-        state !== 'open' ? state : !withinCustomerLimit(seats, (held.get(email) ?? 0) + (added.get(email) ?? 0)) ? 'customerLimit' : undefined;
+        state !== 'open'
+          ? state
+          : !withinCustomerLimit(seats, (held.get(email) ?? 0) + (added.get(email) ?? 0))
+            ? 'customerLimit'
+            : undefined;
       if (refusal) {
         outcomes[i] = { taken: false, refusal };
         continue;

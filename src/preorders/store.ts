@@ -34,7 +34,11 @@ export async function insertPreorder(db: Kysely<Tables>, row: Preorder): Promise
   return db.insertInto('preorders').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function updatePreorder(db: Kysely<Tables>, id: string, changes: Partial<PreorderSettings> & { updated_at: string }): Promise<Preorder> {
+export async function updatePreorder(
+  db: Kysely<Tables>,
+  id: string,
+  changes: Partial<PreorderSettings> & { updated_at: string },
+): Promise<Preorder> {
   return db.updateTable('preorders').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
 
@@ -78,10 +82,11 @@ async function addCustomerSeats(db: Kysely<Tables>, preorderId: string, byEmail:
   await db
     .insertInto('preorder_customers')
     .values([...byEmail].map(([email, delta]) => ({ preorder_id: preorderId, email, reserved: delta })))
-    .onConflict((oc) => oc.columns(['preorder_id', 'email']).doUpdateSet({ reserved: sql`preorder_customers.reserved + excluded.reserved` }))
+    .onConflict((oc) =>
+      oc.columns(['preorder_id', 'email']).doUpdateSet({ reserved: sql`preorder_customers.reserved + excluded.reserved` }),
+    )
     .execute();
 }
-
 
 /**
  * Moves one seat of a reservation's campaign, and of its address: takes one (`+1`) only while the

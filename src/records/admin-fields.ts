@@ -80,7 +80,10 @@ export function sortField(fields: readonly [string, ...string[]], defaultOrder: 
  */
 export function listFilterBody<S extends string>(statuses: readonly [S, ...S[]], searched: string, sorts: readonly [string, ...string[]]) {
   return z.object({
-    status: z.union([z.enum(statuses), z.literal('')], { error: statusMessage(statuses) }).optional().describe("One status; '' or absent for all"),
+    status: z
+      .union([z.enum(statuses), z.literal('')], { error: statusMessage(statuses) })
+      .optional()
+      .describe("One status; '' or absent for all"),
     productSlug: z.string({ error: 'productSlug must be a string' }).refine(isStorable, 'productSlug must not contain NUL').optional(),
     q: z
       .string({ error: QUERY_MESSAGE })
@@ -96,19 +99,34 @@ export function listFilterBody<S extends string>(statuses: readonly [S, ...S[]],
  * `{status?, productSlug?, q?, sort?, archived?}` for a CSV export (SPEC §9): the active list's
  * filters and search, with `archived: true` for the archived records instead, in either list's order.
  */
-export function exportFilterBody<S extends string>(statuses: readonly [S, ...S[]], searched: string, sorts: readonly [string, ...string[]]) {
+export function exportFilterBody<S extends string>(
+  statuses: readonly [S, ...S[]],
+  searched: string,
+  sorts: readonly [string, ...string[]],
+) {
   return listFilterBody(statuses, searched, sorts)
     .omit({ page: true, pageSize: true })
     .extend({
       // Any stored status for the archive (legacy ones such as `reserved`, as its list takes), one
       // of the kind's own for the active records (checked below, as the active list does).
-      status: z.string({ error: statusMessage(statuses) }).refine(isStorable, statusMessage(statuses)).optional().describe("One status ('' or absent for all): one of the kind's for the active records, any stored one for the archive"),
-      sort: sortField(sorts, 'the list’s own: createdAt desc, or archivedAt desc for the archived records (archivedAt sorts the archived ones only)'),
-      archived: z.boolean({ error: 'archived must be a boolean' }).optional().describe('true: the archived records instead of the active ones'),
+      status: z
+        .string({ error: statusMessage(statuses) })
+        .refine(isStorable, statusMessage(statuses))
+        .optional()
+        .describe("One status ('' or absent for all): one of the kind's for the active records, any stored one for the archive"),
+      sort: sortField(
+        sorts,
+        'the list’s own: createdAt desc, or archivedAt desc for the archived records (archivedAt sorts the archived ones only)',
+      ),
+      archived: z
+        .boolean({ error: 'archived must be a boolean' })
+        .optional()
+        .describe('true: the archived records instead of the active ones'),
     })
     .superRefine((body, context) => {
       const known: readonly string[] = statuses;
-      if (!body.archived && body.status && !known.includes(body.status)) context.addIssue({ code: 'custom', path: ['status'], message: statusMessage(statuses) });
+      if (!body.archived && body.status && !known.includes(body.status))
+        context.addIssue({ code: 'custom', path: ['status'], message: statusMessage(statuses) });
     });
 }
 

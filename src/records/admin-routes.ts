@@ -51,7 +51,11 @@ export function recordDetailResponse<K extends string, I extends z.ZodType>(item
  * record page (`get`, an extension). `wakeDispatcher`, when given,
  * is called after a change has committed, for the messages the kind may have queued with it.
  */
-export function recordAdminRoutes<T extends RecordTable, C extends StatusChangeRequest>(kind: RecordKind<T, C>, database: Database, wakeDispatcher?: () => void): Route[] {
+export function recordAdminRoutes<T extends RecordTable, C extends StatusChangeRequest>(
+  kind: RecordKind<T, C>,
+  database: Database,
+  wakeDispatcher?: () => void,
+): Route[] {
   return [
     defineRoute({
       method: 'POST',

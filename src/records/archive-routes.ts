@@ -21,15 +21,31 @@ export const BulkBody = z.object({
     .describe('The records, as {id, productSlug}; each is handled on its own'),
 });
 
-const BulkErrors = z.array(z.object({ id: z.string(), error: z.string() }).meta({ id: 'BulkItemError' })).optional().describe('Items left unchanged, and why; absent when none');
+const BulkErrors = z
+  .array(z.object({ id: z.string(), error: z.string() }).meta({ id: 'BulkItemError' }))
+  .optional()
+  .describe('Items left unchanged, and why; absent when none');
 
-export const ArchiveResponse = z.object({ success: z.literal(true), archivedCount: z.number().int(), archivedIds: z.array(z.string()), errors: BulkErrors });
-export const UnarchiveResponse = z.object({ success: z.literal(true), unarchivedCount: z.number().int(), unarchivedIds: z.array(z.string()), errors: BulkErrors });
+export const ArchiveResponse = z.object({
+  success: z.literal(true),
+  archivedCount: z.number().int(),
+  archivedIds: z.array(z.string()),
+  errors: BulkErrors,
+});
+export const UnarchiveResponse = z.object({
+  success: z.literal(true),
+  unarchivedCount: z.number().int(),
+  unarchivedIds: z.array(z.string()),
+  errors: BulkErrors,
+});
 const BULK_RESPONSES = { archive: ArchiveResponse, unarchive: UnarchiveResponse };
 
 /** A filter value: any string PostgreSQL can hold (see isStorable); empty means no filter. */
 const filterString = (field: string) =>
-  z.string({ error: `${field} must be a string` }).refine(isStorable, `${field} must not contain NUL`).optional();
+  z
+    .string({ error: `${field} must be a string` })
+    .refine(isStorable, `${field} must not contain NUL`)
+    .optional();
 
 /** `{page?, pageSize?, productSlug?, status?, sort?}` of a kind's archived list, sorted by its `sortColumns` or archivedAt. */
 export function archivedListBody(sortColumns: Readonly<Record<string, string>>) {
@@ -57,7 +73,8 @@ export function archivedListResponse<K extends string, I extends z.ZodType>(list
 }
 
 /** The first problem is the error; every field at fault is in the details. */
-export const firstProblem = (issues: z.core.$ZodIssue[]) => new AppError(400, issues[0]?.message ?? 'Invalid parameters', { details: detailsFrom(issues) });
+export const firstProblem = (issues: z.core.$ZodIssue[]) =>
+  new AppError(400, issues[0]?.message ?? 'Invalid parameters', { details: detailsFrom(issues) });
 
 /** Bulk archive, bulk unarchive and the archived list of one record kind: SPEC §4. */
 export function archiveRoutes<T extends RecordTable>(kind: RecordKind<T>, database: Database): Route[] {

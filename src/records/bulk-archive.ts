@@ -61,7 +61,10 @@ async function applyBatch<T extends RecordTable>(
   return database.db.transaction().execute(async (trx) => {
     const states = new Map<string, ArchiveState>();
     for (const state of await findArchiveStates(trx, database.dialect, kind.table, ids)) states.set(state.id, state);
-    const unique = action === 'unarchive' && kind.uniqueWhileActive ? await kind.uniqueWhileActive.find(trx, ids) : new Map<string, { key: string; taken: boolean }>();
+    const unique =
+      action === 'unarchive' && kind.uniqueWhileActive
+        ? await kind.uniqueWhileActive.find(trx, ids)
+        : new Map<string, { key: string; taken: boolean }>();
     const keysTaken = new Set<string>();
     const outcome: BulkOutcome = { doneIds: [], errors: [] };
     wellFormed.forEach((item, index) => {

@@ -42,7 +42,12 @@ function byteStream(chunks: AsyncGenerator<string>, onError: (error: unknown) =>
 }
 
 /** SPEC §9: a kind's list, filtered as the list is, as a CSV file. */
-export function exportRoutes<T extends RecordTable>(kind: RecordKind<T>, database: Database, catalog: Catalog, now: () => Date = () => new Date()): Route[] {
+export function exportRoutes<T extends RecordTable>(
+  kind: RecordKind<T>,
+  database: Database,
+  catalog: Catalog,
+  now: () => Date = () => new Date(),
+): Route[] {
   return [
     defineRoute({
       method: 'POST',
@@ -59,13 +64,17 @@ export function exportRoutes<T extends RecordTable>(kind: RecordKind<T>, databas
           description: 'The CSV file',
           schema: z.string(),
           contentType: 'text/csv; charset=utf-8',
-          headers: { 'Content-Disposition': `attachment; filename="${kind.csv.name}-<yyyymmdd>-<hhmm>.csv" (${kind.csv.name}-archived-… for the archive), Japan time` },
+          headers: {
+            'Content-Disposition': `attachment; filename="${kind.csv.name}-<yyyymmdd>-<hhmm>.csv" (${kind.csv.name}-archived-… for the archive), Japan time`,
+          },
         },
         ...errorResponses(400, 401, 413, 500),
       },
       handle: (c, { body }) => {
         const productName = (slug: string) => catalog.bySlug.get(slug)?.name ?? '';
-        const lines = byteStream(recordCsv(database, kind, body, productName), (error) => requestLog(c).error({ err: error }, 'CSV export failed after it began'));
+        const lines = byteStream(recordCsv(database, kind, body, productName), (error) =>
+          requestLog(c).error({ err: error }, 'CSV export failed after it began'),
+        );
         return reply(c, 200, lines, {
           'Content-Type': 'text/csv; charset=utf-8',
           'Content-Disposition': `attachment; filename="${exportFileName(kind.csv.name, body.archived === true, now())}"`,

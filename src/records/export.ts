@@ -23,7 +23,12 @@ export function japanTime(iso: string | null): string {
 }
 
 /** The CSV of the records the request selects: the byte-order mark and header first, then one chunk of lines per batch. */
-export async function* recordCsv<T extends RecordTable>(database: Database, kind: RecordKind<T>, request: ExportRequest, productName: (slug: string) => string): AsyncGenerator<string> {
+export async function* recordCsv<T extends RecordTable>(
+  database: Database,
+  kind: RecordKind<T>,
+  request: ExportRequest,
+  productName: (slug: string) => string,
+): AsyncGenerator<string> {
   const { columns } = kind.csv;
   yield CSV_BOM + csvLine(columns.map((column) => column.header));
   const archived = request.archived === true;
@@ -32,7 +37,9 @@ export async function* recordCsv<T extends RecordTable>(database: Database, kind
     productSlug: request.productSlug || undefined,
     search: request.q ? { text: request.q, columns: kind.searchColumns } : undefined,
   };
-  const order = archived ? orderOf(request.sort, archivedSortColumns(kind.sortColumns), LATEST_ARCHIVED_FIRST) : orderOf(request.sort, kind.sortColumns, NEWEST_FIRST);
+  const order = archived
+    ? orderOf(request.sort, archivedSortColumns(kind.sortColumns), LATEST_ARCHIVED_FIRST)
+    : orderOf(request.sort, kind.sortColumns, NEWEST_FIRST);
   let after: KeysetPosition | undefined;
   for (;;) {
     const rows: RecordRow<T>[] = await recordsAfter(database.db, kind.table, filter, archived, order, after, EXPORT_BATCH);

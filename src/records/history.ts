@@ -11,7 +11,9 @@ export type Actor = 'staff' | 'customer';
 
 const Said = {
   at: z.string().describe('When, as the record’s updatedAt was set by the change'),
-  actor: z.enum(['staff', 'customer']).describe('staff: the admin API or console; customer: their own reservation page or unsubscribe link'),
+  actor: z
+    .enum(['staff', 'customer'])
+    .describe('staff: the admin API or console; customer: their own reservation page or unsubscribe link'),
 };
 
 export const HistoryEntrySchema = z
@@ -21,7 +23,10 @@ export const HistoryEntrySchema = z
       ...Said,
       from: z.string(),
       to: z.string(),
-      customerEmailed: z.boolean().nullable().describe('Whether the move queued the customer’s email (SPEC §6.3); null for a kind that emails nothing on a move'),
+      customerEmailed: z
+        .boolean()
+        .nullable()
+        .describe('Whether the move queued the customer’s email (SPEC §6.3); null for a kind that emails nothing on a move'),
     }),
     z.object({ type: z.literal('memo'), ...Said, before: z.string(), after: z.string() }),
     z.object({ type: z.literal('archived'), ...Said }),
@@ -87,8 +92,27 @@ export async function recordMoves(
 }
 
 /** Writes, in their transaction, that these records were archived or restored at `at`. */
-export async function recordArchiving(trx: Kysely<Tables>, ids: string[], action: 'archive' | 'unarchive', at: string, actor: Actor = 'staff'): Promise<void> {
-  await insertHistory(trx, ids.map((id): NewHistoryRow => ({ record_id: id, at, actor, action, from_status: null, to_status: null, customer_emailed: null, notes_before: null, notes_after: null })));
+export async function recordArchiving(
+  trx: Kysely<Tables>,
+  ids: string[],
+  action: 'archive' | 'unarchive',
+  at: string,
+  actor: Actor = 'staff',
+): Promise<void> {
+  await insertHistory(
+    trx,
+    ids.map((id): NewHistoryRow => ({
+      record_id: id,
+      at,
+      actor,
+      action,
+      from_status: null,
+      to_status: null,
+      customer_emailed: null,
+      notes_before: null,
+      notes_after: null,
+    })),
+  );
 }
 
 /** Stored rows as the answer's entries, oldest first: a change that moved and edited the memo is two entries, the move first. */

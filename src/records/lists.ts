@@ -25,13 +25,21 @@ export function pageWindow(page: number, pageSize: number): { limit: number; off
   return offset < MAX_OFFSET ? { limit: pageSize, offset } : undefined;
 }
 
-export const paging = (total: number, page: number, pageSize: number): Paging => ({ total, page, pageSize, totalPages: Math.ceil(total / pageSize) });
+export const paging = (total: number, page: number, pageSize: number): Paging => ({
+  total,
+  page,
+  pageSize,
+  totalPages: Math.ceil(total / pageSize),
+});
 
 /** The names of these sort columns, as the schemas list them. */
 export const sortNames = (columns: Readonly<Record<string, string>>) => Object.keys(columns) as [string, ...string[]];
 
 /** A kind's sort columns in its archived list: its own, and when each was archived. */
-export const archivedSortColumns = (columns: Readonly<Record<string, string>>): Readonly<Record<string, string>> => ({ ...columns, archivedAt: 'archived_at' });
+export const archivedSortColumns = (columns: Readonly<Record<string, string>>): Readonly<Record<string, string>> => ({
+  ...columns,
+  archivedAt: 'archived_at',
+});
 
 /** The order asked for, as a column of `columns` (the schema admitted only their names), or the list's own. */
 export function orderOf(sort: SortRequest | undefined, columns: Readonly<Record<string, string>>, fallback: RowOrder): RowOrder {

@@ -81,7 +81,8 @@ export type StatusChangeRefused =
   | { outcome: 'conflict'; error: string };
 
 /** `customerEmailed`: whether the move queued the customer's email; absent for a kind that emails nothing on a move. */
-export type StatusChangeResult<T extends RecordTable> = { outcome: 'updated'; record: RecordRow<T>; customerEmailed?: boolean } | StatusChangeRefused;
+export type StatusChangeResult<T extends RecordTable> =
+  { outcome: 'updated'; record: RecordRow<T>; customerEmailed?: boolean } | StatusChangeRefused;
 
 /**
  * Everything that differs between record kinds (reservations, restock subscriptions) in how they

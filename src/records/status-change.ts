@@ -24,12 +24,17 @@ export async function changeStatus<T extends RecordTable, C extends StatusChange
     return await database.db.transaction().execute(async (trx): Promise<StatusChangeResult<T>> => {
       const current = await findRecordForUpdate(trx, database.dialect, kind.table, change.id);
       if (!current || current.product_slug !== change.productSlug) return { outcome: 'not-found' };
-      if (change.expectedUpdatedAt !== undefined && Date.parse(change.expectedUpdatedAt) !== Date.parse(current.updated_at)) return { outcome: 'changed' };
+      if (change.expectedUpdatedAt !== undefined && Date.parse(change.expectedUpdatedAt) !== Date.parse(current.updated_at))
+        return { outcome: 'changed' };
       if (current.archived_at !== null) return { outcome: 'archived' };
-      if (!allowsMove(kind.statusTable, current.status, change.status)) return { outcome: 'invalid-transition', from: current.status, to: change.status };
+      if (!allowsMove(kind.statusTable, current.status, change.status))
+        return { outcome: 'invalid-transition', from: current.status, to: change.status };
       const result = await kind.applyStatusChange(trx, current, change, changeTime(current.updated_at, now));
       if (result.outcome === 'updated') {
-        await recordStatusChange(trx, current, result.record, { actor: change.byCustomer ? 'customer' : 'staff', customerEmailed: result.customerEmailed });
+        await recordStatusChange(trx, current, result.record, {
+          actor: change.byCustomer ? 'customer' : 'staff',
+          customerEmailed: result.customerEmailed,
+        });
       }
       return result;
     });

@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { allowsMove, type StatusTable } from './status-transitions.ts';
 
-const table: StatusTable<'a' | 'b' | 'c'> = { statuses: ['a', 'b', 'c'], moves: [['a', 'b'], ['b', 'c']] };
+const table: StatusTable<'a' | 'b' | 'c'> = {
+  statuses: ['a', 'b', 'c'],
+  moves: [
+    ['a', 'b'],
+    ['b', 'c'],
+  ],
+};
 
 test('allows exactly the listed moves, one way, and staying put', () => {
   assert.equal(allowsMove(table, 'a', 'b'), true);

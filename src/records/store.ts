@@ -35,7 +35,9 @@ function activeRows(db: Kysely<Tables>, table: RecordTable, filter: ActiveFilter
 
 /** The active (or, `archived`, the archived) records the filter matches. */
 function matchingRows(db: Kysely<Tables>, table: RecordTable, filter: ActiveFilter, archived: boolean) {
-  let query = records(db).selectFrom(table).where('archived_at', archived ? 'is not' : 'is', null);
+  let query = records(db)
+    .selectFrom(table)
+    .where('archived_at', archived ? 'is not' : 'is', null);
   if (filter.status) query = query.where('status', '=', filter.status);
   if (filter.productSlug) query = query.where('product_slug', '=', filter.productSlug);
   const { search } = filter;
@@ -44,7 +46,9 @@ function matchingRows(db: Kysely<Tables>, table: RecordTable, filter: ActiveFilt
     // SQLite for ASCII (its LIKE and lower() know no other case). No index serves a substring match;
     // the scan is of the active rows only (measured in the closing note of issue 16).
     const pattern = `%${likeLiteral(search.text)}%`;
-    query = query.where(({ or }) => or(search.columns.map((column) => sql<SqlBool>`lower(${sql.ref(column)}) like lower(${pattern}) escape '\\'`)));
+    query = query.where(({ or }) =>
+      or(search.columns.map((column) => sql<SqlBool>`lower(${sql.ref(column)}) like lower(${pattern}) escape '\\'`)),
+    );
   }
   return query;
 }
@@ -72,7 +76,9 @@ export async function listActiveRows<T extends RecordTable>(
   if (!page) return asRows<T>(await matching.selectAll().orderBy(by, direction).orderBy('id', direction).execute());
   const pageIds = matching.select('id').orderBy(by, direction).orderBy('id', direction).limit(page.limit).offset(page.offset);
   const shared: RecordTable = table;
-  return asRows<T>(await records(db).selectFrom(shared).selectAll().where('id', 'in', pageIds).orderBy(by, direction).orderBy('id', direction).execute());
+  return asRows<T>(
+    await records(db).selectFrom(shared).selectAll().where('id', 'in', pageIds).orderBy(by, direction).orderBy('id', direction).execute(),
+  );
 }
 
 /** Where a keyset read stopped: the last record's value of the order's column, and its id. */
@@ -97,13 +103,18 @@ export async function recordsAfter<T extends RecordTable>(
   limit: number,
 ): Promise<RecordRow<T>[]> {
   let query = matchingRows(db, table, filter, archived).selectAll();
-  if (after) query = query.where(sql<SqlBool>`(${sql.ref(order.column)}, id) ${sql.raw(order.direction === 'desc' ? '<' : '>')} (${after.value}, ${after.id})`);
+  if (after)
+    query = query.where(
+      sql<SqlBool>`(${sql.ref(order.column)}, id) ${sql.raw(order.direction === 'desc' ? '<' : '>')} (${after.value}, ${after.id})`,
+    );
   return asRows<T>(await query.orderBy(sql.ref(order.column), order.direction).orderBy('id', order.direction).limit(limit).execute());
 }
 
 /** How many active records the filter matches. */
 export async function countActiveRows(db: Kysely<Tables>, table: RecordTable, filter: ActiveFilter): Promise<number> {
-  const counted = await activeRows(db, table, filter).select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const counted = await activeRows(db, table, filter)
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .executeTakeFirstOrThrow();
   return Number(counted.total);
 }
 
@@ -115,7 +126,12 @@ export async function findRecord<T extends RecordTable>(db: Kysely<Tables>, tabl
 }
 
 /** The record with this id, locked until the transaction ends on PostgreSQL. */
-export async function findRecordForUpdate<T extends RecordTable>(db: Kysely<Tables>, dialect: Dialect, table: T, id: string): Promise<RecordRow<T> | undefined> {
+export async function findRecordForUpdate<T extends RecordTable>(
+  db: Kysely<Tables>,
+  dialect: Dialect,
+  table: T,
+  id: string,
+): Promise<RecordRow<T> | undefined> {
   const shared: RecordTable = table;
   let query = records(db).selectFrom(shared).selectAll().where('id', '=', id);
   if (dialect === 'postgres') query = query.forUpdate();
@@ -139,7 +155,13 @@ export async function findArchiveStates(db: Kysely<Tables>, dialect: Dialect, ta
 }
 
 /** Archives (`archivedAt` an ISO time) or unarchives (`null`) the records with these ids, changed at `now`. */
-export async function setArchivedAt(db: Kysely<Tables>, table: RecordTable, ids: string[], archivedAt: string | null, now: string): Promise<void> {
+export async function setArchivedAt(
+  db: Kysely<Tables>,
+  table: RecordTable,
+  ids: string[],
+  archivedAt: string | null,
+  now: string,
+): Promise<void> {
   if (ids.length === 0) return;
   await records(db).updateTable(table).set({ archived_at: archivedAt, updated_at: now }).where('id', 'in', ids).execute();
 }
@@ -159,6 +181,12 @@ export async function listArchivedRows<T extends RecordTable>(
   const counted = await matching.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
   const total = Number(counted.total);
   if (!page || total === 0) return { rows: [], total };
-  const rows = await matching.selectAll().orderBy(sql.ref(order.column), order.direction).orderBy('id', order.direction).limit(page.limit).offset(page.offset).execute();
+  const rows = await matching
+    .selectAll()
+    .orderBy(sql.ref(order.column), order.direction)
+    .orderBy('id', order.direction)
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
   return { rows: asRows<T>(rows), total };
 }

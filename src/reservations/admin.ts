@@ -38,9 +38,11 @@ export async function applyReservationStatus(
   emails: ReservationEmailDeps,
 ): Promise<StatusChangeResult<'reservations'>> {
   if (change.byCustomer && current.status !== 'pending') return { outcome: 'invalid-transition', from: current.status, to: change.status };
-  if (current.status === change.status && (change.notes === undefined || change.notes === current.notes)) return { outcome: 'updated', record: current };
+  if (current.status === change.status && (change.notes === undefined || change.notes === current.notes))
+    return { outcome: 'updated', record: current };
   const cancelled = current.status === 'cancelled';
-  if (cancelled && change.status !== 'cancelled' && !(await retakeSeat(trx, current))) return { outcome: 'conflict', error: 'Preorder is full' };
+  if (cancelled && change.status !== 'cancelled' && !(await retakeSeat(trx, current)))
+    return { outcome: 'conflict', error: 'Preorder is full' };
   if (!cancelled && change.status === 'cancelled') await releaseSeat(trx, current);
   const firstResponse = current.responded_at === null && current.status === 'pending' && change.status !== 'pending';
   const record = await updateReservation(trx, current.id, {
@@ -51,7 +53,10 @@ export async function applyReservationStatus(
   });
   const email = change.notifyCustomer === false ? undefined : await statusEmail(trx, emails, record, current.status, now);
   const chat = change.byCustomer ? customerCancelChat(record, emails, now) : undefined;
-  await enqueueMessages(trx, [email, chat].filter((m) => m !== undefined));
+  await enqueueMessages(
+    trx,
+    [email, chat].filter((m) => m !== undefined),
+  );
   return { outcome: 'updated', record, customerEmailed: email !== undefined };
 }
 

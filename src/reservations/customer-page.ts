@@ -18,7 +18,10 @@ export interface CustomerPageDeps {
 export type PageRefusal = { ok: false; reason: 'bad-token' | 'not-found' };
 
 /** The reservation a page link names; refused when the link was not made by the shop or the reservation was erased. */
-export async function customerReservation(deps: Pick<CustomerPageDeps, 'database' | 'manageSecret'>, token: string | undefined): Promise<{ ok: true; reservation: Reservation } | PageRefusal> {
+export async function customerReservation(
+  deps: Pick<CustomerPageDeps, 'database' | 'manageSecret'>,
+  token: string | undefined,
+): Promise<{ ok: true; reservation: Reservation } | PageRefusal> {
   const id = token === undefined ? undefined : verifyManageToken(deps.manageSecret, token);
   if (id === undefined) return { ok: false, reason: 'bad-token' };
   const reservation = await findReservation(deps.database.db, id);

@@ -44,14 +44,20 @@ export function reservationPage(reservation: Reservation, productName: string, t
 /** Why this reservation cannot be cancelled here. */
 function whyNot(reservation: Reservation, status: string): string {
   if (reservation.status === 'cancelled') return 'このご予約はすでにキャンセルされています。';
-  if (reservation.archived_at !== null || reservation.status !== 'pending') return `このご予約は「${status}」のため、このページからはキャンセルできません。ショップまでお問い合わせください。`;
+  if (reservation.archived_at !== null || reservation.status !== 'pending')
+    return `このご予約は「${status}」のため、このページからはキャンセルできません。ショップまでお問い合わせください。`;
   return '';
 }
 
 export function invalidManageLinkPage(): string {
   return htmlPage(
     'リンクが無効です',
-    ['このリンクは正しくないか、すでに使えなくなっています。', 'お手数ですが、ご予約のメールに記載のリンクをもう一度そのままお開きください。'].map((p) => `<p>${escapeHtml(p)}</p>`).join('\n'),
+    [
+      'このリンクは正しくないか、すでに使えなくなっています。',
+      'お手数ですが、ご予約のメールに記載のリンクをもう一度そのままお開きください。',
+    ]
+      .map((p) => `<p>${escapeHtml(p)}</p>`)
+      .join('\n'),
   );
 }
 

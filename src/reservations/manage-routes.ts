@@ -35,7 +35,9 @@ export function manageRoutes(deps: CustomerPageDeps & { catalog: Catalog }): Rou
   const productName = (r: Reservation) => deps.catalog.bySlug.get(r.product_slug)?.name ?? r.product_slug;
   const page = (r: Reservation, token: string, notice?: PageNotice) => reservationPage(r, productName(r), token, notice);
   const refusedPage = (refused: PageRefusal) =>
-    refused.reason === 'bad-token' ? { status: 400 as const, html: invalidManageLinkPage() } : { status: 404 as const, html: reservationGonePage() };
+    refused.reason === 'bad-token'
+      ? { status: 400 as const, html: invalidManageLinkPage() }
+      : { status: 404 as const, html: reservationGonePage() };
 
   return [
     defineRoute({
@@ -43,11 +45,17 @@ export function manageRoutes(deps: CustomerPageDeps & { catalog: Catalog }): Rou
       path: MANAGE_PATH,
       tag: 'Reservations',
       summary: 'The customer’s reservation page (the link in every reservation email)',
-      description: 'A Japanese page with the reservation (number, product, status, reserved at) and, while it is pending, a form to cancel it.',
+      description:
+        'A Japanese page with the reservation (number, product, status, reserved at) and, while it is pending, a form to cancel it.',
       cors: 'none',
       query: Token,
       serverError: JA.serverError,
-      responses: { 200: PAGE('The page'), 400: PAGE('The token is missing or altered'), 404: PAGE('The reservation was erased'), 500: { description: 'Unexpected failure', schema: ErrorSchema } },
+      responses: {
+        200: PAGE('The page'),
+        400: PAGE('The token is missing or altered'),
+        404: PAGE('The reservation was erased'),
+        500: { description: 'Unexpected failure', schema: ErrorSchema },
+      },
       handle: async (c, { query }) => {
         const found = await customerReservation(deps, query.token);
         if (!found.ok) {

@@ -2,7 +2,20 @@ import { labelOf, RESERVATION_STATUS_LABELS } from '../admin-console/labels.ts';
 import { japanTime } from '../records/export.ts';
 import type { RecordKind } from '../records/record-kind.ts';
 import { applyReservationStatus, type ReservationStatusChange } from './admin.ts';
-import { activeReservation, ArchivedListBody, ExportBody, ArchivedReservationSchema, archivedReservation, DetailResponse, ListBody, ListResponse, reservationDetail, SORT_COLUMNS, StatusBody, StatusResponse } from './schemas.ts';
+import {
+  activeReservation,
+  ArchivedListBody,
+  ExportBody,
+  ArchivedReservationSchema,
+  archivedReservation,
+  DetailResponse,
+  ListBody,
+  ListResponse,
+  reservationDetail,
+  SORT_COLUMNS,
+  StatusBody,
+  StatusResponse,
+} from './schemas.ts';
 import { RESERVATION_STATUS_TABLE } from './status.ts';
 import type { ReservationEmailDeps } from './status-emails.ts';
 
@@ -56,7 +69,16 @@ export const reservationKind = (emails: ReservationEmailDeps): RecordKind<'reser
       { header: '予約受付ID', value: (r) => r.preorder_id ?? '' },
     ],
   },
-  schemas: { listBody: ListBody, archivedListBody: ArchivedListBody, exportBody: ExportBody, listResponse: ListResponse, statusBody: StatusBody, statusResponse: StatusResponse, archivedItem: ArchivedReservationSchema, detailResponse: DetailResponse },
+  schemas: {
+    listBody: ListBody,
+    archivedListBody: ArchivedListBody,
+    exportBody: ExportBody,
+    listResponse: ListResponse,
+    statusBody: StatusBody,
+    statusResponse: StatusResponse,
+    archivedItem: ArchivedReservationSchema,
+    detailResponse: DetailResponse,
+  },
   activeItem: activeReservation,
   archivedItem: archivedReservation,
   detailItem: reservationDetail,

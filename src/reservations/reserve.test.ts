@@ -26,7 +26,13 @@ after(async () => {
 
 test('the reservation and its messages carry the time it was taken, each its own in a shared commit', async () => {
   let wakes = 0;
-  const deps = { catalog, write: reservationWriter(database), wakeDispatcher: () => void (wakes += 1), publicBaseUrl: 'https://shop.example', manageSecret: 'secret' };
+  const deps = {
+    catalog,
+    write: reservationWriter(database),
+    wakeDispatcher: () => void (wakes += 1),
+    publicBaseUrl: 'https://shop.example',
+    manageSecret: 'secret',
+  };
   const request = { name: '山田 太郎', email: 'taro@example.com', productSlug: 'kumo-vco-2' };
   const times = [new Date('2030-01-01T09:00:00.000Z'), new Date('2030-01-01T09:00:00.250Z')];
   // Asked for in the same turn, so both are written by one transaction.
@@ -35,8 +41,16 @@ test('the reservation and its messages carry the time it was taken, each its own
 
   for (const [i, result] of results.entries()) {
     assert.ok(result.ok);
-    const row = await database.db.selectFrom('reservations').select('created_at').where('id', '=', result.reservationId).executeTakeFirstOrThrow();
-    const messages = await database.db.selectFrom('outbox').select(['created_at', 'next_attempt_at']).where('record_id', '=', result.reservationId).execute();
+    const row = await database.db
+      .selectFrom('reservations')
+      .select('created_at')
+      .where('id', '=', result.reservationId)
+      .executeTakeFirstOrThrow();
+    const messages = await database.db
+      .selectFrom('outbox')
+      .select(['created_at', 'next_attempt_at'])
+      .where('record_id', '=', result.reservationId)
+      .execute();
     assert.equal(row.created_at, times[i]!.toISOString());
     assert.deepEqual(
       messages.map((m) => ({ ...m })),

@@ -54,7 +54,14 @@ export async function reserve(
 
   const reservation = { id: `res_${uuidV7(now.getTime())}`, name: request.name, email: request.email, createdAt: now.toISOString() };
   const item: ReservationWrite = {
-    row: { id: reservation.id, name: reservation.name, email: reservation.email, product_slug: product.slug, status: 'pending', created_at: reservation.createdAt },
+    row: {
+      id: reservation.id,
+      name: reservation.name,
+      email: reservation.email,
+      product_slug: product.slug,
+      status: 'pending',
+      created_at: reservation.createdAt,
+    },
     messages: [
       {
         idempotencyKey: `reservation/${reservation.id}/confirmation-email`,
@@ -106,7 +113,10 @@ export async function writeReservations(trx: Kysely<Tables>, dialect: Dialect, r
     trx,
     taken.map((r) => r.row),
   );
-  await enqueueMessages(trx, taken.flatMap((r) => r.messages));
+  await enqueueMessages(
+    trx,
+    taken.flatMap((r) => r.messages),
+  );
   return seats;
 }
 

@@ -13,33 +13,45 @@ import type { Reservation } from './store.ts';
 
 const NOTES_MESSAGE = 'notes must be a string of at most 2000 characters';
 
-const StoredStatusSchema = storedStatus(RESERVATION_STATUSES, "A legacy status of the previous system's records, such as reserved or responded");
+const StoredStatusSchema = storedStatus(
+  RESERVATION_STATUSES,
+  "A legacy status of the previous system's records, such as reserved or responded",
+);
 
-export const ActiveReservationSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  email: z.string(),
-  productSlug: z.string(),
-  status: StoredStatusSchema,
-  notes: z.string().describe("Admin notes; '' if none"),
-  createdAt: z.string(),
-  updatedAt: z.string().describe('The last change (status, notes, archive flag); send it back as expectedUpdatedAt'),
-  preorderId: z.string().nullable().describe('The preorder campaign it was taken under (the id in POST /api/admin/preorders/list; a deleted campaign\'s stays); null for none. An extension to SPEC §4'),
-}).meta({ id: 'Reservation' });
+export const ActiveReservationSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    email: z.string(),
+    productSlug: z.string(),
+    status: StoredStatusSchema,
+    notes: z.string().describe("Admin notes; '' if none"),
+    createdAt: z.string(),
+    updatedAt: z.string().describe('The last change (status, notes, archive flag); send it back as expectedUpdatedAt'),
+    preorderId: z
+      .string()
+      .nullable()
+      .describe(
+        "The preorder campaign it was taken under (the id in POST /api/admin/preorders/list; a deleted campaign's stays); null for none. An extension to SPEC §4",
+      ),
+  })
+  .meta({ id: 'Reservation' });
 
-export const ArchivedReservationSchema = z.object({
-  id: z.string(),
-  email: z.string(),
-  name: z.string(),
-  productSlug: z.string(),
-  status: StoredStatusSchema.describe('The status held when archived (legacy records may hold reserved or responded)'),
-  notes: z.string(),
-  createdAt: z.string(),
-  respondedAt: z.string().nullable().describe('First move away from pending; null if never'),
-  isArchived: z.literal(true),
-  archivedAt: z.string(),
-  updatedAt: z.string(),
-}).meta({ id: 'ArchivedReservation' });
+export const ArchivedReservationSchema = z
+  .object({
+    id: z.string(),
+    email: z.string(),
+    name: z.string(),
+    productSlug: z.string(),
+    status: StoredStatusSchema.describe('The status held when archived (legacy records may hold reserved or responded)'),
+    notes: z.string(),
+    createdAt: z.string(),
+    respondedAt: z.string().nullable().describe('First move away from pending; null if never'),
+    isArchived: z.literal(true),
+    archivedAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'ArchivedReservation' });
 
 export const ReservationDetailSchema = ActiveReservationSchema.extend({
   respondedAt: z.string().nullable().describe('First move away from pending; null if never'),
@@ -47,7 +59,13 @@ export const ReservationDetailSchema = ActiveReservationSchema.extend({
 }).meta({ id: 'ReservationDetail' });
 
 /** The columns the lists sort by, by their names in the API (issue 16; migration 011 indexes them). */
-export const SORT_COLUMNS: Readonly<Record<string, string>> = { createdAt: 'created_at', updatedAt: 'updated_at', name: 'name', product: 'product_slug', status: 'status' };
+export const SORT_COLUMNS: Readonly<Record<string, string>> = {
+  createdAt: 'created_at',
+  updatedAt: 'updated_at',
+  name: 'name',
+  product: 'product_slug',
+  status: 'status',
+};
 
 export const ListBody = listFilterBody(RESERVATION_STATUSES, 'name, email or id', sortNames(SORT_COLUMNS));
 export const ArchivedListBody = archivedListBody(SORT_COLUMNS);

@@ -26,7 +26,13 @@ export interface ReservationEmailDeps {
  * exactly when the move is made. Each move has its own idempotency key: a move back and forth is two
  * emails, while a repeated request finds the status already set, is no move, and sends nothing.
  */
-export async function statusEmail(trx: Kysely<Tables>, deps: ReservationEmailDeps, reservation: Reservation, from: string, now: Date): Promise<OutboxEntry | undefined> {
+export async function statusEmail(
+  trx: Kysely<Tables>,
+  deps: ReservationEmailDeps,
+  reservation: Reservation,
+  from: string,
+  now: Date,
+): Promise<OutboxEntry | undefined> {
   const kind = statusEmailKind(reservation.status);
   if (!kind || from === reservation.status) return undefined;
   const template = await currentVersion(trx, kind);
@@ -35,7 +41,11 @@ export async function statusEmail(trx: Kysely<Tables>, deps: ReservationEmailDep
     idempotencyKey: `reservation/${reservation.id}/${kind}/${uuidV7(now.getTime())}`,
     recordId: reservation.id,
     queuedAt: now.toISOString(),
-    message: { channel: 'email', to: reservation.email, email: { template: kind, version: template.version, facts: reservationFacts(deps, reservation) } },
+    message: {
+      channel: 'email',
+      to: reservation.email,
+      email: { template: kind, version: template.version, facts: reservationFacts(deps, reservation) },
+    },
   };
 }
 
@@ -55,6 +65,10 @@ export function customerCancelChat(reservation: Reservation, deps: Pick<Reservat
     idempotencyKey: `reservation/${reservation.id}/customer-cancel-chat/${uuidV7(now.getTime())}`,
     recordId: reservation.id,
     queuedAt: now.toISOString(),
-    message: { channel: 'chat', webhook: 'reservation', content: reservationCancelledChatMessage(reservation, productName, now.toISOString()) },
+    message: {
+      channel: 'chat',
+      webhook: 'reservation',
+      content: reservationCancelledChatMessage(reservation, productName, now.toISOString()),
+    },
   };
 }

@@ -6,10 +6,16 @@ import type { ReservationRow, Tables } from '../db/schema.ts';
 
 export type Reservation = Selectable<ReservationRow>;
 
-export type NewReservationRow = Omit<Reservation, 'notes' | 'responded_at' | 'archived_at' | 'updated_at' | 'preorder_id'> & { preorder_id?: string | null };
+export type NewReservationRow = Omit<Reservation, 'notes' | 'responded_at' | 'archived_at' | 'updated_at' | 'preorder_id'> & {
+  preorder_id?: string | null;
+};
 
 export async function insertReservations(db: Kysely<Tables>, rows: NewReservationRow[]): Promise<void> {
-  if (rows.length > 0) await db.insertInto('reservations').values(rows.map((row) => ({ ...row, updated_at: row.created_at }))).execute();
+  if (rows.length > 0)
+    await db
+      .insertInto('reservations')
+      .values(rows.map((row) => ({ ...row, updated_at: row.created_at })))
+      .execute();
 }
 
 export async function updateReservation(

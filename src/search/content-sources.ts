@@ -18,17 +18,22 @@ export interface ContentSource {
 export function readContentSources(dir: string): ContentSource[] {
   let types: string[];
   try {
-    types = readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    types = readdirSync(dir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
   } catch (error) {
     throw new Error(`content ${dir}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   const sources: ContentSource[] = [];
   for (const contentType of types.sort()) {
-    for (const file of readdirSync(join(dir, contentType)).filter((name) => name.endsWith('.md')).sort()) {
+    for (const file of readdirSync(join(dir, contentType))
+      .filter((name) => name.endsWith('.md'))
+      .sort()) {
       const path = join(dir, contentType, file);
       const fileSlug = file.slice(0, -'.md'.length);
       for (const part of [contentType, fileSlug]) {
-        if (!SLUG_PATTERN.test(part)) throw new Error(`content ${path}: "${part}" must be lowercase letters and digits separated by single hyphens`);
+        if (!SLUG_PATTERN.test(part))
+          throw new Error(`content ${path}: "${part}" must be lowercase letters and digits separated by single hyphens`);
       }
       sources.push({ path, contentType, fileSlug, text: readFileSync(path, 'utf8') });
     }

@@ -36,11 +36,14 @@ test('bad front matter is refused, naming the file and the field', () => {
     [page(GOOD.replace('description: "説明"\n', '')), /field "description" must be a string/],
   ];
   for (const [text, message] of cases) {
-    assert.throws(() => parseDocument(source(text)), (error: Error) => {
-      assert.match(error.message, /^content content\/guides\/x\.md: /);
-      assert.match(error.message, message);
-      return true;
-    });
+    assert.throws(
+      () => parseDocument(source(text)),
+      (error: Error) => {
+        assert.match(error.message, /^content content\/guides\/x\.md: /);
+        assert.match(error.message, message);
+        return true;
+      },
+    );
   }
 });
 
@@ -52,7 +55,10 @@ test('files are read per content type, sorted, and must have URL-safe names', ()
   writeFileSync(join(dir, 'guides', 'a-one.md'), page(GOOD));
   writeFileSync(join(dir, 'guides', 'notes.txt'), 'not content');
   writeFileSync(join(dir, 'articles', 'news.md'), page(GOOD));
-  assert.deepEqual(parseContent(readContentSources(dir)).map((d) => d.id), ['articles/news', 'guides/a-one', 'guides/b-two']);
+  assert.deepEqual(
+    parseContent(readContentSources(dir)).map((d) => d.id),
+    ['articles/news', 'guides/a-one', 'guides/b-two'],
+  );
 
   writeFileSync(join(dir, 'guides', 'Bad Name.md'), page(GOOD));
   assert.throws(() => readContentSources(dir), /content .*Bad Name\.md: "Bad Name" must be lowercase/);

@@ -11,10 +11,10 @@ const CREATED_AT_MESSAGE = 'must be an ISO 8601 date, e.g. "2025-04-12"';
 const FrontMatterSchema = z.object({
   title: z.string({ error: 'must be a non-empty string' }).refine((title) => title.trim() !== '', 'must be a non-empty string'),
   description: z.string({ error: 'must be a string' }),
-  tags: z.array(z.string({ error: 'must be a list of strings' }).min(1, 'must not hold empty tags'), { error: 'must be a list of strings' }),
-  createdAt: z
-    .string({ error: CREATED_AT_MESSAGE })
-    .refine((value) => parseIso8601(value) !== undefined, CREATED_AT_MESSAGE),
+  tags: z.array(z.string({ error: 'must be a list of strings' }).min(1, 'must not hold empty tags'), {
+    error: 'must be a list of strings',
+  }),
+  createdAt: z.string({ error: CREATED_AT_MESSAGE }).refine((value) => parseIso8601(value) !== undefined, CREATED_AT_MESSAGE),
 });
 
 const FRONT_MATTER = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;

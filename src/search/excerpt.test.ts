@@ -8,7 +8,10 @@ import { excerptBody, makeExcerpt } from './excerpt.ts';
 // one cut afresh, whatever was asked of the body before.
 
 test('excerpts from a body whose cuts are kept are those cut afresh, for matches anywhere and every length', () => {
-  const bodies = parseContent(readContentSources('content')).map((page) => page.body).filter((body) => body.length > 600).slice(0, 6);
+  const bodies = parseContent(readContentSources('content'))
+    .map((page) => page.body)
+    .filter((body) => body.length > 600)
+    .slice(0, 6);
   let compared = 0;
   for (const body of bodies) {
     const kept = excerptBody(body);

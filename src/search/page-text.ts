@@ -23,7 +23,12 @@ const kept = new WeakMap<ContentDocument, PageText>();
 export function pageText(page: ContentDocument): PageText {
   let text = kept.get(page);
   if (!text) {
-    text = { title: normalizeWithMap(page.title), body: normalizeWithMap(page.body), description: normalize(page.description), excerptBody: excerptBody(page.body) };
+    text = {
+      title: normalizeWithMap(page.title),
+      body: normalizeWithMap(page.body),
+      description: normalize(page.description),
+      excerptBody: excerptBody(page.body),
+    };
     kept.set(page, text);
   }
   return text;

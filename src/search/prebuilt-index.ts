@@ -76,8 +76,13 @@ const MINISEARCH_CODE = fileURLToPath(import.meta.resolve('minisearch'));
 function indexFingerprint({ pages, synonyms }: Sources): string {
   const hash = createHash('sha256');
   for (const dir of INDEX_CODE) {
-    for (const file of readdirSync(dir).filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts')).sort()) {
-      hash.update(`${file}\0`).update(readFileSync(join(dir, file))).update('\0');
+    for (const file of readdirSync(dir)
+      .filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts'))
+      .sort()) {
+      hash
+        .update(`${file}\0`)
+        .update(readFileSync(join(dir, file)))
+        .update('\0');
     }
   }
   hash.update(readFileSync(MINISEARCH_CODE)).update('\0');

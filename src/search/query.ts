@@ -69,7 +69,14 @@ export function matchQuery(index: SearchIndex, query: string, limit: number): Qu
   if (runs.length === 0) return { total: 0, hits: [], targets: { words: new Set(), japanese } };
 
   useFastLookups(index.miniSearch);
-  let results = ranked(index, matchAll(index.miniSearch, runs.map((run) => ({ key: run.text, query: () => runQuery(run) })), SEARCH_OPTIONS));
+  let results = ranked(
+    index,
+    matchAll(
+      index.miniSearch,
+      runs.map((run) => ({ key: run.text, query: () => runQuery(run) })),
+      SEARCH_OPTIONS,
+    ),
+  );
   const synonyms = runs.map((run) => synonymsOf(index.synonyms, run.text));
   if (synonyms.some((words) => words.length > 0)) {
     results = results.concat(throughSynonyms(index, runs, synonyms, results));
@@ -78,7 +85,11 @@ export function matchQuery(index: SearchIndex, query: string, limit: number): Qu
   const hits = results.slice(0, limit);
   const words = new Set<string>();
   for (const hit of hits) for (const term of hit.terms) if (!isJapaneseTerm(term)) words.add(term);
-  return { total: results.length, hits: hits.map((hit) => ({ document: hit.id as number, score: hit.score })), targets: { words, japanese } };
+  return {
+    total: results.length,
+    hits: hits.map((hit) => ({ document: hit.id as number, score: hit.score })),
+    targets: { words, japanese },
+  };
 }
 
 /** Best first; equal scores go to the newer page, then by id, so the order never depends on the index. */

@@ -8,7 +8,14 @@ import { defineRoute, type Route } from '../http/route.ts';
 import { errorResponses } from '../http/schemas.ts';
 import type { KeywordLogWriter } from '../keyword-log/writer.ts';
 import { staticFile, sendStaticFile, type StaticFile } from '../web-assets/static-file.ts';
-import { clampExcerptLength, normalizeQuery, MAX_EXCERPT_LENGTH, MAX_RESULTS, MIN_EXCERPT_LENGTH, DEFAULT_EXCERPT_LENGTH } from './search.ts';
+import {
+  clampExcerptLength,
+  normalizeQuery,
+  MAX_EXCERPT_LENGTH,
+  MAX_RESULTS,
+  MIN_EXCERPT_LENGTH,
+  DEFAULT_EXCERPT_LENGTH,
+} from './search.ts';
 import { INDEX_FILE_FORMAT } from './index-file-format.ts';
 import type { SiteSearch } from './site-search.ts';
 import { MAX_SUGGESTIONS, type Suggester } from './suggest.ts';
@@ -25,7 +32,9 @@ export const SearchQuery = z.object({
     .describe('Keywords: NFKC-normalised, trimmed, inner whitespace collapsed, cut to 200 characters'),
   excerpt_length: firstValue
     .transform(excerptLength)
-    .describe(`Excerpt length in characters, ${MIN_EXCERPT_LENGTH}-${MAX_EXCERPT_LENGTH} (values outside are clamped); default ${DEFAULT_EXCERPT_LENGTH}`),
+    .describe(
+      `Excerpt length in characters, ${MIN_EXCERPT_LENGTH}-${MAX_EXCERPT_LENGTH} (values outside are clamped); default ${DEFAULT_EXCERPT_LENGTH}`,
+    ),
 });
 
 /** A number as written (`Number('')` would be 0): clampExcerptLength takes it from there. */
@@ -33,18 +42,20 @@ function excerptLength(value: string | undefined): number {
   return clampExcerptLength(value === undefined || value.trim() === '' ? undefined : Number(value));
 }
 
-const SearchResultSchema = z.object({
-  id: z.string().describe('<contentType>/<fileSlug>'),
-  slug: z.string().describe('URL path of the page: /<contentType>/<fileSlug>'),
-  title: z.string().describe('Plain text, as written'),
-  description: z.string().describe('Plain text, as written'),
-  tags: z.array(z.string()),
-  createdAt: z.string(),
-  excerpt: z.string().describe('Plain text from the body centred on the first match, with … where cut'),
-  highlighted_title: z.string().describe('HTML: the title escaped, matches in <mark>'),
-  highlighted_excerpt: z.string().describe('HTML: the excerpt escaped, matches in <mark>'),
-  score: z.number().describe('Relevance, higher is better'),
-}).meta({ id: 'SearchResult' });
+const SearchResultSchema = z
+  .object({
+    id: z.string().describe('<contentType>/<fileSlug>'),
+    slug: z.string().describe('URL path of the page: /<contentType>/<fileSlug>'),
+    title: z.string().describe('Plain text, as written'),
+    description: z.string().describe('Plain text, as written'),
+    tags: z.array(z.string()),
+    createdAt: z.string(),
+    excerpt: z.string().describe('Plain text from the body centred on the first match, with … where cut'),
+    highlighted_title: z.string().describe('HTML: the title escaped, matches in <mark>'),
+    highlighted_excerpt: z.string().describe('HTML: the excerpt escaped, matches in <mark>'),
+    score: z.number().describe('Relevance, higher is better'),
+  })
+  .meta({ id: 'SearchResult' });
 
 export const SearchResponseSchema = z.object({
   results: z.array(SearchResultSchema).describe(`The best ${MAX_RESULTS} matches, best first`),
@@ -67,7 +78,11 @@ export const IndexFileSchema = z.object({
   format: z.literal(INDEX_FILE_FORMAT),
   fingerprint: z.string().describe('Identifies the content and code the index was built from'),
   documents: z
-    .array(SearchResultSchema.pick({ id: true, slug: true, title: true, description: true, tags: true, createdAt: true }).extend({ body: z.string().describe('The page as plain text') }))
+    .array(
+      SearchResultSchema.pick({ id: true, slug: true, title: true, description: true, tags: true, createdAt: true }).extend({
+        body: z.string().describe('The page as plain text'),
+      }),
+    )
     .describe('Every page, in index order'),
   synonyms: z.array(z.array(z.string())).describe('Groups of words a query word also finds (normalised), from synonyms.yaml'),
   index: z.record(z.string(), z.unknown()).describe('MiniSearch’s serialization of the index'),
@@ -77,7 +92,9 @@ export const IndexFileSchema = z.object({
 const INDEX_FILE_HEADERS = { 'Cache-Control': 'public, max-age=300' };
 
 export const SuggestQuery = z.object({
-  q: firstValue.transform((q) => q ?? '').describe('What the shopper has typed so far; its last word is completed (normalised as search normalises)'),
+  q: firstValue
+    .transform((q) => q ?? '')
+    .describe('What the shopper has typed so far; its last word is completed (normalised as search normalises)'),
 });
 
 export const SuggestResponse = z.object({
@@ -105,7 +122,10 @@ export interface SearchServices {
 export function searchRoutes({ siteSearch, indexFile, suggester }: SearchServices, keywordLog: KeywordLogWriter): Route[] {
   // Made on first request: a service whose storefront never searches in the browser hashes nothing.
   let asset: StaticFile | undefined;
-  const indexFileAsset = () => (asset ??= staticFile('search-index.json', Buffer.from(indexFile.buffer, indexFile.byteOffset, indexFile.byteLength), { hashed: false }));
+  const indexFileAsset = () =>
+    (asset ??= staticFile('search-index.json', Buffer.from(indexFile.buffer, indexFile.byteOffset, indexFile.byteLength), {
+      hashed: false,
+    }));
 
   // By the normalised query, and by the URL exactly as sent, so a repeated URL skips parsing too.
   const byQuery = new LruCache<Answer>(CACHE_ENTRIES);

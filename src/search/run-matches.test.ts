@@ -21,11 +21,20 @@ test('the matches of every word, kept or not, combine exactly as MiniSearch comb
   // Words of the titles and descriptions, alone, in pairs, cut short (prefixes), with a typo, and
   // single characters of Japanese ones.
   const runs = documents.flatMap((d) => textRuns(normalize(`${d.title} ${d.description}`)).map((run) => run.text));
-  const queries = runs.flatMap((run, i) => [run, `${run} ${runs[(i * 7) % runs.length]}`, run.slice(0, 3), run.length > 5 ? run.slice(0, 2) + run.slice(3) : run[0]!]);
+  const queries = runs.flatMap((run, i) => [
+    run,
+    `${run} ${runs[(i * 7) % runs.length]}`,
+    run.slice(0, 3),
+    run.length > 5 ? run.slice(0, 2) + run.slice(3) : run[0]!,
+  ]);
   let matched = 0;
   for (const query of [...queries, ...queries.toReversed()]) {
     const words = textRuns(normalize(query)).map((run) => run.text);
-    const found = matchAll(kept, words.map((word) => ({ key: word, query: (): Query => word })), OPTIONS);
+    const found = matchAll(
+      kept,
+      words.map((word) => ({ key: word, query: (): Query => word })),
+      OPTIONS,
+    );
     const expected = plain.search({ queries: words }, OPTIONS);
     const byId = (a: { id: number }, b: { id: number }) => a.id - b.id;
     assert.deepEqual(

@@ -34,13 +34,20 @@ test('a prefix or a near miss marks the whole word it matched', () => {
 
 test('markup in titles and bodies is escaped, never interpreted', () => {
   const index = buildSearchIndex([
-    doc('a/x', { title: '<script>alert("シンセ")</script>', description: '<b>説明</b>', body: 'シンセ <img src=x onerror=alert(1)> & "quotes" \'too\'' }),
+    doc('a/x', {
+      title: '<script>alert("シンセ")</script>',
+      description: '<b>説明</b>',
+      body: 'シンセ <img src=x onerror=alert(1)> & "quotes" \'too\'',
+    }),
   ]);
   const [result] = searchSite(index, 'シンセ', 200).results;
   assert.equal(result!.title, '<script>alert("シンセ")</script>');
   assert.equal(result!.description, '<b>説明</b>');
   assert.equal(result!.highlighted_title, '&lt;script&gt;alert(&quot;<mark>シンセ</mark>&quot;)&lt;/script&gt;');
-  assert.equal(result!.highlighted_excerpt, '<mark>シンセ</mark> &lt;img src=x onerror=alert(1)&gt; &amp; &quot;quotes&quot; &#39;too&#39;');
+  assert.equal(
+    result!.highlighted_excerpt,
+    '<mark>シンセ</mark> &lt;img src=x onerror=alert(1)&gt; &amp; &quot;quotes&quot; &#39;too&#39;',
+  );
 });
 
 test('a Japanese word found only through scattered bigrams shows those bigrams', () => {
@@ -86,7 +93,16 @@ test('results hold the fields of the seed, in its order', () => {
   const response = searchSite(index, 'vco', 200);
   assert.deepEqual(Object.keys(response), ['results', 'query', 'totalResults']);
   assert.deepEqual(Object.keys(response.results[0]!), [
-    'id', 'slug', 'title', 'description', 'tags', 'createdAt', 'excerpt', 'highlighted_title', 'highlighted_excerpt', 'score',
+    'id',
+    'slug',
+    'title',
+    'description',
+    'tags',
+    'createdAt',
+    'excerpt',
+    'highlighted_title',
+    'highlighted_excerpt',
+    'score',
   ]);
   assert.deepEqual(searchSite(index, '', 200), { results: [], query: '', totalResults: 0 });
 });

@@ -39,10 +39,17 @@ export type LoadKeywords = (since: string) => Promise<string[]>;
 const KEYWORD_WINDOW_MS = 30 * 24 * 60 * 60 * 1000;
 const KEYWORDS_MAX_AGE_MS = 60_000;
 
-export function createSuggester(documents: readonly ContentDocument[], loadKeywords: LoadKeywords, now: () => number = Date.now): Suggester {
+export function createSuggester(
+  documents: readonly ContentDocument[],
+  loadKeywords: LoadKeywords,
+  now: () => number = Date.now,
+): Suggester {
   const byLength = (a: string, b: string) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
   const tags = [...new Set(documents.flatMap((document) => document.tags))].sort(byLength).map((tag) => candidate(tag, 'tag'));
-  const titles = documents.map((document) => document.title).sort(byLength).map((title) => candidate(title, 'title'));
+  const titles = documents
+    .map((document) => document.title)
+    .sort(byLength)
+    .map((title) => candidate(title, 'title'));
   let keywords: Candidate[] = [];
   let loadedAt = Number.NEGATIVE_INFINITY;
   let loading: Promise<void> | undefined;
@@ -85,5 +92,12 @@ export function createSuggester(documents: readonly ContentDocument[], loadKeywo
 
 function candidate(text: string, kind: SuggestionKind): Candidate {
   const whole = normalize(text);
-  return { text, kind, whole, later: textRuns(whole).slice(1).map((run) => whole.slice(run.start)) };
+  return {
+    text,
+    kind,
+    whole,
+    later: textRuns(whole)
+      .slice(1)
+      .map((run) => whole.slice(run.start)),
+  };
 }

@@ -20,7 +20,8 @@ export function parseSynonyms(text: string, path: string): string[][] {
     if (!Array.isArray(group) || group.length < 2) throw fail(`group ${i + 1} must be a list of at least two words`);
     const words = group.map((entry: unknown) => {
       const word = typeof entry === 'string' || typeof entry === 'number' ? synonymWord(String(entry)) : undefined;
-      if (word === undefined) throw fail(`group ${i + 1}: ${JSON.stringify(entry)} must be one word (letters and digits, or one run of Japanese)`);
+      if (word === undefined)
+        throw fail(`group ${i + 1}: ${JSON.stringify(entry)} must be one word (letters and digits, or one run of Japanese)`);
       return word;
     });
     return [...new Set(words)];

@@ -26,7 +26,8 @@ export async function applySubscriptionStatus(
   now: Date,
 ): Promise<StatusChangeResult<'subscriptions'>> {
   if (current.status === change.status) return { outcome: 'updated', record: current };
-  if (change.status === 'pending' && (await hasPendingTwin(trx, current))) return { outcome: 'conflict', error: ANOTHER_PENDING_SUBSCRIPTION };
+  if (change.status === 'pending' && (await hasPendingTwin(trx, current)))
+    return { outcome: 'conflict', error: ANOTHER_PENDING_SUBSCRIPTION };
   const record = await updateSubscription(trx, current.id, {
     status: change.status,
     updated_at: now.toISOString(),

@@ -30,7 +30,11 @@ export const UnsubscribeQuery = z.object({
 
 const PAGE_DOCS = {
   200: { description: 'Unsubscribed (a short Japanese page)', schema: z.string(), contentType: 'text/html; charset=utf-8' },
-  400: { description: 'The token is missing, altered or unknown (a short Japanese page)', schema: z.string(), contentType: 'text/html; charset=utf-8' },
+  400: {
+    description: 'The token is missing, altered or unknown (a short Japanese page)',
+    schema: z.string(),
+    contentType: 'text/html; charset=utf-8',
+  },
   500: { description: 'Unexpected failure', schema: ErrorSchema },
 };
 
@@ -89,7 +93,8 @@ export function publicSubscriptionRoutes(deps: PublicSubscriptionDeps): Route[] 
       },
       handle: async (c, { body }) => {
         const result = await signUp(deps, body, new Date(), idempotencyKeyOf(c));
-        if (!result.ok) throw result.reason === 'keyReused' ? new AppError(422, IDEMPOTENCY_KEY_REUSED) : new AppError(400, JA.productNotFound);
+        if (!result.ok)
+          throw result.reason === 'keyReused' ? new AppError(422, IDEMPOTENCY_KEY_REUSED) : new AppError(400, JA.productNotFound);
         return replyJson(c, 200, { success: true, subscriptionId: result.subscriptionId });
       },
     }),

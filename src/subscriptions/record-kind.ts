@@ -2,7 +2,20 @@ import { labelOf, SUBSCRIPTION_STATUS_LABELS } from '../admin-console/labels.ts'
 import { japanTime } from '../records/export.ts';
 import type { RecordKind } from '../records/record-kind.ts';
 import { ANOTHER_PENDING_SUBSCRIPTION, applySubscriptionStatus, type SubscriptionStatusChange } from './admin.ts';
-import { activeSubscription, ArchivedListBody, ExportBody, ArchivedSubscriptionSchema, archivedSubscription, DetailResponse, ListBody, ListResponse, SORT_COLUMNS, StatusBody, StatusResponse, subscriptionDetail } from './schemas.ts';
+import {
+  activeSubscription,
+  ArchivedListBody,
+  ExportBody,
+  ArchivedSubscriptionSchema,
+  archivedSubscription,
+  DetailResponse,
+  ListBody,
+  ListResponse,
+  SORT_COLUMNS,
+  StatusBody,
+  StatusResponse,
+  subscriptionDetail,
+} from './schemas.ts';
 import { SUBSCRIPTION_STATUS_TABLE } from './status.ts';
 import { findPendingPairs } from './store.ts';
 
@@ -50,7 +63,16 @@ export const subscriptionKind: RecordKind<'subscriptions', SubscriptionStatusCha
       { header: 'アーカイブ日時', value: (s) => japanTime(s.archived_at) },
     ],
   },
-  schemas: { listBody: ListBody, archivedListBody: ArchivedListBody, exportBody: ExportBody, listResponse: ListResponse, statusBody: StatusBody, statusResponse: StatusResponse, archivedItem: ArchivedSubscriptionSchema, detailResponse: DetailResponse },
+  schemas: {
+    listBody: ListBody,
+    archivedListBody: ArchivedListBody,
+    exportBody: ExportBody,
+    listResponse: ListResponse,
+    statusBody: StatusBody,
+    statusResponse: StatusResponse,
+    archivedItem: ArchivedSubscriptionSchema,
+    detailResponse: DetailResponse,
+  },
   activeItem: activeSubscription,
   archivedItem: archivedSubscription,
   detailItem: subscriptionDetail,

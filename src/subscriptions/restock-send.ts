@@ -45,11 +45,14 @@ export async function sendRestockNotices(
   const { database } = deps;
 
   let notifiedCount = 0;
-  for (let more = true; more; ) {
+  for (let more = true; more;) {
     notifiedCount += await database.db.transaction().execute(async (trx) => {
       const now = new Date().toISOString();
       const notified = await markPendingNotified(trx, database.dialect, product.slug, now, batchSize);
-      await recordMoves(trx, notified.map(({ id }) => ({ id, from: 'pending', to: 'notified', at: now, actor: 'staff' as const, customerEmailed: true })));
+      await recordMoves(
+        trx,
+        notified.map(({ id }) => ({ id, from: 'pending', to: 'notified', at: now, actor: 'staff' as const, customerEmailed: true })),
+      );
       const messages: OutboxEntry[] = notified.map((subscription) => ({
         // Unique per notification: an administrator may move a subscription back to pending and send again.
         idempotencyKey: `subscription/${subscription.id}/restock-email/${now}`,
@@ -60,7 +63,10 @@ export async function sendRestockNotices(
           to: subscription.email,
           email: {
             template: 'restock-available',
-            facts: restockEmailFacts(product, { productUrl, unsubscribeUrl: unsubscribeUrl(deps.publicBaseUrl, unsubscribeToken(deps.unsubscribeSecret, subscription.id)) }),
+            facts: restockEmailFacts(product, {
+              productUrl,
+              unsubscribeUrl: unsubscribeUrl(deps.publicBaseUrl, unsubscribeToken(deps.unsubscribeSecret, subscription.id)),
+            }),
           },
         },
       }));

@@ -11,34 +11,44 @@ import type { Subscription } from './store.ts';
 
 const StoredStatusSchema = storedStatus(SUBSCRIPTION_STATUSES, "A legacy status of the previous system's records");
 
-export const ActiveSubscriptionSchema = z.object({
-  id: z.string().describe('ntf_<epoch ms>-<10 [a-z0-9]>'),
-  email: z.string(),
-  productSlug: z.string(),
-  status: StoredStatusSchema,
-  createdAt: z.string(),
-  notifiedAt: z.string().nullable().describe('When the restock email was queued; null if not notified'),
-  updatedAt: z.string().describe('The last change (status, archive flag); send it back as expectedUpdatedAt'),
-}).meta({ id: 'Subscription' });
+export const ActiveSubscriptionSchema = z
+  .object({
+    id: z.string().describe('ntf_<epoch ms>-<10 [a-z0-9]>'),
+    email: z.string(),
+    productSlug: z.string(),
+    status: StoredStatusSchema,
+    createdAt: z.string(),
+    notifiedAt: z.string().nullable().describe('When the restock email was queued; null if not notified'),
+    updatedAt: z.string().describe('The last change (status, archive flag); send it back as expectedUpdatedAt'),
+  })
+  .meta({ id: 'Subscription' });
 
-export const ArchivedSubscriptionSchema = z.object({
-  id: z.string(),
-  email: z.string(),
-  productSlug: z.string(),
-  status: StoredStatusSchema.describe('The status held when archived'),
-  createdAt: z.string(),
-  notifiedAt: z.string().nullable(),
-  isArchived: z.literal(true),
-  archivedAt: z.string(),
-  updatedAt: z.string(),
-}).meta({ id: 'ArchivedSubscription' });
+export const ArchivedSubscriptionSchema = z
+  .object({
+    id: z.string(),
+    email: z.string(),
+    productSlug: z.string(),
+    status: StoredStatusSchema.describe('The status held when archived'),
+    createdAt: z.string(),
+    notifiedAt: z.string().nullable(),
+    isArchived: z.literal(true),
+    archivedAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'ArchivedSubscription' });
 
 export const SubscriptionDetailSchema = ActiveSubscriptionSchema.extend({
   archivedAt: z.string().nullable().describe('When it was archived; null while active'),
 }).meta({ id: 'SubscriptionDetail' });
 
 /** The columns the lists sort by, by their names in the API (issue 16; migration 011 indexes them). */
-export const SORT_COLUMNS: Readonly<Record<string, string>> = { createdAt: 'created_at', updatedAt: 'updated_at', email: 'email', product: 'product_slug', status: 'status' };
+export const SORT_COLUMNS: Readonly<Record<string, string>> = {
+  createdAt: 'created_at',
+  updatedAt: 'updated_at',
+  email: 'email',
+  product: 'product_slug',
+  status: 'status',
+};
 
 export const ListBody = listFilterBody(SUBSCRIPTION_STATUSES, 'email or id', sortNames(SORT_COLUMNS));
 export const ArchivedListBody = archivedListBody(SORT_COLUMNS);

@@ -55,7 +55,13 @@ export async function signUp(
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     const subscription = { id: subscriptionId(now.getTime()), email: request.email, createdAt: now.toISOString() };
     const item: SignupWrite = {
-      row: { id: subscription.id, email: subscription.email, product_slug: product.slug, status: 'pending', created_at: subscription.createdAt },
+      row: {
+        id: subscription.id,
+        email: subscription.email,
+        product_slug: product.slug,
+        status: 'pending',
+        created_at: subscription.createdAt,
+      },
       chat: {
         idempotencyKey: `subscription/${subscription.id}/chat`,
         recordId: subscription.id,
@@ -86,7 +92,10 @@ export async function writeSignups(trx: Kysely<Tables>, signups: SignupWrite[]):
     trx,
     signups.filter((s) => !inserted.has(s.row.id)).map((s) => ({ email: s.row.email, productSlug: s.row.product_slug })),
   );
-  await enqueueMessages(trx, signups.filter((s) => inserted.has(s.row.id)).map((s) => s.chat));
+  await enqueueMessages(
+    trx,
+    signups.filter((s) => inserted.has(s.row.id)).map((s) => s.chat),
+  );
   return signups.map(({ row }): SignupOutcome => {
     if (inserted.has(row.id)) return { subscriptionId: row.id, created: true };
     const id = existing.get(pairKey(row.product_slug, row.email));

@@ -47,7 +47,10 @@ export async function findPendingIds(db: Kysely<Tables>, pairs: { email: string;
 }
 
 /** Whether another active pending subscription has this one's address and product. */
-export async function hasPendingTwin(db: Kysely<Tables>, subscription: Pick<Subscription, 'id' | 'email' | 'product_slug'>): Promise<boolean> {
+export async function hasPendingTwin(
+  db: Kysely<Tables>,
+  subscription: Pick<Subscription, 'id' | 'email' | 'product_slug'>,
+): Promise<boolean> {
   const twin = await db
     .selectFrom('subscriptions')
     .select('id')

@@ -8,4 +8,3 @@ export function subscriptionId(now: number = Date.now()): string {
   for (let i = 0; i < 10; i++) random += ALPHABET[randomInt(ALPHABET.length)];
   return `ntf_${now}-${random}`;
 }
-

@@ -13,7 +13,8 @@ test('plain text is written as it is; a comma, quote, CR or LF makes it quoted, 
 });
 
 test('a cell a spreadsheet would run as a formula starts with a quote mark', () => {
-  for (const start of ['=', '+', '-', '@', '\t', '\r']) assert.equal(csvField(`${start}1+1`).replace(/^"/, '')[0], "'", JSON.stringify(start));
+  for (const start of ['=', '+', '-', '@', '\t', '\r'])
+    assert.equal(csvField(`${start}1+1`).replace(/^"/, '')[0], "'", JSON.stringify(start));
   assert.equal(csvField('=HYPERLINK("http://x","y")'), '"\'=HYPERLINK(""http://x"",""y"")"');
   assert.equal(csvField('-1'), "'-1");
   assert.equal(csvField('\rx'), '"\'\rx"');

@@ -1,5 +1,4 @@
-const ISO_8601 =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
+const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
 
 const MIN_TIME = new Date(0).setUTCFullYear(0, 0, 1);
 const MAX_TIME = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
@@ -14,7 +13,9 @@ const MAX_TIME = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 export function parseIso8601(value: string): number | undefined {
   const match = ISO_8601.exec(value);
   if (!match) return undefined;
-  const [year, month, day, hour = 0, minute = 0, second = 0] = match.slice(1, 7).map((part) => (part === undefined ? undefined : Number(part)));
+  const [year, month, day, hour = 0, minute = 0, second = 0] = match
+    .slice(1, 7)
+    .map((part) => (part === undefined ? undefined : Number(part)));
   const millisecond = match[7] ? Number(match[7].slice(0, 3).padEnd(3, '0')) : 0;
   if (month! < 1 || month! > 12 || day! < 1 || day! > daysInMonth(year!, month!)) return undefined;
   if (hour > 23 || minute > 59 || second > 59) return undefined;

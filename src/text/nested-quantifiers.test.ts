@@ -3,7 +3,17 @@ import { test } from 'node:test';
 import { nestsQuantifiers } from './nested-quantifiers.ts';
 
 test('a repeated group holding an unbounded repetition is found', () => {
-  for (const source of ['(a+)+', '(a*)*', '(?:x|y*){2,}', '(.*a){11}', '((ab)+c)*', 'https://(?:[a-z]+-)*preview\\.example\\.com', '(a+?)+?', '(x{2,})+', '([a-z]+\\.)+shop']) {
+  for (const source of [
+    '(a+)+',
+    '(a*)*',
+    '(?:x|y*){2,}',
+    '(.*a){11}',
+    '((ab)+c)*',
+    'https://(?:[a-z]+-)*preview\\.example\\.com',
+    '(a+?)+?',
+    '(x{2,})+',
+    '([a-z]+\\.)+shop',
+  ]) {
     assert.equal(nestsQuantifiers(source), true, source);
   }
 });

@@ -37,7 +37,9 @@ test('the mapped normalisation is the same text, and points back into the origin
 test('the mapped normalisation agrees with normalize() over the whole site content', () => {
   const dir = 'content';
   // One folder per content type; synonyms.yaml beside them.
-  for (const type of readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name)) {
+  for (const type of readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)) {
     for (const file of readdirSync(join(dir, type))) {
       const text = readFileSync(join(dir, type, file), 'utf8');
       assert.equal(normalizeWithMap(text).text, normalize(text), file);

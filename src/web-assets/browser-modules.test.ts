@@ -17,8 +17,9 @@ function write(files: Record<string, string>): void {
 
 test('serves the entry and what it imports at run time, stripped, under hashed names behind an import map', () => {
   write({
-    'ui/main.ts': "import type { z } from 'zod';\nimport { twice } from './math.ts';\nimport { label } from '../shared/label.ts';\nexport const x: number = twice(2);\nconsole.log(label);\n",
-    'ui/math.ts': "export function twice(n: number): number { return n * 2; }\n",
+    'ui/main.ts':
+      "import type { z } from 'zod';\nimport { twice } from './math.ts';\nimport { label } from '../shared/label.ts';\nexport const x: number = twice(2);\nconsole.log(label);\n",
+    'ui/math.ts': 'export function twice(n: number): number { return n * 2; }\n',
     'shared/label.ts': "import type { Secret } from '../server/secret.ts';\nexport const label: string = 'ok';\n",
     'ui/unused.ts': 'export const never = 1;\n',
   });
@@ -49,8 +50,14 @@ test('refuses a run-time import of a package, a dynamic import, or a module outs
 });
 
 test('a package given as one ES module file is served under its bare name', () => {
-  write({ 'uses/search.ts': "import MiniSearch from 'minisearch';\nexport const m = new MiniSearch({ fields: ['a'] });\n", 'vendor/mini.js': 'export default class MiniSearch {}\n' });
-  const modules = loadBrowserModules('uses/search.ts', '/p/', { sourceRoot: root, packages: { minisearch: join(root, 'vendor', 'mini.js') } });
+  write({
+    'uses/search.ts': "import MiniSearch from 'minisearch';\nexport const m = new MiniSearch({ fields: ['a'] });\n",
+    'vendor/mini.js': 'export default class MiniSearch {}\n',
+  });
+  const modules = loadBrowserModules('uses/search.ts', '/p/', {
+    sourceRoot: root,
+    packages: { minisearch: join(root, 'vendor', 'mini.js') },
+  });
   assert.match(modules.importMap.imports.minisearch!, /^\/p\/packages\/minisearch\.[0-9a-f]{12}\.js$/);
   const served = modules.files.get(modules.importMap.imports.minisearch!.slice('/p/'.length))!;
   assert.equal(served.bytes.toString(), 'export default class MiniSearch {}\n');
@@ -59,7 +66,8 @@ test('a package given as one ES module file is served under its bare name', () =
 
 test('a string that ends in the word import or export is not an import', () => {
   write({
-    'paths/main.ts': "import { x } from './x.ts';\nexport const paths = { '/api/admin/personal-data/export': { method: 'POST' }, 'data/import': 'x' };\n",
+    'paths/main.ts':
+      "import { x } from './x.ts';\nexport const paths = { '/api/admin/personal-data/export': { method: 'POST' }, 'data/import': 'x' };\n",
     'paths/x.ts': 'export const x = 1;\n',
   });
   const modules = loadBrowserModules('paths/main.ts', '/assets/', { sourceRoot: root });

@@ -70,7 +70,10 @@ export function browserPageRoutes(definition: BrowserPageDefinition): Route[] {
   ];
 }
 
-function buildPage({ entry, stylesheet, title, body, packages, inlineStyles = [] }: BrowserPageDefinition, assetsPrefix: string): BuiltPage {
+function buildPage(
+  { entry, stylesheet, title, body, packages, inlineStyles = [] }: BrowserPageDefinition,
+  assetsPrefix: string,
+): BuiltPage {
   const modules = loadBrowserModules(entry, assetsPrefix, packages ? { packages } : {});
   const style = staticFile(posix.basename(stylesheet.pathname), readFileSync(stylesheet), { hashed: true });
   const stylePath = `${posix.dirname(entry)}/${style.name}`;

@@ -56,5 +56,8 @@ export function isRelative(specifier: string): boolean {
 
 /** The code with each static import's specifier replaced (`./a.ts` → `./a.js`, say). */
 export function replaceImports(code: string, replace: (specifier: string) => string): string {
-  return code.replace(STATIC_IMPORT, (_match, head: string, quote: string, specifier: string) => `${head}${quote}${replace(specifier)}${quote}`);
+  return code.replace(
+    STATIC_IMPORT,
+    (_match, head: string, quote: string, specifier: string) => `${head}${quote}${replace(specifier)}${quote}`,
+  );
 }

@@ -99,7 +99,13 @@ function acceptsGzip(header: string | undefined): boolean {
  * The route of a page's content-hashed files (modules, scripts, stylesheets): each `find`s its file
  * from the request's path parameters; any other name is 404.
  */
-export function hashedFilesRoute(options: { path: string; tag: string; summary: string; files: string; find: (c: Context<AppEnv>) => StaticFile | undefined }): Route {
+export function hashedFilesRoute(options: {
+  path: string;
+  tag: string;
+  summary: string;
+  files: string;
+  find: (c: Context<AppEnv>) => StaticFile | undefined;
+}): Route {
   return defineRoute({
     method: 'GET',
     path: options.path,

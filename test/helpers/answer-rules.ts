@@ -28,7 +28,11 @@ export function checkAnswer(contract: Contract, served: Served, request: RawRequ
   assert.ok(response.headers['x-request-id'], `no X-Request-Id: ${what}`);
   assert.equal(response.headers['x-content-type-options'], 'nosniff', `no nosniff: ${what}`);
   if (String(response.headers['content-type']).startsWith('text/html')) {
-    assert.match(String(response.headers['content-security-policy']), /(?:^|;\s*)frame-ancestors 'none'/, `an HTML page that can be framed: ${what}`);
+    assert.match(
+      String(response.headers['content-security-policy']),
+      /(?:^|;\s*)frame-ancestors 'none'/,
+      `an HTML page that can be framed: ${what}`,
+    );
   }
   if (request.method === 'OPTIONS') return assert.equal(response.status, 204, what);
   const head = request.method === 'HEAD';
@@ -45,7 +49,10 @@ export function checkAnswer(contract: Contract, served: Served, request: RawRequ
   const documented = operation.responses[String(response.status)] as { content?: Record<string, unknown> } | undefined;
   const conditional = (request.headers ?? []).some(([name]) => name.toLowerCase() === 'if-none-match');
   if (response.status === 304 && conditional) return;
-  assert.ok(documented, `status ${response.status} is not documented for ${method} ${served.pattern} (${Object.keys(operation.responses).join(', ')}): ${what}`);
+  assert.ok(
+    documented,
+    `status ${response.status} is not documented for ${method} ${served.pattern} (${Object.keys(operation.responses).join(', ')}): ${what}`,
+  );
 
   const documentedType = Object.keys(documented.content ?? {})[0];
   if (documentedType !== undefined && documentedType !== 'application/json') {
@@ -56,7 +63,8 @@ export function checkAnswer(contract: Contract, served: Served, request: RawRequ
   }
   if (head) return documentedType === undefined ? undefined : checkJsonType(response, what);
   if (response.status >= 400) return checkEnvelope(response, what);
-  if (documentedType === 'application/json') contract.check(method, openApiPath(served.pattern), response.status, JSON.parse(decodedBody(response)));
+  if (documentedType === 'application/json')
+    contract.check(method, openApiPath(served.pattern), response.status, JSON.parse(decodedBody(response)));
 }
 
 /** The body as sent before any Content-Encoding (a large JSON file is gzipped when the client accepts it). */
@@ -75,7 +83,11 @@ export function checkEnvelope(response: RawResponse, what = ''): void {
   assert.equal(body.success, false, what);
   assert.equal(typeof body.error, 'string', what);
   assert.notEqual(body.error, '', what);
-  assert.deepEqual(Object.keys(body).filter((key) => !['success', 'error', 'details'].includes(key)), [], `extra keys: ${what}`);
+  assert.deepEqual(
+    Object.keys(body).filter((key) => !['success', 'error', 'details'].includes(key)),
+    [],
+    `extra keys: ${what}`,
+  );
   if ('details' in body) {
     assert.ok(Array.isArray(body.details), what);
     for (const detail of body.details as unknown[]) {

@@ -65,7 +65,10 @@ export async function startTestApp(options: { dialect?: Dialect; env?: Record<st
       done();
     },
   });
-  const server = await startServer(loadConfig(env), createLogger(env.LOG_LEVEL ?? 'info', sink), { dispatcher: options.dispatcher, now: options.now });
+  const server = await startServer(loadConfig(env), createLogger(env.LOG_LEVEL ?? 'info', sink), {
+    dispatcher: options.dispatcher,
+    now: options.now,
+  });
   const request = (path: string, init?: RequestInit) => fetch(server.url + path, init);
   const check = routeSchemaCheck(allRoutes(server.services));
   const admin = (path: string, body: unknown) =>

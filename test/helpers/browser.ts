@@ -12,7 +12,14 @@ import { packageDir, packagedOnly, unpackOnce } from './packaged.ts';
 const SYSTEM_CHROMIUM = '/usr/bin/chromium';
 /** Playwright's own default is three minutes; a healthy headless start takes about a second. */
 const LAUNCH_TIMEOUT_MS = 30_000;
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+];
 /** The browser sees only the fonts named here (Noto Sans JP from npm), so Japanese renders on any machine. */
 const FONTS = join(import.meta.dirname, 'fonts.conf');
 
@@ -74,7 +81,9 @@ export async function launchBrowser(): Promise<Browser> {
     return await chromium.launch({ executablePath, args: ARGS, env, timeout: LAUNCH_TIMEOUT_MS });
   } catch (error) {
     const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    throw new Error(`Chromium at ${executablePath} could not be launched: ${reason} (set CHROMIUM_PATH to another binary)`, { cause: error });
+    throw new Error(`Chromium at ${executablePath} could not be launched: ${reason} (set CHROMIUM_PATH to another binary)`, {
+      cause: error,
+    });
   }
 }
 

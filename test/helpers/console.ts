@@ -30,7 +30,14 @@ export async function closeConsoleTest(test: Partial<ConsoleTest>): Promise<void
  * A new tab (its own sessionStorage) signed in to the console at `baseUrl` with the admin token,
  * showing `view` (`reservations`, `messages?status=dead`), what it shows the world noted in `record`.
  */
-export async function signedInConsole(browser: Browser, baseUrl: string, view: string, viewport: { width: number; height: number }, record: PageRecord, options: BrowserContextOptions = {}): Promise<Page> {
+export async function signedInConsole(
+  browser: Browser,
+  baseUrl: string,
+  view: string,
+  viewport: { width: number; height: number },
+  record: PageRecord,
+  options: BrowserContextOptions = {},
+): Promise<Page> {
   const context = await browser.newContext({ ...options, viewport });
   const page = await context.newPage();
   recordPage(page, record);

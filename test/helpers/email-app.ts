@@ -24,10 +24,19 @@ export async function startEmailTestApp(options: {
   env?: Record<string, string>;
 }): Promise<EmailTestApp> {
   const api = await startHttpReceiver();
-  const hooks = Object.fromEntries((options.webhooks ?? []).map((name) => [`${name.toUpperCase()}_WEBHOOK_URL`, `${api.url}/hooks/${name}`]));
+  const hooks = Object.fromEntries(
+    (options.webhooks ?? []).map((name) => [`${name.toUpperCase()}_WEBHOOK_URL`, `${api.url}/hooks/${name}`]),
+  );
   const app = await startTestApp({
     dialect: options.dialect,
-    env: { RATE_LIMIT_PER_MINUTE: '0', EMAIL_PROVIDER_API_KEY: 're_test', EMAIL_API_URL: `${api.url}/emails`, PUBLIC_BASE_URL: 'https://shop.example.jp', ...hooks, ...options.env },
+    env: {
+      RATE_LIMIT_PER_MINUTE: '0',
+      EMAIL_PROVIDER_API_KEY: 're_test',
+      EMAIL_API_URL: `${api.url}/emails`,
+      PUBLIC_BASE_URL: 'https://shop.example.jp',
+      ...hooks,
+      ...options.env,
+    },
     dispatcher: { ...FAST_DISPATCH, ...options.dispatcher },
   });
   return {

@@ -40,7 +40,9 @@ const NASTY_FRAGMENTS = [
 
 /** Strings a form field should survive: random Unicode mixed with the fragments above. */
 export const nastyString: fc.Arbitrary<string> = fc
-  .array(fc.oneof(fc.string({ unit: 'binary', maxLength: 8 }), fc.constantFrom(...NASTY_FRAGMENTS), fc.string({ maxLength: 12 })), { maxLength: 6 })
+  .array(fc.oneof(fc.string({ unit: 'binary', maxLength: 8 }), fc.constantFrom(...NASTY_FRAGMENTS), fc.string({ maxLength: 12 })), {
+    maxLength: 6,
+  })
   .map((parts) => parts.join(''));
 
 /** Keys that reach prototype machinery when code treats parsed JSON naively. */
@@ -86,7 +88,10 @@ export function jsonTree(keys: readonly string[], plausible: fc.Arbitrary<JsonTr
 /** An object with some of `keys` (and others), each holding any value: the usual shape of an attack on a route's body. */
 export function jsonObjectTree(keys: readonly string[], plausible: fc.Arbitrary<JsonTree>): fc.Arbitrary<JsonTree> {
   const value = fc.oneof({ weight: 2, arbitrary: plausible }, { weight: 3, arbitrary: jsonTree(keys, plausible) });
-  const key = fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...(keys.length > 0 ? keys : ['x'])) }, { weight: 1, arbitrary: fc.constantFrom(...PROTOTYPE_KEYS) });
+  const key = fc.oneof(
+    { weight: 6, arbitrary: fc.constantFrom(...(keys.length > 0 ? keys : ['x'])) },
+    { weight: 1, arbitrary: fc.constantFrom(...PROTOTYPE_KEYS) },
+  );
   return fc.array(fc.tuple(key, value), { maxLength: 6 }).map((entries) => ({ entries }));
 }
 
@@ -103,21 +108,39 @@ export const WORST_BODIES: Record<string, Buffer> = {
   'JSON null': Buffer.from('null'),
   'a byte order mark': Buffer.from('\ufeff{}'),
   'UTF-16': Buffer.from('{"name":"a"}', 'utf16le'),
-  'bytes that are not UTF-8': Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xff, 0xfe, 0xc0, 0x80, 0xed, 0xa0, 0x80, 0xe3, 0x81]), Buffer.from('","email":"a@example.com","productSlug":"kumo-vco-2"}')]),
+  'bytes that are not UTF-8': Buffer.concat([
+    Buffer.from('{"name":"'),
+    Buffer.from([0xff, 0xfe, 0xc0, 0x80, 0xed, 0xa0, 0x80, 0xe3, 0x81]),
+    Buffer.from('","email":"a@example.com","productSlug":"kumo-vco-2"}'),
+  ]),
   'escaped lone surrogates': Buffer.from('{"name":"\\ud800x\\udfff","notes":"\\udc00","email":"a@example.com","productSlug":"kumo-vco-2"}'),
-  'escaped NUL': Buffer.from('{"name":"a\\u0000b","notes":"\\u0000","id":"\\u0000","productSlug":"\\u0000","status":"\\u0000","email":"a\\u0000@example.com"}'),
+  'escaped NUL': Buffer.from(
+    '{"name":"a\\u0000b","notes":"\\u0000","id":"\\u0000","productSlug":"\\u0000","status":"\\u0000","email":"a\\u0000@example.com"}',
+  ),
   'NUL in ids': Buffer.from('{"ids":[{"id":"res_\\u0000","productSlug":"kumo-vco-2"},{"id":"x","productSlug":"\\u0000"}]}'),
-  '__proto__ and constructor keys': Buffer.from('{"__proto__":{"admin":true,"status":"confirmed"},"constructor":{"prototype":{"polluted":true}},"prototype":1,"ids":{"__proto__":[]}}'),
+  '__proto__ and constructor keys': Buffer.from(
+    '{"__proto__":{"admin":true,"status":"confirmed"},"constructor":{"prototype":{"polluted":true}},"prototype":1,"ids":{"__proto__":[]}}',
+  ),
   'repeated keys': Buffer.from('{"status":"pending","status":{"$ne":null},"productSlug":"a","productSlug":["b"]}'),
   'nested 20,000 arrays deep': Buffer.from(`${'['.repeat(20_000)}${']'.repeat(20_000)}`),
   'nested 5,000 objects deep': Buffer.from(`${'{"ids":'.repeat(5_000)}1${'}'.repeat(5_000)}`),
   'ids nested 20,000 deep': Buffer.from(`{"ids":${'['.repeat(20_000)}${']'.repeat(20_000)}}`),
-  'huge string within the limit': Buffer.from(JSON.stringify({ name: 'あ'.repeat(20_000), notes: 'x'.repeat(1000), email: `${'a'.repeat(100)}@example.com`, id: 'x'.repeat(500), productSlug: 'kumo-vco-2' })),
+  'huge string within the limit': Buffer.from(
+    JSON.stringify({
+      name: 'あ'.repeat(20_000),
+      notes: 'x'.repeat(1000),
+      email: `${'a'.repeat(100)}@example.com`,
+      id: 'x'.repeat(500),
+      productSlug: 'kumo-vco-2',
+    }),
+  ),
   'a body of exactly the limit': Buffer.from(`{"name":"${'x'.repeat(LIMIT - 11)}"}`),
   'a body one byte over the limit': Buffer.from(`{"name":"${'x'.repeat(LIMIT - 10)}"}`),
   'huge string beyond the limit': Buffer.from(JSON.stringify({ name: 'x'.repeat(LIMIT + 5000) })),
   'ten thousand keys': Buffer.from(`{${Array.from({ length: 10_000 }, (_, i) => `"k${i}":0`).join(',')}}`),
-  'five hundred and one ids': Buffer.from(JSON.stringify({ ids: Array.from({ length: 501 }, (_, i) => ({ id: `res_${i}`, productSlug: 'kumo-vco-2' })) })),
+  'five hundred and one ids': Buffer.from(
+    JSON.stringify({ ids: Array.from({ length: 501 }, (_, i) => ({ id: `res_${i}`, productSlug: 'kumo-vco-2' })) }),
+  ),
 };
 
 /** A body: mostly an object shaped like the route's own, sometimes any JSON text, sometimes a worst case. */
@@ -135,13 +158,49 @@ export function hostileBody(keys: readonly string[], plausible: fc.Arbitrary<Jso
 export const encode = (text: string) => encodeURIComponent(text.toWellFormed());
 
 /** Percent-escapes that do not decode to UTF-8, or decode to something awkward. */
-const BROKEN_ESCAPES = ['%', '%%', '%zz', '%e3%81', '%ff%fe', '%c0%80', '%ed%a0%80', '%00', '%0d%0a', '%u3042', '%2', '+%20+', '%25', '%26%3d'];
+const BROKEN_ESCAPES = [
+  '%',
+  '%%',
+  '%zz',
+  '%e3%81',
+  '%ff%fe',
+  '%c0%80',
+  '%ed%a0%80',
+  '%00',
+  '%0d%0a',
+  '%u3042',
+  '%2',
+  '+%20+',
+  '%25',
+  '%26%3d',
+];
 
 /** A query value as written in the URL (so possibly malformed). */
 export const rawQueryValue: fc.Arbitrary<string> = fc.oneof(
   { weight: 3, arbitrary: nastyString.map(encode) },
-  { weight: 2, arbitrary: fc.array(fc.oneof(fc.constantFrom(...BROKEN_ESCAPES), fc.string({ maxLength: 6 }).map(encode)), { maxLength: 4 }).map((parts) => parts.join('')) },
-  { weight: 1, arbitrary: fc.constantFrom('', '0', '-1', '1.5', '1e3', '0x10', '9'.repeat(400), 'NaN', 'Infinity', '[]', '2026-13-45', '2026-01-01T00:00:00+99:99') },
+  {
+    weight: 2,
+    arbitrary: fc
+      .array(fc.oneof(fc.constantFrom(...BROKEN_ESCAPES), fc.string({ maxLength: 6 }).map(encode)), { maxLength: 4 })
+      .map((parts) => parts.join('')),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '',
+      '0',
+      '-1',
+      '1.5',
+      '1e3',
+      '0x10',
+      '9'.repeat(400),
+      'NaN',
+      'Infinity',
+      '[]',
+      '2026-13-45',
+      '2026-01-01T00:00:00+99:99',
+    ),
+  },
   { weight: 1, arbitrary: fc.constantFrom('a'.repeat(6000), encodeURIComponent('あ'.repeat(600))) },
 );
 
@@ -192,12 +251,35 @@ export function hostileQuery(names: readonly string[], plausible: fc.Arbitrary<s
 }
 
 /** Methods Node's HTTP parser accepts (others it answers itself with 400, tested on their own). */
-export const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'PROPFIND', 'PURGE', 'SEARCH', 'QUERY', 'TRACE', 'LOCK', 'MKCOL', 'REPORT', 'M-SEARCH'];
+export const METHODS = [
+  'GET',
+  'HEAD',
+  'POST',
+  'PUT',
+  'DELETE',
+  'PATCH',
+  'OPTIONS',
+  'PROPFIND',
+  'PURGE',
+  'SEARCH',
+  'QUERY',
+  'TRACE',
+  'LOCK',
+  'MKCOL',
+  'REPORT',
+  'M-SEARCH',
+];
 
 /** A header value Node's client will write: latin1 without control characters. */
 const headerValue = fc.oneof(
   fc.string({ maxLength: 40 }),
-  fc.string({ unit: fc.integer({ min: 0x20, max: 0xff }).filter((c) => c !== 0x7f).map((c) => String.fromCharCode(c)), maxLength: 40 }),
+  fc.string({
+    unit: fc
+      .integer({ min: 0x20, max: 0xff })
+      .filter((c) => c !== 0x7f)
+      .map((c) => String.fromCharCode(c)),
+    maxLength: 40,
+  }),
 );
 
 /** Headers, repeats and all; `authorizations` are the Authorization values worth trying (the right one among them). */
@@ -223,11 +305,31 @@ export function hostileHeaders(authorizations: readonly string[]): fc.Arbitrary<
         headerValue,
       ),
     ),
-    fc.tuple(fc.constant('Origin'), fc.oneof(fc.constantFrom('null', 'http://localhost:34434', 'https://evil.example', 'http://localhost:34434.evil.example'), headerValue)),
+    fc.tuple(
+      fc.constant('Origin'),
+      fc.oneof(
+        fc.constantFrom('null', 'http://localhost:34434', 'https://evil.example', 'http://localhost:34434.evil.example'),
+        headerValue,
+      ),
+    ),
     fc.tuple(fc.constant('If-None-Match'), fc.oneof(fc.constantFrom('*', '"x"', 'W/"x"', ', ,'), headerValue)),
     fc.tuple(fc.constant('Accept-Encoding'), fc.constantFrom('gzip', 'br', 'gzip;q=0', 'identity;q=0, *;q=0', '*', 'x'.repeat(2000))),
     fc.tuple(fc.constant('Content-Encoding'), fc.constantFrom('gzip', 'br', 'deflate', 'x')),
-    fc.tuple(fc.constantFrom('X-Request-Id', 'X-Forwarded-For', 'Cookie', 'Accept', 'Accept-Language', 'Referer', 'User-Agent', 'Range', 'X-HTTP-Method-Override', 'Expect'), headerValue),
+    fc.tuple(
+      fc.constantFrom(
+        'X-Request-Id',
+        'X-Forwarded-For',
+        'Cookie',
+        'Accept',
+        'Accept-Language',
+        'Referer',
+        'User-Agent',
+        'Range',
+        'X-HTTP-Method-Override',
+        'Expect',
+      ),
+      headerValue,
+    ),
     fc.tuple(fc.constantFrom('Cookie', 'X-Admin-Token', 'X-Api-Key'), fc.constantFrom(...authorizations)),
     fc.tuple(fc.constant('Expect'), fc.constantFrom('100-continue', 'something-else')),
     fc.tuple(fc.constantFrom('X-Huge', 'User-Agent', 'Cookie'), fc.constantFrom('v'.repeat(8000), 'ü'.repeat(4000))),

@@ -44,7 +44,10 @@ export const OpenApiDocument = z.looseObject({
   paths: z.record(z.string(), z.record(z.string(), Operation)),
   servers: z.array(z.looseObject({ url: z.string() })).optional(),
   components: z.looseObject({
-    securitySchemes: z.record(z.string(), z.looseObject({ type: z.string(), scheme: z.string().optional(), description: z.string().optional() })),
+    securitySchemes: z.record(
+      z.string(),
+      z.looseObject({ type: z.string(), scheme: z.string().optional(), description: z.string().optional() }),
+    ),
     schemas: z.record(z.string(), JsonSchema),
   }),
 });
@@ -75,7 +78,10 @@ export async function loadContract(baseUrl: string): Promise<Contract> {
       const operation = resolved.paths[path]?.[method.toLowerCase()];
       assert.ok(operation, `${method} ${path} is not in the document`);
       const documented = operation.responses[String(status)];
-      assert.ok(documented, `${method} ${path} answered ${status}, which the document does not list (${Object.keys(operation.responses).join(', ')})`);
+      assert.ok(
+        documented,
+        `${method} ${path} answered ${status}, which the document does not list (${Object.keys(operation.responses).join(', ')})`,
+      );
       const schema = documented.content?.['application/json']?.schema;
       if (schema) compiled.set(key, ajv.compile(schema));
     }
@@ -87,7 +93,10 @@ export async function loadContract(baseUrl: string): Promise<Contract> {
     check(method, path, status, body) {
       const validate = validatorFor(method, path, status);
       if (!validate) return;
-      assert.ok(validate(body), `${method} ${path} ${status}: the body does not match the document: ${JSON.stringify(validate.errors, null, 2)}\n${JSON.stringify(body).slice(0, 2000)}`);
+      assert.ok(
+        validate(body),
+        `${method} ${path} ${status}: the body does not match the document: ${JSON.stringify(validate.errors, null, 2)}\n${JSON.stringify(body).slice(0, 2000)}`,
+      );
     },
   };
 }

@@ -12,7 +12,12 @@ const PRODUCT_NOT_FOUND = '指定された商品が見つかりません';
  * invalid-input 400 with no details, an unknown product is its own 400 and stores nothing, and a
  * body over 64 KiB is 413.
  */
-export function publicFormRules(form: { app: () => TestApp; path: string; valid: Record<string, string>; table: 'reservations' | 'subscriptions' }): void {
+export function publicFormRules(form: {
+  app: () => TestApp;
+  path: string;
+  valid: Record<string, string>;
+  table: 'reservations' | 'subscriptions';
+}): void {
   const post = (body: unknown) =>
     form.app().request(form.path, {
       method: 'POST',
@@ -20,12 +25,18 @@ export function publicFormRules(form: { app: () => TestApp; path: string; valid:
       body: typeof body === 'string' ? body : JSON.stringify(body),
     });
   const stored = async () => {
-    const row = await form.app().services.database.db.selectFrom(form.table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const row = await form
+      .app()
+      .services.database.db.selectFrom(form.table)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   };
 
   test('__proto__ and constructor beside valid fields change nothing', async () => {
-    const response = await post(`{"__proto__": {"polluted": true}, "constructor": {"prototype": {"x": 1}}, ${JSON.stringify(form.valid).slice(1)}`);
+    const response = await post(
+      `{"__proto__": {"polluted": true}, "constructor": {"prototype": {"x": 1}}, ${JSON.stringify(form.valid).slice(1)}`,
+    );
     assert.equal(response.status, 200);
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
   });
@@ -48,9 +59,23 @@ export function publicFormRules(form: { app: () => TestApp; path: string; valid:
 
   test('a post from another site (an Origin not the shop’s) → 403 Origin not allowed, nothing stored or queued; without Origin or from the shop, as usual', async () => {
     const client = rawClient(form.app().url);
-    const outbox = async () => Number((await form.app().services.database.db.selectFrom('outbox').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const outbox = async () =>
+      Number(
+        (
+          await form
+            .app()
+            .services.database.db.selectFrom('outbox')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const send = (origins: string[], type = 'application/json') =>
-      client.send({ method: 'POST', target: form.path, headers: [['Content-Type', type], ...origins.map((o): [string, string] => ['Origin', o])], body: Buffer.from(JSON.stringify(form.valid)) });
+      client.send({
+        method: 'POST',
+        target: form.path,
+        headers: [['Content-Type', type], ...origins.map((o): [string, string] => ['Origin', o])],
+        body: Buffer.from(JSON.stringify(form.valid)),
+      });
     try {
       const before = [await stored(), await outbox()];
       const refused = [

@@ -27,7 +27,10 @@ export interface RawResponse {
  * `Expect`, when it writes them as UTF-8.
  */
 export function headerBytes({ method, target, headers = [] }: RawRequest): number {
-  return Buffer.byteLength(`${method} ${target} HTTP/1.1\r\n`) + headers.reduce((n, [name, value]) => n + Buffer.byteLength(`${name}: ${value}\r\n`), 0);
+  return (
+    Buffer.byteLength(`${method} ${target} HTTP/1.1\r\n`) +
+    headers.reduce((n, [name, value]) => n + Buffer.byteLength(`${name}: ${value}\r\n`), 0)
+  );
 }
 
 /** A client with its own pool of kept-alive connections to one service. */
@@ -44,13 +47,17 @@ export function rawClient(baseUrl: string): RawClient {
       new Promise((resolve, reject) => {
         const flat = headers.some(([name]) => name.toLowerCase() === 'host') ? [] : ['Host', base.host];
         for (const [name, value] of headers) flat.push(name, value);
-        if (body && !headers.some(([name]) => /^(content-length|transfer-encoding)$/i.test(name))) flat.push('Content-Length', String(body.length));
-        const req = request({ host: base.hostname, port: base.port, method, path: target, headers: flat, agent, timeout: timeoutMs }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-          res.on('error', reject);
-        });
+        if (body && !headers.some(([name]) => /^(content-length|transfer-encoding)$/i.test(name)))
+          flat.push('Content-Length', String(body.length));
+        const req = request(
+          { host: base.hostname, port: base.port, method, path: target, headers: flat, agent, timeout: timeoutMs },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (chunk: Buffer) => chunks.push(chunk));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+            res.on('error', reject);
+          },
+        );
         req.on('timeout', () => req.destroy(new Error(`no answer to ${method} ${target.slice(0, 100)} within ${timeoutMs} ms`)));
         req.on('error', reject);
         req.end(body);

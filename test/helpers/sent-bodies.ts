@@ -20,7 +20,12 @@ export const SlackBody = z.strictObject({
   text: z.string(),
   mrkdwn: z.boolean().optional(),
   blocks: z.array(
-    z.strictObject({ type: z.string(), text: SlackText.optional(), fields: z.array(SlackText).optional(), elements: z.array(SlackText).optional() }),
+    z.strictObject({
+      type: z.string(),
+      text: SlackText.optional(),
+      fields: z.array(SlackText).optional(),
+      elements: z.array(SlackText).optional(),
+    }),
   ),
 });
 

@@ -109,9 +109,14 @@ export async function launchServiceProcess(options: ServiceOptions): Promise<Ser
     while ((lastStatus = await healthStatus(url)) !== 200) {
       if (current.exitCode !== null || current.signalCode !== null) {
         await exited;
-        throw new Error(`tenpo exited (${current.exitCode ?? current.signalCode}) before answering: ${stderr.trim().split('\n').at(-1) ?? ''}`);
+        throw new Error(
+          `tenpo exited (${current.exitCode ?? current.signalCode}) before answering: ${stderr.trim().split('\n').at(-1) ?? ''}`,
+        );
       }
-      if (Date.now() > deadline) throw new Error(`tenpo on port ${port} did not answer /healthz with 200 within ${timeoutMs} ms (last: ${lastStatus || 'no answer'})`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `tenpo on port ${port} did not answer /healthz with 200 within ${timeoutMs} ms (last: ${lastStatus || 'no answer'})`,
+        );
       await new Promise((resolve) => setTimeout(resolve, 2));
     }
   };

@@ -48,7 +48,11 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
           return;
         }
         const raw = Buffer.concat(chunks);
-        mails.push({ envelopeTo: session.envelope.rcptTo.map((r) => r.address), raw: raw.toString('utf8'), parsed: await simpleParser(raw) });
+        mails.push({
+          envelopeTo: session.envelope.rcptTo.map((r) => r.address),
+          raw: raw.toString('utf8'),
+          parsed: await simpleParser(raw),
+        });
         callback();
       });
     },

@@ -1,5 +1,8 @@
 /** Polls `check` until it returns a truthy value (which is returned), or fails after `timeoutMs`. */
-export async function waitUntil<T>(check: () => T | Promise<T>, options: { timeoutMs?: number; what?: string } = {}): Promise<NonNullable<T>> {
+export async function waitUntil<T>(
+  check: () => T | Promise<T>,
+  options: { timeoutMs?: number; what?: string } = {},
+): Promise<NonNullable<T>> {
   const deadline = Date.now() + (options.timeoutMs ?? 10_000);
   for (;;) {
     const value = await check();

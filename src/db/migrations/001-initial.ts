@@ -87,11 +87,6 @@ async function createRecordIndexes(db: Kysely<unknown>, table: 'reservations' | 
     { name: 'archived_product', columns: ['product_slug', 'archived_at desc'], where: archived },
   ];
   for (const index of indexes) {
-    await db.schema
-      .createIndex(`${table}_${index.name}`)
-      .on(table)
-      .columns(index.columns)
-      .where(index.where)
-      .execute();
+    await db.schema.createIndex(`${table}_${index.name}`).on(table).columns(index.columns).where(index.where).execute();
   }
 }

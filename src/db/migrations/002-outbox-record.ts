@@ -13,10 +13,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('outbox').addColumn('record_id', 'text').execute();
   await db.schema.createIndex('outbox_record').on('outbox').column('record_id').execute();
   await db.schema.dropIndex('outbox_status').execute();
-  await db.schema
-    .createIndex('outbox_dead')
-    .on('outbox')
-    .column('created_at')
-    .where(sql.raw<SqlBool>("status = 'dead'"))
-    .execute();
+  await db.schema.createIndex('outbox_dead').on('outbox').column('created_at').where(sql.raw<SqlBool>("status = 'dead'")).execute();
 }

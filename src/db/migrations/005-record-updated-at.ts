@@ -8,8 +8,14 @@ import { sql, type Kysely } from 'kysely';
  * archiving. Added NOT NULL with a placeholder default (SQLite cannot add one without), then filled.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  for (const [table, changedAt] of [['reservations', 'responded_at'], ['subscriptions', 'notified_at']] as const) {
-    await db.schema.alterTable(table).addColumn('updated_at', 'text', (c) => c.notNull().defaultTo('')).execute();
+  for (const [table, changedAt] of [
+    ['reservations', 'responded_at'],
+    ['subscriptions', 'notified_at'],
+  ] as const) {
+    await db.schema
+      .alterTable(table)
+      .addColumn('updated_at', 'text', (c) => c.notNull().defaultTo(''))
+      .execute();
     await sql`update ${sql.table(table)} set updated_at = created_at`.execute(db);
     for (const column of [changedAt, 'archived_at']) {
       await sql`update ${sql.table(table)} set updated_at = ${sql.ref(column)} where ${sql.ref(column)} > updated_at`.execute(db);

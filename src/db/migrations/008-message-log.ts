@@ -27,9 +27,19 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   const columns = ['created_at', 'id', 'channel'];
   await db.schema.createIndex('outbox_log').on('outbox').columns(columns).execute();
   for (const status of STATUSES) {
-    await db.schema.createIndex(`outbox_log_${status}`).on('outbox').columns(columns).where(sql.raw<SqlBool>(`status = '${status}'`)).execute();
+    await db.schema
+      .createIndex(`outbox_log_${status}`)
+      .on('outbox')
+      .columns(columns)
+      .where(sql.raw<SqlBool>(`status = '${status}'`))
+      .execute();
   }
   for (const status of ['sent', 'skipped'] as const) {
-    await db.schema.createIndex(`outbox_${status}_at`).on('outbox').column('sent_at').where(sql.raw<SqlBool>(`status = '${status}'`)).execute();
+    await db.schema
+      .createIndex(`outbox_${status}_at`)
+      .on('outbox')
+      .column('sent_at')
+      .where(sql.raw<SqlBool>(`status = '${status}'`))
+      .execute();
   }
 }

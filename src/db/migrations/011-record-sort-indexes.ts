@@ -7,9 +7,15 @@ import { sql, type Kysely, type SqlBool } from 'kysely';
  * first, most recently archived first) have theirs since 001.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  const sorts = { reservations: ['created_at', 'updated_at', 'name', 'product_slug', 'status'], subscriptions: ['created_at', 'updated_at', 'email', 'product_slug', 'status'] };
+  const sorts = {
+    reservations: ['created_at', 'updated_at', 'name', 'product_slug', 'status'],
+    subscriptions: ['created_at', 'updated_at', 'email', 'product_slug', 'status'],
+  };
   for (const [table, columns] of Object.entries(sorts)) {
-    for (const [list, where] of [['active', 'archived_at is null'], ['archived', 'archived_at is not null']] as const) {
+    for (const [list, where] of [
+      ['active', 'archived_at is null'],
+      ['archived', 'archived_at is not null'],
+    ] as const) {
       for (const column of columns) {
         // 001's active_created is (created_at desc, id desc) already.
         if (list === 'active' && column === 'created_at') continue;

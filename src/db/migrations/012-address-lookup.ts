@@ -11,7 +11,11 @@ import { sql, type Kysely, type SqlBool } from 'kysely';
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   for (const table of ['reservations', 'subscriptions', 'preorder_customers'] as const) {
-    await db.schema.createIndex(`${table}_address`).on(table).expression(sql`lower(email)`).execute();
+    await db.schema
+      .createIndex(`${table}_address`)
+      .on(table)
+      .expression(sql`lower(email)`)
+      .execute();
   }
   await db.schema
     .createIndex('outbox_address')

@@ -8,7 +8,10 @@ const reservation = { id: 'res_1', name: '<b>太郎</b>\r\nX-Evil: 1', email: 't
 
 test('the chat notice names product, customer, address, reservation and time', () => {
   const chat = reservationChatMessage(reservation, product);
-  assert.deepEqual(chat.fields.map((f) => f.label), ['商品', 'お名前', 'メールアドレス', '予約番号', '受付日時']);
+  assert.deepEqual(
+    chat.fields.map((f) => f.label),
+    ['商品', 'お名前', 'メールアドレス', '予約番号', '受付日時'],
+  );
   assert.equal(chat.timestamp, reservation.createdAt);
   assert.equal(chat.fields[3]!.value, 'res_1');
 });

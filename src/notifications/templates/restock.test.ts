@@ -7,9 +7,18 @@ const product = { slug: 'kumo-vco-2', name: 'Kumo <VCO> & "II"', price: 42000, d
 const productUrl = 'https://shop.example.jp/products/kumo-vco-2?a=1&b=2';
 
 test('the shop chat notice of a signup names product, address, number and time', () => {
-  const chat = restockSignupChatMessage({ id: 'ntf_1-abcdefghij', email: 'taro@example.com', createdAt: '2026-01-02T15:04:05.000Z' }, product);
-  assert.deepEqual(chat.fields.map((f) => f.label), ['商品', 'メールアドレス', '登録番号', '登録日時']);
-  assert.deepEqual(chat.fields.slice(1, 3).map((f) => f.value), ['taro@example.com', 'ntf_1-abcdefghij']);
+  const chat = restockSignupChatMessage(
+    { id: 'ntf_1-abcdefghij', email: 'taro@example.com', createdAt: '2026-01-02T15:04:05.000Z' },
+    product,
+  );
+  assert.deepEqual(
+    chat.fields.map((f) => f.label),
+    ['商品', 'メールアドレス', '登録番号', '登録日時'],
+  );
+  assert.deepEqual(
+    chat.fields.slice(1, 3).map((f) => f.value),
+    ['taro@example.com', 'ntf_1-abcdefghij'],
+  );
   assert.equal(chat.fields[3]!.value, '2026年1月3日 00:04');
   assert.equal(chat.timestamp, '2026-01-02T15:04:05.000Z');
 });
