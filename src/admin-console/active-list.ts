@@ -5,7 +5,7 @@ import { confirmDialog } from './confirm-dialog.ts';
 import { downloadCsv } from './download.ts';
 import { h, replace } from './dom.ts';
 import { formatCount } from './format.ts';
-import { labelOf } from './labels.ts';
+import { labelOf } from '../words/labels.ts';
 import { activePage, changeStatus, findActive, listActive } from './record-api.ts';
 import type { ActiveRecord, ArchivedRecord, Column, ListState, RecordKind, RowNote, Sort } from './record-kind.ts';
 import { recordLink } from './record-page.ts';

@@ -1,5 +1,5 @@
 import { ApiError } from '../client/tenpo-client.ts';
-import { labelOf } from './labels.ts';
+import { labelOf } from '../words/labels.ts';
 
 // What staff read when a call fails: a sentence in Japanese saying what happened and what to do.
 // The service's own (English) wording is kept in brackets where it adds a fact.

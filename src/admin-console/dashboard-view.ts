@@ -2,7 +2,7 @@ import type { Output } from '../client/tenpo-client.ts';
 import { barChart, dailyChart } from './charts.ts';
 import { h, replace, type Child } from './dom.ts';
 import { formatCount } from './format.ts';
-import { labelOf, RESERVATION_STATUS_LABELS, SUBSCRIPTION_STATUS_LABELS } from './labels.ts';
+import { labelOf, RESERVATION_STATUS_LABELS, SUBSCRIPTION_STATUS_LABELS } from '../words/labels.ts';
 import { placeholder } from './record-table.ts';
 import type { View, ViewContext } from './shell.ts';
 

@@ -5,7 +5,7 @@ import { confirmDialog } from './confirm-dialog.ts';
 import { h, replace } from './dom.ts';
 import { TEMPLATE_KIND_LABELS } from './email-words.ts';
 import { formatCount, formatDateTime } from './format.ts';
-import { CHANNEL_LABELS, labelOf, MESSAGE_STATUS_LABELS, WEBHOOK_LABELS } from './labels.ts';
+import { CHANNEL_LABELS, labelOf, MESSAGE_STATUS_LABELS, WEBHOOK_LABELS } from '../words/labels.ts';
 import type { Column } from './record-kind.ts';
 import { listLoader, pager, placeholder, recordTable } from './record-table.ts';
 import type { View } from './shell.ts';

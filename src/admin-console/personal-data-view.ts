@@ -3,7 +3,7 @@ import { confirmDialog } from './confirm-dialog.ts';
 import { h, replace, type Child } from './dom.ts';
 import { saveFile } from './download.ts';
 import { formatCount, formatDateTime } from './format.ts';
-import { CHANNEL_LABELS, labelOf, MESSAGE_STATUS_LABELS, RESERVATION_STATUS_LABELS, SUBSCRIPTION_STATUS_LABELS } from './labels.ts';
+import { CHANNEL_LABELS, labelOf, MESSAGE_STATUS_LABELS, RESERVATION_STATUS_LABELS, SUBSCRIPTION_STATUS_LABELS } from '../words/labels.ts';
 import { productName } from './products.ts';
 import { placeholder } from './record-table.ts';
 import type { View, ViewContext } from './shell.ts';

@@ -5,7 +5,7 @@ import { confirmDialog } from './confirm-dialog.ts';
 import { h, replace, type Child } from './dom.ts';
 import { TEMPLATE_KIND_LABELS } from './email-words.ts';
 import { formatCount, formatDateTime } from './format.ts';
-import { labelOf, MESSAGE_STATUS_LABELS, WEBHOOK_LABELS } from './labels.ts';
+import { labelOf, MESSAGE_STATUS_LABELS, WEBHOOK_LABELS } from '../words/labels.ts';
 import { setArchived } from './record-api.ts';
 import type { ActiveRecord, ArchivedRecord, Column, RecordKind, RowNote } from './record-kind.ts';
 import { placeholder } from './record-table.ts';

@@ -2,7 +2,7 @@ import { ApiError } from '../client/tenpo-client.ts';
 import { errorMessage, serviceText } from './api-errors.ts';
 import { h, replace, type Child } from './dom.ts';
 import { formatCount } from './format.ts';
-import { labelOf } from './labels.ts';
+import { labelOf } from '../words/labels.ts';
 import type { ProductOption } from './products.ts';
 import { BULK_BATCH, setArchived } from './record-api.ts';
 import type { ActiveRecord, ArchivedRecord, BulkResult, Column, Filter, Page, RecordKind, RowNote, Sort } from './record-kind.ts';

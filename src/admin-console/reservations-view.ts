@@ -3,7 +3,7 @@ import { RESERVATION_STATUS_TABLE } from '../reservations/status.ts';
 import { idColumn, refusedChange, statusColumn } from './active-list.ts';
 import { h, replace } from './dom.ts';
 import { formatDateTime } from './format.ts';
-import { labelOf, RESERVATION_STATUS_LABELS } from './labels.ts';
+import { labelOf, RESERVATION_STATUS_LABELS } from '../words/labels.ts';
 import { productName } from './products.ts';
 import { changeStatus, type RecordEndpoints } from './record-api.ts';
 import type { Column, RecordKind } from './record-kind.ts';

@@ -2,7 +2,7 @@ import type { Output } from '../client/tenpo-client.ts';
 import { SUBSCRIPTION_STATUS_TABLE } from '../subscriptions/status.ts';
 import { idColumn, statusColumn } from './active-list.ts';
 import { formatDateTime } from './format.ts';
-import { labelOf, SUBSCRIPTION_STATUS_LABELS } from './labels.ts';
+import { labelOf, SUBSCRIPTION_STATUS_LABELS } from '../words/labels.ts';
 import { addressWithHistory } from './messages-view.ts';
 import { productName } from './products.ts';
 import type { RecordKind } from './record-kind.ts';

@@ -1,13 +1,14 @@
-import { labelOf, RESERVATION_STATUS_LABELS } from '../admin-console/labels.ts';
+import { labelOf, RESERVATION_STATUS_LABELS } from '../words/labels.ts';
 import { formatJapanTime } from '../email-templates/format.ts';
 import { htmlPage } from '../text/html-page.ts';
 import { escapeHtml } from '../text/safe-text.ts';
 import { MANAGE_PATH } from './manage-link.ts';
 import type { Reservation } from './store.ts';
 
-// The customer's reservation page (SPEC §6.4): the reservation with the console's status words, and
-// while it is pending a plain form to cancel it, so it works without JavaScript. It shows no email
-// address: whoever holds the link sees only what the email already said.
+// The customer's reservation page (the link in every reservation email): the reservation with the
+// console's status words (src/words/labels.ts), and while it is pending a plain form to cancel it,
+// so it works without JavaScript. It shows no email address: whoever holds the link sees only what
+// the email already said.
 
 export type PageNotice = 'cancelled' | 'not-pending';
 

@@ -1,4 +1,4 @@
-import { labelOf, RESERVATION_STATUS_LABELS } from '../admin-console/labels.ts';
+import { labelOf, RESERVATION_STATUS_LABELS } from '../words/labels.ts';
 import { japanTime } from '../records/export.ts';
 import type { RecordKind } from '../records/record-kind.ts';
 import { applyReservationStatus, type ReservationStatusChange } from './admin.ts';

@@ -1,4 +1,4 @@
-import { labelOf, SUBSCRIPTION_STATUS_LABELS } from '../admin-console/labels.ts';
+import { labelOf, SUBSCRIPTION_STATUS_LABELS } from '../words/labels.ts';
 import { japanTime } from '../records/export.ts';
 import type { RecordKind } from '../records/record-kind.ts';
 import { ANOTHER_PENDING_SUBSCRIPTION, applySubscriptionStatus, type SubscriptionStatusChange } from './admin.ts';

@@ -1,4 +1,6 @@
-// The console's words for the API's status values.
+// Staff's words for the API's status values, the same wherever they appear: the console, the CSV
+// export and the customer's reservation page (whose statuses are the console's). The server and the
+// console both import them from here; neither imports the other.
 
 export const RESERVATION_STATUS_LABELS: Record<string, string> = {
   pending: '未対応',
@@ -16,7 +18,7 @@ export const SUBSCRIPTION_STATUS_LABELS: Record<string, string> = {
   unsubscribed: '配信停止',
 };
 
-/** A message's status in the outbox (SPEC §6.5). */
+/** A message's status in the outbox. */
 export const MESSAGE_STATUS_LABELS: Record<string, string> = {
   pending: '送信待ち',
   sent: '送信済み',
@@ -26,7 +28,7 @@ export const MESSAGE_STATUS_LABELS: Record<string, string> = {
 
 export const CHANNEL_LABELS: Record<string, string> = { email: 'メール', chat: 'チャット' };
 
-/** The shop's chat webhooks by name, which is a chat message's kind and its `to` (SPEC §6.5, §6.6). */
+/** The shop's chat webhooks by name, which is a chat message's kind and its `to` in the message log. */
 export const WEBHOOK_LABELS: Record<string, string> = { reservation: '予約の通知', restock: '再入荷通知の登録', public: '再入荷の告知' };
 
 /** The label of a status, or the value itself for one the console does not know. */
