@@ -20,6 +20,7 @@ import { launchBrowser } from './helpers/browser.ts';
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const TSC = join(dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'bin', 'tsc');
+const MINISEARCH = join(ROOT, 'node_modules', 'minisearch');
 const NPM = { env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' } };
 
 /** The storefront's program, a user of every kind of call: its last line printed is what it saw. */
@@ -103,8 +104,12 @@ describe('the package a storefront installs', () => {
     project = join(dir, 'storefront');
     mkdirSync(project);
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'storefront', private: true, type: 'module' }));
-    // The one dependency (MiniSearch) comes from npm's cache, which installing this project filled.
-    await run('npm', ['install', '--offline', join(dir, packed!.filename)], { cwd: project, ...NPM });
+    // The one dependency (MiniSearch) is packed from this project's own node_modules and installed beside
+    // it: npm's cache may be empty (a new machine), and the network is not asked either way.
+    const [dependency] = JSON.parse(
+      (await run('npm', ['pack', MINISEARCH, '--json', '--pack-destination', dir], { cwd: dir, ...NPM })).stdout,
+    ) as { filename: string }[];
+    await run('npm', ['install', '--offline', join(dir, packed!.filename), join(dir, dependency!.filename)], { cwd: project, ...NPM });
   });
   after(async () => {
     await app?.close();
