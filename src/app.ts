@@ -4,6 +4,7 @@ import { apiReferenceRoutes } from './api-reference/routes.ts';
 import { catalogRoutes } from './catalog/routes.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
 import { devStorefrontRoutes } from './dev-storefront/routes.ts';
+import { frontPageRoutes } from './front-page/routes.ts';
 import { emailTemplateRoutes } from './email-templates/routes.ts';
 import type { Catalog } from './catalog/catalog.ts';
 import type { Config } from './config.ts';
@@ -71,6 +72,7 @@ export interface Services {
 export function allRoutes(services: Services): Route[] {
   const wakeDispatcher = () => services.dispatcher.wake();
   const routes: Route[] = [
+    ...frontPageRoutes(services.config.appEnv),
     ...healthRoutes(services.config.appEnv, services.database, services.readiness),
     ...catalogRoutes(services.catalog),
     ...reservationRoutes({

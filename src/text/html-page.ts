@@ -1,7 +1,7 @@
 import { escapeHtml } from './safe-text.ts';
 
-// The short Japanese pages customers open from an email link (unsubscribe, their reservation):
-// self-contained, readable on a phone, loading nothing, so the token in their URL cannot leak
+// The short Japanese pages customers open from an email link (unsubscribe, their reservation), and
+// the service's front page: self-contained, readable on a phone, loading nothing, so the token in their URL cannot leak
 // through a Referer, and never framed.
 
 export const HTML_PAGE_HEADERS = {
