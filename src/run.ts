@@ -29,6 +29,20 @@ try {
 
 const log = createLogger(config.logLevel);
 
+// An error that escapes every handler leaves the process in a state nobody can vouch for: it is
+// logged with its stack, and the process exits with 1 so that its supervisor starts a clean one.
+// Nothing is lost by exiting: a reservation and its messages are committed before it is answered,
+// and messages not yet delivered wait in the outbox for the next process (or another instance).
+for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
+  process.on(event, (error) => {
+    log.fatal({ err: error, event }, 'uncaught error: exiting');
+    process.exitCode = 1;
+    // The log is written asynchronously: exit once it is out, or after a second if it cannot be.
+    log.flush(() => process.exit(1));
+    setTimeout(() => process.exit(1), 1_000).unref();
+  });
+}
+
 if (config.adminTokenGenerated) {
   // Printed once, to the terminal, never through the log: it is a secret, if a throwaway one.
   const lasting = config.adminTokenFile ? `kept in ${config.adminTokenFile}` : 'for this run';
