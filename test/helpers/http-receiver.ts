@@ -1,5 +1,5 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { waitUntil } from './wait.ts';
 
 export interface ReceivedRequest {
@@ -32,6 +32,11 @@ export interface HttpReceiver {
   delayAnswers(ms: number): void;
   /** The most requests that were ever open at the same time. */
   readonly maxConcurrent: number;
+  /**
+   * Waits until every connection open now has closed and every request received has been answered
+   * and recorded: after a sender is killed, what it had already sent is then all in `requests`.
+   */
+  quiet(timeoutMs?: number): Promise<void>;
   /** Waits until `count` requests to `path` have been accepted; returns them. */
   waitForAccepted(count: number, path?: string, timeoutMs?: number): Promise<ReceivedRequest[]>;
   close(): Promise<void>;
@@ -54,6 +59,10 @@ export async function startHttpReceiver(options: { port?: number } = {}): Promis
   const server = createServer((req, res) => {
     open += 1;
     maxConcurrent = Math.max(maxConcurrent, open);
+    // A request cut off before its whole body arrived (its sender killed) is never answered.
+    req.on('close', () => {
+      if (!req.complete) open -= 1;
+    });
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', async () => {
@@ -77,6 +86,11 @@ export async function startHttpReceiver(options: { port?: number } = {}): Promis
       res.writeHead(status, { 'content-type': 'application/json', ...answer.headers }).end(JSON.stringify(reply));
     });
   });
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const accepted = (path?: string) => requests.filter((r) => r.status < 300 && (path === undefined || r.path === path));
@@ -97,6 +111,13 @@ export async function startHttpReceiver(options: { port?: number } = {}): Promis
     },
     get maxConcurrent() {
       return maxConcurrent;
+    },
+    quiet: async (timeoutMs) => {
+      const openNow = [...sockets];
+      await waitUntil(() => openNow.every((socket) => !sockets.has(socket)) && open === 0, {
+        timeoutMs,
+        what: 'the connections open now to close and every request to be answered',
+      });
     },
     waitForAccepted: async (count, path, timeoutMs) => {
       await waitUntil(() => accepted(path).length >= count, { timeoutMs, what: `${count} accepted request(s) to ${path ?? 'any path'}` });
