@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { DEFAULT_DISPATCHER_TIMINGS } from '../src/notifications/dispatcher.ts';
+import { DEFAULT_DISPATCHER_TIMINGS } from '../src/messaging/delivery/dispatcher.ts';
 import { ADMIN_TOKEN, DIALECTS } from './helpers/app.ts';
 import { startHttpReceiver, type ReceivedRequest } from './helpers/http-receiver.ts';
 import { createTestDatabase } from './helpers/postgres.ts';

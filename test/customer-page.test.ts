@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import type { DispatcherTimings } from '../src/notifications/dispatcher.ts';
+import type { DispatcherTimings } from '../src/messaging/delivery/dispatcher.ts';
 import { DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
 import { launchBrowser, recordPage, screenshot } from './helpers/browser.ts';
 import { startHttpReceiver, type HttpReceiver } from './helpers/http-receiver.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { DispatcherTimings } from '../src/notifications/dispatcher.ts';
+import type { DispatcherTimings } from '../src/messaging/delivery/dispatcher.ts';
 import { DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
 import { FAST_DISPATCH, startEmailTestApp } from './helpers/email-app.ts';
 import type { HttpReceiver } from './helpers/http-receiver.ts';

@@ -10,7 +10,7 @@ import { launchBrowser } from './helpers/browser.ts';
 import { startHttpReceiver, type HttpReceiver } from './helpers/http-receiver.ts';
 import { SlackBody } from './helpers/sent-bodies.ts';
 import { startSmtpReceiver, type ReceivedMail, type SmtpReceiver } from './helpers/smtp-receiver.ts';
-import type { DispatcherTimings } from '../src/notifications/dispatcher.ts';
+import type { DispatcherTimings } from '../src/messaging/delivery/dispatcher.ts';
 
 // Markup in what customers type and in what the catalog and content hold is shown as text wherever
 // it is shown (issue 7): search results, the reservation and restock emails (as the SMTP receiver

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
-import type { DispatcherTimings } from '../src/notifications/dispatcher.ts';
+import type { DispatcherTimings } from '../src/messaging/delivery/dispatcher.ts';
 import { signUp as signUpDomain, writeSignups, type WriteSignup } from '../src/subscriptions/signup.ts';
 import { ADMIN_TOKEN, DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
 import { startHttpReceiver, type HttpReceiver } from './helpers/http-receiver.ts';

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { withoutAddresses } from '../src/notifications/dispatcher.ts';
+import { withoutAddresses } from '../src/messaging/delivery/dispatcher.ts';
 import { startServiceProcess } from './helpers/service-process.ts';
 import { waitUntil } from './helpers/wait.ts';
 

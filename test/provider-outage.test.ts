@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { DEFAULT_DISPATCHER_TIMINGS, type DispatcherTimings } from '../src/notifications/dispatcher.ts';
-import { retryDelayMs } from '../src/notifications/retry-delay.ts';
+import { DEFAULT_DISPATCHER_TIMINGS, type DispatcherTimings } from '../src/messaging/delivery/dispatcher.ts';
+import { retryDelayMs } from '../src/messaging/delivery/retry-delay.ts';
 import { DIALECTS, startTestApp } from './helpers/app.ts';
 import { startHttpReceiver } from './helpers/http-receiver.ts';
 import { outboxStatusCounts } from './helpers/outbox.ts';

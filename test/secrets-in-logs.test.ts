@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
-import type { DispatcherTimings } from '../src/notifications/dispatcher.ts';
+import type { DispatcherTimings } from '../src/messaging/delivery/dispatcher.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { startHttpReceiver, type HttpReceiver } from './helpers/http-receiver.ts';
 import { freePort } from './helpers/ports.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { unsubscribeToken } from '../src/subscriptions/unsubscribe-token.ts';
+import { unsubscribeToken } from '../src/messaging/links.ts';
 import type { Answer } from './helpers/answers.ts';
 import { DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { unsubscribeToken } from '../src/subscriptions/unsubscribe-token.ts';
-import type { DispatcherTimings } from '../src/notifications/dispatcher.ts';
+import { unsubscribeToken } from '../src/messaging/links.ts';
+import type { DispatcherTimings } from '../src/messaging/delivery/dispatcher.ts';
 import { DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
 import { startSmtpReceiver, type ReceivedMail, type SmtpReceiver } from './helpers/smtp-receiver.ts';
 

@@ -1,4 +1,4 @@
-import { isTemplateKind, TEMPLATE_KINDS, type TemplateKind } from '../email-templates/kinds.ts';
+import { isTemplateKind, TEMPLATE_KINDS, type TemplateKind } from '../messaging/kinds.ts';
 import { confirmDialog } from './confirm-dialog.ts';
 import { h, replace } from './dom.ts';
 import { TEMPLATE_KIND_LABELS } from './email-words.ts';

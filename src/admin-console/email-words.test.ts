@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { KIND_RULES, TEMPLATE_KINDS } from '../email-templates/kinds.ts';
-import { templateProblems } from '../email-templates/placeholders.ts';
+import { KIND_RULES, TEMPLATE_KINDS } from '../messaging/kinds.ts';
+import { templateProblems } from '../messaging/templates/placeholders.ts';
 import { PLACEHOLDER_LABELS, templateProblemText } from './email-words.ts';
 
 // Every problem the service can list for a template reaches staff in Japanese, naming what to fix.

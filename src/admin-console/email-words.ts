@@ -1,4 +1,4 @@
-import type { TemplateKind } from '../email-templates/kinds.ts';
+import type { TemplateKind } from '../messaging/kinds.ts';
 
 // The console's words for the customer emails: each kind's name and when it goes out, each
 // placeholder's meaning, and the service's template problems in Japanese.

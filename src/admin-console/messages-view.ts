@@ -1,5 +1,5 @@
 import type { Input, Output } from '../client/tenpo-client.ts';
-import { isTemplateKind } from '../email-templates/kinds.ts';
+import { isTemplateKind } from '../messaging/kinds.ts';
 import { serviceText } from './api-errors.ts';
 import { confirmDialog } from './confirm-dialog.ts';
 import { h, replace } from './dom.ts';

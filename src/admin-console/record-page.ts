@@ -1,5 +1,5 @@
 import { ApiError, type Output } from '../client/tenpo-client.ts';
-import type { TemplateKind } from '../email-templates/kinds.ts';
+import type { TemplateKind } from '../messaging/kinds.ts';
 import { errorMessage, serviceText } from './api-errors.ts';
 import { confirmDialog } from './confirm-dialog.ts';
 import { h, replace, type Child } from './dom.ts';

@@ -1,4 +1,4 @@
-import { statusEmailKind } from '../email-templates/kinds.ts';
+import { statusEmailKind } from '../messaging/kinds.ts';
 import { h } from './dom.ts';
 import { TEMPLATE_KIND_LABELS } from './email-words.ts';
 import type { ViewContext } from './shell.ts';

@@ -1,5 +1,5 @@
 import { ApiError, type Output } from '../client/tenpo-client.ts';
-import { KIND_RULES, type TemplateKind } from '../email-templates/kinds.ts';
+import { KIND_RULES, type TemplateKind } from '../messaging/kinds.ts';
 import { h, replace } from './dom.ts';
 import { PLACEHOLDER_LABELS, TEMPLATE_KIND_LABELS, TEMPLATE_KIND_WHEN, templateProblemText } from './email-words.ts';
 import { formatDateTime } from './format.ts';

@@ -16,7 +16,7 @@ import type {
   UpdateBody as TemplateUpdateBody,
   VersionsBody as TemplateVersionsBody,
   VersionsResponse as TemplateVersionsResponse,
-} from '../email-templates/schemas.ts';
+} from '../messaging/templates/schemas.ts';
 import type { HealthResponse, ProbeResponse } from '../health/routes.ts';
 import type { ErrorSchema } from '../http/schemas.ts';
 import type { KeywordLogsQuery, KeywordLogsResponse } from '../keyword-log/routes.ts';
@@ -25,7 +25,7 @@ import type {
   ListResponse as MessageListResponse,
   RetryBody as MessageRetryBody,
   RetryResponse as MessageRetryResponse,
-} from '../message-log/schemas.ts';
+} from '../messaging/log/schemas.ts';
 import type { DeleteBody as ReservationDeleteBody, DeleteResponse as ReservationDeleteResponse } from '../reservations/admin-routes.ts';
 import type {
   AdminListResponse as PreorderListResponse,

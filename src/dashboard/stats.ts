@@ -2,7 +2,7 @@ import type { Catalog } from '../catalog/catalog.ts';
 import type { Database } from '../db/database.ts';
 import { countZeroResultSearchesSince, topKeywordsSince } from '../keyword-log/analytics.ts';
 import { countKeywordLogSince } from '../keyword-log/store.ts';
-import { countDeliveredSince, countUndelivered } from '../notifications/outbox-store.ts';
+import { countDeliveredSince, countUndelivered } from '../messaging/outbox/counts.ts';
 import { preorderState, remainingSeats, type PreorderState } from '../preorders/campaign.ts';
 import { listPreorders } from '../preorders/store.ts';
 import { RESERVATION_STATUSES } from '../reservations/status.ts';

@@ -118,7 +118,7 @@ export interface PreorderCustomerRow {
 
 /** One saved version of a customer email's template (migration 007); rows are only ever added. */
 export interface EmailTemplateVersionRow {
-  /** One of the kinds of src/email-templates/kinds.ts. */
+  /** One of the kinds of src/messaging/kinds.ts. */
   kind: string;
   /** 1, 2, 3… per kind, without gaps; the highest is the current template. */
   version: number;

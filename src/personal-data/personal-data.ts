@@ -3,8 +3,8 @@ import { releaseSeat } from '../preorders/seats.ts';
 import { deleteHistoryOf } from '../records/history-store.ts';
 import { addressKey } from './address.ts';
 import { personalReservation, personalSubscription } from './schemas.ts';
-import { loggedMessage } from '../message-log/messages.ts';
-import { deleteMessagesAbout, findMessagesAbout } from '../notifications/outbox-store.ts';
+import { loggedMessage } from '../messaging/log/messages.ts';
+import { deleteMessagesAbout, findMessagesAbout } from '../messaging/outbox/about-records.ts';
 import { deleteCampaignCountsAt, deleteRecordsAt, findReservationsAt, findSubscriptionsAt } from './store.ts';
 
 // A customer's request to see or erase what the shop holds about them (SPEC §9): every

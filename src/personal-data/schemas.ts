@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MessageSchema } from '../message-log/schemas.ts';
+import { MessageSchema } from '../messaging/log/schemas.ts';
 import { ActiveReservationSchema, activeReservation } from '../reservations/schemas.ts';
 import type { Reservation } from '../reservations/store.ts';
 import { isStorable } from '../records/storable-text.ts';

@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { Tables } from '../db/schema.ts';
-import { deleteMessagesAbout, enqueueMessages } from '../notifications/outbox-store.ts';
+import { deleteMessagesAbout } from '../messaging/outbox/about-records.ts';
+import { enqueueMessages } from '../messaging/outbox/store.ts';
 import { releaseSeat, retakeSeat } from '../preorders/seats.ts';
 import { deleteHistoryOf } from '../records/history-store.ts';
 import type { StatusChangeResult } from '../records/record-kind.ts';

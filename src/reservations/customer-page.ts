@@ -2,7 +2,7 @@ import type { Database } from '../db/database.ts';
 import type { RecordKind } from '../records/record-kind.ts';
 import { changeStatus } from '../records/status-change.ts';
 import type { ReservationStatusChange } from './admin.ts';
-import { verifyManageToken } from './manage-link.ts';
+import { verifyManageToken } from '../messaging/links.ts';
 import { findReservation, type Reservation } from './store.ts';
 
 // The customer's own page of a reservation (SPEC §6.4), reached by the signed link in every

@@ -1,8 +1,8 @@
 import { labelOf, RESERVATION_STATUS_LABELS } from '../words/labels.ts';
-import { formatJapanTime } from '../email-templates/format.ts';
+import { formatJapanTime } from '../text/japan-format.ts';
 import { htmlPage } from '../text/html-page.ts';
 import { escapeHtml } from '../text/safe-text.ts';
-import { MANAGE_PATH } from './manage-link.ts';
+import { MANAGE_PATH } from '../messaging/links.ts';
 import type { Reservation } from './store.ts';
 
 // The customer's reservation page (the link in every reservation email): the reservation with the

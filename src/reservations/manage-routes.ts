@@ -7,7 +7,7 @@ import { defineRoute, type Route } from '../http/route.ts';
 import { ErrorSchema } from '../http/schemas.ts';
 import { HTML_PAGE_HEADERS } from '../text/html-page.ts';
 import { cancelByCustomer, customerReservation, type CustomerPageDeps, type PageRefusal } from './customer-page.ts';
-import { MANAGE_PATH } from './manage-link.ts';
+import { MANAGE_PATH } from '../messaging/links.ts';
 import { invalidManageLinkPage, reservationGonePage, reservationPage, type PageNotice } from './manage-page.ts';
 import type { Reservation } from './store.ts';
 

@@ -4,16 +4,16 @@ import type { Database, Dialect } from '../db/database.ts';
 import { groupCommit } from '../db/group-commit.ts';
 import type { Tables } from '../db/schema.ts';
 import { uuidV7 } from '../db/time-ordered-id.ts';
-import type { OutboxEntry } from '../notifications/message.ts';
-import { enqueueMessages } from '../notifications/outbox-store.ts';
+import type { OutboxEntry } from '../messaging/outbox/message.ts';
+import { enqueueMessages } from '../messaging/outbox/store.ts';
 import { claimOf, type IdempotencyKey } from '../idempotency/claim.ts';
 import { keyedWrites, type Keyed, type KeyedOutcome } from '../idempotency/keyed-writes.ts';
 import type { SeatRefusal } from '../preorders/campaign.ts';
 import { takeSeats, type SeatOutcome } from '../preorders/seats.ts';
-import { reservationChatMessage } from '../notifications/templates/reservation.ts';
-import { reservationEmailFacts } from '../email-templates/facts.ts';
-import { productPageUrl } from '../subscriptions/links.ts';
-import { manageUrl } from './manage-link.ts';
+import { reservationChatMessage } from '../messaging/chat/reservation-notices.ts';
+import { reservationEmailFacts } from '../messaging/templates/facts.ts';
+import { productPageUrl } from '../messaging/links.ts';
+import { manageUrl } from '../messaging/links.ts';
 import { insertReservations, type NewReservationRow } from './store.ts';
 
 export interface ReservationRequest {

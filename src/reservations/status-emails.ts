@@ -2,13 +2,13 @@ import type { Kysely } from 'kysely';
 import type { Catalog } from '../catalog/catalog.ts';
 import type { Tables } from '../db/schema.ts';
 import { uuidV7 } from '../db/time-ordered-id.ts';
-import { reservationEmailFacts } from '../email-templates/facts.ts';
-import { statusEmailKind } from '../email-templates/kinds.ts';
-import { currentVersion } from '../email-templates/store.ts';
-import type { OutboxEntry } from '../notifications/message.ts';
-import { reservationCancelledChatMessage } from '../notifications/templates/reservation.ts';
-import { productPageUrl } from '../subscriptions/links.ts';
-import { manageUrl } from './manage-link.ts';
+import { reservationEmailFacts } from '../messaging/templates/facts.ts';
+import { statusEmailKind } from '../messaging/kinds.ts';
+import { currentVersion } from '../messaging/templates/store.ts';
+import type { OutboxEntry } from '../messaging/outbox/message.ts';
+import { reservationCancelledChatMessage } from '../messaging/chat/reservation-notices.ts';
+import { productPageUrl } from '../messaging/links.ts';
+import { manageUrl } from '../messaging/links.ts';
 import type { Reservation } from './store.ts';
 
 /** What a reservation's emails need besides the reservation: the product and the links' base and key. */

@@ -10,7 +10,7 @@ import { defineRoute, type Route } from '../http/route.ts';
 import { errorResponses, ErrorSchema } from '../http/schemas.ts';
 import { detailsFrom } from '../http/validation.ts';
 import { EmailField, ProductSlugField } from '../records/form-fields.ts';
-import { UNSUBSCRIBE_PATH } from './links.ts';
+import { UNSUBSCRIBE_PATH } from '../messaging/links.ts';
 import { signUp, type WriteSignup } from './signup.ts';
 import { unsubscribe } from './unsubscribe.ts';
 import { invalidLinkPage, UNSUBSCRIBE_PAGE_HEADERS, unsubscribedPage } from './unsubscribe-page.ts';

@@ -1,14 +1,14 @@
 import type { Catalog } from '../catalog/catalog.ts';
 import type { Database } from '../db/database.ts';
 import { uuidV7 } from '../db/time-ordered-id.ts';
-import type { OutboxEntry } from '../notifications/message.ts';
-import { enqueueMessages } from '../notifications/outbox-store.ts';
+import type { OutboxEntry } from '../messaging/outbox/message.ts';
+import { enqueueMessages } from '../messaging/outbox/store.ts';
 import { recordMoves } from '../records/history.ts';
-import { restockEmailFacts } from '../email-templates/facts.ts';
-import { restockPublicChatMessage } from '../notifications/templates/restock.ts';
-import { productPageUrl, unsubscribeUrl } from './links.ts';
+import { restockEmailFacts } from '../messaging/templates/facts.ts';
+import { restockPublicChatMessage } from '../messaging/chat/restock-notices.ts';
+import { productPageUrl, unsubscribeUrl } from '../messaging/links.ts';
 import { markPendingNotified } from './store.ts';
-import { unsubscribeToken } from './unsubscribe-token.ts';
+import { unsubscribeToken } from '../messaging/links.ts';
 
 /** Subscriptions notified per transaction: memory holds one batch of rows and rendered emails, whatever the total. */
 export const SEND_BATCH_SIZE = 500;

@@ -5,9 +5,9 @@ import { groupCommit } from '../db/group-commit.ts';
 import type { Tables } from '../db/schema.ts';
 import { claimOf, type IdempotencyKey } from '../idempotency/claim.ts';
 import { keyedWrites, type Keyed, type KeyedOutcome } from '../idempotency/keyed-writes.ts';
-import type { OutboxEntry } from '../notifications/message.ts';
-import { enqueueMessages } from '../notifications/outbox-store.ts';
-import { restockSignupChatMessage } from '../notifications/templates/restock.ts';
+import type { OutboxEntry } from '../messaging/outbox/message.ts';
+import { enqueueMessages } from '../messaging/outbox/store.ts';
+import { restockSignupChatMessage } from '../messaging/chat/restock-notices.ts';
 import { findPendingIds, insertUnlessPending, pairKey, type NewSubscriptionRow } from './store.ts';
 import { subscriptionId } from './subscription-id.ts';
 

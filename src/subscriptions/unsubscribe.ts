@@ -3,7 +3,7 @@ import { recordMoves } from '../records/history.ts';
 import { changeTime } from '../records/status-change.ts';
 import { findRecordForUpdate } from '../records/store.ts';
 import { markUnsubscribed } from './store.ts';
-import { verifyUnsubscribeToken } from './unsubscribe-token.ts';
+import { verifyUnsubscribeToken } from '../messaging/links.ts';
 
 /** `productSlug` is absent when the token was only checked. */
 export type UnsubscribeResult = { ok: true; productSlug?: string } | { ok: false };

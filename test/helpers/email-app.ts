@@ -1,4 +1,4 @@
-import type { DispatcherTimings } from '../../src/notifications/dispatcher.ts';
+import type { DispatcherTimings } from '../../src/messaging/delivery/dispatcher.ts';
 import { startTestApp, type Dialect, type TestApp } from './app.ts';
 import { startHttpReceiver, type HttpReceiver } from './http-receiver.ts';
 

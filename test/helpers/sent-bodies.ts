@@ -3,7 +3,7 @@ import { z } from 'zod';
 // The JSON the service sends to providers (the email API, Slack- and Discord-style webhooks), as
 // schemas: a test reads a received body through them, so a field it picks is checked, not assumed.
 
-/** A Resend-style email API request (src/notifications/email-api.ts). */
+/** A Resend-style email API request (src/messaging/delivery/email-api.ts). */
 export const EmailApiBody = z.strictObject({
   from: z.string(),
   to: z.array(z.string()),
@@ -15,7 +15,7 @@ export const EmailApiBody = z.strictObject({
 
 const SlackText = z.strictObject({ type: z.string(), text: z.string(), emoji: z.boolean().optional() });
 
-/** A Slack-style webhook message (src/notifications/chat-payload.ts). */
+/** A Slack-style webhook message (src/messaging/chat/webhook-payload.ts). */
 export const SlackBody = z.strictObject({
   text: z.string(),
   mrkdwn: z.boolean().optional(),
@@ -29,7 +29,7 @@ export const SlackBody = z.strictObject({
   ),
 });
 
-/** A Discord-style webhook message (src/notifications/chat-payload.ts). */
+/** A Discord-style webhook message (src/messaging/chat/webhook-payload.ts). */
 export const DiscordBody = z.strictObject({
   content: z.string(),
   embeds: z.array(

@@ -1,4 +1,4 @@
-import { EMAIL_BODY_STYLE } from '../../email-templates/render.ts';
+import { EMAIL_BODY_STYLE } from '../../messaging/templates/render.ts';
 import type { Route } from '../../http/route.ts';
 import { browserPageRoutes } from '../../web-assets/browser-page.ts';
 

@@ -1,0 +1,48 @@
+import type { Product } from '../../catalog/product.ts';
+import { formatJapanTime } from '../../text/japan-format.ts';
+import type { ChatContent } from '../outbox/message.ts';
+
+// The customer's emails about a reservation are templates the shop edits (src/email-templates);
+// the shop's own chat notices are fixed here.
+
+/** A reservation as just taken: what its confirmation and chat notice are made from. */
+export interface NewReservation {
+  id: string;
+  name: string;
+  email: string;
+  createdAt: string;
+}
+
+/** The shop's chat notice of a new reservation, with everything needed to act on it. */
+export function reservationChatMessage(reservation: NewReservation, product: Product): ChatContent {
+  return {
+    title: `新しい予約: ${product.name}`,
+    fields: [
+      { label: '商品', value: `${product.name} (${product.slug})` },
+      { label: 'お名前', value: reservation.name },
+      { label: 'メールアドレス', value: reservation.email },
+      { label: '予約番号', value: reservation.id },
+      { label: '受付日時', value: formatJapanTime(reservation.createdAt) },
+    ],
+    timestamp: reservation.createdAt,
+  };
+}
+
+/** The shop's chat notice that a customer cancelled a reservation on their own page. */
+export function reservationCancelledChatMessage(
+  reservation: { id: string; name: string; email: string; product_slug: string },
+  productName: string,
+  at: string,
+): ChatContent {
+  return {
+    title: `お客様が予約をキャンセルしました: ${productName}`,
+    fields: [
+      { label: '商品', value: `${productName} (${reservation.product_slug})` },
+      { label: 'お名前', value: reservation.name },
+      { label: 'メールアドレス', value: reservation.email },
+      { label: '予約番号', value: reservation.id },
+      { label: 'キャンセル日時', value: formatJapanTime(at) },
+    ],
+    timestamp: at,
+  };
+}

@@ -1,0 +1,57 @@
+import type { ChatContent } from '../outbox/message.ts';
+import { singleLine } from '../../text/safe-text.ts';
+
+/** Discord's own webhook hosts get Discord's shape; every other host gets Slack's. */
+export function isDiscordWebhook(url: string): boolean {
+  return /(?:^|\.)discord(?:app)?\.com$/.test(new URL(url).hostname.toLowerCase());
+}
+
+/** The JSON body to post to a webhook at `url`. */
+export function chatPayload(url: string, content: ChatContent): object {
+  return isDiscordWebhook(url) ? discordPayload(content) : slackPayload(content);
+}
+
+/** Plain text of the whole message, for notifications and clients that show no blocks. */
+function plainText(content: ChatContent): string {
+  return [content.title, ...content.fields.map((f) => `${f.label}: ${singleLine(f.value)}`), content.timestamp].join('\n');
+}
+
+/**
+ * Slack: `{text, mrkdwn: false, blocks}`. Every block's text is `plain_text` with emoji codes off, so
+ * a customer's `*bold*`, `_x_` or `:joy:` shows as typed and no URL or name becomes a link; the
+ * notification text is not read as mrkdwn either. Slack still decodes `&amp;`, `&lt;` and `&gt;` in
+ * all text and reads `<…>` as links and mentions (`<!channel>`), so those three are escaped as Slack asks.
+ */
+function slackPayload(content: ChatContent): object {
+  const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const plain = (text: string) => ({ type: 'plain_text', text: escape(text), emoji: false });
+  return {
+    text: escape(plainText(content)),
+    mrkdwn: false,
+    blocks: [
+      { type: 'header', text: plain(content.title.slice(0, 150)) },
+      { type: 'section', fields: content.fields.slice(0, 10).map((f) => plain(`${f.label}\n${singleLine(f.value) || '-'}`)) },
+      { type: 'context', elements: [plain(content.timestamp)] },
+    ],
+  };
+}
+
+/**
+ * Discord: `{content, embeds}`. Mentions are switched off (`allowed_mentions`), and markdown
+ * characters are escaped, `:` and `@` too, so a value cannot become bold, a link (`https\://` is not
+ * one), an emoji or a highlighted "@everyone".
+ */
+function discordPayload(content: ChatContent): object {
+  const escape = (text: string) => text.replace(/[\\*_~`|>[\]()#<:@-]/g, '\\$&');
+  return {
+    content: escape(content.title),
+    embeds: [
+      {
+        title: escape(content.title.slice(0, 128)), // escaped, at most 256 as Discord allows
+        fields: content.fields.slice(0, 25).map((f) => ({ name: f.label, value: escape(singleLine(f.value)) || '-', inline: true })),
+        timestamp: content.timestamp,
+      },
+    ],
+    allowed_mentions: { parse: [] },
+  };
+}

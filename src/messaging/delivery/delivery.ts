@@ -1,0 +1,82 @@
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/database.ts';
+import { createEmailRenderer } from '../templates/render-queued.ts';
+import type { Logger } from '../../log.ts';
+import { chatPayload } from '../chat/webhook-payload.ts';
+import type { Deliver, DeliveryOutcome } from './dispatcher.ts';
+import { createEmailSender, headerSafe } from './email-sender.ts';
+import { createJsonPoster } from './http-post.ts';
+import type { EmailContent, QueuedMessage } from '../outbox/message.ts';
+
+/**
+ * Sends one rendered email through the configured provider now: `skipped` (and logged) when none is
+ * configured; a refusal is thrown. An outbox message passes `stillQueued`, asked just before the
+ * send (`withdrawn` when it answers false: the message was erased).
+ */
+export type SendEmail = (
+  content: EmailContent,
+  to: string,
+  idempotencyKey: string,
+  stillQueued?: () => Promise<boolean>,
+) => Promise<DeliveryOutcome>;
+
+export interface Delivery {
+  deliver: Deliver;
+  /** The provider without the outbox: what the staff's test send goes through. */
+  sendEmail: SendEmail;
+  close(): Promise<void>;
+}
+
+/**
+ * Delivers one queued message through the channel configured now: the email provider, or the chat
+ * webhook of that name (read at send time, so its URL is never stored). An email with no provider
+ * configured is written to the log and skipped; a chat message whose webhook is unset is skipped
+ * without a word (an unset webhook is the shop's choice, not a fault). An email is rendered here, with the template version it was
+ * queued with (read from `database` once per version).
+ */
+export async function createDelivery(
+  config: Pick<Config, 'appEnv' | 'email' | 'webhooks'>,
+  log: Logger,
+  database: Database,
+): Promise<Delivery> {
+  const render = createEmailRenderer(database);
+  const http = createJsonPoster();
+  const email = await createEmailSender(config.email, http);
+  if (!email) log.warn('no email provider configured (EMAIL_PROVIDER_API_KEY or SMTP_URL): emails are logged and skipped');
+
+  const sendEmail: SendEmail = async (content, to, idempotencyKey, stillQueued) => {
+    const outgoing = headerSafe({ ...content, from: config.email.from, to });
+    if (!email) {
+      // Only a developer's own machine writes the email out; elsewhere the log would keep the
+      // customer's address and words, which no personal-data erasure reaches.
+      if (config.appEnv === 'development')
+        log.info(
+          { idempotencyKey, to: outgoing.to, subject: outgoing.subject, text: outgoing.text },
+          'email skipped: no provider configured',
+        );
+      else log.info({ idempotencyKey }, 'email skipped: no provider configured');
+      return 'skipped';
+    }
+    if (stillQueued && !(await stillQueued())) return 'withdrawn';
+    await email.send(outgoing, idempotencyKey);
+    return 'sent';
+  };
+
+  const deliver: Deliver = async ({ message, idempotencyKey }: QueuedMessage, stillQueued) => {
+    if (message.channel === 'email') return sendEmail(await render(message.email), message.to, idempotencyKey, stillQueued);
+    const url = config.webhooks[message.webhook];
+    if (!url) return 'skipped';
+    if (!(await stillQueued())) return 'withdrawn';
+    await http.post(url, chatPayload(url, message.content));
+    return 'sent';
+  };
+
+  return {
+    deliver,
+    sendEmail,
+    close: async () => {
+      await email?.close();
+      http.close();
+    },
+  };
+}

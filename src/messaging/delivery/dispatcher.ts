@@ -1,0 +1,258 @@
+import type { Database } from '../../db/database.ts';
+import type { Logger } from '../../log.ts';
+import { DeliveryFailure } from './delivery-failure.ts';
+import type { QueuedMessage } from '../outbox/message.ts';
+import { claimDueMessages, markDelivered, markFailed, stillHeldIds, type ClaimedMessage } from '../outbox/store.ts';
+import { retryDelayMs } from './retry-delay.ts';
+
+/**
+ * What delivering one message came to; a failure is thrown. `withdrawn`: not sent, because the
+ * message was no longer queued for this dispatcher when it was about to go (see stillHeldIds).
+ */
+export type DeliveryOutcome = 'sent' | 'skipped' | 'withdrawn';
+/** Every way an attempt can end: delivered, skipped, withdrawn, failed and to be retried, or failed for the last time. */
+export type AttemptOutcome = DeliveryOutcome | 'retry' | 'dead';
+/**
+ * Delivers one message. `stillQueued` is called last, after everything but the send itself
+ * (rendering reads the store): when it answers false the message must not be sent and the outcome
+ * is `withdrawn`.
+ */
+export type Deliver = (message: QueuedMessage, stillQueued: () => Promise<boolean>) => Promise<DeliveryOutcome>;
+
+export interface DispatcherTimings {
+  /** How often the outbox is looked at when nothing wakes the dispatcher (retries falling due, other instances' work). */
+  pollIntervalMs: number;
+  /** How long a claim holds a message; a holder that crashed lets it go after this long. */
+  leaseMs: number;
+  /** The first retry's delay; each further one doubles, up to `retryCapMs`, with jitter. */
+  retryBaseMs: number;
+  retryCapMs: number;
+  /** Attempts before a message is given up (`dead`). */
+  maxAttempts: number;
+  /** Deliveries in flight at once. */
+  concurrency: number;
+}
+
+/**
+ * The production timings. A message is tried for about two hours (16 attempts, the delay doubling
+ * from 2 s to at most 15 min) before it is given up. The lease must outlast the slowest delivery
+ * (senders time out after 15 s), or a slow message could be claimed again while still in flight.
+ */
+export const DEFAULT_DISPATCHER_TIMINGS: DispatcherTimings = {
+  pollIntervalMs: 1_000,
+  leaseMs: 60_000,
+  retryBaseMs: 2_000,
+  retryCapMs: 15 * 60_000,
+  maxAttempts: 16,
+  concurrency: 16,
+};
+
+/**
+ * A delivery that reaches its send this soon after the claim sends without asking the store again
+ * whether the message is still queued: it is as good as handed over at the claim, and a statement
+ * per send would cost every delivery a round trip (and, while the database recovers from an
+ * outage, a connection the requests are waiting for). One that took longer (an email rendered with
+ * a template version read from the store, a busy process) asks, so a message erased meanwhile
+ * (personal-data erasure) is not sent.
+ */
+const CHECK_AFTER_MS = 20;
+
+/** Longest kept `last_error`; provider answers can be long. */
+const MAX_ERROR_LENGTH = 500;
+
+/**
+ * Delivers the outbox in the background of the process. It claims due messages under a lease,
+ * delivers them in parallel, and settles each: sent (or skipped), retried later with backoff (or
+ * when the provider's Retry-After says), or given up, with an error line in the log, after the last
+ * attempt or at once when the provider refused it for good (a DeliveryFailure that is permanent). Work left pending by a stop or a
+ * crash is found again by the next claim, in this instance or another.
+ */
+export class Dispatcher {
+  readonly #database: Database;
+  readonly #deliver: Deliver;
+  readonly #log: Logger;
+  readonly #timings: DispatcherTimings;
+  readonly #now: () => number;
+  readonly #inFlight = new Set<Promise<void>>();
+  #running = false;
+  #claiming: Promise<void> | undefined;
+  #claimAgain = false;
+  #timer: NodeJS.Timeout | undefined;
+  /** Successful deliveries waiting to be written, in one statement per claim. */
+  #delivered: { id: string; lease: string; status: 'sent' | 'skipped' }[] = [];
+  #writingDelivered: Promise<void> | undefined;
+  /** Deliveries about to send, asking whether their message is still theirs: one statement for all that ask in the same moment. */
+  #heldChecks: { message: ClaimedMessage; answer: PromiseWithResolvers<boolean> }[] = [];
+  /** Attempts since the start by channel and outcome, for /metrics. */
+  readonly #attempts = new Map<string, { channel: string; outcome: AttemptOutcome; count: number }>();
+
+  constructor(options: { database: Database; deliver: Deliver; log: Logger; timings?: Partial<DispatcherTimings>; now?: () => number }) {
+    this.#database = options.database;
+    this.#deliver = options.deliver;
+    this.#log = options.log;
+    this.#timings = { ...DEFAULT_DISPATCHER_TIMINGS, ...options.timings };
+    this.#now = options.now ?? Date.now;
+  }
+
+  start(): void {
+    if (this.#running) return;
+    this.#running = true;
+    this.#timer = setInterval(() => this.wake(), this.#timings.pollIntervalMs);
+    this.wake();
+  }
+
+  /** Looks for due messages now, e.g. right after a transaction that queued some has committed. */
+  wake(): void {
+    if (!this.#running) return;
+    if (this.#claiming) {
+      this.#claimAgain = true;
+      return;
+    }
+    this.#claiming = this.#claimWhileDue().finally(() => (this.#claiming = undefined));
+  }
+
+  /** Stops claiming and waits for the deliveries in flight to be settled. Unclaimed messages stay pending. */
+  async stop(): Promise<void> {
+    this.#running = false;
+    clearInterval(this.#timer);
+    await this.#claiming;
+    await Promise.all(this.#inFlight);
+    await this.#writeDelivered();
+  }
+
+  /** Delivery attempts since the start, by channel and outcome. */
+  attemptCounts(): { channel: string; outcome: AttemptOutcome; count: number }[] {
+    return [...this.#attempts.values()].map((entry) => ({ ...entry }));
+  }
+
+  #count(channel: string, outcome: AttemptOutcome): void {
+    const key = `${channel} ${outcome}`;
+    const entry = this.#attempts.get(key);
+    if (entry) entry.count += 1;
+    else this.#attempts.set(key, { channel, outcome, count: 1 });
+  }
+
+  async #claimWhileDue(): Promise<void> {
+    try {
+      do {
+        this.#claimAgain = false;
+        const free = this.#timings.concurrency - this.#inFlight.size;
+        if (free <= 0) return; // a finishing delivery wakes us
+        const now = this.#now();
+        const claimed = await claimDueMessages(this.#database.db, this.#database.dialect, {
+          now: new Date(now).toISOString(),
+          leaseUntil: new Date(now + this.#timings.leaseMs).toISOString(),
+          limit: free,
+        });
+        for (const message of claimed) this.#track(this.#attempt(message));
+        if (claimed.length === free) this.#claimAgain = true; // there may be more
+      } while (this.#claimAgain && this.#running);
+    } catch (error) {
+      this.#log.error({ err: error }, 'outbox: claiming messages failed');
+    }
+  }
+
+  #track(delivery: Promise<void>): void {
+    this.#inFlight.add(delivery);
+    void delivery.finally(() => {
+      this.#inFlight.delete(delivery);
+      // Claim again once half the slots are free, rather than one statement per finished message.
+      if (this.#inFlight.size <= this.#timings.concurrency / 2) this.wake();
+    });
+  }
+
+  async #attempt(message: ClaimedMessage): Promise<void> {
+    let outcome: DeliveryOutcome;
+    try {
+      const claimedAt = performance.now();
+      outcome = await this.#deliver(message, () =>
+        performance.now() - claimedAt < CHECK_AFTER_MS ? Promise.resolve(true) : this.#stillHeld(message),
+      );
+    } catch (error) {
+      await this.#settleFailure(message, error);
+      return;
+    }
+    this.#count(message.message.channel, outcome);
+    // Erased, or another dispatcher's now: its row is not this one's to settle.
+    if (outcome === 'withdrawn') return;
+    this.#delivered.push({ id: message.id, lease: message.lease, status: outcome });
+    this.#writingDelivered ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.#writeDelivered());
+    await this.#writingDelivered;
+  }
+
+  #stillHeld(message: ClaimedMessage): Promise<boolean> {
+    const answer = Promise.withResolvers<boolean>();
+    this.#heldChecks.push({ message, answer });
+    if (this.#heldChecks.length === 1) setImmediate(() => void this.#checkHeld());
+    return answer.promise;
+  }
+
+  async #checkHeld(): Promise<void> {
+    const batch = this.#heldChecks;
+    this.#heldChecks = [];
+    try {
+      const held = await stillHeldIds(
+        this.#database.db,
+        batch.map(({ message }) => message),
+      );
+      for (const { message, answer } of batch) answer.resolve(held.has(message.id));
+    } catch (error) {
+      // Unknown is not yes: the delivery fails and is retried.
+      for (const { answer } of batch) answer.reject(error);
+    }
+  }
+
+  async #writeDelivered(): Promise<void> {
+    const batch = this.#delivered;
+    this.#delivered = [];
+    this.#writingDelivered = undefined;
+    if (batch.length === 0) return;
+    try {
+      const held = await markDelivered(this.#database.db, batch, new Date(this.#now()).toISOString());
+      if (held < batch.length)
+        this.#log.warn({ lost: batch.length - held }, 'outbox: lease expired during delivery; the message may be sent again');
+    } catch (error) {
+      // The leases run out and the messages are claimed again: better twice than never.
+      this.#log.error({ err: error, messages: batch.length }, 'outbox: recording deliveries failed');
+    }
+  }
+
+  async #settleFailure(message: ClaimedMessage, error: unknown): Promise<void> {
+    const reason = describe(error);
+    const refused = error instanceof DeliveryFailure && error.permanent;
+    const giveUp = refused || message.attempts >= this.#timings.maxAttempts;
+    const now = this.#now();
+    // The provider's own Retry-After (already bounded) wins over the backoff: it knows when it will take the message.
+    const waitMs =
+      error instanceof DeliveryFailure && error.retryAfterMs !== undefined
+        ? error.retryAfterMs
+        : retryDelayMs(message.attempts, { baseMs: this.#timings.retryBaseMs, capMs: this.#timings.retryCapMs });
+    const retryAt = giveUp ? null : new Date(now + waitMs).toISOString();
+    const line = { messageId: message.id, channel: message.message.channel, attempts: message.attempts, error: withoutAddresses(reason) };
+    this.#count(message.message.channel, giveUp ? 'dead' : 'retry');
+    if (refused) this.#log.error(line, 'outbox: message given up: the provider refused it for good');
+    else if (giveUp) this.#log.error(line, 'outbox: message given up after its last attempt');
+    else this.#log.warn({ ...line, retryAt }, 'outbox: delivery failed; will retry');
+    try {
+      await markFailed(this.#database.db, message, { error: reason, at: new Date(now).toISOString(), retryAt });
+    } catch (storeError) {
+      this.#log.error({ err: storeError, messageId: message.id }, 'outbox: recording a failed delivery failed');
+    }
+  }
+}
+
+/**
+ * A provider's words with any address in them (`550 <taro@example.com>: no such user`) replaced, for
+ * the log, which no personal-data erasure reaches; the stored `last_error` keeps them and is erased
+ * with its message.
+ */
+export function withoutAddresses(text: string): string {
+  return text.replace(/[^\s<>()[\]"',;:=]+@[^\s<>()[\]"',;:=]+/g, '<address>');
+}
+
+function describe(error: unknown): string {
+  // fetch() says only "fetch failed"; the cause says why (refused, timed out). Neither carries the URL's path.
+  const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
+  const text = (error instanceof Error ? error.message : String(error)) + cause;
+  return text.length > MAX_ERROR_LENGTH ? `${text.slice(0, MAX_ERROR_LENGTH)}…` : text;
+}

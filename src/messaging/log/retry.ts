@@ -1,0 +1,40 @@
+import type { Database } from '../../db/database.ts';
+import { isStorable } from '../../records/storable-text.ts';
+import { existingMessageIds, requeueDead } from './store.ts';
+
+// Staff send again what the outbox gave up.
+
+export interface RetryOutcome {
+  retriedIds: string[];
+  errors: { id: string; error: string }[];
+}
+
+/**
+ * Puts dead messages back in the queue, each on its own terms as in bulk archive: an item that is
+ * not an id, names no message or names one that is not dead is reported, the others are retried.
+ * Naming a message twice retries it once and reports the second as not dead.
+ */
+export async function retryMessages(database: Database, items: unknown[], now: string): Promise<RetryOutcome> {
+  const ids = items.filter(isMessageId);
+  const retried = new Set(await requeueDead(database.db, [...new Set(ids)], now));
+  const existing = await existingMessageIds(
+    database.db,
+    ids.filter((id) => !retried.has(id)),
+  );
+  const outcome: RetryOutcome = { retriedIds: [], errors: [] };
+  const done = new Set<string>();
+  for (const item of items) {
+    if (!isMessageId(item)) {
+      outcome.errors.push({ id: typeof item === 'string' ? item : '', error: 'Invalid item' });
+    } else if (retried.has(item) && !done.has(item)) {
+      done.add(item);
+      outcome.retriedIds.push(item);
+    } else {
+      outcome.errors.push({ id: item, error: retried.has(item) || existing.has(item) ? 'Message is not dead' : 'Message not found' });
+    }
+  }
+  return outcome;
+}
+
+/** A non-empty string that can be looked up (see isStorable). */
+const isMessageId = (item: unknown): item is string => typeof item === 'string' && item !== '' && isStorable(item);

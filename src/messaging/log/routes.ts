@@ -1,0 +1,57 @@
+import type { Database } from '../../db/database.ts';
+import { replyJson } from '../../http/reply.ts';
+import { defineRoute, type Route } from '../../http/route.ts';
+import { errorResponses } from '../../http/schemas.ts';
+import { firstProblem } from '../../records/archive-routes.ts';
+import { MAX_BULK_ITEMS } from '../../records/bulk-archive.ts';
+import { listMessages } from './messages.ts';
+import { retryMessages } from './retry.ts';
+import { ListBody, ListResponse, listProblem, RetryBody, RetryResponse } from './schemas.ts';
+
+const TAG = 'Admin: message log';
+
+/** The message log: list, and send again what was given up. */
+export function messageLogRoutes(deps: { database: Database; wakeDispatcher: () => void }): Route[] {
+  const { database } = deps;
+  const common = { method: 'POST', tag: TAG, cors: 'any', admin: true } as const;
+  return [
+    defineRoute({
+      ...common,
+      path: '/api/admin/messages/list',
+      summary: 'List the emails and chat messages sent, waiting, skipped or given up, newest first',
+      description: 'Filtered by `recordId`, `status` and `channel`; 20 a page by default (`pageSize` 1–100).',
+      body: ListBody,
+      invalid: listProblem,
+      responses: { 200: { description: 'One page of messages', schema: ListResponse }, ...errorResponses(400, 401, 413, 500) },
+      handle: async (c, { body }) => {
+        const page = await listMessages(database, {
+          recordId: body.recordId || undefined,
+          status: body.status || undefined,
+          channel: body.channel || undefined,
+          page: body.page,
+          pageSize: body.pageSize,
+        });
+        return replyJson(c, 200, { success: true, ...page });
+      },
+    }),
+    defineRoute({
+      ...common,
+      path: '/api/admin/messages/retry',
+      summary: 'Send given-up messages again',
+      description: `Each dead message goes back to pending with its attempts reset and is delivered again. Each item is handled on its own: failures are listed in errors and the others succeed (200). At most ${MAX_BULK_ITEMS} items.`,
+      body: RetryBody,
+      invalid: firstProblem,
+      responses: { 200: { description: 'Every item handled', schema: RetryResponse }, ...errorResponses(400, 401, 413, 500) },
+      handle: async (c, { body }) => {
+        const outcome = await retryMessages(database, body.ids, new Date().toISOString());
+        if (outcome.retriedIds.length > 0) deps.wakeDispatcher();
+        return replyJson(c, 200, {
+          success: true,
+          retriedCount: outcome.retriedIds.length,
+          retriedIds: outcome.retriedIds,
+          ...(outcome.errors.length > 0 ? { errors: outcome.errors } : {}),
+        });
+      },
+    }),
+  ];
+}

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { AppError } from '../../http/app-error.ts';
+import { INVALID_PARAMETERS } from '../../http/route.ts';
+import { detailsFrom } from '../../http/validation.ts';
+import { pagingFields } from '../../records/admin-fields.ts';
+import { BulkBody } from '../../records/archive-routes.ts';
+import { isStorable } from '../../records/storable-text.ts';
+
+const STATUSES = ['pending', 'sent', 'skipped', 'dead'] as const;
+const CHANNELS = ['email', 'chat'] as const;
+
+export const ListBody = z.object({
+  recordId: z
+    .string({ error: 'recordId must be a string' })
+    .refine(isStorable, 'recordId must not contain NUL')
+    .optional()
+    .describe("The reservation or subscription the messages are about; '' or absent for all"),
+  status: z
+    .union([z.enum(STATUSES), z.literal('')], { error: `status must be one of ${STATUSES.join(', ')}` })
+    .optional()
+    .describe("'' or absent for all"),
+  channel: z
+    .union([z.enum(CHANNELS), z.literal('')], { error: `channel must be one of ${CHANNELS.join(', ')}` })
+    .optional()
+    .describe("'' or absent for both"),
+  ...pagingFields,
+});
+
+/** The list's 400: `Invalid status` or `Invalid channel` when one is at fault, else the field's own message. */
+export function listProblem(issues: z.core.$ZodIssue[]): AppError {
+  const details = detailsFrom(issues);
+  const fields = issues.map((issue) => String(issue.path[0]));
+  if (fields.includes('status')) return new AppError(400, 'Invalid status', { details });
+  if (fields.includes('channel')) return new AppError(400, 'Invalid channel', { details });
+  return new AppError(400, issues[0]?.message ?? INVALID_PARAMETERS, { details });
+}
+
+export const MessageSchema = z
+  .object({
+    id: z.string(),
+    recordId: z.string().nullable().describe('The reservation or subscription it is about; null for a message about none'),
+    channel: z.enum(CHANNELS),
+    kind: z
+      .string()
+      .describe("The template kind of an email (reservation-received, …); the webhook's name for chat (reservation, restock, public)"),
+    to: z.string().describe("The address of an email; the webhook's name for chat, never its URL"),
+    status: z.enum(STATUSES).describe('pending: still to deliver; sent; skipped: its channel is not configured; dead: given up'),
+    attempts: z.number().int().describe('Delivery attempts made'),
+    lastError: z.string().nullable().describe("Why the last attempt failed (the provider's answer); null when it did not"),
+    createdAt: z.string().describe('When it was queued'),
+    sentAt: z.string().nullable().describe('When it was sent or skipped; null otherwise'),
+  })
+  .meta({ id: 'LoggedMessage' });
+
+export const ListResponse = z.object({
+  success: z.literal(true),
+  messages: z.array(MessageSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  totalPages: z.number().int(),
+});
+
+export const RetryBody = BulkBody.extend({ ids: BulkBody.shape.ids.describe('Message ids; each is handled on its own') });
+
+export const RetryResponse = z.object({
+  success: z.literal(true),
+  retriedCount: z.number().int(),
+  retriedIds: z.array(z.string()),
+  errors: z
+    .array(z.object({ id: z.string(), error: z.string() }))
+    .optional()
+    .describe('Items left unchanged (Invalid item, Message not found, Message is not dead); absent when none'),
+});

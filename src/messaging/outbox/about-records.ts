@@ -1,0 +1,36 @@
+import { sql, type Kysely, type Selectable } from 'kysely';
+import { atAddress } from '../../db/address.ts';
+import type { OutboxRow, Tables } from '../../db/schema.ts';
+import { chunks } from './store.ts';
+
+// The messages about given records (and emails to an address): read for a customer's personal-data
+// export, erased with the records.
+
+const EMAIL = sql.lit('email');
+
+/**
+ * Every message about these records and, given an address's key, every email to that address
+ * (one whose record is gone, or from before messages named their record), newest first. The
+ * channel is a literal so the planner can match the partial index `outbox_address`.
+ */
+export async function findMessagesAbout(db: Kysely<Tables>, recordIds: string[], addressKey?: string): Promise<Selectable<OutboxRow>[]> {
+  const found = new Map<string, Selectable<OutboxRow>>();
+  const queries = chunks(recordIds).map((ids) => db.selectFrom('outbox').selectAll().where('record_id', 'in', ids));
+  if (addressKey !== undefined)
+    queries.push(db.selectFrom('outbox').selectAll().where('channel', '=', EMAIL).where(atAddress('destination', addressKey)));
+  for (const query of queries) for (const row of await query.execute()) found.set(row.id, row);
+  return [...found.values()].sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id));
+}
+
+/**
+ * Erases what findMessagesAbout finds, delivered or not (personal-data erasure); how many. A
+ * message a dispatcher has claimed is not sent once erased (stillHeldIds).
+ */
+export async function deleteMessagesAbout(db: Kysely<Tables>, recordIds: string[], addressKey?: string): Promise<number> {
+  const statements = chunks(recordIds).map((ids) => db.deleteFrom('outbox').where('record_id', 'in', ids));
+  if (addressKey !== undefined)
+    statements.push(db.deleteFrom('outbox').where('channel', '=', EMAIL).where(atAddress('destination', addressKey)));
+  let deleted = 0;
+  for (const statement of statements) deleted += Number((await statement.executeTakeFirst()).numDeletedRows);
+  return deleted;
+}

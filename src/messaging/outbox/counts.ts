@@ -1,0 +1,67 @@
+import type { Kysely } from 'kysely';
+import type { Tables } from '../../db/schema.ts';
+import { DEAD, PENDING, SENT, SKIPPED } from './store.ts';
+
+// How many messages wait, were given up or were delivered: the dashboard's and /metrics' figures.
+
+/** Messages still to deliver and messages given up, for the dashboard; each count reads a partial index. */
+export async function countUndelivered(db: Kysely<Tables>): Promise<{ pending: number; dead: number }> {
+  const count = async (status: typeof PENDING) => {
+    const row = await db
+      .selectFrom('outbox')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('status', '=', status)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  };
+  return { pending: await count(PENDING), dead: await count(DEAD) };
+}
+
+/**
+ * Messages sent since `since` (by `sent_at`, a range of `outbox_sent_at`), and emails skipped for
+ * want of a provider among those queued since then (by `created_at`, a range of `outbox_log_skipped`,
+ * which holds the channel: a skip happens at the first attempt, moments after the queuing). Chat
+ * messages skipped for an unset webhook are left out: that is a choice, not a fault.
+ */
+export async function countDeliveredSince(db: Kysely<Tables>, since: string): Promise<{ sent: number; skipped: number }> {
+  const sent = await db
+    .selectFrom('outbox')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('status', '=', SENT)
+    .where('sent_at', '>=', since)
+    .executeTakeFirstOrThrow();
+  const skipped = await db
+    .selectFrom('outbox')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('status', '=', SKIPPED)
+    .where('created_at', '>=', since)
+    .where('channel', '=', 'email')
+    .executeTakeFirstOrThrow();
+  return { sent: Number(sent.n), skipped: Number(skipped.n) };
+}
+
+/** What waits, what was given up, and when the oldest waiting message was queued (null: none waits), for /metrics. */
+export async function outboxBacklog(db: Kysely<Tables>): Promise<{ pending: number; dead: number; oldestPendingAt: string | null }> {
+  // One statement, so the three figures are read from one snapshot: read apart, a message delivered
+  // in between showed as nothing waiting with an oldest waiting age.
+  const row = await db
+    .selectNoFrom((eb) => [
+      eb
+        .selectFrom('outbox')
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .where('status', '=', PENDING)
+        .as('pending'),
+      eb
+        .selectFrom('outbox')
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .where('status', '=', DEAD)
+        .as('dead'),
+      eb
+        .selectFrom('outbox')
+        .select((e) => e.fn.min<string>('created_at').as('at'))
+        .where('status', '=', PENDING)
+        .as('oldestPendingAt'),
+    ])
+    .executeTakeFirstOrThrow();
+  return { pending: Number(row.pending), dead: Number(row.dead), oldestPendingAt: row.oldestPendingAt ?? null };
+}

@@ -1,0 +1,99 @@
+import type { Database } from '../../db/database.ts';
+import { isUniqueViolation } from '../../db/unique-violation.ts';
+import type { FieldError } from '../../http/app-error.ts';
+import { isTemplateKind, KIND_RULES, TEMPLATE_KINDS, type Placeholder, type TemplateKind } from '../kinds.ts';
+import { DEFAULT_TEMPLATES } from './defaults.ts';
+import { templateProblems } from './placeholders.ts';
+import { currentVersion, currentVersions, findVersion, insertNextVersion, listVersions, type TemplateVersion } from './store.ts';
+
+// Staff's edits of the customer emails: every saved change is a new version, and old versions are kept.
+
+/** A template as the admin routes answer it. */
+export interface Template {
+  kind: TemplateKind;
+  subject: string;
+  body: string;
+  enabled: boolean;
+  version: number;
+  updatedAt: string;
+  isDefault: boolean;
+  placeholders: Placeholder[];
+}
+
+export type TemplateRefusal =
+  | { ok: false; reason: 'template-not-found' }
+  | { ok: false; reason: 'version-not-found' }
+  | { ok: false; reason: 'invalid'; details: FieldError[] };
+
+export function templateOf(version: TemplateVersion): Template {
+  const defaults = DEFAULT_TEMPLATES[version.kind];
+  return {
+    kind: version.kind,
+    subject: version.subject,
+    body: version.body,
+    enabled: version.enabled,
+    version: version.version,
+    updatedAt: version.created_at,
+    isDefault: version.enabled && version.subject === defaults.subject && version.body === defaults.body,
+    placeholders: KIND_RULES[version.kind].placeholders,
+  };
+}
+
+/** Every kind's current template, in the contract's order. */
+export async function listTemplates(database: Database): Promise<Template[]> {
+  const byKind = new Map((await currentVersions(database.db)).map((v) => [v.kind, v]));
+  return TEMPLATE_KINDS.map((kind) => templateOf(byKind.get(kind)!));
+}
+
+/** Saves a new version from the current one and the given changes, when the result is valid. */
+export async function updateTemplate(
+  database: Database,
+  change: { kind: string; subject?: string; body?: string; enabled?: boolean },
+): Promise<{ ok: true; template: Template } | TemplateRefusal> {
+  if (!isTemplateKind(change.kind)) return { ok: false, reason: 'template-not-found' };
+  const kind = change.kind;
+  return saveVersion(database, kind, (current) => ({
+    subject: change.subject ?? current.subject,
+    body: change.body ?? current.body,
+    enabled: change.enabled ?? current.enabled,
+  }));
+}
+
+/** A new version equal to an old one (its subject, body and enabled). */
+export async function revertTemplate(
+  database: Database,
+  request: { kind: string; version: number },
+): Promise<{ ok: true; template: Template } | TemplateRefusal> {
+  if (!isTemplateKind(request.kind)) return { ok: false, reason: 'template-not-found' };
+  const old = await findVersion(database.db, request.kind, request.version);
+  if (!old) return { ok: false, reason: 'version-not-found' };
+  return saveVersion(database, request.kind, () => ({ subject: old.subject, body: old.body, enabled: old.enabled }));
+}
+
+async function saveVersion(
+  database: Database,
+  kind: TemplateKind,
+  next: (current: TemplateVersion) => { subject: string; body: string; enabled: boolean },
+): Promise<{ ok: true; template: Template } | TemplateRefusal> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await database.db.transaction().execute(async (trx) => {
+        const template = next((await currentVersion(trx, kind))!);
+        const details = templateProblems(kind, template);
+        if (details.length > 0) return { ok: false, reason: 'invalid', details } as const;
+        return { ok: true, template: templateOf(await insertNextVersion(trx, kind, template, new Date().toISOString())) } as const;
+      });
+    } catch (error) {
+      // Another save took the same version number: count again from the new highest.
+      if (attempt === 5 || !isUniqueViolation(error)) throw error;
+    }
+  }
+}
+
+export async function templateVersions(
+  database: Database,
+  kind: string,
+): Promise<{ ok: true; versions: TemplateVersion[] } | TemplateRefusal> {
+  if (!isTemplateKind(kind)) return { ok: false, reason: 'template-not-found' };
+  return { ok: true, versions: await listVersions(database.db, kind) };
+}

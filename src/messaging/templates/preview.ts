@@ -1,0 +1,59 @@
+import type { Catalog } from '../../catalog/catalog.ts';
+import type { Database } from '../../db/database.ts';
+import { uuidV7 } from '../../db/time-ordered-id.ts';
+import { productPageUrl } from '../links.ts';
+import { isTemplateKind, type TemplateKind } from '../kinds.ts';
+import type { EmailContent } from '../outbox/message.ts';
+import type { TemplateRefusal } from './editing.ts';
+import { emailHeaders, placeholderValues, type QueuedEmail } from './facts.ts';
+import { templateProblems } from './placeholders.ts';
+import { renderTemplate } from './render.ts';
+import { currentVersion } from './store.ts';
+
+/**
+ * The given text (or the current one) rendered as a customer would receive it, with the values of
+ * a real catalog product and a made-up reservation.
+ */
+export async function previewTemplate(
+  deps: { database: Database; catalog: Catalog; publicBaseUrl: string },
+  request: { kind: string; subject?: string; body?: string },
+): Promise<{ ok: true; email: EmailContent } | TemplateRefusal> {
+  if (!isTemplateKind(request.kind)) return { ok: false, reason: 'template-not-found' };
+  const current = (await currentVersion(deps.database.db, request.kind))!;
+  const text = { subject: request.subject ?? current.subject, body: request.body ?? current.body };
+  const details = templateProblems(request.kind, text);
+  if (details.length > 0) return { ok: false, reason: 'invalid', details };
+  const email = sampleEmail(deps, request.kind);
+  return { ok: true, email: renderTemplate(text, placeholderValues(email), emailHeaders(email)) };
+}
+
+/** An email of `kind` about a real product (one with a price, if any has) and a sample customer. */
+export function sampleEmail(deps: { catalog: Catalog; publicBaseUrl: string }, kind: TemplateKind): Omit<QueuedEmail, 'version'> {
+  const products = deps.catalog.entries.map((e) => e.product);
+  const product = products.find((p) => p.price !== null) ?? products[0] ?? { name: 'サンプル商品', price: null, detailHref: null };
+  const productUrl = productPageUrl(deps.publicBaseUrl, product);
+  if (kind === 'restock-available') {
+    return {
+      template: kind,
+      facts: {
+        productName: product.name,
+        productUrl,
+        price: product.price,
+        unsubscribeUrl: `${deps.publicBaseUrl}/api/notify/unsubscribe?token=sample`,
+      },
+    };
+  }
+  const reservationId = `res_${uuidV7()}`;
+  return {
+    template: kind,
+    facts: {
+      reservationId,
+      name: '山田 太郎',
+      createdAt: new Date().toISOString(),
+      productName: product.name,
+      productUrl,
+      price: product.price,
+      manageUrl: `${deps.publicBaseUrl}/reservations/manage?token=sample`,
+    },
+  };
+}

@@ -1,0 +1,136 @@
+import type { Catalog } from '../../catalog/catalog.ts';
+import type { Database } from '../../db/database.ts';
+import { AppError } from '../../http/app-error.ts';
+import { replyJson } from '../../http/reply.ts';
+import { defineRoute, INVALID_PARAMETERS, type Route } from '../../http/route.ts';
+import { errorResponses } from '../../http/schemas.ts';
+import type { SendEmail } from '../delivery/delivery.ts';
+import {
+  INVALID_TEMPLATE,
+  ListBody,
+  ListResponse,
+  PreviewBody,
+  PreviewResponse,
+  RevertBody,
+  TemplateResponse,
+  TestSendBody,
+  TestSendResponse,
+  UpdateBody,
+  VersionsBody,
+  VersionsResponse,
+} from './schemas.ts';
+import { testSendTemplate } from './test-send.ts';
+import { listTemplates, revertTemplate, templateVersions, updateTemplate, type TemplateRefusal } from './editing.ts';
+import { previewTemplate } from './preview.ts';
+
+const TAG = 'Admin: email templates';
+
+/** The answer to a refused template request: 404 for an unknown kind or version, 400 with every problem. */
+function refusal(refused: TemplateRefusal): AppError {
+  switch (refused.reason) {
+    case 'template-not-found':
+      return new AppError(404, 'Template not found');
+    case 'version-not-found':
+      return new AppError(404, 'Version not found');
+    case 'invalid':
+      return new AppError(400, INVALID_TEMPLATE, { details: refused.details });
+  }
+}
+
+/** The customer emails' templates: list, edit, preview, versions and revert, and the staff's test send. */
+export function emailTemplateRoutes(deps: { database: Database; catalog: Catalog; publicBaseUrl: string; sendEmail: SendEmail }): Route[] {
+  const { database } = deps;
+  const common = { method: 'POST', tag: TAG, cors: 'any', admin: true, invalid: INVALID_TEMPLATE } as const;
+  return [
+    defineRoute({
+      ...common,
+      path: '/api/admin/email-templates/list',
+      summary: 'List the customer email templates, current versions',
+      body: ListBody,
+      responses: {
+        200: { description: 'The five kinds, in the contract’s order', schema: ListResponse },
+        ...errorResponses(400, 401, 413, 500),
+      },
+      handle: async (c) => replyJson(c, 200, { success: true, templates: await listTemplates(database) }),
+    }),
+    defineRoute({
+      ...common,
+      path: '/api/admin/email-templates/update',
+      summary: 'Save a new version of a template',
+      description: 'Absent fields keep the current version’s. Every problem is listed in `details`, each naming its field.',
+      body: UpdateBody,
+      responses: { 200: { description: 'The new version', schema: TemplateResponse }, ...errorResponses(400, 401, 404, 413, 500) },
+      handle: async (c, { body }) => {
+        const result = await updateTemplate(database, body);
+        if (!result.ok) throw refusal(result);
+        return replyJson(c, 200, { success: true, template: result.template });
+      },
+    }),
+    defineRoute({
+      ...common,
+      path: '/api/admin/email-templates/preview',
+      summary: 'Render a template with sample values',
+      description:
+        'The given subject and body (or the current ones) rendered as a customer would receive them, about a real catalog product.',
+      body: PreviewBody,
+      responses: { 200: { description: 'Subject, text and HTML', schema: PreviewResponse }, ...errorResponses(400, 401, 404, 413, 500) },
+      handle: async (c, { body }) => {
+        const result = await previewTemplate(deps, body);
+        if (!result.ok) throw refusal(result);
+        const { subject, text, html } = result.email;
+        return replyJson(c, 200, { success: true, subject, text, html });
+      },
+    }),
+    defineRoute({
+      ...common,
+      path: '/api/admin/email-templates/versions',
+      summary: 'A template’s saved versions, newest first',
+      body: VersionsBody,
+      responses: { 200: { description: 'Every version', schema: VersionsResponse }, ...errorResponses(400, 401, 404, 413, 500) },
+      handle: async (c, { body }) => {
+        const result = await templateVersions(database, body.kind);
+        if (!result.ok) throw refusal(result);
+        const versions = result.versions.map((v) => ({
+          version: v.version,
+          subject: v.subject,
+          body: v.body,
+          enabled: v.enabled,
+          createdAt: v.created_at,
+        }));
+        return replyJson(c, 200, { success: true, versions });
+      },
+    }),
+    defineRoute({
+      ...common,
+      path: '/api/admin/email-templates/revert',
+      summary: 'Save a new version equal to an old one',
+      description: 'Restores the old version’s subject, body and enabled as the next version.',
+      body: RevertBody,
+      responses: { 200: { description: 'The new version', schema: TemplateResponse }, ...errorResponses(400, 401, 404, 413, 500) },
+      handle: async (c, { body }) => {
+        const result = await revertTemplate(database, body);
+        if (!result.ok) throw refusal(result);
+        return replyJson(c, 200, { success: true, template: result.template });
+      },
+    }),
+    defineRoute({
+      ...common,
+      path: '/api/admin/email-templates/test-send',
+      summary: 'Send a template, rendered as the preview, to an address now',
+      description:
+        'An extension to SPEC §6.2 for the console’s 「テスト送信」: the given (or current) text with the preview’s sample values, sent at once through the configured email provider (not queued, not kept in the message log), so the provider’s refusal is the answer: 502 `Email not sent: <the provider’s reason>`. Without a provider the email is logged and `status` is `skipped`. A bad `to` or a wrong type is 400 `Invalid parameters`; template problems are the preview’s 400 `Invalid template`.',
+      body: TestSendBody,
+      invalid: INVALID_PARAMETERS,
+      responses: {
+        200: { description: 'Sent (or skipped: no provider)', schema: TestSendResponse },
+        ...errorResponses(400, 401, 404, 413, 500, 502),
+      },
+      handle: async (c, { body }) => {
+        const result = await testSendTemplate(deps, body);
+        if (!result.ok)
+          throw result.reason === 'provider-failed' ? new AppError(502, `Email not sent: ${result.message}`) : refusal(result);
+        return replyJson(c, 200, { success: true, status: result.status });
+      },
+    }),
+  ];
+}
