@@ -46,7 +46,7 @@ describe('the admin token', () => {
     assert.throws(() => loadConfig({ APP_ENV: 'production' }), { name: 'ConfigError', message: /PREORDER_API_TOKEN.*production/ });
   });
 
-  test('production refuses a token or an unsubscribe secret shorter than 32 characters, naming the variable', () => {
+  test('production refuses a token, an unsubscribe secret or a metrics token shorter than 32 characters, naming the variable', () => {
     const long = 'x'.repeat(32);
     const production = { APP_ENV: 'production', UNSUBSCRIBE_SECRET: long };
     assert.throws(() => loadConfig({ ...production, PREORDER_API_TOKEN: 'x'.repeat(31) }), {
@@ -59,6 +59,16 @@ describe('the admin token', () => {
     assert.throws(() => loadConfig({ ...production, PREORDER_API_TOKEN: long, UNSUBSCRIBE_SECRET: 'short' }), {
       message: /^UNSUBSCRIBE_SECRET must be at least 32 characters/,
     });
+    assert.throws(() => loadConfig({ ...production, PREORDER_API_TOKEN: long, METRICS_TOKEN: 'm' }), {
+      name: 'ConfigError',
+      message: /^METRICS_TOKEN must be at least 32 characters when APP_ENV is production$/,
+    });
+    assert.equal(loadConfig({ ...production, PREORDER_API_TOKEN: long, METRICS_TOKEN: long }).metricsToken, long);
+    assert.equal(
+      loadConfig({ APP_ENV: 'preview', PREORDER_API_TOKEN: long, METRICS_TOKEN: 'm' }).metricsToken,
+      'm',
+      'outside production any length',
+    );
     assert.equal(loadConfig({ ...production, PREORDER_API_TOKEN: long }).adminToken, long);
     assert.equal(
       loadConfig({ APP_ENV: 'production', PREORDER_API_TOKEN: long }).unsubscribeSecret.length >= 32,

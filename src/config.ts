@@ -88,7 +88,7 @@ const originPattern = z
   )
   .pipe(regex);
 
-/** Production's admin token and unsubscribe secret: long enough that guessing is hopeless (SPEC §10). */
+/** Production's admin token, unsubscribe secret and metrics token: long enough that guessing is hopeless. */
 const MIN_PRODUCTION_SECRET = 32;
 
 const PROXY_TRUST_MESSAGE = 'must be true, false, a number of proxies (0-20) or a comma-separated list of IP addresses and CIDR ranges';
@@ -171,7 +171,10 @@ const EnvSchema = z.object({
     .string()
     .optional()
     .describe('Signs unsubscribe links; set the same on every instance. Default: derived from the admin token.'),
-  METRICS_TOKEN: z.string().optional().describe('A bearer token for GET /metrics besides the admin token, for the Prometheus scraper.'),
+  METRICS_TOKEN: z
+    .string()
+    .optional()
+    .describe('A bearer token for GET /metrics besides the admin token, for the Prometheus scraper; at least 32 characters in production.'),
   SHUTDOWN_DRAIN_SECONDS: integer(0, 300)
     .optional()
     .describe(
@@ -230,6 +233,7 @@ export function loadConfig(env: Record<string, string | undefined>, sources: Con
     for (const [variable, value] of [
       [tokenVariable, tokens[0]],
       ['UNSUBSCRIBE_SECRET', e.UNSUBSCRIBE_SECRET],
+      ['METRICS_TOKEN', e.METRICS_TOKEN],
     ] as const) {
       if (value !== undefined && value.length < MIN_PRODUCTION_SECRET) {
         throw new ConfigError(`${variable} must be at least ${MIN_PRODUCTION_SECRET} characters when APP_ENV is production`);

@@ -4,7 +4,9 @@ import { startTestApp, type TestApp } from './helpers/app.ts';
 
 // Who the client is, as the rate limit sees it, through real HTTP from 127.0.0.1 with forged
 // X-Forwarded-For headers: with a budget of one request a minute, two requests share a client
-// exactly when the second is refused.
+// exactly when the second is refused. (With a hop count the header is believed only from a private
+// or loopback peer, as 127.0.0.1 is here; a public peer cannot be made on loopback, so
+// src/http/client-address.test.ts shows that one.)
 
 const apps: TestApp[] = [];
 after(() => Promise.all(apps.map((app) => app.close())));
@@ -45,6 +47,13 @@ describe('TRUST_PROXY', () => {
     assert.equal(await send('203.0.113.5, 10.0.0.7'), 400);
     assert.equal(await send('6.6.6.6, 203.0.113.5, 10.0.0.8'), 429, 'a forged entry and another inner proxy: the same client');
     assert.equal(await send('203.0.113.6, 10.0.0.7'), 400);
+  });
+
+  test('entries that are not IP addresses are ignored: 8,000 characters of garbage neither pose as a client nor become one', async () => {
+    const send = await withProxySetting('true');
+    assert.equal(await send(`${'x'.repeat(8000)}`), 400, 'nothing usable: the proxy (here the connection) is the client');
+    assert.equal(await send(), 429, 'the same client as a request without the header');
+    assert.equal(await send('203.0.113.1, not-an-address'), 400, 'the last IP entry: another client');
   });
 
   test('a list of proxy addresses and ranges: the first untrusted address from the right', async () => {

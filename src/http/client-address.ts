@@ -15,49 +15,83 @@ export function clientAddressOf(trust: ProxyTrust): (c: Context) => string {
 }
 
 /**
- * - `{hops: n}`: n proxies in front, always (0: none). The client is the n-th entry from the right,
- *   or the leftmost when there are fewer.
+ * The ranges a proxy of the shop's own is reached from when TRUST_PROXY gives only a number of
+ * hops: loopback, the private networks (RFC 1918, IPv6 unique local), carrier-grade NAT (which
+ * platforms' load balancers use) and link-local. A connection from anywhere else came straight
+ * from the internet, past the proxies, and its X-Forwarded-For is the client's own claim.
+ */
+const PRIVATE_RANGES = blockListOf([
+  '127.0.0.0/8',
+  '10.0.0.0/8',
+  '172.16.0.0/12',
+  '192.168.0.0/16',
+  '100.64.0.0/10',
+  '169.254.0.0/16',
+  '::1/128',
+  'fc00::/7',
+  'fe80::/10',
+]);
+
+/**
+ * Whether a connection from `address` is one of the proxies in front, which carry the requests of
+ * many clients: with `{hops: n}` (n > 0) a peer in a private or loopback range, with `{addresses}`
+ * one of them.
+ */
+export function trustedPeer(trust: ProxyTrust): (address: string) => boolean {
+  if ('hops' in trust) return trust.hops === 0 ? () => false : (address) => inList(PRIVATE_RANGES, plain(address));
+  const proxies = blockListOf(trust.addresses);
+  return (address) => inList(proxies, plain(address));
+}
+
+/**
+ * - `{hops: n}`: n proxies in front, always (0: none), reached from a private or loopback address.
+ *   The client is the n-th entry from the right, or the leftmost when there are fewer.
  * - `{addresses}`: proxies are the given addresses and CIDR ranges. Starting at the connection,
  *   every trusted address passes the question on to the entry left of it; the first address that
  *   is not trusted is the client (the leftmost entry when all are).
+ * X-Forwarded-For is read only from a trusted peer, and only its entries that are IP addresses
+ * count: anything else in it is ignored, so a forged header can neither pose as another client nor
+ * make a client address of arbitrary text.
  */
 export function clientResolver(trust: ProxyTrust): (socketAddress: string, forwardedFor: string | undefined) => string {
+  const isProxy = trustedPeer(trust);
   if ('hops' in trust) {
-    if (trust.hops === 0) return (socket) => plain(socket);
     return (socket, forwardedFor) => {
+      const peer = plain(socket);
+      if (!isProxy(peer)) return peer;
       const entries = forwardedEntries(forwardedFor);
-      if (entries.length === 0) return plain(socket);
+      if (entries.length === 0) return peer;
       return entries[Math.max(0, entries.length - trust.hops)]!;
     };
   }
-  const proxies = blockListOf(trust.addresses);
-  const trusted = (address: string) => {
-    const family = isIP(address);
-    return family !== 0 && proxies.check(address, family === 6 ? 'ipv6' : 'ipv4');
-  };
   return (socket, forwardedFor) => {
     let client = plain(socket);
-    if (!trusted(client)) return client;
+    if (!isProxy(client)) return client;
     const entries = forwardedEntries(forwardedFor);
     for (let i = entries.length - 1; i >= 0; i--) {
       client = entries[i]!;
-      if (!trusted(client)) return client;
+      if (!isProxy(client)) return client;
     }
     return client;
   };
 }
 
-/** The entries of X-Forwarded-For (every line of it, in order), IPv4-mapped IPv6 read as IPv4. */
+/** The entries of X-Forwarded-For that are IP addresses (every line of it, in order), IPv4-mapped IPv6 read as IPv4. */
 function forwardedEntries(header: string | undefined): string[] {
   if (!header) return [];
   return header
     .split(',')
     .map((entry) => plain(entry.trim()))
-    .filter((entry) => entry !== '');
+    .filter((entry) => isIP(entry) !== 0);
 }
 
 function plain(address: string): string {
   return address.startsWith('::ffff:') && isIP(address.slice(7)) === 4 ? address.slice(7) : address;
+}
+
+function inList(list: BlockList, address: string): boolean {
+  const family = isIP(address);
+  return family !== 0 && list.check(address, family === 6 ? 'ipv6' : 'ipv4');
 }
 
 function blockListOf(addresses: readonly string[]): BlockList {
