@@ -46,6 +46,8 @@ export interface Config {
   outboxRetentionDays: number;
   /** Which X-Forwarded-For entries to believe: none, those of n proxies, or those of proxies at these addresses. */
   trustProxy: ProxyTrust;
+  /** Open connections one peer address may hold (0: no limit); the proxies TRUST_PROXY trusts are exempt. */
+  maxConnectionsPerClient: number;
   unsubscribeSecret: string;
   /** A bearer token for GET /metrics besides the admin token, so a scraper need not hold the admin's. */
   metricsToken?: string;
@@ -167,6 +169,11 @@ const EnvSchema = z.object({
     .describe(
       'The proxies in front, whose X-Forwarded-For entries are believed: false (none), true (one), a number of proxies, or a comma-separated list of their IP addresses and CIDR ranges.',
     ),
+  MAX_CONNECTIONS_PER_CLIENT: integer(0, 100_000)
+    .default(100)
+    .describe(
+      'Open connections one peer address may hold; further ones are closed at once (0: no limit). The proxies TRUST_PROXY trusts are exempt.',
+    ),
   UNSUBSCRIBE_SECRET: z
     .string()
     .optional()
@@ -272,6 +279,7 @@ export function loadConfig(env: Record<string, string | undefined>, sources: Con
     outboxLeaseMs: e.OUTBOX_LEASE_SECONDS * 1000,
     outboxRetentionDays: e.OUTBOX_RETENTION_DAYS,
     trustProxy: e.TRUST_PROXY ?? { hops: 0 },
+    maxConnectionsPerClient: e.MAX_CONNECTIONS_PER_CLIENT,
     unsubscribeSecret: e.UNSUBSCRIBE_SECRET ?? deriveSecret('unsubscribe', adminToken),
     metricsToken: e.METRICS_TOKEN,
     shutdownDrainMs: (e.SHUTDOWN_DRAIN_SECONDS ?? (e.APP_ENV === 'development' ? 0 : 5)) * 1000,

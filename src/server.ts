@@ -6,9 +6,9 @@ import type { Config } from './config.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { Readiness } from './health/readiness.ts';
 import { startKeyPurge } from './idempotency/purge.ts';
-import { createNodeServer } from './http/node-server.ts';
+import { createNodeServer, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './http/node-server.ts';
 import { adminThrottle } from './http/admin-throttle.ts';
-import { clientAddressOf } from './http/client-address.ts';
+import { clientAddressOf, trustedPeer } from './http/client-address.ts';
 import { ClientBudgets, createRateLimit, type Budgets } from './http/rate-limit.ts';
 import { sharedBudgets } from './http/shared-budgets.ts';
 import { createKeywordLogStore } from './keyword-log/store.ts';
@@ -117,7 +117,11 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
 
   let server: Server;
   try {
-    server = await listen(app.fetch, config.port, config.host);
+    server = await listen(app.fetch, config.port, config.host, {
+      ...DEFAULT_CONNECTION_LIMITS,
+      perClient: config.maxConnectionsPerClient,
+      isProxy: trustedPeer(config.trustProxy),
+    });
   } catch (error) {
     await keywordLog.close();
     await delivery.close();
@@ -158,9 +162,14 @@ async function clientBudgets(database: Database, perMinute: number, name: string
   return new ClientBudgets(perMinute, Date.now);
 }
 
-function listen(fetch: (request: Request) => Response | Promise<Response>, port: number, hostname: string): Promise<Server> {
+function listen(
+  fetch: (request: Request) => Response | Promise<Response>,
+  port: number,
+  hostname: string,
+  limits: ConnectionLimits,
+): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = createNodeServer(fetch, hostname);
+    const server = createNodeServer(fetch, hostname, limits);
     server.once('listening', () => resolve(server));
     server.once('error', reject);
     server.listen(port, hostname);

@@ -32,7 +32,8 @@ let page: Page;
 let record: PageRecord;
 
 before(async () => {
-  app = await startTestApp();
+  // Every case is asked at once, each on a connection of its own, all from this machine's one address.
+  app = await startTestApp({ env: { MAX_CONNECTIONS_PER_CLIENT: '0' } });
   browser = await launchBrowser();
   page = await browser.newPage();
   record = recordPage(page);

@@ -1,4 +1,5 @@
 import { createServer, STATUS_CODES, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { getRequestListener } from '@hono/node-server';
 
@@ -24,10 +25,20 @@ const BAD_REQUEST_HEADERS = { 'Content-Type': 'application/json; charset=utf-8',
  *   as if it were absent, as RFC 9110 §10.1.1 allows a server that does not know the expectation.
  * - Two `Host` headers: 400 with the envelope (RFC 9112 §3.2), before the app sees the request.
  */
-export function createNodeServer(fetch: (request: Request) => Response | Promise<Response>, hostname: string): Server {
+export function createNodeServer(
+  fetch: (request: Request) => Response | Promise<Response>,
+  hostname: string,
+  limits: ConnectionLimits = DEFAULT_CONNECTION_LIMITS,
+): Server {
   const unreadable = () => new Response(BAD_REQUEST, { status: 400, headers: BAD_REQUEST_HEADERS });
   const listener = getRequestListener(fetch, { hostname, errorHandler: unreadable });
-  const server = createServer((request, response) => {
+  const options = {
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    // Node enforces both timeouts when it checks its connections: every second, not every 30 s.
+    connectionsCheckingInterval: 1_000,
+  };
+  const server = createServer(options, (request, response) => {
     // Node keeps the first of two Host headers; a proxy in front may have routed by the second (SPEC §10).
     if (hostLines(request.rawHeaders) > 1)
       return void response
@@ -46,7 +57,45 @@ export function createNodeServer(fetch: (request: Request) => Response | Promise
     );
   });
   server.on('checkExpectation', (request, response) => server.emit('request', request, response));
+  if (limits.perClient > 0) capConnectionsPerPeer(server, limits);
   return server;
+}
+
+/**
+ * What one connection, and one peer, may hold. A client that opens connections and never finishes
+ * its headers (slowloris) is closed after `headersTimeoutMs`, and one that sends its request slowly
+ * after `requestTimeoutMs`; one peer address holds at most `perClient` connections (0: no limit),
+ * further ones closed as soon as they are accepted, so one host cannot take every file descriptor
+ * of the process. A proxy in front (`isProxy`) is exempt: its connections carry many clients.
+ */
+export interface ConnectionLimits {
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  perClient: number;
+  isProxy: (address: string) => boolean;
+}
+
+export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  perClient: 100,
+  isProxy: () => false,
+};
+
+function capConnectionsPerPeer(server: Server, limits: ConnectionLimits): void {
+  const open = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const peer = socket.remoteAddress;
+    if (peer === undefined || limits.isProxy(peer)) return;
+    const count = open.get(peer) ?? 0;
+    if (count >= limits.perClient) return void socket.destroy();
+    open.set(peer, count + 1);
+    socket.once('close', () => {
+      const left = open.get(peer)! - 1;
+      if (left === 0) open.delete(peer);
+      else open.set(peer, left);
+    });
+  });
 }
 
 function hostLines(rawHeaders: string[]): number {
