@@ -7,7 +7,7 @@ import { apiDeclarations } from '../src/api-reference/typescript-declarations.ts
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/log.ts';
 import { startServer } from '../src/server.ts';
-import { isRelative, moduleGraph, replaceImports } from '../src/web-assets/module-graph.ts';
+import { isRelative, moduleGraph, replaceImports } from './module-graph.ts';
 import packageJson from '../package.json' with { type: 'json' };
 
 // `npm run build` (and `npm install`, through `prepare`): writes dist/, the package a storefront

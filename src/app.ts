@@ -1,9 +1,7 @@
 import { Hono } from 'hono';
-import { adminConsoleRoutes } from './admin-console/server/routes.ts';
 import { apiReferenceRoutes } from './api-reference/routes.ts';
 import { catalogRoutes } from './catalog/routes.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
-import { devStorefrontRoutes } from './dev-storefront/routes.ts';
 import { frontPageRoutes } from './front-page/routes.ts';
 import { emailTemplateRoutes } from './messaging/templates/routes.ts';
 import type { Catalog } from './catalog/catalog.ts';
@@ -36,6 +34,7 @@ import { reservationRoutes } from './reservations/routes.ts';
 import { searchRoutes, type SearchServices } from './search/routes.ts';
 import type { WriteSignup } from './subscriptions/signup.ts';
 import { subscriptionRoutes } from './subscriptions/routes.ts';
+import { browserPageRoutes, type BuiltPage } from './web-assets/browser-page.ts';
 
 /** Everything the routes need, opened and loaded by the caller (server.ts, or a test). */
 export interface Services {
@@ -66,6 +65,8 @@ export interface Services {
   keywordLog: KeywordLogWriter;
   /** The time preorder campaigns are judged at: the clock, or a test's. */
   now: () => Date;
+  /** The pages served from the service's own browser code (the console; the demo storefront in development), built. */
+  pages: BuiltPage[];
 }
 
 /** Every route the service serves; the app and the API reference are both built from this list. */
@@ -110,9 +111,7 @@ export function allRoutes(services: Services): Route[] {
     }),
     ...searchRoutes(services.search, services.keywordLog),
     ...keywordLogRoutes(services.keywordLogStore, services.keywordLog),
-    ...adminConsoleRoutes(),
-    // The storefront developer's working example; not part of the service anywhere else.
-    ...(services.config.appEnv === 'development' ? devStorefrontRoutes() : []),
+    ...services.pages.flatMap(browserPageRoutes),
     ...metricsRoutes(services.metrics, services.config.metricsToken),
   ];
   // The reference describes every route, its own included.

@@ -18,6 +18,7 @@ import { createDelivery } from './messaging/delivery/delivery.ts';
 import { Dispatcher, type DispatcherTimings } from './messaging/delivery/dispatcher.ts';
 import { reservationWriter } from './reservations/reserve.ts';
 import { signupWriter } from './subscriptions/signup.ts';
+import { loadBrowserPages } from './web-assets/browser-page.ts';
 import { outboxBacklog } from './messaging/outbox/counts.ts';
 import { startOutboxRetention } from './messaging/outbox/retention.ts';
 import { createMetrics } from './metrics/metrics.ts';
@@ -59,6 +60,7 @@ export interface StartOptions {
 export async function startServer(config: Config, log: Logger, options: StartOptions = {}): Promise<RunningServer> {
   const catalog = loadCatalog(config.catalogPath);
   const { index: searchIndex, file: indexFile } = await loadSiteIndex(config.contentDir, config.searchIndexPath, log);
+  const pages = await loadBrowserPages({ development: config.appEnv === 'development', log });
   const database = await openDatabase(config.database, log);
   // One after the other: each limiter creates the shared table if it is missing.
   const [budgets, adminFailureBudgets] = await (async (): Promise<[Budgets, Budgets]> => [
@@ -112,6 +114,7 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
     keywordLogStore,
     keywordLog,
     now,
+    pages,
   };
   const app = createApp(services);
 

@@ -179,6 +179,36 @@ describe('メールテンプレート', () => {
     );
     await page.context().close();
   });
+
+  test('leaving the screen with unsaved text asks first: staying keeps the text and the address, discarding moves on', async () => {
+    const page = await signedIn('email-templates?kind=reservation-fulfilled', LAPTOP);
+    await page.locator('#preview-subject', { hasText: 'お渡し' }).waitFor();
+    await page.locator('#template-subject').fill('まだ保存していない件名');
+    const askedToLeave = page.locator('dialog.confirm', {
+      hasText: '「お渡し完了」の編集中の内容は保存されていません。破棄してこの画面を離れますか？',
+    });
+
+    await page.click('nav a[href="#/messages"]');
+    await askedToLeave.waitFor();
+    await screenshot(page, SHOTS, '10-leave-unsaved-laptop');
+    await page.click('dialog.confirm button:not(.primary)');
+    await page.waitForFunction(() => location.hash === '#/email-templates?kind=reservation-fulfilled');
+    assert.equal(await page.locator('#template-subject').inputValue(), 'まだ保存していない件名');
+    assert.equal(await page.locator('nav a[aria-current]').textContent(), 'メールテンプレート');
+
+    await page.click('button.sign-out');
+    await askedToLeave.waitFor();
+    await page.click('dialog.confirm button:not(.primary)');
+    assert.equal(await page.locator('#template-subject').inputValue(), 'まだ保存していない件名', 'still signed in, the text kept');
+
+    await page.click('nav a[href="#/messages"]');
+    await askedToLeave.waitFor();
+    await page.click('dialog.confirm button.primary');
+    await page.locator('h1', { hasText: '送信履歴' }).waitFor();
+    assert.equal(await page.evaluate(() => location.hash), '#/messages');
+    assert.deepEqual(record.errors, []);
+    await page.context().close();
+  });
 });
 
 describe('予約のステータス変更 and the customer’s email', () => {

@@ -8,7 +8,7 @@ import type { TestApp } from './helpers/app.ts';
 import { ARTIFACTS, screenshot, type PageRecord } from './helpers/browser.ts';
 import { closeConsoleTest, signedInConsole, startConsoleTest } from './helpers/console.ts';
 
-// Staff working side by side in the console (issue 16), in Chromium at a laptop's and a phone's
+// Staff working side by side in the console, in Chromium at a laptop's and a phone's
 // size: no lost update between two tabs, finding a record by number, name or address, paging and
 // filters kept in the URL, and a bulk archive of more than one request's worth. 1,240 reservations,
 // written through the store in bulk.

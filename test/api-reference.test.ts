@@ -322,7 +322,8 @@ describe('serving the reference', () => {
     for (const path of [
       '/docs/assets/swagger-ui-bundle.js',
       '/docs/assets/..%2Fpackage.json',
-      '/admin/assets/admin-console/main.ts',
+      '/admin/assets/main.ts',
+      '/admin/assets/manifest.json',
       '/admin/assets/http/mount.js',
     ]) {
       const response = await app.request(path);

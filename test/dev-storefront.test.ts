@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from './helpers/app.ts';
 import { launchBrowser, recordPage, screenshot, type PageRecord } from './helpers/browser.ts';
 
-// The demo storefront at /dev/storefront (issue 15): in development only; in Chromium at a laptop's
+// The demo storefront at /dev/storefront: in development only; in Chromium at a laptop's
 // and a phone's size, its catalog filters, search in the page with suggestions, and the two forms.
 
 const SIZES = { laptop: { width: 1366, height: 768 }, phone: { width: 390, height: 844 } };
@@ -13,8 +13,8 @@ describe('the demo storefront', () => {
   let app: TestApp;
   let browser: Browser;
   before(async () => {
-    // The forms post from the page's own origin, which the public forms refuse unless it is one of
-    // the shop's (SPEC §10): allowed here as a developer would (README: the demo storefront).
+    // The forms post from the page's own origin, which the public forms refuse (as any cross-site
+    // form post) unless it is one of the shop's: allowed here as a developer would (README: the demo storefront).
     app = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '0', PREVIEW_ORIGIN_PATTERN: String.raw`http://127\.0\.0\.1:[0-9]+` } });
     browser = await launchBrowser();
   });
@@ -156,7 +156,7 @@ describe('the demo storefront', () => {
       },
     });
     try {
-      for (const path of ['/dev/storefront', '/dev/storefront/assets/dev-storefront/main.js']) {
+      for (const path of ['/dev/storefront', '/dev/storefront/assets/main.js']) {
         const response = await production.request(path);
         assert.equal(response.status, 404);
         assert.deepEqual(await response.json(), { success: false, error: 'Not found' });

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { test } from 'node:test';
 
-// The README and docs/ are read in a clone, maybe offline: every link must resolve to a file of the
+// The READMEs and docs/ are read in a clone, maybe offline: every link must resolve to a file of the
 // repository (and a heading in it, when it names one) or to a path of the running service itself.
 
 const root = join(import.meta.dirname, '..');
@@ -12,6 +12,9 @@ const pages = [
   ...readdirSync(join(root, 'docs'))
     .filter((f) => f.endsWith('.md'))
     .map((f) => `docs/${f}`),
+  ...readdirSync(join(root, 'src'), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('README.md'))
+    .map((f) => `src/${f}`),
 ];
 const SERVICE = /^http:\/\/localhost:8787(\/|$)/;
 

@@ -63,6 +63,11 @@ export function staticFile(name: string, content: string | Buffer, options: { ha
   };
 }
 
+/** A file a build named by its content (`main.4KX7TQ2B.js`, bundle.ts): served as named, cached for good. */
+export function builtFile(name: string, content: Buffer): StaticFile {
+  return { ...staticFile(name, content, { hashed: false }), hashed: true };
+}
+
 /**
  * Sends a file with its caching headers, gzipped when the client accepts it, or 304 when the
  * client's copy is current. The gzip form has its own validator, as RFC 9110 asks of a different

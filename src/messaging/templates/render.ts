@@ -48,7 +48,7 @@ function linkify(text: string): string {
 
 /**
  * The one style in an email: on its body. The console's preview shows the email as sent, so the
- * console's content security policy allows exactly this attribute (admin-console/server/routes.ts).
+ * console's content security policy allows exactly this attribute (web-assets/pages.ts).
  */
 export const EMAIL_BODY_STYLE = 'font-family: sans-serif; line-height: 1.7; color: #222;';
 

@@ -1,0 +1,36 @@
+import { ApiError } from '../../client/tenpo-client.ts';
+import type { Filter } from '../records/record-kind.ts';
+import { storedToken } from '../shell/session.ts';
+import { saveFile } from '../ui/save-file.ts';
+
+/**
+ * Downloads a kind's records as CSV (`<archive prefix>/export`), filtered and ordered as the list
+ * shows them.
+ * Not through the typed client, which reads JSON: a refusal is read from the envelope into the
+ * same ApiError, so a rejected token signs out as any other call does.
+ */
+export async function downloadCsv(
+  archivePrefix: string,
+  filter: Filter,
+  list: { archived: boolean; sort?: { by: string; order: 'asc' | 'desc' } },
+): Promise<void> {
+  let response: Response;
+  try {
+    response = await fetch(`${archivePrefix}/export`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${storedToken() ?? ''}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ ...filter, ...(list.sort ? { sort: list.sort } : {}), ...(list.archived ? { archived: true } : {}) }),
+    });
+  } catch (cause) {
+    throw new ApiError(0, 'No answer from the service', { cause });
+  }
+  if (!response.ok) {
+    const body = (await response.json().catch(() => ({}))) as { error?: string; details?: { field: string; message: string }[] };
+    throw new ApiError(response.status, body.error ?? `HTTP ${response.status}`, {
+      details: body.details,
+      requestId: response.headers.get('x-request-id') ?? undefined,
+    });
+  }
+  const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'export.csv';
+  saveFile(await response.blob(), name);
+}

@@ -1,0 +1,100 @@
+import type { EndpointPath, TenpoClient } from '../../client/tenpo-client.ts';
+import type { ActiveRecord, BulkResult, Filter, Page, Sort } from '../records/record-kind.ts';
+
+// A record kind's calls, made the same way for every kind from its endpoints: which path serves
+// each role, and the key its answers hold records under.
+
+/** `'/api/admin/reservations' | '/api/admin/notify'`: where a kind's archive routes live. */
+type ArchivePrefix = EndpointPath extends infer P ? (P extends `${infer Prefix}/archives/list` ? Prefix : never) : never;
+
+export interface RecordEndpoints {
+  list: Extract<EndpointPath, `/api/admin-${string}-list`>;
+  status: Extract<EndpointPath, `/api/admin-${string}-status`>;
+  archive: ArchivePrefix;
+  /** The key of the records in list answers: 'reservations'. */
+  listKey: string;
+  /** The key of the record in a status change's answer: 'reservation'. */
+  itemKey: string;
+}
+
+/** The most records one archive request may name; more are sent in several. */
+export const BULK_BATCH = 500;
+
+/**
+ * Calls a kind's list or status endpoint. The client pairs each path with its own input; a kind's
+ * path here is one of several (a union), with inputs whose `status` is each kind's own statuses.
+ * The status sent comes from the kind's own status table (the select's options) or is the
+ * record's own (a notes edit, which the service refuses with 400 for a legacy status).
+ */
+const callWithStatus = (api: TenpoClient, path: RecordEndpoints['list' | 'status'], input: object) =>
+  (api.call as (path: RecordEndpoints['list' | 'status'], input: object) => Promise<Record<string, unknown>>)(path, input);
+
+// The views name their record types (R, A) from these same endpoints' answers (reservations-view.ts),
+// which hold them under the kind's key; that key is what is read here.
+
+/** Every active record of the kind the filter matches, newest first. */
+export async function listActive<R>(api: TenpoClient, endpoints: RecordEndpoints, filter: Filter): Promise<R[]> {
+  return (await callWithStatus(api, endpoints.list, filter))[endpoints.listKey] as R[];
+}
+
+/** One page of the active records the filter matches, newest first or in the order given. */
+export async function activePage<R>(
+  api: TenpoClient,
+  endpoints: RecordEndpoints,
+  request: Filter & { page: number; pageSize: number; sort?: Sort },
+): Promise<Page<R>> {
+  const answer = await callWithStatus(api, endpoints.list, request);
+  return {
+    items: answer[endpoints.listKey] as R[],
+    total: answer.total as number,
+    page: answer.page as number,
+    totalPages: answer.totalPages as number,
+  };
+}
+
+/** The active record with this id as it now is, or undefined when it is no longer active. */
+export async function findActive<R extends ActiveRecord>(api: TenpoClient, endpoints: RecordEndpoints, record: R): Promise<R | undefined> {
+  const found = await listActive<R>(api, endpoints, { q: record.id, productSlug: record.productSlug });
+  return found.find((candidate) => candidate.id === record.id);
+}
+
+/**
+ * Moves a record to `status` (the same status edits the other fields), and returns it as it now is.
+ * The record's `updatedAt` goes with it: if someone changed the record since it was shown, the
+ * service refuses (409) and nothing is written.
+ */
+export async function changeStatus<R extends ActiveRecord>(
+  api: TenpoClient,
+  endpoints: RecordEndpoints,
+  record: R,
+  change: { status: string; notes?: string; notifyCustomer?: boolean },
+): Promise<R> {
+  const input = { id: record.id, productSlug: record.productSlug, expectedUpdatedAt: record.updatedAt, ...change };
+  return (await callWithStatus(api, endpoints.status, input))[endpoints.itemKey] as R;
+}
+
+/** Archives (or restores) these records; each one that could not be is listed with its reason. */
+export async function setArchived(
+  api: TenpoClient,
+  endpoints: RecordEndpoints,
+  archived: boolean,
+  ids: { id: string; productSlug: string }[],
+): Promise<BulkResult> {
+  if (archived) {
+    const answer = await api.call(`${endpoints.archive}/archive` as const, { ids });
+    return { doneIds: answer.archivedIds, errors: answer.errors ?? [] };
+  }
+  const answer = await api.call(`${endpoints.archive}/unarchive` as const, { ids });
+  return { doneIds: answer.unarchivedIds, errors: answer.errors ?? [] };
+}
+
+/** One page of the kind's archived records, most recently archived first or in the order given. */
+export async function archivedPage<A>(
+  api: TenpoClient,
+  endpoints: RecordEndpoints,
+  request: Filter & { page: number; pageSize: number; sort?: Sort },
+): Promise<Page<A>> {
+  const answer = await api.call(`${endpoints.archive}/archives/list` as const, request);
+  const byKey: Record<string, unknown> = answer;
+  return { items: byKey[endpoints.listKey] as A[], total: answer.total, page: answer.page, totalPages: answer.totalPages };
+}

@@ -1,0 +1,44 @@
+import { h } from '../ui/dom.ts';
+import type { ActiveRecord, Column } from './record-kind.ts';
+import { recordLink } from './record-page.ts';
+
+// Cells both record kinds show in their lists.
+
+/**
+ * The record's number, selectable and copied with one tap, since customers are asked to quote it;
+ * `linked`: a link to the record's own page (record-page.ts).
+ */
+export function idColumn<R extends ActiveRecord>(label: string, options: { linked?: boolean } = {}): Column<R> {
+  return {
+    label,
+    class: 'id',
+    cell(record) {
+      const copy: HTMLButtonElement = h(
+        'button',
+        {
+          type: 'button',
+          class: 'copy',
+          'aria-label': `${label}をコピー`,
+          onClick: async () => {
+            await navigator.clipboard?.writeText(record.id).catch(() => undefined);
+            copy.textContent = 'コピーしました';
+            setTimeout(() => (copy.textContent = 'コピー'), 1500);
+          },
+        },
+        'コピー',
+      );
+      return h('span', { class: 'id-cell' }, options.linked ? recordLink(record.id) : h('code', {}, record.id), copy);
+    },
+  };
+}
+
+/** A record's address in its row, with the link to the messages about the record (the 送信履歴 screen). */
+export function addressWithHistory(email: string, recordId: string): HTMLElement {
+  return h(
+    'span',
+    {},
+    h('span', { class: 'address' }, email),
+    ' ',
+    h('a', { class: 'history-link', href: `#/messages?record=${encodeURIComponent(recordId)}` }, '送信履歴'),
+  );
+}

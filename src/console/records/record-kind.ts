@@ -1,0 +1,92 @@
+import type { StatusTable } from '../../records/status-transitions.ts';
+import type { Child } from '../ui/dom.ts';
+import type { RecordEndpoints } from '../api/records.ts';
+import type { StatusEmail } from './status-email.ts';
+import type { ScreenContext } from '../screen.ts';
+
+// Reservations and restock subscriptions are listed, filtered, moved between statuses, archived and
+// unarchived the same way: one set of screens serves both, and this is everything that differs.
+
+export interface ActiveRecord {
+  id: string;
+  productSlug: string;
+  status: string;
+  createdAt: string;
+  /** Sent back with every change, so that a change made meanwhile by someone else is refused, not undone */
+  updatedAt: string;
+}
+
+export interface ArchivedRecord extends ActiveRecord {
+  archivedAt: string;
+}
+
+export interface Filter {
+  status?: string;
+  productSlug?: string;
+  /** The search box: part of the number, name or address (active lists only). */
+  q?: string;
+}
+
+/** A list's order: a column's sort key (the API's `sort.by`) and its direction. */
+export interface Sort {
+  by: string;
+  order: 'asc' | 'desc';
+}
+
+/** What a list screen keeps (in the URL too): its filters, page and order; no order is the list's own. */
+export interface ListState {
+  filter: Filter;
+  page: number;
+  sort?: Sort;
+}
+
+export interface BulkResult {
+  doneIds: string[];
+  errors: { id: string; error: string }[];
+}
+
+export interface Page<A> {
+  items: A[];
+  total: number;
+  page: number;
+  totalPages: number;
+}
+
+/** A message shown under a record's row: what just happened to that record. */
+export interface RowNote {
+  text: string;
+  tone: 'success' | 'error';
+}
+
+/** A cell of a record's row; `update` shows the record as the service now returns it, with a note under it. */
+export interface Column<R> {
+  label: string;
+  cell(record: R, context: ScreenContext, update: (record: R, note?: RowNote) => void): Child;
+  /** A class for the cell (its width, say). */
+  class?: string;
+  /** The list's sort key this column orders by (`sort.by`); its header then sorts the list. */
+  sort?: string;
+}
+
+export interface RecordKind<R extends ActiveRecord, A extends ArchivedRecord> {
+  /** What one record is called: 予約, 登録. */
+  noun: string;
+  /** What its id is called where staff read it: ご予約番号. */
+  idLabel: string;
+  /** The search box's placeholder: what it looks in. */
+  searchHint: string;
+  /** Statuses a single move to asks first (a cancellation). */
+  confirmStatuses: string[];
+  /** The customer email a move to `status` sends, if any: the move then asks first, saying so, and staff may switch it off. */
+  customerEmail?(context: ScreenContext, status: string): Promise<StatusEmail | undefined>;
+  statusLabels: Record<string, string>;
+  statusTable: StatusTable<string>;
+  /** The statuses the archived view can filter on (legacy ones included). */
+  archivedStatuses: string[];
+  /** Where its records are listed, moved and archived (record-api.ts calls them). */
+  endpoints: RecordEndpoints;
+  columns: Column<R>[];
+  archivedColumns: Column<A>[];
+  /** A panel above the active list (the restock sender); `reload` refreshes the list after it acted. */
+  panel?(context: ScreenContext, reload: () => void): Node;
+}

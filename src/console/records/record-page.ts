@@ -1,0 +1,264 @@
+import { ApiError, type Output } from '../../client/tenpo-client.ts';
+import { errorMessage, serviceText } from '../api/errors.ts';
+import { confirmDialog } from '../ui/confirm-dialog.ts';
+import { h, replace, type Child } from '../ui/dom.ts';
+import { emailKindLabel } from '../../words/email-kinds.ts';
+import { formatCount, formatDateTime } from '../ui/format.ts';
+import { labelOf, MESSAGE_STATUS_LABELS, WEBHOOK_LABELS } from '../../words/labels.ts';
+import { setArchived } from '../api/records.ts';
+import type { ActiveRecord, ArchivedRecord, Column, RecordKind, RowNote } from './record-kind.ts';
+import { placeholder } from './record-table.ts';
+import type { ScreenContext } from '../screen.ts';
+import { readParams, screenHash } from '../shell/url-state.ts';
+
+// A record's own page: the record with its actions (status, memo, archive or restore)
+// and what happened to it, newest first: its status moves and memo edits (who, when, whether the
+// customer was emailed), archiving, and the messages sent about it (the message log).
+// Reached from the number in the list; the list's filters and page stay in the URL beside
+// `record=<id>`, so the way back shows the list as it was, and a reload shows the page again.
+
+export type DetailPath = '/api/admin/reservations/get' | '/api/admin/notify/get';
+
+/** A record as its page shows it: archived or not. */
+export interface DetailRecord extends ActiveRecord {
+  archivedAt: string | null;
+}
+
+export interface RecordPage<R extends ActiveRecord, D extends R & DetailRecord> {
+  /** The endpoint answering the record and its history. */
+  get: DetailPath;
+  /** What the page states about the record. */
+  facts: Column<D>[];
+  /** What staff can change on an active record: the list's own cells (status, memo), with their confirmations. */
+  actions: Column<R>[];
+}
+
+type HistoryEntry = Output<'/api/admin/reservations/get'>['history'][number];
+type Message = Output<'/api/admin/messages/list'>['messages'][number];
+
+/** Messages shown on a page; a record with more says how many more there are. */
+const MESSAGES_SHOWN = 100;
+
+const ACTORS: Record<HistoryEntry['actor'], string> = { staff: '担当者', customer: 'お客様ご本人' };
+
+/** The URL of a record's page: the list's own state (filters, page, sort) and the record. */
+export function recordHref(id: string): string {
+  const params = readParams();
+  params.set('record', id);
+  return `${screenHash()}?${params}`;
+}
+
+/** The URL of the list the page was opened from: its state without the record. */
+function listHref(): string {
+  const params = readParams();
+  params.delete('record');
+  const query = params.toString();
+  return `${screenHash()}${query ? `?${query}` : ''}`;
+}
+
+/** The number as a link to its page. */
+export function recordLink(id: string): HTMLAnchorElement {
+  return h('a', { href: recordHref(id), class: 'record-link', title: '詳細とこれまでの履歴' }, h('code', {}, id));
+}
+
+export function renderRecordPage<R extends ActiveRecord, A extends ArchivedRecord, D extends R & DetailRecord>(
+  container: HTMLElement,
+  kind: RecordKind<R, A>,
+  page: RecordPage<R, D>,
+  context: ScreenContext,
+  id: string,
+): void {
+  const body = h('div', { class: 'record-body', 'aria-live': 'polite' });
+  // The list's cells announce what they did in the banner above the screen; here each outcome is
+  // said beside the actions instead (`show(note)`), once.
+  const cellContext: ScreenContext = { ...context, announce: () => undefined };
+  replace(container, h('p', { class: 'back' }, h('a', { href: listHref() }, `← ${kind.noun}の一覧に戻る`)), body);
+
+  /** Loads the record, its history and its messages, and draws them; `note` says what just happened. */
+  async function show(note?: RowNote): Promise<void> {
+    body.setAttribute('aria-busy', 'true');
+    try {
+      const answer: Record<string, unknown> = await context.api.call(page.get, { id });
+      const record = answer[kind.endpoints.itemKey] as D;
+      const history = answer.history as HistoryEntry[];
+      const messages = await context.api.call('/api/admin/messages/list', { recordId: id, pageSize: MESSAGES_SHOWN }).then(
+        (list) => ({ items: list.messages, total: list.total }),
+        (error: unknown) => {
+          if (error instanceof ApiError && error.status === 401) throw error;
+          return { items: [], total: 0, failed: errorMessage(error) };
+        },
+      );
+      replace(
+        body,
+        head(record),
+        note && h('p', { class: `page-note ${note.tone}`, role: note.tone === 'error' ? 'alert' : 'status' }, note.text),
+        actions(record),
+        h(
+          'section',
+          { class: 'facts', 'aria-label': '内容' },
+          h(
+            'dl',
+            {},
+            ...page.facts.flatMap((fact) => [
+              h('dt', {}, fact.label),
+              h(
+                'dd',
+                { class: fact.class },
+                fact.cell(record, context, () => void show()),
+              ),
+            ]),
+          ),
+        ),
+        timeline(record, history, messages),
+      );
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) {
+        return replace(body, placeholder(`この${kind.noun}は見つかりません（削除された可能性があります）。`));
+      }
+      context.fail(error, kind.statusLabels);
+      replace(
+        body,
+        placeholder(`この${kind.noun}を読み込めませんでした。`, h('button', { type: 'button', onClick: () => void show() }, '再試行')),
+      );
+    } finally {
+      body.removeAttribute('aria-busy');
+    }
+  }
+
+  function head(record: D): HTMLElement {
+    const state = record.archivedAt
+      ? h('span', { class: 'state closed' }, 'アーカイブ済み')
+      : h('span', { class: 'state' }, labelOf(kind.statusLabels, record.status));
+    return h('div', { class: 'view-head record-head' }, h('h1', {}, `${kind.idLabel} `, h('code', {}, record.id)), state);
+  }
+
+  function actions(record: D): HTMLElement {
+    const update = (_updated: R, note?: RowNote) => void show(note);
+    const archive: HTMLButtonElement = h(
+      'button',
+      { type: 'button', class: record.archivedAt ? 'primary' : 'danger', onClick: () => void setArchive(record, archive) },
+      record.archivedAt ? 'アーカイブから元に戻す…' : 'アーカイブ…',
+    );
+    if (record.archivedAt) {
+      return h(
+        'section',
+        { class: 'record-actions', 'aria-label': '操作' },
+        h('p', {}, `アーカイブ済みの${kind.noun}は変更できません（${formatDateTime(record.archivedAt)} にアーカイブ）。`),
+        archive,
+      );
+    }
+    return h(
+      'section',
+      { class: 'record-actions', 'aria-label': '操作' },
+      ...page.actions.map((action) =>
+        h(
+          'div',
+          { class: `action ${action.class ?? ''}` },
+          h('span', { class: 'label' }, action.label),
+          action.cell(record, cellContext, update),
+        ),
+      ),
+      h('div', { class: 'action' }, archive),
+    );
+  }
+
+  async function setArchive(record: D, button: HTMLButtonElement): Promise<void> {
+    const archiving = record.archivedAt === null;
+    const asked = archiving
+      ? {
+          title: `${kind.noun}のアーカイブ`,
+          message: `この${kind.noun}をアーカイブします。一覧には表示されなくなり、アーカイブ済みの一覧から元に戻せます。`,
+          confirm: 'アーカイブする',
+        }
+      : { title: `${kind.noun}を元に戻す`, message: `この${kind.noun}をアーカイブから元に戻し、一覧に表示します。`, confirm: '元に戻す' };
+    if (!(await confirmDialog(asked))) return;
+    button.disabled = true;
+    try {
+      const result = await setArchived(context.api, kind.endpoints, archiving, [{ id: record.id, productSlug: record.productSlug }]);
+      const refused = result.errors[0];
+      if (refused) return void show({ text: `${serviceText(refused.error)}。`, tone: 'error' });
+      await show({ text: archiving ? 'アーカイブしました。' : 'アーカイブから元に戻しました。', tone: 'success' });
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) return context.fail(error);
+      await show({ text: errorMessage(error, kind.statusLabels), tone: 'error' });
+    }
+  }
+
+  function timeline(record: D, history: HistoryEntry[], messages: { items: Message[]; total: number; failed?: string }): HTMLElement {
+    const events: { at: string; what: Child; who: string; tone?: string }[] = [
+      { at: record.createdAt, what: `${kind.noun}を受け付けました`, who: 'お客様' },
+      ...history.map((entry) => ({ at: entry.at, what: historyText(entry), who: ACTORS[entry.actor] })),
+      // A message at the time it was queued: beside the change that queued it.
+      ...messages.items.map((message) => ({
+        at: message.createdAt,
+        what: messageText(message),
+        who: 'システム',
+        tone: message.status === 'dead' ? 'bad' : undefined,
+      })),
+    ];
+    // Newest first; a tie keeps the order above (the record, then its changes, then what they sent).
+    const ordered = events
+      .map((event, index) => ({ event, index }))
+      .sort((a, b) => Date.parse(b.event.at) - Date.parse(a.event.at) || b.index - a.index);
+    const more = messages.total - messages.items.length;
+    return h(
+      'section',
+      { class: 'history', 'aria-label': '履歴' },
+      h('h2', {}, 'これまでの履歴'),
+      messages.failed &&
+        h('p', { class: 'page-note error', role: 'alert' }, `送信したメッセージを読み込めませんでした: ${messages.failed}`),
+      h(
+        'ol',
+        { class: 'timeline' },
+        ...ordered.map(({ event }) =>
+          h(
+            'li',
+            { class: event.tone },
+            h('time', { datetime: event.at }, formatDateTime(event.at)),
+            h('span', { class: 'what' }, event.what),
+            h('span', { class: 'who' }, event.who),
+          ),
+        ),
+      ),
+      more > 0 && h('p', { class: 'muted' }, `ほかに古いメッセージが ${formatCount(more)} 件あります。`),
+    );
+  }
+
+  function historyText(entry: HistoryEntry): Child {
+    switch (entry.type) {
+      case 'status': {
+        const email = entry.customerEmailed === null ? '' : entry.customerEmailed ? '（お客様にメールを送信）' : '（お客様へのメールなし）';
+        return `ステータスを「${labelOf(kind.statusLabels, entry.from)}」から「${labelOf(kind.statusLabels, entry.to)}」に変更${email}`;
+      }
+      case 'memo':
+        return h(
+          'span',
+          { class: 'memo-change' },
+          'メモを変更: ',
+          entry.after ? h('span', { class: 'memo-after' }, `「${entry.after}」`) : h('span', { class: 'muted' }, '（空に）'),
+          entry.before && h('span', { class: 'before' }, `変更前: ${entry.before}`),
+        );
+      case 'archived':
+        return 'アーカイブしました';
+      case 'unarchived':
+        return 'アーカイブから元に戻しました';
+    }
+  }
+
+  void show();
+}
+
+/** What a message was, in staff's words: its channel and template (or webhook), where to, and how it went. */
+function messageText(message: Message): Child {
+  const what =
+    message.channel === 'email'
+      ? `メール「${emailKindLabel(message.kind)}」（${message.to}）`
+      : `チャット通知（${labelOf(WEBHOOK_LABELS, message.to)}）`;
+  const state = labelOf(MESSAGE_STATUS_LABELS, message.status);
+  return h(
+    'span',
+    {},
+    `${what}: ${state}`,
+    message.status === 'dead' && message.lastError && h('span', { class: 'before' }, `理由: ${message.lastError}`),
+  );
+}

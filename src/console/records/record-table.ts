@@ -1,0 +1,330 @@
+import { ApiError } from '../../client/tenpo-client.ts';
+import { errorMessage, serviceText } from '../api/errors.ts';
+import { h, replace, type Child } from '../ui/dom.ts';
+import { formatCount } from '../ui/format.ts';
+import { labelOf } from '../../words/labels.ts';
+import type { ProductOption } from '../api/products.ts';
+import { BULK_BATCH, setArchived } from '../api/records.ts';
+import type { ActiveRecord, ArchivedRecord, BulkResult, Column, Filter, Page, RecordKind, RowNote, Sort } from './record-kind.ts';
+import type { ScreenContext } from '../screen.ts';
+
+// The pieces both record screens (active and archived) are made of: the filter bar, the table with
+// a checkbox per row, and the bar acting on the selected rows.
+
+/**
+ * Status and product selects, and with `searchHint` a search box (sent on Enter or 検索); every
+ * change calls `onChange` with the whole filter.
+ */
+export function filterBar(options: {
+  statuses: string[];
+  labels: Record<string, string>;
+  products: Map<string, ProductOption>;
+  filter: Filter;
+  searchHint?: string;
+  onChange: (filter: Filter) => void;
+  onReload: () => void;
+  /** Downloads the records the filter selects as CSV. */
+  onExport: () => Promise<void>;
+}): HTMLElement {
+  const q = h('input', {
+    type: 'search',
+    id: 'filter-q',
+    value: options.filter.q ?? '',
+    maxlength: 200,
+    placeholder: options.searchHint,
+    'aria-label': options.searchHint,
+  });
+  const search =
+    options.searchHint !== undefined &&
+    h(
+      'form',
+      { role: 'search', class: 'search', onSubmit: (event: Event) => (event.preventDefault(), changed()) },
+      q,
+      h('button', { type: 'submit' }, '検索'),
+    );
+  const status = h(
+    'select',
+    { id: 'filter-status', onChange: () => changed() },
+    h('option', { value: '' }, 'すべて'),
+    ...options.statuses.map((value) => h('option', { value, selected: value === options.filter.status }, labelOf(options.labels, value))),
+  );
+  const product = h(
+    'select',
+    { id: 'filter-product', onChange: () => changed() },
+    h('option', { value: '' }, 'すべての商品'),
+    ...[...options.products.values()].map((p) => h('option', { value: p.slug, selected: p.slug === options.filter.productSlug }, p.name)),
+  );
+  const changed = () =>
+    options.onChange({
+      status: status.value || undefined,
+      productSlug: product.value || undefined,
+      q: (search && q.value.trim()) || undefined,
+    });
+  return h(
+    'div',
+    { class: 'filters' },
+    search,
+    h('span', { class: 'field' }, h('label', { for: 'filter-status' }, 'ステータス'), status),
+    h('span', { class: 'field' }, h('label', { for: 'filter-product' }, '商品'), product),
+    h('button', { type: 'button', onClick: options.onReload }, '再読み込み'),
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'export',
+        title: '絞り込み中の一覧をCSVファイル（Excel用）でダウンロード',
+        onClick: (event: Event) => void exportFrom(event.currentTarget as HTMLButtonElement),
+      },
+      'CSV',
+    ),
+  );
+  /** Busy while the file is made, so a second click does not start a second download. */
+  async function exportFrom(button: HTMLButtonElement): Promise<void> {
+    button.disabled = true;
+    try {
+      await options.onExport();
+    } finally {
+      button.disabled = false;
+    }
+  }
+}
+
+/**
+ * The records as a table, a checkbox first in every row. On a narrow screen each row becomes a card
+ * whose cells carry their column's name (console.css).
+ */
+export function recordTable<R extends { id: string }>(options: {
+  records: R[];
+  columns: Column<R>[];
+  noun: string;
+  context: ScreenContext;
+  selected: Set<string>;
+  onSelectionChange: () => void;
+  /** The order shown, and what a header asks for: a column with a sort key sorts by it, again the other way. */
+  sort?: { current: Sort; change(sort: Sort): void };
+}): HTMLTableElement {
+  const { columns, selected, context } = options;
+  const boxes: HTMLInputElement[] = [];
+  const all = h('input', {
+    type: 'checkbox',
+    'aria-label': 'すべて選択',
+    onChange: () => {
+      for (const box of boxes) box.checked = all.checked;
+      for (const record of options.records) {
+        if (all.checked) selected.add(record.id);
+        else selected.delete(record.id);
+      }
+      options.onSelectionChange();
+    },
+  });
+
+  const row = (record: R): HTMLTableRowElement => {
+    const box = h('input', {
+      type: 'checkbox',
+      checked: selected.has(record.id),
+      'aria-label': `この${options.noun}を選択`,
+      onChange: () => {
+        if (box.checked) selected.add(record.id);
+        else selected.delete(record.id);
+        all.checked = boxes.every((b) => b.checked);
+        options.onSelectionChange();
+      },
+    });
+    boxes.push(box);
+    const tr: HTMLTableRowElement = h(
+      'tr',
+      { 'data-id': record.id },
+      h('td', { class: 'select' }, box),
+      ...columns.map((column) =>
+        h(
+          'td',
+          { 'data-label': column.label, class: column.class },
+          column.cell(record, context, (updated, note) => {
+            boxes.splice(boxes.indexOf(box), 1);
+            const next = row(updated);
+            if (tr.nextElementSibling?.classList.contains('row-note')) tr.nextElementSibling.remove();
+            tr.replaceWith(next);
+            if (note) next.after(rowNote(note, columns.length + 1));
+          }),
+        ),
+      ),
+    );
+    return tr;
+  };
+
+  return h(
+    'table',
+    { class: 'records' },
+    h('thead', {}, h('tr', {}, h('th', { class: 'select' }, all), ...columns.map((column) => header(column, options.sort)))),
+    h('tbody', {}, ...options.records.map(row)),
+  );
+}
+
+const ORDER_WORDS = { asc: { aria: 'ascending', mark: '▲', next: '降順' }, desc: { aria: 'descending', mark: '▼', next: '昇順' } } as const;
+
+/**
+ * A column's header; with a sort key, a button that sorts by it (ascending first, then the other
+ * way), and `aria-sort` on the column that orders the list.
+ */
+function header<R>(column: Column<R>, sort: { current: Sort; change(sort: Sort): void } | undefined): HTMLTableCellElement {
+  if (!sort || !column.sort) return h('th', { scope: 'col' }, column.label);
+  const by = column.sort;
+  const sorted = sort.current.by === by ? sort.current.order : undefined;
+  const next: Sort['order'] = sorted === 'asc' ? 'desc' : 'asc';
+  const words = sorted ? ORDER_WORDS[sorted] : undefined;
+  return h(
+    'th',
+    { scope: 'col', class: 'sortable', 'aria-sort': words?.aria },
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'sort',
+        title: `${column.label}で${sorted ? ORDER_WORDS[sorted].next : '昇順'}に並べ替え`,
+        onClick: () => sort.change({ by, order: next }),
+      },
+      column.label,
+      h('span', { class: 'sort-mark', 'aria-hidden': 'true' }, words?.mark ?? '↕'),
+    ),
+  );
+}
+
+/** A message under the row it is about, where the eye already is (on a phone too). */
+function rowNote(note: RowNote, span: number): HTMLTableRowElement {
+  return h(
+    'tr',
+    { class: `row-note ${note.tone}` },
+    h('td', { colspan: span, role: note.tone === 'error' ? 'alert' : 'status' }, note.text),
+  );
+}
+
+/** "N 件選択中" and the button acting on them, disabled while nothing is selected or it runs. */
+export function selectionBar(label: string, act: () => Promise<void>): { element: HTMLElement; update(count: number): void } {
+  const count = h('span', { class: 'count' }, '0 件選択中');
+  let selectedCount = 0;
+  const button: HTMLButtonElement = h(
+    'button',
+    {
+      type: 'button',
+      disabled: true,
+      onClick: async () => {
+        button.disabled = true;
+        button.setAttribute('aria-busy', 'true');
+        try {
+          await act();
+        } finally {
+          button.removeAttribute('aria-busy');
+          button.disabled = selectedCount === 0;
+        }
+      },
+    },
+    label,
+  );
+  return {
+    element: h('div', { class: 'selection' }, count, button),
+    update(n) {
+      selectedCount = n;
+      count.textContent = `${n} 件選択中`;
+      button.disabled = n === 0;
+    },
+  };
+}
+
+/** ← 前へ, "2 / 5 ページ（全 83 件）", 次へ →: sets the page asked for in `state`, then calls `changed`. */
+export function pager(
+  { page, totalPages, total }: Omit<Page<unknown>, 'items'>,
+  state: { page: number },
+  changed: () => void,
+): HTMLElement {
+  const go = (to: number) => {
+    state.page = to;
+    changed();
+  };
+  return h(
+    'nav',
+    { class: 'pager', 'aria-label': 'ページ' },
+    h('button', { type: 'button', disabled: page <= 1, onClick: () => go(page - 1) }, '← 前へ'),
+    h('span', { class: 'page' }, `${page} / ${Math.max(1, totalPages)} ページ（全 ${formatCount(total)} 件）`),
+    h('button', { type: 'button', disabled: page >= totalPages, onClick: () => go(page + 1) }, '次へ →'),
+  );
+}
+
+/** What a screen shows instead of its table while loading, when empty, or when loading failed. */
+export function placeholder(text: string, ...actions: Child[]): HTMLElement {
+  return h('div', { class: 'placeholder' }, h('p', {}, text), ...actions);
+}
+
+/** The outcome of a bulk archive or unarchive; a partly failed one is an error, so it stays shown. */
+export function bulkOutcome(result: BulkResult, noun: string, done: string): { message: string; tone: 'success' | 'error' } {
+  const parts = [];
+  if (result.doneIds.length > 0) parts.push(`${formatCount(result.doneIds.length)} 件の${noun}を${done}。`);
+  if (result.errors.length > 0) {
+    const reasons = [...new Set(result.errors.map((e) => serviceText(e.error)))].join('、');
+    parts.push(`${formatCount(result.errors.length)} 件は処理できませんでした（${reasons}）。`);
+  }
+  return { message: parts.join(''), tone: result.errors.length > 0 ? 'error' : 'success' };
+}
+
+/**
+ * Loads a list into `list`, with its loading placeholder, busy marker and a retry on failure. Only
+ * the latest load may draw: `fill` fetches and draws, and after each wait asks `isLatest()`, so an
+ * earlier, slower answer is dropped.
+ */
+export function listLoader(
+  list: HTMLElement,
+  context: ScreenContext,
+  fill: (isLatest: () => boolean) => Promise<void>,
+): () => Promise<void> {
+  let latest = 0;
+  const load = async (): Promise<void> => {
+    const mine = ++latest;
+    const isLatest = () => mine === latest;
+    list.setAttribute('aria-busy', 'true');
+    replace(list, placeholder('読み込み中…'));
+    try {
+      await fill(isLatest);
+    } catch (error) {
+      if (!isLatest()) return;
+      context.fail(error);
+      replace(list, placeholder('一覧を読み込めませんでした。', h('button', { type: 'button', onClick: () => void load() }, '再試行')));
+    } finally {
+      if (isLatest()) list.removeAttribute('aria-busy');
+    }
+  };
+  return load;
+}
+
+/**
+ * Archives (or restores) the selected records in batches the service takes (500), saying how far it
+ * got, then how it went, and reloads the list. A batch that fails outright is counted with its
+ * records and the next ones are still sent.
+ */
+export async function setArchivedSelected(options: {
+  kind: Pick<RecordKind<ActiveRecord, ArchivedRecord>, 'endpoints' | 'noun'>;
+  context: ScreenContext;
+  archived: boolean;
+  records: { id: string; productSlug: string }[];
+  selected: ReadonlySet<string>;
+  done: string;
+  progress?: (done: number, total: number) => void;
+  reload: () => Promise<void>;
+}): Promise<void> {
+  const items = options.records.filter((record) => options.selected.has(record.id)).map(({ id, productSlug }) => ({ id, productSlug }));
+  const result: BulkResult = { doneIds: [], errors: [] };
+  for (let start = 0; start < items.length; start += BULK_BATCH) {
+    const batch = items.slice(start, start + BULK_BATCH);
+    options.progress?.(start, items.length);
+    try {
+      const outcome = await setArchived(options.context.api, options.kind.endpoints, options.archived, batch);
+      result.doneIds.push(...outcome.doneIds);
+      result.errors.push(...outcome.errors);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) return options.context.fail(error);
+      const reason = errorMessage(error);
+      result.errors.push(...batch.map(({ id }) => ({ id, error: reason })));
+    }
+  }
+  const { message, tone } = bulkOutcome(result, options.kind.noun, options.done);
+  options.context.announce(message, tone);
+  await options.reload();
+}

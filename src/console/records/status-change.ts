@@ -1,0 +1,125 @@
+import { ApiError } from '../../client/tenpo-client.ts';
+import { allowsMove } from '../../records/status-transitions.ts';
+import { labelOf } from '../../words/labels.ts';
+import { errorMessage } from '../api/errors.ts';
+import { changeStatus, findActive } from '../api/records.ts';
+import type { ScreenContext } from '../screen.ts';
+import { confirmDialog } from '../ui/confirm-dialog.ts';
+import { h } from '../ui/dom.ts';
+import type { ActiveRecord, ArchivedRecord, Column, RecordKind, RowNote } from './record-kind.ts';
+import { emailChoice, emailOutcome, type StatusEmail } from './status-email.ts';
+
+// One record's status changed from its row or its page: the select offering the allowed moves, the
+// confirmation, and what staff are told when a colleague changed the record first.
+
+/** What a colleague changed, in staff's words: the status move, and the memo when it differs. */
+function whatChanged<R extends ActiveRecord>(kind: Pick<RecordKind<R, ArchivedRecord>, 'statusLabels' | 'noun'>, shown: R, now: R): string {
+  const changes = [];
+  if (shown.status !== now.status)
+    changes.push(
+      `ステータスが「${labelOf(kind.statusLabels, shown.status)}」から「${labelOf(kind.statusLabels, now.status)}」に変わっています`,
+    );
+  const memo = (record: R) => (record as Record<string, unknown>).notes;
+  if (memo(shown) !== memo(now)) changes.push('メモが書き換えられています');
+  const what = changes.length > 0 ? `（${changes.join('。')}）` : '';
+  return `他の担当者がこの${kind.noun}を先に変更していました${what}。最新の内容を表示しています。あなたの変更は保存されていません。`;
+}
+
+/**
+ * A status change that failed: when a colleague changed the record first, the row is reloaded and
+ * says what changed; otherwise the row stays as it was and says why. Both in the row's own note.
+ */
+export async function refusedChange<R extends ActiveRecord>(
+  kind: Pick<RecordKind<R, ArchivedRecord>, 'statusLabels' | 'noun' | 'endpoints'>,
+  context: ScreenContext,
+  record: R,
+  error: unknown,
+  update: (record: R, note?: RowNote) => void,
+): Promise<void> {
+  if (error instanceof ApiError && error.status === 401) return context.fail(error);
+  const say = (target: R, text: string) => {
+    context.announce(text, 'error');
+    update(target, { text, tone: 'error' });
+  };
+  const changedElsewhere = error instanceof ApiError && error.status === 409 && error.message.endsWith('was changed by someone else');
+  if (changedElsewhere) {
+    try {
+      const now = await findActive(context.api, kind.endpoints, record);
+      if (now) return say(now, whatChanged(kind, record, now));
+      return say(record, `他の担当者がこの${kind.noun}をアーカイブしました。一覧を再読み込みしてください。`);
+    } catch (reloadError) {
+      return say(record, errorMessage(reloadError, kind.statusLabels));
+    }
+  }
+  say(record, errorMessage(error, kind.statusLabels));
+}
+
+/**
+ * The status as a select offering only the moves the service allows from the current status. A
+ * choice is saved at once, after a confirmation for the statuses that ask one (a cancellation); the
+ * outcome is said under the row.
+ */
+export function statusColumn<R extends ActiveRecord>(
+  kind: Pick<RecordKind<R, ArchivedRecord>, 'statusTable' | 'statusLabels' | 'endpoints' | 'noun' | 'confirmStatuses' | 'customerEmail'>,
+): Column<R> {
+  return {
+    label: 'ステータス',
+    class: 'status',
+    sort: 'status',
+    cell(record, context, update) {
+      const choices = kind.statusTable.statuses.filter((status) => allowsMove(kind.statusTable, record.status, status));
+      const select: HTMLSelectElement = h(
+        'select',
+        {
+          'aria-label': 'ステータスを変更',
+          'data-status': record.status,
+          onChange: async () => {
+            const to = select.value;
+            const label = labelOf(kind.statusLabels, to);
+            select.disabled = true;
+            const email = await customerEmailOf(kind, context, to);
+            select.disabled = false;
+            if (email === null) return void (select.value = record.status);
+            const choice = email && emailChoice(email, 'お客様');
+            if (kind.confirmStatuses.includes(to) || choice) {
+              const message = h(
+                'span',
+                {},
+                `この${kind.noun}のステータスを「${labelOf(kind.statusLabels, record.status)}」から「${label}」に変更します。`,
+                choice && choice.element,
+              );
+              if (!(await confirmDialog({ title: `${kind.noun}を「${label}」にします`, message, confirm: `「${label}」にする` })))
+                return void (select.value = record.status);
+            }
+            const notify = choice ? { notifyCustomer: choice.notify() } : {};
+            select.disabled = true;
+            try {
+              const updated = await changeStatus(context.api, kind.endpoints, record, { status: to, ...notify });
+              const text = `ステータスを「${labelOf(kind.statusLabels, updated.status)}」に変更しました。${emailOutcome(email, notify.notifyCustomer ?? false)}`;
+              context.announce(text, 'success');
+              update(updated, { text, tone: 'success' });
+            } catch (error) {
+              await refusedChange(kind, context, record, error, update);
+            }
+          },
+        },
+        ...choices.map((status) => h('option', { value: status, selected: status === record.status }, labelOf(kind.statusLabels, status))),
+      );
+      return select;
+    },
+  };
+}
+
+/** The customer email a move would send (undefined: none); null when it could not be found out, which has been reported. */
+export async function customerEmailOf<R extends ActiveRecord>(
+  kind: Pick<RecordKind<R, ArchivedRecord>, 'customerEmail'>,
+  context: ScreenContext,
+  status: string,
+): Promise<StatusEmail | undefined | null> {
+  try {
+    return await kind.customerEmail?.(context, status);
+  } catch (error) {
+    context.fail(error);
+    return null;
+  }
+}

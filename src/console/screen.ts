@@ -1,0 +1,30 @@
+import type { TenpoClient } from '../client/tenpo-client.ts';
+import type { ProductOption } from './api/products.ts';
+
+// The one contract between the shell and a screen: how it is shown, and how it is left.
+
+/** What a screen gets from the shell around it. */
+export interface ScreenContext {
+  api: TenpoClient;
+  products: Map<string, ProductOption>;
+  /** Shows a message above the screen: a success fades, an error stays until the next one. */
+  announce(message: string, tone: 'success' | 'error'): void;
+  /** Reports a failed call; a refused token ends the session. `labels` name the statuses its message may quote. */
+  fail(error: unknown, labels?: Record<string, string>): void;
+}
+
+/** A screen as it is shown once: made for each visit (openScreen), so its state is that visit's own. */
+export interface Screen {
+  /** Draws the screen into `container`; `params` are the URL's after the screen's hash (`#/messages?status=dead`). */
+  show(container: HTMLElement, params: URLSearchParams): Promise<void> | void;
+  /**
+   * Asked before the shell leaves the screen (another screen, the same one with other parameters,
+   * sign-out): false keeps it, the URL put back as it was. A screen holding unsaved work asks first.
+   */
+  leave?(): boolean | Promise<boolean>;
+}
+
+/** What every screen's module exports (screens/<name>/<name>.ts), loaded when it is first visited. */
+export interface ScreenModule {
+  openScreen(context: ScreenContext): Screen;
+}

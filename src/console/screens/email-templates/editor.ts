@@ -1,0 +1,222 @@
+import { ApiError, type Output } from '../../../client/tenpo-client.ts';
+import { KIND_RULES, type TemplateKind } from '../../../messaging/kinds.ts';
+import { h, replace } from '../../ui/dom.ts';
+import { TEMPLATE_KIND_LABELS } from '../../../words/email-kinds.ts';
+import { PLACEHOLDER_LABELS, TEMPLATE_KIND_WHEN, templateProblemText } from './words.ts';
+import { formatDateTime } from '../../ui/format.ts';
+import type { ScreenContext } from '../../screen.ts';
+import { templatePreview, type FieldProblem } from './preview.ts';
+import { testSender } from './test-send.ts';
+import { templateVersions } from './versions.ts';
+
+export type Template = Output<'/api/admin/email-templates/list'>['templates'][number];
+
+/** Where each field's problems are shown; a problem naming another field is shown with the form's. */
+const PROBLEM_FIELDS = ['subject', 'body', 'enabled'] as const;
+
+/**
+ * One kind's template: subject and body with placeholder chips, the send switch where the kind may
+ * be turned off, save; beside them the live preview; below, the test send and the saved versions.
+ * The text typed is a draft until saved: `isDirty` says whether leaving would lose it.
+ */
+export function templateEditor(
+  context: ScreenContext,
+  initial: Template,
+  onChanged: (template: Template) => void,
+): { element: HTMLElement; isDirty(): boolean } {
+  let template = initial;
+  const kind = template.kind as TemplateKind;
+  const kindLabel = TEMPLATE_KIND_LABELS[kind];
+  const subject = h('input', {
+    id: 'template-subject',
+    type: 'text',
+    value: template.subject,
+    maxlength: 400,
+    'aria-describedby': 'template-subject-error',
+    onInput: () => edited(),
+  });
+  const body = h('textarea', {
+    id: 'template-body',
+    rows: 18,
+    value: template.body,
+    'aria-describedby': 'template-body-error',
+    onInput: () => edited(),
+  });
+  const problems = Object.fromEntries(
+    PROBLEM_FIELDS.map((field) => [field, h('ul', { class: 'field-error', id: `template-${field}-error`, hidden: true })]),
+  ) as Record<(typeof PROBLEM_FIELDS)[number], HTMLUListElement>;
+  const versionLine = h('p', { class: 'muted version-line' });
+  const save: HTMLButtonElement = h('button', { type: 'submit', class: 'primary' }, '保存');
+  const discard: HTMLButtonElement = h('button', { type: 'button', onClick: () => reset() }, '編集を取り消す');
+  const versionsSlot = h('div');
+  const preview = templatePreview(context, showProblems);
+  /** The field a chip inserts into: the last one focused, the body at first. */
+  let target: HTMLInputElement | HTMLTextAreaElement = body;
+  subject.addEventListener('focus', () => (target = subject));
+  body.addEventListener('focus', () => (target = body));
+
+  const draft = () => ({ kind, subject: subject.value, body: body.value });
+  const isDirty = () => subject.value !== template.subject || body.value !== template.body;
+
+  function edited(): void {
+    save.disabled = discard.disabled = !isDirty();
+    preview.show(draft());
+  }
+
+  function showProblems(list: FieldProblem[]): void {
+    for (const field of PROBLEM_FIELDS) {
+      const mine = list.filter((p) => p.field === field || (field === 'body' && !(PROBLEM_FIELDS as readonly string[]).includes(p.field)));
+      replace(problems[field], ...mine.map((p) => h('li', {}, templateProblemText(p.message))));
+      problems[field].hidden = mine.length === 0;
+    }
+    subject.setAttribute('aria-invalid', String(!problems.subject.hidden));
+    body.setAttribute('aria-invalid', String(!problems.body.hidden));
+  }
+
+  /** Shows a template the service returned (a save, a revert, the switch) as the current one. */
+  function adopt(saved: Template, keepDraft: boolean): void {
+    template = saved;
+    if (!keepDraft) {
+      subject.value = saved.subject;
+      body.value = saved.body;
+    }
+    versionLine.textContent = `第${saved.version}版・${formatDateTime(saved.updatedAt)} 保存${saved.isDefault ? '（初期設定の文面）' : ''}`;
+    if (enabled) enabled.checked = saved.enabled;
+    edited();
+    replace(
+      versionsSlot,
+      templateVersions(context, saved, kindLabel, (reverted) => adopt(reverted, false)),
+    );
+    onChanged(saved);
+  }
+
+  function reset(): void {
+    subject.value = template.subject;
+    body.value = template.body;
+    edited();
+  }
+
+  async function update(change: { subject?: string; body?: string; enabled?: boolean }, done: string): Promise<boolean> {
+    try {
+      const { template: saved } = await context.api.call('/api/admin/email-templates/update', { kind, ...change });
+      context.announce(`${done}（第${saved.version}版）`, 'success');
+      adopt(saved, change.subject === undefined);
+      return true;
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 400 && error.details.length > 0) {
+        showProblems(error.details);
+        context.announce('入力内容に誤りがあるため保存しませんでした。赤字の箇所を直してください。', 'error');
+      } else context.fail(error);
+      return false;
+    }
+  }
+
+  /** The send switch, for the kinds the shop may turn off; it takes effect at once, the draft text stays. */
+  const enabled = KIND_RULES[kind].mayDisable
+    ? h('input', {
+        type: 'checkbox',
+        id: 'template-enabled',
+        role: 'switch',
+        checked: template.enabled,
+        onChange: async () => {
+          const on = enabled!.checked;
+          enabled!.disabled = true;
+          const ok = await update(
+            { enabled: on },
+            on ? `「${kindLabel}」のメールを送信するようにしました` : `「${kindLabel}」のメールを送信しないようにしました`,
+          );
+          if (!ok) enabled!.checked = template.enabled;
+          enabled!.disabled = false;
+        },
+      })
+    : undefined;
+
+  const chips = h(
+    'div',
+    { class: 'chips', role: 'group', 'aria-label': '差し込み項目（クリックでカーソル位置に挿入）' },
+    ...template.placeholders.map((p) =>
+      h(
+        'button',
+        {
+          type: 'button',
+          class: p.required ? 'chip required' : 'chip',
+          'data-placeholder': p.name,
+          title: p.required ? '必須: 本文に必ず入れてください' : undefined,
+          // Keeps the field's selection: the chip is pressed without taking the focus from it.
+          onMousedown: (event: Event) => event.preventDefault(),
+          onClick: () => insert(`{{${p.name}}}`),
+        },
+        h('span', {}, PLACEHOLDER_LABELS[p.name] ?? p.name),
+        h('code', {}, `{{${p.name}}}`),
+        p.required ? h('span', { class: 'badge' }, '必須') : null,
+      ),
+    ),
+  );
+
+  function insert(marker: string): void {
+    const start = target.selectionStart ?? target.value.length;
+    const end = target.selectionEnd ?? start;
+    target.focus();
+    target.setRangeText(marker, start, end, 'end');
+    edited();
+  }
+
+  const field = (label: string, control: HTMLElement, error: HTMLElement, hint?: string) =>
+    h(
+      'div',
+      { class: 'field-block' },
+      h('label', { for: control.id }, label),
+      hint ? h('small', { class: 'hint' }, hint) : null,
+      control,
+      error,
+    );
+
+  const form = h(
+    'form',
+    {
+      class: 'panel template-form',
+      'aria-labelledby': 'template-heading',
+      onSubmit: async (event: Event) => {
+        event.preventDefault();
+        save.disabled = true;
+        save.textContent = '保存中…';
+        if (!(await update({ subject: subject.value, body: body.value }, `「${kindLabel}」のメールを保存しました`))) save.disabled = false;
+        save.textContent = '保存';
+      },
+    },
+    h('h2', { id: 'template-heading' }, `「${kindLabel}」のメール`),
+    h('p', { class: 'hint' }, TEMPLATE_KIND_WHEN[kind]),
+    versionLine,
+    enabled
+      ? h(
+          'div',
+          { class: 'field-block switch-block' },
+          h('label', { class: 'switch', for: 'template-enabled' }, enabled, h('span', {}, 'このメールをお客様に送信する')),
+          problems.enabled,
+        )
+      : problems.enabled,
+    field('件名', subject, problems.subject),
+    h(
+      'div',
+      { class: 'field-block' },
+      h('span', { class: 'label' }, '差し込み項目'),
+      h('small', { class: 'hint' }, 'クリックするとカーソルの位置に入ります。「必須」は本文に必ず入れてください。'),
+      chips,
+    ),
+    field('本文', body, problems.body, '空行で段落を区切ります。URL はリンクになります。'),
+    h('div', { class: 'actions' }, discard, save),
+  );
+
+  adopt(template, false);
+  preview.show(draft(), 'now');
+  return {
+    element: h(
+      'div',
+      { class: 'template-workspace' },
+      form,
+      preview.element,
+      h('div', { class: 'template-extras' }, testSender(context, draft, showProblems), versionsSlot),
+    ),
+    isDirty,
+  };
+}

@@ -1,0 +1,87 @@
+import { isTemplateKind, TEMPLATE_KINDS, type TemplateKind } from '../../../messaging/kinds.ts';
+import { confirmDialog } from '../../ui/confirm-dialog.ts';
+import { h, replace } from '../../ui/dom.ts';
+import { TEMPLATE_KIND_LABELS } from '../../../words/email-kinds.ts';
+import { placeholder } from '../../records/record-table.ts';
+import type { Screen, ScreenContext } from '../../screen.ts';
+import { templateEditor, type Template } from './editor.ts';
+import { writeParams } from '../../shell/url-state.ts';
+
+/**
+ * メールテンプレート: the five customer emails, one at a time, picked by the tabs above the editor.
+ * The kind shown is kept in the URL (`#/email-templates?kind=reservation-confirmed`); leaving a kind
+ * with unsaved text, for another kind, another screen or the sign-out, asks first.
+ */
+export function openScreen(context: ScreenContext): Screen {
+  let kind: TemplateKind = TEMPLATE_KINDS[0];
+  let editor: ReturnType<typeof templateEditor> | undefined;
+
+  /** Whether the text in the editor may be let go: it is saved, or staff chose to discard it. */
+  async function mayDiscard(going: { asked: string; button: string }): Promise<boolean> {
+    if (!editor?.isDirty()) return true;
+    return confirmDialog({
+      title: '保存していない変更があります',
+      message: `「${TEMPLATE_KIND_LABELS[kind]}」の編集中の内容は保存されていません。破棄して${going.asked}`,
+      confirm: `破棄して${going.button}`,
+    });
+  }
+
+  return {
+    leave: () => mayDiscard({ asked: 'この画面を離れますか？', button: '移動する' }),
+    show(container, params) {
+      const asked = params.get('kind') ?? '';
+      kind = isTemplateKind(asked) ? asked : kind;
+      const templates = new Map<TemplateKind, Template>();
+      const tabs = h('div', { class: 'kind-tabs', role: 'group', 'aria-label': 'メールの種類' });
+      const area = h('div', {}, placeholder('読み込み中…'));
+      replace(container, h('div', { class: 'view-head' }, h('h1', {}, 'メールテンプレート')), tabs, area);
+
+      function drawTabs(): void {
+        replace(
+          tabs,
+          ...TEMPLATE_KINDS.map((k) => {
+            const t = templates.get(k);
+            return h(
+              'button',
+              { type: 'button', 'data-kind': k, 'aria-pressed': String(k === kind), onClick: () => void pick(k) },
+              TEMPLATE_KIND_LABELS[k],
+              t && !t.enabled ? h('span', { class: 'tab-mark off' }, '送信しない') : null,
+              t && t.enabled && !t.isDefault ? h('span', { class: 'tab-mark' }, '編集済み') : null,
+            );
+          }),
+        );
+      }
+
+      async function pick(next: TemplateKind): Promise<void> {
+        if (next === kind || !(await mayDiscard({ asked: '切り替えますか？', button: '切り替える' }))) return;
+        kind = next;
+        show();
+      }
+
+      function show(): void {
+        writeParams({ kind: kind === TEMPLATE_KINDS[0] ? undefined : kind });
+        drawTabs();
+        editor = templateEditor(context, templates.get(kind)!, (saved) => {
+          templates.set(kind, saved);
+          drawTabs();
+        });
+        replace(area, editor.element);
+      }
+
+      async function load(): Promise<void> {
+        try {
+          for (const t of (await context.api.call('/api/admin/email-templates/list', {})).templates)
+            if (isTemplateKind(t.kind)) templates.set(t.kind, t);
+          show();
+        } catch (error) {
+          context.fail(error);
+          replace(
+            area,
+            placeholder('テンプレートを読み込めませんでした。', h('button', { type: 'button', onClick: () => void load() }, '再試行')),
+          );
+        }
+      }
+      void load();
+    },
+  };
+}

@@ -1,0 +1,73 @@
+import type { Output } from '../../../client/tenpo-client.ts';
+import { confirmDialog } from '../../ui/confirm-dialog.ts';
+import { h, replace } from '../../ui/dom.ts';
+import { formatDateTime } from '../../ui/format.ts';
+import type { ScreenContext } from '../../screen.ts';
+import type { Template } from './editor.ts';
+
+type Version = Output<'/api/admin/email-templates/versions'>['versions'][number];
+
+/**
+ * A template's saved versions, newest first, each with its text on demand and 「この版に戻す」: a
+ * revert saves the old text as a new version (nothing is lost), after a confirmation.
+ */
+export function templateVersions(
+  context: ScreenContext,
+  template: Template,
+  kindLabel: string,
+  onReverted: (template: Template) => void,
+): HTMLElement {
+  const list = h('div', { class: 'version-list' }, h('p', { class: 'muted' }, '読み込み中…'));
+  const element = h(
+    'section',
+    { class: 'panel template-versions', 'aria-labelledby': 'versions-heading' },
+    h('h2', { id: 'versions-heading' }, '保存した版'),
+    list,
+  );
+
+  async function revert(version: Version): Promise<void> {
+    const asked = {
+      title: `第${version.version}版に戻します`,
+      message: `「${kindLabel}」のメールを第${version.version}版（${formatDateTime(version.createdAt)} 保存）の件名・本文・送信設定に戻します。いまの内容も版として残ります。`,
+      confirm: `第${version.version}版に戻す`,
+    };
+    if (!(await confirmDialog(asked))) return;
+    try {
+      const { template: reverted } = await context.api.call('/api/admin/email-templates/revert', {
+        kind: template.kind,
+        version: version.version,
+      });
+      context.announce(`第${version.version}版の内容を第${reverted.version}版として保存しました。`, 'success');
+      onReverted(reverted);
+    } catch (error) {
+      context.fail(error);
+    }
+  }
+
+  const row = (version: Version) =>
+    h(
+      'li',
+      { 'data-version': version.version },
+      h(
+        'div',
+        { class: 'version-head' },
+        h('strong', {}, `第${version.version}版`),
+        version.version === template.version ? h('span', { class: 'state open' }, '現在') : null,
+        version.enabled ? null : h('span', { class: 'state closed' }, '送信しない'),
+        h('span', { class: 'muted' }, formatDateTime(version.createdAt)),
+        version.version === template.version
+          ? null
+          : h('button', { type: 'button', class: 'revert', onClick: () => void revert(version) }, 'この版に戻す…'),
+      ),
+      h('details', {}, h('summary', {}, version.subject), h('pre', { class: 'version-body' }, version.body)),
+    );
+
+  void context.api
+    .call('/api/admin/email-templates/versions', { kind: template.kind })
+    .then(({ versions }) => replace(list, h('ol', { reversed: true }, ...versions.map(row))))
+    .catch((error: unknown) => {
+      context.fail(error);
+      replace(list, h('p', { class: 'muted' }, '版の一覧を読み込めませんでした。'));
+    });
+  return element;
+}

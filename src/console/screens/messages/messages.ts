@@ -1,0 +1,245 @@
+import type { Input, Output } from '../../../client/tenpo-client.ts';
+import { serviceText } from '../../api/errors.ts';
+import { confirmDialog } from '../../ui/confirm-dialog.ts';
+import { h, replace } from '../../ui/dom.ts';
+import { emailKindLabel } from '../../../words/email-kinds.ts';
+import { formatCount, formatDateTime } from '../../ui/format.ts';
+import { CHANNEL_LABELS, labelOf, MESSAGE_STATUS_LABELS, WEBHOOK_LABELS } from '../../../words/labels.ts';
+import type { Column } from '../../records/record-kind.ts';
+import { listLoader, pager, placeholder, recordTable } from '../../records/record-table.ts';
+import type { Screen, ScreenContext } from '../../screen.ts';
+import { pageParam, writeParams } from '../../shell/url-state.ts';
+
+type Message = Output<'/api/admin/messages/list'>['messages'][number];
+type Filter = Pick<Input<'/api/admin/messages/list'>, 'recordId' | 'status' | 'channel'>;
+
+const PAGE_SIZE = 50;
+
+const kindLabel = (m: Message) => (m.channel === 'email' ? emailKindLabel(m.kind) : labelOf(WEBHOOK_LABELS, m.kind));
+
+/** Attempts matter while a message is retried or given up, or when it took more than one; a first-time success says nothing. */
+const showAttempts = (m: Message) => (m.status === 'pending' || m.status === 'dead' ? m.attempts > 0 : m.attempts > 1);
+
+/** How a record is named where its history is shown: a reservation by its number. */
+function recordName(recordId: string): string {
+  return recordId.startsWith('res_') ? `ご予約番号 ${recordId}` : recordId.startsWith('ntf_') ? `再入荷通知の登録 ${recordId}` : recordId;
+}
+
+/**
+ * 送信履歴: every email and chat message the shop sent, is sending, skipped or gave up, newest first,
+ * filtered by status and channel, or one record's (`#/messages?record=res_…`, from its row). Dead
+ * messages are sent again one by one (再送) or the selected ones together, after a confirmation.
+ * What a message said is not shown: the log holds whom it went to, not the text.
+ */
+export function openScreen(context: ScreenContext): Screen {
+  return {
+    show(container, params) {
+      const state = {
+        filter: {
+          recordId: params.get('record') || undefined,
+          status: params.get('status') || undefined,
+          channel: params.get('channel') || undefined,
+        } as Filter,
+        page: pageParam(params.get('page')),
+      };
+      const selected = new Map<string, Message>();
+      const list = h('div', { class: 'list message-log' });
+      const remember = () =>
+        writeParams({
+          record: state.filter.recordId,
+          status: state.filter.status,
+          channel: state.filter.channel,
+          page: state.page > 1 ? state.page : undefined,
+        });
+
+      const select = (key: 'status' | 'channel', label: string, labels: Record<string, string>) =>
+        h(
+          'span',
+          { class: 'field' },
+          h('label', { for: `messages-${key}` }, label),
+          h(
+            'select',
+            {
+              id: `messages-${key}`,
+              onChange: (event: Event) => changed({ [key]: (event.target as HTMLSelectElement).value || undefined }),
+            },
+            h('option', { value: '' }, 'すべて'),
+            ...Object.entries(labels).map(([value, text]) => h('option', { value, selected: value === state.filter[key] }, text)),
+          ),
+        );
+      function changed(change: Partial<Filter>): void {
+        state.filter = { ...state.filter, ...change };
+        state.page = 1;
+        selected.clear();
+        remember();
+        draw();
+        void load();
+      }
+
+      const count = h('span', { class: 'count' });
+      const retryButton: HTMLButtonElement = h(
+        'button',
+        { type: 'button', onClick: () => void retrySelected() },
+        '選択した送信失敗を再送…',
+      );
+      const bar = h('div', { class: 'selection' }, count, retryButton);
+      function showSelection(): void {
+        count.textContent = `${formatCount(selected.size)} 件選択中`;
+        retryButton.disabled = selected.size === 0;
+      }
+
+      async function retry(ids: string[]): Promise<{ retried: Set<string>; failed: string[] } | undefined> {
+        try {
+          const answer = await context.api.call('/api/admin/messages/retry', { ids });
+          return { retried: new Set(answer.retriedIds), failed: [...new Set((answer.errors ?? []).map((e) => serviceText(e.error)))] };
+        } catch (error) {
+          context.fail(error);
+          return undefined;
+        }
+      }
+
+      async function retrySelected(): Promise<void> {
+        const dead = [...selected.values()].filter((m) => m.status === 'dead');
+        const others = selected.size - dead.length;
+        if (dead.length === 0)
+          return context.announce('選択したメッセージに送信失敗のものはありません。再送できるのは送信失敗のものだけです。', 'error');
+        const message = `選択した送信失敗の ${formatCount(dead.length)} 件をもう一度送信します。${others > 0 ? `送信失敗でない ${formatCount(others)} 件はそのままです。` : ''}`;
+        if (!(await confirmDialog({ title: '送信失敗の再送', message, confirm: `${formatCount(dead.length)} 件を再送` }))) return;
+        retryButton.disabled = true;
+        const outcome = await retry(dead.map((m) => m.id));
+        if (outcome) {
+          const failed = dead.length - outcome.retried.size;
+          const text = `${formatCount(outcome.retried.size)} 件を再送の待ち行列に戻しました。まもなく送信されます。${failed > 0 ? `${formatCount(failed)} 件は再送できませんでした（${outcome.failed.join('、')}）。` : ''}`;
+          context.announce(text, failed > 0 ? 'error' : 'success');
+          selected.clear();
+          await load();
+        }
+        showSelection();
+      }
+
+      const columns: Column<Message>[] = [
+        { label: '日時', cell: (m) => formatDateTime(m.createdAt) },
+        { label: 'チャネル', cell: (m) => labelOf(CHANNEL_LABELS, m.channel), class: 'nowrap' },
+        { label: '種類', cell: (m) => kindLabel(m), class: 'nowrap' },
+        { label: '宛先', cell: (m) => m.to, class: 'email' },
+        {
+          label: 'ステータス',
+          cell: (m) =>
+            h(
+              'span',
+              { class: `message-status ${m.status}` },
+              labelOf(MESSAGE_STATUS_LABELS, m.status),
+              showAttempts(m) ? h('small', {}, `（試行 ${formatCount(m.attempts)} 回）`) : null,
+            ),
+        },
+        { label: '送信日時', cell: (m) => formatDateTime(m.sentAt) },
+        {
+          label: 'エラー',
+          cell: (m) => (m.lastError ? h('span', { class: 'last-error', title: m.lastError }, m.lastError) : '—'),
+          class: 'error-cell',
+        },
+        {
+          label: '対象',
+          cell: (m) =>
+            m.recordId ? h('a', { href: `#/messages?record=${encodeURIComponent(m.recordId)}`, class: 'record-link' }, m.recordId) : '—',
+          class: 'id',
+        },
+        {
+          label: '操作',
+          cell(m, _context, update) {
+            if (m.status !== 'dead') return null;
+            const button: HTMLButtonElement = h(
+              'button',
+              {
+                type: 'button',
+                class: 'retry',
+                onClick: async () => {
+                  button.disabled = true;
+                  const outcome = await retry([m.id]);
+                  if (!outcome) return void (button.disabled = false);
+                  if (outcome.retried.has(m.id)) {
+                    update(
+                      { ...m, status: 'pending', attempts: 0, lastError: null },
+                      { text: '再送の待ち行列に戻しました。まもなく送信されます。', tone: 'success' },
+                    );
+                  } else {
+                    update(m, {
+                      text: `再送できませんでした（${outcome.failed.join('、')}）。一覧を再読み込みしてください。`,
+                      tone: 'error',
+                    });
+                  }
+                },
+              },
+              '再送',
+            );
+            return button;
+          },
+        },
+      ];
+
+      const load = listLoader(list, context, async (isLatest) => {
+        const answer = await context.api.call('/api/admin/messages/list', { ...state.filter, page: state.page, pageSize: PAGE_SIZE });
+        if (!isLatest()) return;
+        if (answer.messages.length === 0 && answer.total > 0) {
+          state.page = Math.max(1, answer.totalPages);
+          remember();
+          return void load();
+        }
+        showSelection();
+        if (answer.messages.length === 0) return replace(list, placeholder('該当するメッセージはありません。'));
+        const onPage = new Set([...selected.keys()].filter((id) => answer.messages.some((m) => m.id === id)));
+        replace(
+          list,
+          pager({ page: answer.page, totalPages: answer.totalPages, total: answer.total }, state, () => (remember(), void load())),
+          recordTable({
+            records: answer.messages,
+            columns,
+            noun: 'メッセージ',
+            context,
+            selected: onPage,
+            onSelectionChange: () => {
+              for (const m of answer.messages) {
+                if (onPage.has(m.id)) selected.set(m.id, m);
+                else selected.delete(m.id);
+              }
+              showSelection();
+            },
+          }),
+        );
+      });
+
+      const head = h('div', { class: 'view-head' });
+      const filters = h('div', { class: 'filters' });
+      function draw(): void {
+        replace(
+          head,
+          h('h1', {}, state.filter.recordId ? `${recordName(state.filter.recordId)} の送信履歴` : '送信履歴'),
+          state.filter.recordId
+            ? h('button', { type: 'button', onClick: () => changed({ recordId: undefined }) }, 'すべての送信履歴を表示')
+            : null,
+        );
+        replace(
+          filters,
+          select('status', 'ステータス', MESSAGE_STATUS_LABELS),
+          select('channel', 'チャネル', CHANNEL_LABELS),
+          h('button', { type: 'button', onClick: () => void load() }, '再読み込み'),
+        );
+      }
+      draw();
+      replace(
+        container,
+        head,
+        h(
+          'p',
+          { class: 'hint' },
+          'お客様へのメールとショップのチャット通知の送信状況です（本文は保存していません）。送信失敗は再送できます。',
+        ),
+        filters,
+        bar,
+        list,
+      );
+      showSelection();
+      void load();
+    },
+  };
+}

@@ -1,0 +1,20 @@
+import type { ScreenModule } from '../screen.ts';
+
+/** A screen in the navigation: its hash, its name, and its module, loaded on its first visit. */
+export interface ScreenEntry {
+  /** The location hash that shows it; the screen may keep its filters, page and view after it (url-state.ts). */
+  hash: string;
+  label: string;
+  load(): Promise<ScreenModule>;
+}
+
+/** The navigation, in its order; the first is shown for an unknown hash. */
+export const SCREENS: ScreenEntry[] = [
+  { hash: '#/dashboard', label: 'ダッシュボード', load: () => import('../screens/dashboard/dashboard.ts') },
+  { hash: '#/reservations', label: '予約', load: () => import('../screens/reservations/reservations.ts') },
+  { hash: '#/preorders', label: '予約受付', load: () => import('../screens/preorders/preorders.ts') },
+  { hash: '#/subscriptions', label: '再入荷通知', load: () => import('../screens/subscriptions/subscriptions.ts') },
+  { hash: '#/email-templates', label: 'メールテンプレート', load: () => import('../screens/email-templates/email-templates.ts') },
+  { hash: '#/messages', label: '送信履歴', load: () => import('../screens/messages/messages.ts') },
+  { hash: '#/personal-data', label: '個人情報', load: () => import('../screens/personal-data/personal-data.ts') },
+];
