@@ -52,7 +52,8 @@ function sameOrigin(origin: string, host: string | undefined): boolean {
 
 /**
  * CORS for one path: sets the headers for the response and answers a preflight (OPTIONS) itself
- * with 204 and the methods the path serves. A disallowed origin simply gets no
+ * with 204, the methods the path serves and the request headers it reads (a browser storefront can
+ * then send `Idempotency-Key` where it is taken). A disallowed origin simply gets no
  * Access-Control-Allow-Origin, so the browser keeps the response from it.
  *
  * Hand-written rather than hono/cors because that one edits `c.res.headers` after the handler,
@@ -60,10 +61,11 @@ function sameOrigin(origin: string, host: string | undefined): boolean {
  */
 export function corsFor(
   policy: CorsPolicy,
-  methods: string[],
+  allowed: { methods: string[]; requestHeaders: string[] },
   isShopOrigin: (origin: string) => boolean,
 ): (c: Context<AppEnv>) => Response | undefined {
-  const allowMethods = methods.join(', ');
+  const allowMethods = allowed.methods.join(', ');
+  const allowHeaders = allowed.requestHeaders.join(', ');
   return (c) => {
     if (policy === 'any') {
       setHeader(c, 'Access-Control-Allow-Origin', '*');
@@ -77,7 +79,7 @@ export function corsFor(
     if (policy === 'none') return reply(c, 204, null);
     return reply(c, 204, null, {
       'Access-Control-Allow-Methods': allowMethods,
-      'Access-Control-Allow-Headers': 'Content-Type, Authorization',
+      'Access-Control-Allow-Headers': allowHeaders,
       'Access-Control-Max-Age': '600',
     });
   };

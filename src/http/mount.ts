@@ -33,7 +33,8 @@ export function mountRoutes(app: Hono<AppEnv>, routes: Route[], options: MountOp
     const served = pathRoutes.map((route) => route.method);
     const allow = [...served, ...(served.includes('GET') ? ['HEAD'] : []), 'OPTIONS'];
     const allowHeader = allow.join(', ');
-    const cors = corsFor(pathRoutes[0]!.cors, allow, options.isShopOrigin);
+    const requestHeaders = ['Content-Type', 'Authorization', ...(pathRoutes.some((route) => route.idempotent) ? ['Idempotency-Key'] : [])];
+    const cors = corsFor(pathRoutes[0]!.cors, { methods: allow, requestHeaders }, options.isShopOrigin);
     const guards = new Map(
       pathRoutes.map((route) => [route, route.alsoAccepts ? adminGuard(options.adminToken, route.alsoAccepts) : checkAdmin]),
     );
