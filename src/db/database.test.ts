@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type ColumnType } from 'kysely';
 import { Migrator } from 'kysely/migration';
@@ -206,6 +209,24 @@ test('SQLite runs in WAL mode with a busy timeout and foreign keys on', async ()
   assert.equal(await pragma('journal_mode'), 'wal');
   assert.equal(await pragma('busy_timeout'), 5000);
   assert.equal(await pragma('foreign_keys'), 1);
+});
+
+test('a new SQLite store, its directory and its -wal and -shm files are readable by their owner only; an existing file keeps its permissions', async () => {
+  const dir = join(mkdtempSync(join(tmpdir(), 'tenpo-permissions-')), 'store');
+  const path = join(dir, 'tenpo.db');
+  const database = await openDatabase({ dialect: 'sqlite', path }, log);
+  const modes = Object.fromEntries(
+    readdirSync(dir)
+      .map((name) => [name, statSync(join(dir, name)).mode & 0o777] as const)
+      .concat([['(directory)', statSync(dir).mode & 0o777]]),
+  );
+  await database.close();
+  assert.deepEqual(modes, { '(directory)': 0o700, 'tenpo.db': 0o600, 'tenpo.db-wal': 0o600, 'tenpo.db-shm': 0o600 });
+
+  chmodSync(path, 0o640);
+  await (await openDatabase({ dialect: 'sqlite', path }, log)).close();
+  assert.equal(statSync(path).mode & 0o777, 0o640);
+  rmSync(dirname(dir), { recursive: true, force: true });
 });
 
 async function indexNames(database: Database): Promise<string[]> {

@@ -38,7 +38,7 @@ export async function openDatabase(target: DatabaseTarget, log: Logger): Promise
 
 async function createDialect(target: DatabaseTarget, log: Logger) {
   if (target.dialect === 'sqlite') {
-    if (target.path !== ':memory:') mkdirSync(dirname(target.path), { recursive: true });
+    if (target.path !== ':memory:') mkdirSync(dirname(target.path), { recursive: true, mode: 0o700 });
     return new SqliteDialect({ database: openSqlite(target.path) });
   }
   // Loaded only for PostgreSQL, so the embedded default does not pay for importing it at start.

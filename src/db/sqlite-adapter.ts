@@ -1,4 +1,4 @@
-import { accessSync, constants, existsSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
@@ -15,7 +15,10 @@ const STATEMENT_CACHE_SIZE = 256;
  * group-committed (db/group-commit.ts), so one fsync serves a whole batch of requests.
  */
 export function openSqlite(path: string): SqliteDatabase & { raw: DatabaseSync } {
-  if (path !== ':memory:') assertWritable(path);
+  if (path !== ':memory:') {
+    assertWritable(path);
+    createOwnerOnly(path);
+  }
   const raw = new DatabaseSync(path);
   raw.exec('PRAGMA journal_mode = WAL');
   raw.exec('PRAGMA synchronous = FULL');
@@ -81,4 +84,17 @@ function toSqlite(value: unknown): Parameter {
   if (typeof value === 'boolean') return value ? 1 : 0;
   if (value === undefined) return null;
   return value as Parameter;
+}
+
+/**
+ * A new database file is created readable and writable by its owner only (0600): it holds customers'
+ * names and addresses. SQLite gives the -wal and -shm files it makes beside it the same permissions.
+ * An existing file keeps the permissions its operator gave it.
+ */
+function createOwnerOnly(path: string): void {
+  try {
+    closeSync(openSync(path, 'wx', 0o600));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
 }
