@@ -10,7 +10,7 @@ import { rawClient, type RawClient } from './helpers/raw-http.ts';
 // constant-time is shown beside the code (src/http/admin-auth.test.ts).
 
 const T = ADMIN_TOKEN;
-const UNAUTHORIZED = { success: false, error: 'Unauthorized' };
+const UNAUTHORIZED = { success: false, error: 'Unauthorized', code: 'unauthorized' };
 
 /** [what, headers, query string] */
 const REFUSED: [string, [string, string][], string?][] = [
@@ -198,7 +198,11 @@ for (const dialect of DIALECTS) {
       ]) {
         const refused = await send('203.0.113.1', token!, target);
         assert.equal(refused.status, 429, `${token === T ? 'the right' : 'a wrong'} token on ${target}`);
-        assert.deepEqual(JSON.parse(refused.body.toString()), { success: false, error: 'Too many failed authentications' });
+        assert.deepEqual(JSON.parse(refused.body.toString()), {
+          success: false,
+          error: 'Too many failed authentications',
+          code: 'too_many_failed_authentications',
+        });
         const retryAfter = Number(refused.headers['retry-after']);
         assert.ok(retryAfter >= 1 && retryAfter <= 60, String(refused.headers['retry-after']));
       }

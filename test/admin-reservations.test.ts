@@ -90,7 +90,7 @@ for (const dialect of DIALECTS) {
             for (const body of ['not json at all', JSON.stringify({ ids: 'x', page: 'x' }), 'x'.repeat(70 * 1024)]) {
               const response = await app.request(path, { method: 'POST', headers, body });
               assert.equal(response.status, 401, `${JSON.stringify(headers)} ${body.slice(0, 20)}`);
-              assert.deepEqual(await response.json(), { success: false, error: 'Unauthorized' });
+              assert.deepEqual(await response.json(), { success: false, error: 'Unauthorized', code: 'unauthorized' });
               assert.equal(response.headers.get('access-control-allow-origin'), '*');
             }
           }
@@ -106,7 +106,7 @@ for (const dialect of DIALECTS) {
               body,
             });
             assert.equal(response.status, 400, `${path} ${body}`);
-            assert.deepEqual(await response.json(), { success: false, error: 'Invalid JSON body' });
+            assert.deepEqual(await response.json(), { success: false, error: 'Invalid JSON body', code: 'invalid_json_body' });
           }
         }
       });
@@ -175,6 +175,7 @@ for (const dialect of DIALECTS) {
         assert.deepEqual(body, {
           success: false,
           error: 'Invalid parameters',
+          code: 'invalid_parameters',
           details: [{ field: 'productSlug', message: 'productSlug must be a string' }],
         });
       });
@@ -192,7 +193,11 @@ for (const dialect of DIALECTS) {
           await insert({ id: 'res_t', status: from, createdAt: '2025-01-01T00:00:00.000Z' });
           const { status, body } = await setStatus('res_t', to, { notes: 'not kept' });
           assert.equal(status, 409);
-          assert.deepEqual(body, { success: false, error: `Invalid status transition: ${from} -> ${to}` });
+          assert.deepEqual(body, {
+            success: false,
+            error: `Invalid status transition: ${from} -> ${to}`,
+            code: 'invalid_status_transition',
+          });
           const [row] = (await app.call('/api/admin-reservations-list', {})).success().reservations;
           assert.deepEqual([row?.status, row?.notes], [from, ''], 'nothing changed');
         });
@@ -265,7 +270,7 @@ for (const dialect of DIALECTS) {
         ]) {
           const { status, body } = await app.call('/api/admin-reservations-status', { id: target, productSlug: slug, status: 'confirmed' });
           assert.equal(status, 404);
-          assert.deepEqual(body, { success: false, error: 'Reservation not found' });
+          assert.deepEqual(body, { success: false, error: 'Reservation not found', code: 'reservation_not_found' });
         }
       });
 
@@ -274,7 +279,7 @@ for (const dialect of DIALECTS) {
         await archive([{ id, productSlug: 'kumo-vco-2' }]);
         const { status, body } = await setStatus(id, 'confirmed');
         assert.equal(status, 409);
-        assert.deepEqual(body, { success: false, error: 'Reservation is archived' });
+        assert.deepEqual(body, { success: false, error: 'Reservation is archived', code: 'reservation_archived' });
       });
 
       test('missing or non-string id, productSlug or status → 400 Missing required fields', async () => {
@@ -346,6 +351,7 @@ for (const dialect of DIALECTS) {
         assert.deepEqual((await app.call('/api/admin-reservations-delete', { id, productSlug: 'tsuki-dual-lfo' })).body, {
           success: false,
           error: 'Reservation not found',
+          code: 'reservation_not_found',
         });
         assert.equal((await app.call('/api/admin-reservations-delete', { id: 'res_nope', productSlug: 'kumo-vco-2' })).status, 404);
         for (const body of [{}, { id }, { productSlug: 'kumo-vco-2' }, { id: 1, productSlug: 'kumo-vco-2' }]) {
@@ -379,14 +385,14 @@ for (const dialect of DIALECTS) {
           archivedCount: 2,
           archivedIds: [a, b],
           errors: [
-            { id: 'res_missing', error: 'Reservation not found' },
-            { id: b, error: 'Reservation not found' },
-            { id: a, error: 'Reservation already archived' },
-            { id: '', error: 'Invalid item' },
-            { id: '', error: 'Invalid item' },
-            { id: '', error: 'Invalid item' },
-            { id: '', error: 'Invalid item' },
-            { id: 'res_x', error: 'Invalid item' },
+            { id: 'res_missing', error: 'Reservation not found', code: 'reservation_not_found' },
+            { id: b, error: 'Reservation not found', code: 'reservation_not_found' },
+            { id: a, error: 'Reservation already archived', code: 'already_archived' },
+            { id: '', error: 'Invalid item', code: 'invalid_item' },
+            { id: '', error: 'Invalid item', code: 'invalid_item' },
+            { id: '', error: 'Invalid item', code: 'invalid_item' },
+            { id: '', error: 'Invalid item', code: 'invalid_item' },
+            { id: 'res_x', error: 'Invalid item', code: 'invalid_item' },
           ],
         });
         assert.deepEqual((await app.call('/api/admin-reservations-list', {})).success().reservations, []);
@@ -427,9 +433,9 @@ for (const dialect of DIALECTS) {
           unarchivedCount: 1,
           unarchivedIds: [a],
           errors: [
-            { id: b, error: 'Reservation is not archived' },
-            { id: 'res_missing', error: 'Reservation not found' },
-            { id: '', error: 'Invalid item' },
+            { id: b, error: 'Reservation is not archived', code: 'not_archived' },
+            { id: 'res_missing', error: 'Reservation not found', code: 'reservation_not_found' },
+            { id: '', error: 'Invalid item', code: 'invalid_item' },
           ],
         });
         const active = (await app.call('/api/admin-reservations-list', {})).success().reservations;

@@ -82,7 +82,7 @@ for (const dialect of DIALECTS) {
             for (const body of ['not json at all', JSON.stringify({ productSlug: 5, ids: 'x', status: 'nope' }), 'x'.repeat(70 * 1024)]) {
               const response = await app.request(path, { method: 'POST', headers, body });
               assert.equal(response.status, 401, `${JSON.stringify(headers)} ${body.slice(0, 20)}`);
-              assert.deepEqual(await response.json(), { success: false, error: 'Unauthorized' });
+              assert.deepEqual(await response.json(), { success: false, error: 'Unauthorized', code: 'unauthorized' });
               assert.equal(response.headers.get('access-control-allow-origin'), '*');
             }
           }
@@ -98,7 +98,7 @@ for (const dialect of DIALECTS) {
               body,
             });
             assert.equal(response.status, 400, `${path} ${body}`);
-            assert.deepEqual(await response.json(), { success: false, error: 'Invalid JSON body' });
+            assert.deepEqual(await response.json(), { success: false, error: 'Invalid JSON body', code: 'invalid_json_body' });
           }
           const big = await app.admin(path, { padding: 'x'.repeat(70 * 1024) });
           assert.equal(big.status, 413, path);
@@ -159,6 +159,7 @@ for (const dialect of DIALECTS) {
           assert.deepEqual(body, {
             success: false,
             error: 'Invalid status',
+            code: 'invalid_status',
             details: [{ field: 'status', message: 'status must be one of pending, notified, unsubscribed' }],
           });
         }
@@ -199,7 +200,11 @@ for (const dialect of DIALECTS) {
           await insert({ id: 'ntf_t', status: from, createdAt: '2025-01-01T00:00:00.000Z' });
           const { status, body } = await setStatus('ntf_t', to);
           assert.equal(status, 409);
-          assert.deepEqual(body, { success: false, error: `Invalid status transition: ${from} -> ${to}` });
+          assert.deepEqual(body, {
+            success: false,
+            error: `Invalid status transition: ${from} -> ${to}`,
+            code: 'invalid_status_transition',
+          });
           assert.equal((await stored('ntf_t')).status, from);
         });
       }
@@ -253,7 +258,7 @@ for (const dialect of DIALECTS) {
         for (const id of ['ntf_old', 'ntf_gone']) {
           const { status, body } = await setStatus(id, 'pending');
           assert.equal(status, 409);
-          assert.deepEqual(body, { success: false, error: TWIN });
+          assert.deepEqual(body, { success: false, error: TWIN, code: 'another_pending_subscription' });
         }
         assert.equal((await stored('ntf_old')).notified_at, '2025-01-02T00:00:00.000Z', 'nothing changed');
         // Another product, or the twin archived or no longer pending: the move is allowed.
@@ -279,7 +284,7 @@ for (const dialect of DIALECTS) {
         ]) {
           const { status, body } = await setStatus(id!, 'notified', slug);
           assert.equal(status, 404);
-          assert.deepEqual(body, { success: false, error: 'Subscription not found' });
+          assert.deepEqual(body, { success: false, error: 'Subscription not found', code: 'subscription_not_found' });
         }
       });
 
@@ -287,7 +292,7 @@ for (const dialect of DIALECTS) {
         await insert({ id: 'ntf_x', createdAt: '2025-01-01T00:00:00.000Z', archivedAt: '2025-01-02T00:00:00.000Z' });
         const { status, body } = await setStatus('ntf_x', 'notified');
         assert.equal(status, 409);
-        assert.deepEqual(body, { success: false, error: 'Subscription is archived' });
+        assert.deepEqual(body, { success: false, error: 'Subscription is archived', code: 'subscription_archived' });
       });
 
       test('a legacy status outside the table may move nowhere', async () => {
@@ -350,7 +355,7 @@ for (const dialect of DIALECTS) {
           success: true,
           unarchivedCount: 1,
           unarchivedIds: ['ntf_done'],
-          errors: [{ id: 'ntf_old', error: TWIN }],
+          errors: [{ id: 'ntf_old', error: TWIN, code: 'another_pending_subscription' }],
         });
         assert.equal((await stored('ntf_old')).archived_at, '2025-01-05T00:00:00.000Z');
       });
@@ -374,7 +379,12 @@ for (const dialect of DIALECTS) {
             { id: 'ntf_1', productSlug: 'kumo-vco-2' },
           ],
         });
-        assert.deepEqual(body, { success: true, unarchivedCount: 1, unarchivedIds: ['ntf_2'], errors: [{ id: 'ntf_1', error: TWIN }] });
+        assert.deepEqual(body, {
+          success: true,
+          unarchivedCount: 1,
+          unarchivedIds: ['ntf_2'],
+          errors: [{ id: 'ntf_1', error: TWIN, code: 'another_pending_subscription' }],
+        });
         assert.deepEqual(
           (await list()).map((s) => s.id),
           ['ntf_2'],

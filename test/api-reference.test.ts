@@ -96,9 +96,15 @@ for (const dialect of DIALECTS) {
       });
       const product = components.schemas.Product;
       assert.ok(product?.required?.includes('subtitle'), 'defaults are filled in answers, so the field is always there');
-      assert.deepEqual(paths['/api/admin/reservations/archive']?.post?.responses['400']?.content?.['application/json']?.schema, {
-        $ref: '#/components/schemas/ErrorBody',
+      // An error is the envelope, narrowed to the codes that status can carry on that route.
+      const archive400 = paths['/api/admin/reservations/archive']?.post?.responses['400'];
+      assert.deepEqual(archive400?.content?.['application/json']?.schema, {
+        allOf: [
+          { type: 'object', properties: { code: { enum: ['invalid_json_body', 'request_body_incomplete', 'invalid_parameters'] } } },
+          { $ref: '#/components/schemas/ErrorBody' },
+        ],
       });
+      assert.equal(archive400?.description, 'Invalid input: `invalid_json_body`, `request_body_incomplete`, `invalid_parameters`');
     });
 
     test('documents the Idempotency-Key header and its 422 on the two public forms, and on no other operation', () => {
@@ -113,7 +119,7 @@ for (const dialect of DIALECTS) {
             { in: header.in, required: header.required, schema: header.schema },
             { in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[!-~]+$' } },
           );
-          assert.equal(op.responses['422']?.description, 'Idempotency-Key reused with a different request');
+          assert.equal(op.responses['422']?.description, 'Idempotency-Key reused with a different request: `idempotency_key_reused`');
         }
       }
     });
@@ -134,7 +140,7 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(itemsOf('/api/admin-notify-list', 'post', 'subscriptions'), ref('Subscription'));
       assert.deepEqual(itemsOf('/api/admin/notify/archives/list', 'post', 'subscriptions'), ref('ArchivedSubscription'));
       assert.deepEqual(answer('/healthz', 'get', '503'), ref('Health'));
-      assert.deepEqual(answer('/api/reservation', 'post', '400'), ref('ErrorBody'));
+      assert.deepEqual(answer('/api/reservation', 'post', '400')?.allOf?.[1], ref('ErrorBody'));
       assert.deepEqual(components.schemas.ErrorBody?.properties?.details?.items, ref('ErrorDetail'));
       // A stored status is a current one or, on records of the previous system, a legacy one.
       const [current, legacy] = components.schemas.Reservation?.properties?.status?.anyOf ?? [];
@@ -227,6 +233,12 @@ for (const dialect of DIALECTS) {
         /does not match/,
       );
       assert.throws(() => contract.check('GET', '/healthz', 418, {}), /does not list/);
+      // …and an error whose code the document does not list for that route and status.
+      assert.throws(
+        () =>
+          contract.check('POST', '/api/admin-notify-status', 404, { success: false, error: 'Not found', code: 'reservation_not_found' }),
+        /does not match/,
+      );
     });
 
     test('describes the statuses stored records hold, legacy ones included', async () => {
@@ -328,7 +340,7 @@ describe('serving the reference', () => {
     ]) {
       const response = await app.request(path);
       assert.equal(response.status, 404, path);
-      assert.deepEqual(await response.json(), { success: false, error: 'Not found' });
+      assert.deepEqual(await response.json(), { success: false, error: 'Not found', code: 'not_found' });
     }
   });
 });

@@ -131,10 +131,11 @@ async function transcript(app: TestApp, kind: Kind): Promise<unknown[]> {
   return seen;
 }
 
-/** A response with the kind's own words replaced, archive times checked and replaced, and archived items cut to the shared fields. */
+/** A response with the kind's own words (and codes) replaced, archive times checked and replaced, and archived items cut to the shared fields. */
 function neutral(kind: Kind, body: unknown): unknown {
   const text = JSON.stringify(body)
     .replaceAll(kind.word, 'Record')
+    .replaceAll(`"${kind.word.toLowerCase()}_`, '"record_')
     .replaceAll(`"${kind.name}":`, '"records":')
     .replaceAll(`"${kind.idPrefix}`, '"id_');
   const value = NeutralAnswer.parse(JSON.parse(text));
@@ -220,8 +221,8 @@ for (const dialect of DIALECTS) {
           archivedCount: 1,
           archivedIds: ['ntf_n'],
           errors: [
-            { id: 'ntf_n', error: 'Subscription already archived' },
-            { id: 'ntf_zz', error: 'Subscription not found' },
+            { id: 'ntf_n', error: 'Subscription already archived', code: 'already_archived' },
+            { id: 'ntf_zz', error: 'Subscription not found', code: 'subscription_not_found' },
           ],
         },
       );
@@ -252,7 +253,7 @@ for (const dialect of DIALECTS) {
           ],
         })
       ).success();
-      assert.deepEqual(unarchived.errors, [{ id: 'ntf_n', error: 'Subscription is not archived' }]);
+      assert.deepEqual(unarchived.errors, [{ id: 'ntf_n', error: 'Subscription is not archived', code: 'not_archived' }]);
       const [active] = (await app.call('/api/admin-notify-list', {})).success().subscriptions;
       assert.ok(active);
       assert.deepEqual(

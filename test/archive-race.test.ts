@@ -64,7 +64,7 @@ test('a signup taking the key between the check and the update makes that item a
     new Date().toISOString(),
   );
 
-  assert.deepEqual(outcome, { doneIds: [other], errors: [{ id: contested, error: ANOTHER_PENDING_SUBSCRIPTION }] });
+  assert.deepEqual(outcome, { doneIds: [other], errors: [{ id: contested, ...ANOTHER_PENDING_SUBSCRIPTION }] });
   const { rows } = await rival.query('select id, archived_at is null as active from subscriptions where id = any($1) order by id', [
     [contested, other],
   ]);

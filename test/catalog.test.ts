@@ -225,7 +225,7 @@ describe('HTTP behaviour', () => {
       const response = await app.request('/api/products', { method });
       assert.equal(response.status, 405);
       assert.equal(response.headers.get('allow'), 'GET, HEAD, OPTIONS');
-      assert.deepEqual(await response.json(), { success: false, error: 'Method not allowed' });
+      assert.deepEqual(await response.json(), { success: false, error: 'Method not allowed', code: 'method_not_allowed' });
     }
   });
 

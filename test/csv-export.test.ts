@@ -369,7 +369,10 @@ for (const dialect of DIALECTS) {
             headers: { authorization: `Bearer ${app.env.PREORDER_API_TOKEN}` },
             body: text,
           });
-          assert.deepEqual([response.status, await response.json()], [400, { success: false, error: 'Invalid JSON body' }]);
+          assert.deepEqual(
+            [response.status, await response.json()],
+            [400, { success: false, error: 'Invalid JSON body', code: 'invalid_json_body' }],
+          );
         }
         const proto = await app.request(path, {
           method: 'POST',
@@ -386,7 +389,7 @@ for (const dialect of DIALECTS) {
         assert.equal(huge.status, 413);
         for (const headers of [{}, { authorization: 'Bearer wrong' }] as Record<string, string>[]) {
           const refused = await app.request(path, { method: 'POST', headers, body: '{"status": 5' });
-          assert.deepEqual([refused.status, await refused.json()], [401, { success: false, error: 'Unauthorized' }]);
+          assert.deepEqual([refused.status, await refused.json()], [401, { success: false, error: 'Unauthorized', code: 'unauthorized' }]);
         }
       }
     });

@@ -112,7 +112,12 @@ for (const dialect of DIALECTS) {
         });
       const refused = await json({ token: tokenOf(path) });
       assert.equal(refused.status, 409);
-      assert.deepEqual(await refused.json(), { success: false, status: 'confirmed', error: 'Reservation is not pending' });
+      assert.deepEqual(await refused.json(), {
+        success: false,
+        status: 'confirmed',
+        error: 'Reservation is not pending',
+        code: 'reservation_not_pending',
+      });
       const page = await (await form(tokenOf(path))).text();
       assert.ok(page.includes('このご予約は「確定」のため、このページからはキャンセルできません。'));
       (await app.call('/api/admin-reservations-status', { id, productSlug: 'kumo-vco-2', status: 'pending' })).success();

@@ -113,7 +113,7 @@ test('PostgreSQL down for 5 s under load: prompt 5xx envelopes while it is down,
     assert.ok(answer.status >= 500, where);
     const body = JSON.parse(answer.text) as Record<string, unknown>;
     if (answer.call.name === 'health') assert.deepEqual([body.status, body.checks], ['error', { database: 'error' }], where);
-    else assert.deepEqual(Object.keys(body), ['success', 'error'], where);
+    else assert.deepEqual([Object.keys(body), body.code], [['success', 'error', 'code'], 'internal_error'], where);
     if (answer.call.path === '/api/reservation' || answer.call.path === '/api/notify') assert.equal(body.error, JA.serverError, where);
     assert.doesNotMatch(answer.text, /ECONN|postgres|terminat|select |insert |\bat .*\.ts|Error:/i, `no internals: ${where}`);
   }

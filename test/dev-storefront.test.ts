@@ -159,7 +159,7 @@ describe('the demo storefront', () => {
       for (const path of ['/dev/storefront', '/dev/storefront/assets/main.js']) {
         const response = await production.request(path);
         assert.equal(response.status, 404);
-        assert.deepEqual(await response.json(), { success: false, error: 'Not found' });
+        assert.deepEqual(await response.json(), { success: false, error: 'Not found', code: 'not_found' });
       }
       assert.equal((await app.request('/dev/storefront')).status, 200, 'served in development');
     } finally {

@@ -80,6 +80,7 @@ for (const dialect of DIALECTS) {
       assert.deepEqual((await app.call('/api/admin/email-templates/revert', { kind, version: 99 })).failure(404), {
         success: false,
         error: 'Version not found',
+        code: 'version_not_found',
       });
       // Saves at once still count without gaps.
       const saved = await Promise.all(
@@ -131,7 +132,7 @@ for (const dialect of DIALECTS) {
         for (const kind of ['nope', '__proto__', 'Reservation-Received']) {
           assert.deepEqual(
             (await app.call(`/api/admin/email-templates/${path}`, { kind, version: 1 })).failure(404),
-            { success: false, error: 'Template not found' },
+            { success: false, error: 'Template not found', code: 'template_not_found' },
             `${path} ${kind}`,
           );
         }
@@ -165,6 +166,7 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(bad, {
         success: false,
         error: 'Invalid template',
+        code: 'invalid_template',
         details: [{ field: 'body', message: 'Missing required placeholder: {{unsubscribeUrl}}' }],
       });
     });

@@ -73,7 +73,7 @@ for (const dialect of DIALECTS) {
       api.requests.length = 0;
       api.failNext(1, 422);
       const refused = (await app.call(PATH, { kind: 'reservation-received', to: 'staff@example.com' })).failure(502);
-      assert.deepEqual(refused, { success: false, error: 'Email not sent: HTTP 422: {"error":"unavailable"}' });
+      assert.deepEqual(refused, { success: false, error: 'Email not sent: HTTP 422: {"error":"unavailable"}', code: 'email_not_sent' });
       assert.ok(!JSON.stringify(refused).includes(api.url), 'the provider’s URL is not shown');
       assert.equal(api.requests.length, 1);
       assert.deepEqual(
@@ -103,6 +103,7 @@ for (const dialect of DIALECTS) {
           {
             success: false,
             error: 'Invalid parameters',
+            code: 'invalid_parameters',
             details: [{ field: 'to', message: 'to must be a valid email address of at most 254 characters' }],
           },
           JSON.stringify(to),
@@ -129,6 +130,7 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(template, {
         success: false,
         error: 'Invalid template',
+        code: 'invalid_template',
         details: [
           { field: 'subject', message: 'Unknown placeholder: {{Name}}' },
           { field: 'body', message: 'Missing required placeholder: {{manageUrl}}' },
@@ -138,6 +140,7 @@ for (const dialect of DIALECTS) {
         assert.deepEqual((await app.call(PATH, { kind, to: 'a@example.com' })).failure(404), {
           success: false,
           error: 'Template not found',
+          code: 'template_not_found',
         });
       }
       const unicode = (
@@ -163,7 +166,7 @@ for (const dialect of DIALECTS) {
         for (const body of ['{"kind": 5}', 'not json', JSON.stringify({ kind: 'reservation-received', to: 'a@example.com' })]) {
           const response = await app.request(PATH, { method: 'POST', headers, body });
           assert.equal(response.status, 401);
-          assert.deepEqual(await response.json(), { success: false, error: 'Unauthorized' });
+          assert.deepEqual(await response.json(), { success: false, error: 'Unauthorized', code: 'unauthorized' });
         }
       }
       assert.equal(api.requests.length, before, 'nothing sent');

@@ -30,7 +30,7 @@ describe('methods', () => {
         const response = await app.request(path, { method });
         assert.equal(response.status, 405, `${method} ${path}`);
         assert.equal(response.headers.get('allow'), expected, `${method} ${path}`);
-        assert.deepEqual(await response.json(), { success: false, error: 'Method not allowed' });
+        assert.deepEqual(await response.json(), { success: false, error: 'Method not allowed', code: 'method_not_allowed' });
       }
     }
   });
@@ -45,7 +45,7 @@ describe('methods', () => {
     for (const method of ['GET', 'POST', 'DELETE']) {
       const response = await app.request('/api/nothing-here', { method });
       assert.equal(response.status, 404);
-      assert.deepEqual(await response.json(), { success: false, error: 'Not found' });
+      assert.deepEqual(await response.json(), { success: false, error: 'Not found', code: 'not_found' });
     }
   });
 });
@@ -85,10 +85,10 @@ describe('bodies', () => {
   test('a body over 64 KiB is refused with 413, whether its length is declared or streamed', async () => {
     const declared = await app.request('/api/reservation', { method: 'POST', body: big, headers: { 'content-type': 'application/json' } });
     assert.equal(declared.status, 413);
-    assert.deepEqual(await declared.json(), { success: false, error: 'Payload too large' });
+    assert.deepEqual(await declared.json(), { success: false, error: 'Payload too large', code: 'payload_too_large' });
     const streamed = await chunkedPost(app.url, '/api/reservation', big);
     assert.equal(streamed.status, 413);
-    assert.deepEqual(JSON.parse(streamed.body), { success: false, error: 'Payload too large' });
+    assert.deepEqual(JSON.parse(streamed.body), { success: false, error: 'Payload too large', code: 'payload_too_large' });
   });
 
   test('an admin route checks the token before reading the body', async () => {
@@ -116,7 +116,11 @@ describe('unexpected failures', () => {
     const response = await app.request('/api/products?q=never-asked-before');
     assert.equal(response.status, 500);
     const text = await response.text();
-    assert.deepEqual(JSON.parse(text), { success: false, error: 'サーバーエラーが発生しました。しばらくしてから再度お試しください' });
+    assert.deepEqual(JSON.parse(text), {
+      success: false,
+      error: 'サーバーエラーが発生しました。しばらくしてから再度お試しください',
+      code: 'internal_error',
+    });
     assert.ok(!text.includes('disk on fire') && !text.includes('at '));
     const id = response.headers.get('x-request-id');
     await new Promise((resolve) => setTimeout(resolve, 20));

@@ -240,7 +240,7 @@ for (const dialect of DIALECTS) {
         ]) {
           const response = await client.send({ method: 'GET', target: prefix + climb });
           assert.equal(response.status, 404, prefix + climb);
-          assert.deepEqual(JSON.parse(response.body.toString()), { success: false, error: 'Not found' });
+          assert.deepEqual(JSON.parse(response.body.toString()), { success: false, error: 'Not found', code: 'not_found' });
         }
       }
     });

@@ -110,14 +110,14 @@ for (const dialect of DIALECTS) {
         { ...valid, email: 'first@example.com', productSlug: 'tsuki-dual-lfo' },
       ]) {
         const refused = await app.read('/api/reservation', await post('/api/reservation', other, 'order-2'));
-        assert.deepEqual(refused.failure(422), { success: false, error: REUSED });
+        assert.deepEqual(refused.failure(422), { success: false, error: REUSED, code: 'idempotency_key_reused' });
       }
       // A form's key is the client's on both forms: a restock signup is another request.
       assert.deepEqual(
         (
           await app.read('/api/notify', await post('/api/notify', { email: 'first@example.com', productSlug: 'kumo-vco-2' }, 'order-2'))
         ).failure(422),
-        { success: false, error: REUSED },
+        { success: false, error: REUSED, code: 'idempotency_key_reused' },
       );
       assert.equal((await reservationsOf('second@example.com')).length, 0);
       assert.equal((await db().selectFrom('subscriptions').select('id').where('email', '=', 'first@example.com').execute()).length, 0);
@@ -163,7 +163,7 @@ for (const dialect of DIALECTS) {
       assert.equal(written.length, 1, 'one of the two requests won the key');
       for (const answer of answers) {
         if (answer.status === 200) assert.equal(answer.success().reservationId, written[0]!.id);
-        else assert.deepEqual(answer.failure(422), { success: false, error: REUSED });
+        else assert.deepEqual(answer.failure(422), { success: false, error: REUSED, code: 'idempotency_key_reused' });
       }
       assert.equal(answers.filter((a) => a.status === 200).length, 10);
     });
@@ -177,7 +177,7 @@ for (const dialect of DIALECTS) {
       assert.equal(await signUp({ ...body, email: 'waits@example.com' }, 'signup-key'), ids[0]);
       assert.deepEqual(
         (await app.read('/api/notify', await post('/api/notify', { ...body, productSlug: 'kumo-vco-2' }, 'signup-key'))).failure(422),
-        { success: false, error: REUSED },
+        { success: false, error: REUSED, code: 'idempotency_key_reused' },
       );
       const rows = await db().selectFrom('subscriptions').select('id').where('email', '=', 'waits@example.com').execute();
       assert.deepEqual(
@@ -217,7 +217,7 @@ for (const dialect of DIALECTS) {
       // Sold out: refused, and the refusal is not kept as the key's answer.
       const late = { ...mine, email: 'late@example.com' };
       const refused = await app.read('/api/reservation', await post('/api/reservation', late, 'late-key'));
-      assert.deepEqual(refused.failure(409), { success: false, error: '予約数が上限に達しました' });
+      assert.deepEqual(refused.failure(409), { success: false, error: '予約数が上限に達しました', code: 'preorder_sold_out' });
       assert.equal((await db().selectFrom('idempotency_keys').select('key').where('key', '=', 'late-key').execute()).length, 0);
       // A seat is freed: the same key, retried, now reserves (and is then kept).
       (await upsert({ capacity: 3 })).success();
@@ -233,7 +233,7 @@ for (const dialect of DIALECTS) {
         '/api/reservation',
         await post('/api/reservation', { ...valid, productSlug: 'no-such-module' }, 'typo-key'),
       );
-      assert.deepEqual(unknown.failure(400), { success: false, error: '指定された商品が見つかりません' });
+      assert.deepEqual(unknown.failure(400), { success: false, error: '指定された商品が見つかりません', code: 'product_not_found' });
       assert.equal(
         (await app.read('/api/reservation', await post('/api/reservation', { ...valid, email: 'not-an-address' }, 'typo-key'))).status,
         400,
@@ -340,7 +340,7 @@ for (const dialect of DIALECTS) {
           });
           assert.deepEqual(
             [answer.status, JSON.parse(answer.body.toString())],
-            [400, { success: false, error: INVALID }],
+            [400, { success: false, error: INVALID, code: 'invalid_idempotency_key' }],
             JSON.stringify(key),
           );
         }
@@ -353,7 +353,10 @@ for (const dialect of DIALECTS) {
           ],
           body: Buffer.from(JSON.stringify({ email: 'bad-key@example.com', productSlug: 'kumo-vco-2' })),
         });
-        assert.deepEqual([twice.status, JSON.parse(twice.body.toString())], [400, { success: false, error: INVALID }]);
+        assert.deepEqual(
+          [twice.status, JSON.parse(twice.body.toString())],
+          [400, { success: false, error: INVALID, code: 'invalid_idempotency_key' }],
+        );
       } finally {
         client.close();
       }

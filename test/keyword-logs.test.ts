@@ -90,7 +90,7 @@ for (const dialect of DIALECTS) {
       for (const [query, details] of cases) {
         const { response, body } = await logs(query);
         assert.equal(response.status, 400, query);
-        assert.deepEqual(body, { success: false, error: 'Invalid parameters', details }, query);
+        assert.deepEqual(body, { success: false, error: 'Invalid parameters', code: 'invalid_parameters', details }, query);
       }
     });
 

@@ -201,11 +201,11 @@ for (const dialect of DIALECTS) {
         retriedCount: 1,
         retriedIds: [dead.id],
         errors: [
-          { id: dead.id, error: 'Message is not dead' },
-          { id: sentOne.id, error: 'Message is not dead' },
-          { id: 'msg-nope', error: 'Message not found' },
-          { id: '', error: 'Invalid item' },
-          { id: '', error: 'Invalid item' },
+          { id: dead.id, error: 'Message is not dead', code: 'message_not_dead' },
+          { id: sentOne.id, error: 'Message is not dead', code: 'message_not_dead' },
+          { id: 'msg-nope', error: 'Message not found', code: 'message_not_found' },
+          { id: '', error: 'Invalid item', code: 'invalid_item' },
+          { id: '', error: 'Invalid item', code: 'invalid_item' },
         ],
       });
       const accepted = await api.waitForAccepted(before + 1, '/emails');
@@ -224,7 +224,10 @@ for (const dialect of DIALECTS) {
       assert.equal((await retry([])).failure(400).error, 'ids array cannot be empty');
       assert.equal((await retry(Array.from({ length: 501 }, (_, i) => `m${i}`))).failure(400).error, 'ids array cannot exceed 500 items');
       const most = (await retry(Array.from({ length: 500 }, (_, i) => `m${i}`))).success();
-      assert.deepEqual([most.retriedCount, most.errors?.length, most.errors?.[499]], [0, 500, { id: 'm499', error: 'Message not found' }]);
+      assert.deepEqual(
+        [most.retriedCount, most.errors?.length, most.errors?.[499]],
+        [0, 500, { id: 'm499', error: 'Message not found', code: 'message_not_found' }],
+      );
     });
   });
 }

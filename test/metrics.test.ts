@@ -48,7 +48,7 @@ describe('access', () => {
     for (const authorization of [undefined, 'Bearer wrong', `Basic ${METRICS_TOKEN}`, `Bearer ${METRICS_TOKEN}x`]) {
       const response = await app.request('/metrics', { headers: authorization ? { authorization } : {} });
       assert.equal(response.status, 401, String(authorization));
-      assert.deepEqual(await response.json(), { success: false, error: 'Unauthorized' });
+      assert.deepEqual(await response.json(), { success: false, error: 'Unauthorized', code: 'unauthorized' });
     }
   });
 

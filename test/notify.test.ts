@@ -212,6 +212,7 @@ for (const dialect of DIALECTS) {
           assert.deepEqual(await response.json(), {
             success: false,
             error: JA.invalidInput,
+            code: 'invalid_input',
             details: Object.entries(expected).map(([field, message]) => ({ field, message })),
           });
           assert.equal((await subscriptions()).length, 0);
@@ -272,7 +273,7 @@ for (const dialect of DIALECTS) {
         assert.equal((await reserve()).status, 200);
         for (const response of [await post(app, valid), await reserve()]) {
           assert.equal(response.status, 429);
-          assert.deepEqual(await response.json(), { success: false, error: JA.tooMany });
+          assert.deepEqual(await response.json(), { success: false, error: JA.tooMany, code: 'too_many_requests' });
           const retryAfter = Number(response.headers.get('retry-after'));
           assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, String(retryAfter));
         }

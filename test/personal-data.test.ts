@@ -302,7 +302,7 @@ for (const dialect of DIALECTS) {
             body: text,
           });
           assert.equal(response.status, 400, text);
-          assert.deepEqual(await response.json(), { success: false, error: 'Invalid JSON body' });
+          assert.deepEqual(await response.json(), { success: false, error: 'Invalid JSON body', code: 'invalid_json_body' });
         }
         const huge = await app.request(path, {
           method: 'POST',
@@ -310,7 +310,7 @@ for (const dialect of DIALECTS) {
           body: JSON.stringify({ email: `${'a'.repeat(70 * 1024)}@example.com` }),
         });
         assert.equal(huge.status, 413);
-        assert.deepEqual(await huge.json(), { success: false, error: 'Payload too large' });
+        assert.deepEqual(await huge.json(), { success: false, error: 'Payload too large', code: 'payload_too_large' });
         for (const headers of [{}, { authorization: 'Bearer wrong' }] as Record<string, string>[]) {
           const refused = await app.request(path, { method: 'POST', headers, body: '{"email": 5' });
           assert.equal(refused.status, 401, 'the token is checked before the body');

@@ -55,7 +55,7 @@ for (const dialect of DIALECTS) {
       for (const path of ['/api/admin/preorders/list', '/api/admin/preorders/upsert', '/api/admin/preorders/delete']) {
         const response = await app.request(path, { method: 'POST', body: '{not json', headers: { authorization: 'Bearer wrong' } });
         assert.equal(response.status, 401, path);
-        assert.deepEqual(await response.json(), { success: false, error: 'Unauthorized' });
+        assert.deepEqual(await response.json(), { success: false, error: 'Unauthorized', code: 'unauthorized' });
       }
     });
 
@@ -95,7 +95,7 @@ for (const dialect of DIALECTS) {
     test('an unknown product is 404, bad values are 400 with every field at fault', async () => {
       const unknown = await upsert({ productSlug: 'no-such-module', capacity: 5 });
       assert.equal(unknown.status, 404);
-      assert.deepEqual(unknown.failure(404), { success: false, error: 'Product not found' });
+      assert.deepEqual(unknown.failure(404), { success: false, error: 'Product not found', code: 'unknown_product' });
       const bad = await upsert({
         productSlug: 'kumo-vco-2',
         capacity: 0,
@@ -132,7 +132,11 @@ for (const dialect of DIALECTS) {
       assert.equal((await existing('hayate-wavefolder')).state, 'upcoming');
       const early = await reserve('hayate-wavefolder');
       assert.equal(early.status, 409);
-      assert.deepEqual((await app.read('/api/reservation', early)).failure(409), { success: false, error: NOT_YET });
+      assert.deepEqual((await app.read('/api/reservation', early)).failure(409), {
+        success: false,
+        error: NOT_YET,
+        code: 'preorder_upcoming',
+      });
       assert.equal(
         (
           await app.request('/api/reservation', {
@@ -154,7 +158,7 @@ for (const dialect of DIALECTS) {
       assert.equal((await existing('hayate-wavefolder')).state, 'closed');
       const late = await reserve('hayate-wavefolder');
       assert.equal(late.status, 409);
-      assert.deepEqual((await app.read('/api/reservation', late)).failure(409), { success: false, error: CLOSED });
+      assert.deepEqual((await app.read('/api/reservation', late)).failure(409), { success: false, error: CLOSED, code: 'preorder_closed' });
       assert.equal((await existing('hayate-wavefolder')).reserved, 2);
       clock.now = new Date('2026-12-05T00:00:00.000Z');
     });
@@ -167,7 +171,11 @@ for (const dialect of DIALECTS) {
       const second = await reserved(slug, 'b@example.com');
       const full = await reserve(slug, 'c@example.com');
       assert.equal(full.status, 409);
-      assert.deepEqual((await app.read('/api/reservation', full)).failure(409), { success: false, error: SOLD_OUT });
+      assert.deepEqual((await app.read('/api/reservation', full)).failure(409), {
+        success: false,
+        error: SOLD_OUT,
+        code: 'preorder_sold_out',
+      });
       assert.deepEqual(
         (({ reserved, remaining, state }) => ({ reserved, remaining, state }))(await existing(slug)),
         { reserved: 2, remaining: 0, state: 'soldOut' },
@@ -190,6 +198,7 @@ for (const dialect of DIALECTS) {
       assert.deepEqual((await app.read('/api/admin-reservations-status', refused)).failure(409), {
         success: false,
         error: 'Preorder is full',
+        code: 'preorder_full',
       });
 
       assert.equal((await setStatus(second.reservationId, slug, 'cancelled')).status, 200);
@@ -216,7 +225,11 @@ for (const dialect of DIALECTS) {
       await reserved(slug, 'Hanako@Example.com');
       const third = await reserve(slug, 'hanako@example.com');
       assert.equal(third.status, 409);
-      assert.deepEqual((await app.read('/api/reservation', third)).failure(409), { success: false, error: PER_CUSTOMER });
+      assert.deepEqual((await app.read('/api/reservation', third)).failure(409), {
+        success: false,
+        error: PER_CUSTOMER,
+        code: 'customer_limit_reached',
+      });
       assert.equal((await reserve(slug, 'jiro@example.com')).status, 200, 'another address is not limited');
       await setStatus(first.reservationId, slug, 'cancelled');
       assert.equal((await reserve(slug, 'hanako@example.com')).status, 200);
@@ -273,7 +286,7 @@ for (const dialect of DIALECTS) {
       assert.deepEqual((await app.call('/api/admin/preorders/delete', { productSlug: slug })).success(), { success: true });
       const again = await app.call('/api/admin/preorders/delete', { productSlug: slug });
       assert.equal(again.status, 404);
-      assert.deepEqual(again.failure(404), { success: false, error: 'Preorder not found' });
+      assert.deepEqual(again.failure(404), { success: false, error: 'Preorder not found', code: 'preorder_not_found' });
       assert.equal((await reservations(slug)).length, count);
       const plain = await reserved(slug);
       const listed = (await reservations(slug)).find((r) => r.id === plain.reservationId);

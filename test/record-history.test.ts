@@ -44,7 +44,7 @@ for (const dialect of DIALECTS) {
           for (const headers of [{}, { authorization: 'Bearer wrong' }] as Record<string, string>[]) {
             const response = await app.request(path, { method: 'POST', headers, body });
             assert.equal(response.status, 401, `${path} ${body.slice(0, 10)}`);
-            assert.deepEqual(await response.json(), { success: false, error: 'Unauthorized' });
+            assert.deepEqual(await response.json(), { success: false, error: 'Unauthorized', code: 'unauthorized' });
           }
         }
       }

@@ -123,6 +123,7 @@ for (const dialect of DIALECTS) {
           assert.deepEqual(await response.json(), {
             success: false,
             error: JA.invalidInput,
+            code: 'invalid_input',
             details: Object.entries(expected).map(([field, message]) => ({ field, message })),
           });
         });
@@ -140,7 +141,7 @@ for (const dialect of DIALECTS) {
       });
       const response = await app.request('/api/reservation', { method: 'POST', body, duplex: 'half' } as RequestInit);
       assert.equal(response.status, 413);
-      assert.deepEqual(await response.json(), { success: false, error: 'Payload too large' });
+      assert.deepEqual(await response.json(), { success: false, error: 'Payload too large', code: 'payload_too_large' });
     });
 
     test('other methods → 405 with Allow', async () => {
@@ -188,7 +189,7 @@ for (const dialect of DIALECTS) {
       const response = await post(app, valid);
       assert.equal(response.status, 500);
       const text = await response.text();
-      assert.deepEqual(JSON.parse(text), { success: false, error: JA.serverError });
+      assert.deepEqual(JSON.parse(text), { success: false, error: JA.serverError, code: 'internal_error' });
       assert.doesNotMatch(text, /reservations|sql|table|at /i);
       const requestId = response.headers.get('x-request-id');
       assert.ok(requestId);
@@ -222,7 +223,7 @@ describe('rate limit on POST /api/reservation', () => {
     for (let i = 0; i < 2; i++) {
       const response = await post(app, valid);
       assert.equal(response.status, 429);
-      assert.deepEqual(await response.json(), { success: false, error: JA.tooMany });
+      assert.deepEqual(await response.json(), { success: false, error: JA.tooMany, code: 'too_many_requests' });
       const retryAfter = Number(response.headers.get('retry-after'));
       assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, String(retryAfter));
     }

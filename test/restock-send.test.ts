@@ -248,7 +248,11 @@ for (const dialect of DIALECTS) {
     });
 
     test('the product must exist; a missing or empty productSlug → 400', async () => {
-      assert.deepEqual((await send('no-such-module')).failure(404), { success: false, error: 'Product not found' });
+      assert.deepEqual((await send('no-such-module')).failure(404), {
+        success: false,
+        error: 'Product not found',
+        code: 'unknown_product',
+      });
       for (const productSlug of [undefined, '', 42, null, ['kumo-vco-2'], 'kumo\u0000']) {
         assert.equal((await send(productSlug)).failure(400).error, 'Missing required fields: productSlug');
       }

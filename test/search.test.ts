@@ -181,7 +181,7 @@ for (const dialect of DIALECTS) {
         const response = await app.request('/api/search?q=vco', { method });
         assert.equal(response.status, 405);
         assert.equal(response.headers.get('allow'), 'GET, HEAD, OPTIONS');
-        assert.deepEqual(await response.json(), { success: false, error: 'Method not allowed' });
+        assert.deepEqual(await response.json(), { success: false, error: 'Method not allowed', code: 'method_not_allowed' });
       }
     });
   });

@@ -173,7 +173,11 @@ describe('two instances on one PostgreSQL', () => {
       const response = await post(i % 2 === 0 ? a : b, i % 3 === 0 ? '/api/notify' : '/api/reservation', {}, customer);
       statuses.push(response.status);
       if (response.status === 429) {
-        assert.deepEqual(await response.json(), { success: false, error: 'リクエストが多すぎます。しばらくしてから再度お試しください' });
+        assert.deepEqual(await response.json(), {
+          success: false,
+          error: 'リクエストが多すぎます。しばらくしてから再度お試しください',
+          code: 'too_many_requests',
+        });
         const retryAfter = Number(response.headers.get('retry-after'));
         assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, String(retryAfter));
       } else await response.body?.cancel();
@@ -227,7 +231,11 @@ describe('two instances on one PostgreSQL', () => {
       for (const token of [ADMIN_TOKEN, 'wrong-again']) {
         const refused = await attempt(service, token);
         assert.equal(refused.status, 429, `${service === a ? 'A' : 'B'} with ${token === ADMIN_TOKEN ? 'the right' : 'a wrong'} token`);
-        assert.deepEqual(await refused.json(), { success: false, error: 'Too many failed authentications' });
+        assert.deepEqual(await refused.json(), {
+          success: false,
+          error: 'Too many failed authentications',
+          code: 'too_many_failed_authentications',
+        });
         const retryAfter = Number(refused.headers.get('retry-after'));
         assert.ok(retryAfter >= 1 && retryAfter <= 60, String(retryAfter));
       }

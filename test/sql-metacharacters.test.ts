@@ -136,7 +136,7 @@ for (const dialect of DIALECTS) {
           assert.equal((await admin('/api/admin-reservations-delete', body)).status, 404, JSON.stringify(body));
           const archive = (await admin('/api/admin/reservations/archive', { ids: [body] })).success();
           assert.deepEqual(archive.archivedIds, []);
-          assert.deepEqual(archive.errors, [{ id: body.id, error: 'Reservation not found' }]);
+          assert.deepEqual(archive.errors, [{ id: body.id, error: 'Reservation not found', code: 'reservation_not_found' }]);
         }
         assert.equal((await admin('/api/admin/notify/send', { productSlug: value })).status, 404, value);
       }

@@ -125,7 +125,11 @@ for (const dialect of DIALECTS) {
           const record = await create(kind);
           const first = recordOf(await move(kind, record, kind.next, { expectedUpdatedAt: record.updatedAt }));
           const stale = await move(kind, record, 'pending', { expectedUpdatedAt: record.updatedAt });
-          assert.deepEqual(stale.failure(409), { success: false, error: `${kind.word} was changed by someone else` });
+          assert.deepEqual(stale.failure(409), {
+            success: false,
+            error: `${kind.word} was changed by someone else`,
+            code: 'changed_by_someone_else',
+          });
           assert.deepEqual(await current(kind, record.id), first);
           // The same instant written another way is the same time.
           const offset = first.updatedAt.replace('Z', '+00:00');

@@ -59,7 +59,7 @@ test('a full disk: writes answer the 500 envelope and log the cause, reads go on
   assert.ok(refused, 'the disk filled up');
   assert.ok(stored.length > 0, 'writes succeeded before it did');
   assert.equal(refused.status, 500);
-  assert.deepEqual(await refused.json(), { success: false, error: JA.serverError });
+  assert.deepEqual(await refused.json(), { success: false, error: JA.serverError, code: 'internal_error' });
   const requestId = refused.headers.get('x-request-id');
   await new Promise((resolve) => setTimeout(resolve, 100));
   const logged = service.logs().find((line) => line.reqId === requestId && line.level === 50) as

@@ -43,7 +43,10 @@ describe('the typed client', () => {
     const retry = await client.call('/api/reservation', order, { idempotencyKey: key });
     assert.equal(retry.reservationId, first.reservationId);
     const other = await client.send('/api/notify', { email: 'client-key@example.com', productSlug: 'kumo-vco-2' }, { idempotencyKey: key });
-    assert.deepEqual([other.status, other.body], [422, { success: false, error: 'Idempotency-Key reused with a different request' }]);
+    assert.deepEqual(
+      [other.status, other.body],
+      [422, { success: false, error: 'Idempotency-Key reused with a different request', code: 'idempotency_key_reused' }],
+    );
     await client.call('/api/reservation', order);
     assert.deepEqual(keys, [key, key, key, null]);
   });
@@ -75,7 +78,7 @@ describe('the typed client', () => {
     const wrong = createTenpoClient({ baseUrl: app.url, token: () => 'not-the-token' });
     await assert.rejects(
       wrong.call('/api/admin-dashboard-stats', {}),
-      (error) => error instanceof ApiError && error.status === 401 && error.message === 'Unauthorized',
+      (error) => error instanceof ApiError && error.status === 401 && error.code === 'unauthorized' && error.message === 'Unauthorized',
     );
     const noToken = createTenpoClient({ baseUrl: app.url });
     await assert.rejects(noToken.call('/api/admin-notify-list', {}), (error) => error instanceof ApiError && error.status === 401);
@@ -84,27 +87,28 @@ describe('the typed client', () => {
     await assert.rejects(client.call('/api/reservation', { name: '', email: 'x', productSlug: 'kumo-vco-2' }), (error) => {
       assert.ok(error instanceof ApiError);
       assert.equal(error.status, 400);
+      assert.equal(error.code, 'invalid_input');
       assert.deepEqual(error.details.map((d) => d.field).sort(), ['email', 'name']);
       assert.match(error.requestId ?? '', /^[0-9a-f-]{36}$/);
       return true;
     });
     const reply = await client.send('/api/products', { page: 'x' });
     assert.deepEqual(
-      { ok: reply.ok, status: reply.status, error: reply.body.success === false && reply.body.error },
-      { ok: false, status: 400, error: 'Invalid parameters' },
+      { ok: reply.ok, status: reply.status, error: !reply.ok && reply.body.error, code: !reply.ok && reply.body.code },
+      { ok: false, status: 400, error: 'Invalid parameters', code: 'invalid_parameters' },
     );
   });
 
   test('no answer at all (nothing listening) is an ApiError with status 0', async () => {
     const client = createTenpoClient({ baseUrl: `http://127.0.0.1:${await freePort()}` });
-    await assert.rejects(client.call('/healthz'), (error) => error instanceof ApiError && error.status === 0);
+    await assert.rejects(client.call('/healthz'), (error) => error instanceof ApiError && error.status === 0 && error.code === undefined);
   });
 
   test('an answer that is not the envelope (a proxy’s error page) still becomes an ApiError', async () => {
     const client = createTenpoClient({ baseUrl: app.url, fetch: async () => new Response('<h1>Bad gateway</h1>', { status: 502 }) });
     await assert.rejects(
       client.call('/api/admin-notify-list', {}),
-      (error) => error instanceof ApiError && error.status === 502 && error.message === 'HTTP 502',
+      (error) => error instanceof ApiError && error.status === 502 && error.message === 'HTTP 502' && error.code === undefined,
     );
   });
 });

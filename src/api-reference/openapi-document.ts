@@ -105,9 +105,13 @@ function queryParameters(schema: z.ZodType, components: NamedSchemas): Record<st
 }
 
 function response(doc: ResponseDoc, components: NamedSchemas): Record<string, unknown> {
-  const schema = doc.schema ? components.convert(doc.schema, 'output') : doc.contentType ? { type: 'string' } : undefined;
+  const schema = doc.schema
+    ? withCodes(components.convert(doc.schema, 'output'), doc.codes)
+    : doc.contentType
+      ? { type: 'string' }
+      : undefined;
   return {
-    description: doc.description,
+    description: doc.codes ? `${doc.description}: ${doc.codes.map((code) => `\`${code}\``).join(', ')}` : doc.description,
     ...(doc.headers
       ? {
           headers: Object.fromEntries(
@@ -120,6 +124,14 @@ function response(doc: ResponseDoc, components: NamedSchemas): Record<string, un
       : {}),
     ...(schema ? { content: { [doc.contentType ?? 'application/json']: { schema } } } : {}),
   };
+}
+
+/**
+ * An error envelope's schema narrowed to the codes this response can carry (first, so that Swagger
+ * UI's example shows one of them rather than the first code of all).
+ */
+function withCodes(schema: JsonSchema, codes: readonly string[] | undefined): JsonSchema {
+  return codes ? { allOf: [{ type: 'object', properties: { code: { enum: codes } } }, schema] } : schema;
 }
 
 const DEFS_REF = /^#\/\$defs\//;

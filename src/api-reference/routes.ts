@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { sendCachedJson, serializeJson, type CachedJson } from '../http/cached-json.ts';
 import { defineRoute, type Route } from '../http/route.ts';
+import { ERROR_CODES } from '../http/error-codes.ts';
 import { errorResponses } from '../http/schemas.ts';
 import { hashedFilesRoute, sendStaticFile } from '../web-assets/static-file.ts';
 import packageJson from '../../package.json' with { type: 'json' };
@@ -12,11 +13,21 @@ const TAG = 'API reference';
 const DESCRIPTION = `The back end of a eurorack module shop: catalog, site search, reservations, restock subscriptions and their administration.
 
 - Bodies are JSON, parsed as JSON whatever the Content-Type says; a body must be an object and at most 64 KiB (413 otherwise).
-- Failures answer with the envelope \`{success: false, error, details?: [{field, message}]}\`; unknown paths with 404 \`Not found\`.
+- Failures answer with the envelope \`{success: false, error, code, details?: [{field, message}]}\`; unknown paths with 404 \`Not found\`. \`code\` names the error for a program (below; each response lists the codes it can carry); \`error\` is the text for people, and may be reworded.
 - Every path answers OPTIONS (CORS preflight, 204); GET paths also answer HEAD; other methods get 405 with an \`Allow\` header.
 - Administrator routes need \`Authorization: Bearer <token>\`, checked before the body is read, and allow any origin. Public storefront routes allow the shop's own origins only.
 - Every response carries \`X-Request-Id\` (the caller's own when it sends a short plain one); a 500 is logged under it.
-- Timestamps are ISO 8601 strings in UTC with milliseconds.`;
+- Timestamps are ISO 8601 strings in UTC with milliseconds.
+
+## Error codes
+
+A published code never changes meaning. Codes without a status name an item of a bulk answer (\`errors: [{id, error, code}]\`).
+
+| code | status | meaning |
+|---|---|---|
+${Object.entries(ERROR_CODES)
+  .map(([code, entry]) => `| \`${code}\` | ${'status' in entry ? entry.status : 'item'} | ${entry.meaning} |`)
+  .join('\n')}`;
 
 /** The document's shape, loosely: it is checked against the OpenAPI 3.1 schema by the tests. */
 export const DocumentSchema = z.looseObject({

@@ -15,6 +15,9 @@ export interface ClientOptions {
   fetch?: typeof fetch;
 }
 
+/** What went wrong, as a program can tell (every code: docs/endpoints.md#error-codes); every error envelope carries one. */
+export type ErrorCode = ErrorBody['code'];
+
 export type Input<P extends EndpointPath> = Endpoints[P]['input'];
 export type Output<P extends EndpointPath> = Endpoints[P]['output'];
 
@@ -36,15 +39,26 @@ type CallArgs<P extends EndpointPath> = (typeof ENDPOINTS)[P] extends { idempote
   ? [input: Input<P>, options?: IdempotentOptions]
   : InputArgs<P>;
 
+/**
+ * An error answer's body: the service's envelope, or, for an answer that was not one (a proxy's
+ * error page, say), one made from its status, without a code.
+ */
+export type ErrorAnswer = Omit<ErrorBody, 'code'> & { code?: ErrorCode };
+
 /** An answer as it came: the success body, or the error envelope with its status. */
 export type Reply<P extends EndpointPath> =
-  { ok: true; status: number; body: Output<P>; headers: Headers } | { ok: false; status: number; body: ErrorBody; headers: Headers };
+  { ok: true; status: number; body: Output<P>; headers: Headers } | { ok: false; status: number; body: ErrorAnswer; headers: Headers };
 
 /** A call that did not succeed: the service's error, or no answer at all (status 0). */
 export class ApiError extends Error {
   override name = 'ApiError';
   /** The HTTP status; 0 when no answer came (offline, service down). */
   readonly status: number;
+  /**
+   * What went wrong, as the service names it (`reservation_not_found`, `changed_by_someone_else`, …):
+   * branch on this, never on the message. Undefined when no answer, or no envelope, came.
+   */
+  readonly code: ErrorCode | undefined;
   /** The envelope's field errors, if any. */
   readonly details: { field: string; message: string }[];
   /** The service's id for the request, to quote when reporting a 500. */
@@ -53,10 +67,11 @@ export class ApiError extends Error {
   constructor(
     status: number,
     message: string,
-    options: { details?: { field: string; message: string }[]; requestId?: string; cause?: unknown } = {},
+    options: { code?: ErrorCode; details?: { field: string; message: string }[]; requestId?: string; cause?: unknown } = {},
   ) {
     super(message, { cause: options.cause });
     this.status = status;
+    this.code = options.code;
     this.details = options.details ?? [];
     this.requestId = options.requestId;
   }
@@ -106,6 +121,7 @@ export function createTenpoClient(options: ClientOptions = {}): TenpoClient {
       const reply = await send(path, ...args);
       if (reply.ok) return reply.body;
       throw new ApiError(reply.status, reply.body.error, {
+        code: reply.body.code,
         details: reply.body.details,
         requestId: reply.headers.get('x-request-id') ?? undefined,
       });
@@ -124,9 +140,14 @@ function queryString(query: Record<string, unknown> | undefined): string {
 }
 
 /** The envelope when the answer was one; otherwise (a proxy's error page, say) one made from the status. */
-function asErrorBody(value: unknown, status: number): ErrorBody {
+function asErrorBody(value: unknown, status: number): ErrorAnswer {
   const candidate = value as Partial<ErrorBody> | undefined;
   if (candidate && typeof candidate.error === 'string')
-    return { success: false, error: candidate.error, ...(candidate.details ? { details: candidate.details } : {}) };
+    return {
+      success: false,
+      error: candidate.error,
+      ...(typeof candidate.code === 'string' ? { code: candidate.code } : {}),
+      ...(candidate.details ? { details: candidate.details } : {}),
+    };
   return { success: false, error: `HTTP ${status}` };
 }

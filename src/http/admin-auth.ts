@@ -17,7 +17,7 @@ export function adminGuard(adminToken: string, otherToken?: string): (authorizat
     const digest = tokenDigest(presented);
     const admin = timingSafeEqual(digest, expected);
     const accepted = other ? timingSafeEqual(digest, other) || admin : admin;
-    if (!accepted || presented === '') throw new AppError(401, 'Unauthorized');
+    if (!accepted || presented === '') throw new AppError('unauthorized', 'Unauthorized');
   };
 }
 

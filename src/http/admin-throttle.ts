@@ -6,7 +6,7 @@ import type { Budgets } from './rate-limit.ts';
 export type AdminThrottle = (c: Context, authenticate: () => void) => void | Promise<void>;
 
 /**
- * Failed admin authentications, counted per client (SPEC §10): once a client has failed `perMinute`
+ * Failed admin authentications, counted per client: once a client has failed `perMinute`
  * times in a minute (a window from its first failure), every admin request of its gets 429 until
  * the window ends, before its token is looked at, so a guesser learns nothing more even by hitting
  * the right one. 0 turns it off. The counts are kept as the public write limit's are
@@ -17,7 +17,10 @@ export function adminThrottle(options: { perMinute: number; clientAddress: (c: C
   return async (c, authenticate) => {
     const client = options.clientAddress(c);
     const wait = await options.budgets.exhausted(client);
-    if (wait > 0) throw new AppError(429, 'Too many failed authentications', { headers: { 'Retry-After': String(wait) } });
+    if (wait > 0)
+      throw new AppError('too_many_failed_authentications', 'Too many failed authentications', {
+        headers: { 'Retry-After': String(wait) },
+      });
     try {
       authenticate();
     } catch (error) {

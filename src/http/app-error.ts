@@ -1,4 +1,5 @@
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { statusOf, type AnswerCode, type ErrorCode } from './error-codes.ts';
 
 export interface FieldError {
   field: string;
@@ -9,27 +10,37 @@ export interface FieldError {
 export interface ErrorBody {
   success: false;
   error: string;
+  code: ErrorCode;
   details?: FieldError[];
 }
 
 /**
- * The one error type handlers throw. The central handler (error-handler.ts) turns it into the
- * envelope with its status; anything else thrown becomes a logged 500.
+ * The one error type handlers throw: its code (error-codes.ts, which gives its status) and its text.
+ * The central handler (error-handler.ts) turns it into the envelope; anything else thrown becomes a
+ * logged 500.
  */
 export class AppError extends Error {
   override name = 'AppError';
+  readonly code: AnswerCode;
   readonly status: ContentfulStatusCode;
   readonly details?: FieldError[];
   readonly headers?: Record<string, string>;
 
-  constructor(status: ContentfulStatusCode, message: string, options: { details?: FieldError[]; headers?: Record<string, string> } = {}) {
+  constructor(code: AnswerCode, message: string, options: { details?: FieldError[]; headers?: Record<string, string> } = {}) {
     super(message);
-    this.status = status;
+    this.code = code;
+    this.status = statusOf(code);
     this.details = options.details;
     this.headers = options.headers;
   }
 
   toBody(): ErrorBody {
-    return this.details ? { success: false, error: this.message, details: this.details } : { success: false, error: this.message };
+    const body: ErrorBody = { success: false, error: this.message, code: this.code };
+    return this.details ? { ...body, details: this.details } : body;
   }
+}
+
+/** The envelope of an error that is not an AppError (one Node or the adapter found before the app). */
+export function errorBody(code: ErrorCode, message: string): ErrorBody {
+  return { success: false, error: message, code };
 }

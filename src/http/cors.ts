@@ -39,7 +39,7 @@ export function originGuard(
         (allowed === 'shop-or-service' && origin === serviceOrigin))
     )
       return;
-    throw new AppError(403, 'Origin not allowed');
+    throw new AppError('origin_not_allowed', 'Origin not allowed');
   };
 }
 

@@ -2,7 +2,7 @@ import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { Logger } from '../log.ts';
 import type { AppEnv } from './app-env.ts';
-import { AppError } from './app-error.ts';
+import { AppError, errorBody } from './app-error.ts';
 import { replyJson } from './reply.ts';
 import { requestLog } from './request-context.ts';
 import { INTERNAL_SERVER_ERROR } from './route.ts';
@@ -16,11 +16,11 @@ export function errorHandler(log: Logger): ErrorHandler<AppEnv> {
   return (error, c) => {
     if (error instanceof AppError) return replyJson(c, error.status, error.toBody(), error.headers);
     if (error instanceof HTTPException && error.status < 500) {
-      return replyJson(c, error.status, { success: false, error: error.message || 'Bad request' });
+      return replyJson(c, error.status, errorBody('bad_request', error.message || 'Bad request'));
     }
     (c.get('baseLog') ? requestLog(c) : log).error({ err: error }, 'request failed');
-    return replyJson(c, 500, { success: false, error: c.get('serverErrorMessage') ?? INTERNAL_SERVER_ERROR });
+    return replyJson(c, 500, errorBody('internal_error', c.get('serverErrorMessage') ?? INTERNAL_SERVER_ERROR));
   };
 }
 
-export const notFound: NotFoundHandler<AppEnv> = (c: Context<AppEnv>) => replyJson(c, 404, { success: false, error: 'Not found' });
+export const notFound: NotFoundHandler<AppEnv> = (c: Context<AppEnv>) => replyJson(c, 404, errorBody('not_found', 'Not found'));

@@ -18,7 +18,7 @@ const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
 export function readIdempotencyKey(c: Context<AppEnv>, clientAddress: (c: Context) => string): void {
   const lines = requestHeaderLines(c, 'idempotency-key');
   if (lines.length === 0) return;
-  if (lines.length > 1 || !VALID_KEY.test(lines[0]!)) throw new AppError(400, INVALID_IDEMPOTENCY_KEY);
+  if (lines.length > 1 || !VALID_KEY.test(lines[0]!)) throw new AppError('invalid_idempotency_key', INVALID_IDEMPOTENCY_KEY);
   c.set('idempotencyKey', { client: clientAddress(c), key: lines[0]! });
 }
 

@@ -21,7 +21,7 @@ export async function readInput(c: Context<AppEnv>, route: Route): Promise<{ que
 
 function parse(route: Route, schema: NonNullable<Route['query']>, value: unknown): unknown {
   const result = schema.safeParse(value);
-  if (!result.success) throw route.invalid(result.error.issues);
+  if (!result.success) throw route.invalid.error(result.error.issues);
   return result.data;
 }
 
@@ -60,15 +60,15 @@ function isForm(c: Context<AppEnv>): boolean {
 /** Bodies larger than this are refused with 413 (SPEC §5). */
 export const MAX_BODY_BYTES = 64 * 1024;
 
-async function jsonObject(c: Context<AppEnv>, notAnObject: string): Promise<Record<string, unknown>> {
+async function jsonObject(c: Context<AppEnv>, notAnObject: AppError): Promise<Record<string, unknown>> {
   const text = await readBody(c, MAX_BODY_BYTES);
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    throw new AppError(400, notAnObject);
+    throw notAnObject;
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new AppError(400, notAnObject);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw notAnObject;
   return value as Record<string, unknown>;
 }
 
@@ -79,7 +79,7 @@ async function jsonObject(c: Context<AppEnv>, notAnObject: string): Promise<Reco
  * it in a web stream, which cost a tenth of a reservation's time (bench/reservations.ts).
  */
 async function readBody(c: Context<AppEnv>, limit: number): Promise<string> {
-  const tooLarge = () => new AppError(413, 'Payload too large');
+  const tooLarge = () => new AppError('payload_too_large', 'Payload too large');
   if (Number(requestHeader(c, 'content-length')) > limit) throw tooLarge();
   const incoming = nodeRequest(c);
   if (incoming) return readNodeStream(incoming, limit, tooLarge);
@@ -109,7 +109,7 @@ function readNodeStream(stream: IncomingMessage, limit: number, tooLarge: () => 
     const onEnd = () => resolve(Buffer.concat(chunks).toString('utf8'));
     // The client hung up before its body was all sent: its mistake, not the server's (SPEC §10). The
     // answer reaches nobody; the 400 keeps it out of the error log and the 500s counted in /metrics.
-    const onGone = () => reject(new AppError(400, 'Request body incomplete'));
+    const onGone = () => reject(new AppError('request_body_incomplete', 'Request body incomplete'));
     stream.on('data', onData).once('end', onEnd).once('error', onGone).once('close', onGone);
   });
 }

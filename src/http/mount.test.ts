@@ -8,9 +8,10 @@ import { mountRoutes } from './mount.ts';
 import { idempotencyKeyOf } from './idempotency-key.ts';
 import { replyJson } from './reply.ts';
 import { defineRoute } from './route.ts';
+import { errorResponses } from './schemas.ts';
 import { createLogger } from '../log.ts';
 
-// A route's `origins` (SPEC §10), for the service's own pages: `'shop-or-service'` also lets
+// A route's `origins`, for the service's own pages: `'shop-or-service'` also lets
 // PUBLIC_BASE_URL's origin post, `'shop'` does not. (The storefront forms, `'shop'`, are tested
 // over HTTP in test/helpers/public-form.ts.)
 
@@ -27,7 +28,8 @@ function appWith(origins: 'shop' | 'shop-or-service', idempotent = false): Hono<
     cors: 'none',
     origins,
     idempotent,
-    responses: {},
+    // A malformed Idempotency-Key is a 400.
+    responses: idempotent ? errorResponses(400) : {},
     handle: (c) => replyJson(c, 200, { success: true, key: idempotencyKeyOf(c) ?? null }),
   });
   const clientAddress = () => '192.0.2.1';
@@ -49,12 +51,12 @@ test("'shop-or-service' lets the service's own origin post, and the shop's; not 
   for (const origin of ['https://evil.example', `${SERVICE}.evil.example`, 'null']) {
     const response = await post(withService, origin);
     assert.equal(response.status, 403, origin);
-    assert.deepEqual(await response.json(), { success: false, error: 'Origin not allowed' });
+    assert.deepEqual(await response.json(), { success: false, error: 'Origin not allowed', code: 'origin_not_allowed' });
   }
   assert.equal((await post(appWith('shop'), SERVICE)).status, 403, "'shop' alone refuses the service's origin");
 });
 
-// An idempotent route's Idempotency-Key (SPEC §9): 1-255 visible ASCII characters, kept with the
+// An idempotent route's Idempotency-Key: 1-255 visible ASCII characters, kept with the
 // client's address; anything else is 400 before the handler runs. (Its effect is tested over HTTP
 // in test/idempotency.test.ts.)
 test('an Idempotency-Key of 1-255 visible ASCII characters reaches the handler with its client; any other is 400', async () => {
@@ -69,7 +71,11 @@ test('an Idempotency-Key of 1-255 visible ASCII characters reaches the handler w
   for (const key of ['k'.repeat(256), 'two words', 'tab\tinside', Buffer.from('キー').toString('latin1'), 'caf\u00e9']) {
     const response = await post(key);
     assert.equal(response.status, 400, key);
-    assert.deepEqual(await response.json(), { success: false, error: 'Idempotency-Key must be 1 to 255 visible ASCII characters' });
+    assert.deepEqual(await response.json(), {
+      success: false,
+      error: 'Idempotency-Key must be 1 to 255 visible ASCII characters',
+      code: 'invalid_idempotency_key',
+    });
   }
   assert.equal(
     (await appWith('shop').request('/form', { method: 'POST', headers: { 'idempotency-key': 'two words' } })).status,

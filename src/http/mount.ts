@@ -21,6 +21,16 @@ interface MountOptions {
 }
 
 /**
+ * A bug, when a route answers an error code it does not declare (and so does not document): the
+ * contract says what each route answers, and a client reading the document cannot expect it.
+ * Answered as any other bug, a logged 500, so a test that reaches it fails.
+ */
+function undeclared(route: Route, error: unknown): Error | undefined {
+  if (!(error instanceof AppError) || route.codes.has(error.code)) return undefined;
+  return new Error(`${route.method} ${route.path} answered the undeclared error code ${error.code} (${error.message})`, { cause: error });
+}
+
+/**
  * Mounts routes one path at a time, so every path behaves the same way around its handlers:
  * OPTIONS is the CORS preflight (204), HEAD is GET without a body, any other method is 405 with an
  * `Allow` header; a cross-site post is refused (the route's `origins`), then the admin check and the
@@ -47,13 +57,17 @@ export function mountRoutes(app: Hono<AppEnv>, routes: Route[], options: MountOp
       if (preflight) return preflight;
       const method = c.req.method === 'HEAD' ? 'GET' : c.req.method;
       const route = pathRoutes.find((r) => r.method === method);
-      if (!route) throw new AppError(405, 'Method not allowed', { headers: { Allow: allowHeader } });
+      if (!route) throw new AppError('method_not_allowed', 'Method not allowed', { headers: { Allow: allowHeader } });
       c.set('serverErrorMessage', route.serverError);
       if (route.origins) checkOrigin(c, route.origins);
       if (route.admin) await options.adminThrottle(c, () => guards.get(route)!(requestHeaderLines(c, 'authorization')));
       await route.rateLimit?.check(c);
       if (route.idempotent) readIdempotencyKey(c, options.clientAddress);
-      return route.answerKnown?.(c) ?? route.handle(c, await readInput(c, route));
+      try {
+        return await (route.answerKnown?.(c) ?? route.handle(c, await readInput(c, route)));
+      } catch (error) {
+        throw undeclared(route, error) ?? error;
+      }
     });
   }
 }

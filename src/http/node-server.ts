@@ -2,22 +2,24 @@ import { createServer, STATUS_CODES, type Server, type ServerResponse } from 'no
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { getRequestListener } from '@hono/node-server';
+import { errorBody } from './app-error.ts';
+import { statusOf, type AnswerCode } from './error-codes.ts';
 
-/** What Node's parser found wrong, as the status and message of the envelope; anything else is a 400. */
-const PARSER_ERRORS: Record<string, [status: number, message: string]> = {
-  HPE_HEADER_OVERFLOW: [431, 'Request header fields too large'],
-  HPE_CHUNK_EXTENSIONS_OVERFLOW: [413, 'Payload too large'],
-  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request timeout'],
+/** What Node's parser found wrong, as the code and message of the envelope; anything else is a 400. */
+const PARSER_ERRORS: Record<string, [code: AnswerCode, message: string]> = {
+  HPE_HEADER_OVERFLOW: ['headers_too_large', 'Request header fields too large'],
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: ['payload_too_large', 'Payload too large'],
+  ERR_HTTP_REQUEST_TIMEOUT: ['request_timeout', 'Request timeout'],
 };
 
-const BAD_REQUEST = JSON.stringify({ success: false, error: 'Bad request' });
+const BAD_REQUEST = JSON.stringify(errorBody('bad_request', 'Bad request'));
 const BAD_REQUEST_HEADERS = { 'Content-Type': 'application/json; charset=utf-8', 'X-Content-Type-Options': 'nosniff' };
 
 /**
  * The Node HTTP server the app runs in: Hono's adapter, plus the envelope for the requests that
  * Node or the adapter would otherwise answer with a bare status line, before the app sees them.
  * - Malformed HTTP (bytes that are not HTTP, an invalid header, headers over 16 KiB): answered as
- *   Node would (400, 431, …) but with `{success: false, error}`, and the connection closed.
+ *   Node would (400, 431, …) but with `{success: false, error, code}`, and the connection closed.
  * - A request the adapter cannot make a URL of (an invalid Host, a target that is not a path such
  *   as `OPTIONS *`): 400 with the envelope. (An HTTP/1.1 request without Host is still refused by
  *   Node itself, with a bare 400, as RFC 9112 §3.2 asks.)
@@ -50,8 +52,9 @@ export function createNodeServer(
     // As Node's own default: nothing more can be written once a response on this connection has begun.
     const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
     if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) return void socket.destroy();
-    const [status, message] = PARSER_ERRORS[error.code ?? ''] ?? [400, 'Bad request'];
-    const body = JSON.stringify({ success: false, error: message });
+    const [code, message] = PARSER_ERRORS[error.code ?? ''] ?? ['bad_request', 'Bad request'];
+    const status = statusOf(code);
+    const body = JSON.stringify(errorBody(code, message));
     socket.end(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );

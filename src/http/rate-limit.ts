@@ -36,7 +36,8 @@ export function createRateLimit(options: { perMinute: number; clientAddress: (c:
 }
 
 export function refuseOver(retryAfterSeconds: number): void {
-  if (retryAfterSeconds > 0) throw new AppError(429, JA.tooManyRequests, { headers: { 'Retry-After': String(retryAfterSeconds) } });
+  if (retryAfterSeconds > 0)
+    throw new AppError('too_many_requests', JA.tooManyRequests, { headers: { 'Retry-After': String(retryAfterSeconds) } });
 }
 
 /** Request counts per client and minute window, in this process's memory. */

@@ -1,13 +1,20 @@
 import { z } from 'zod';
+import { ALL_ERROR_CODES } from './error-codes.ts';
 import type { ResponseDoc } from './route.ts';
+
+const ErrorCodeSchema = z.enum(ALL_ERROR_CODES).describe('What went wrong, for a program to act on (stable; the text may be reworded)');
 
 export const ErrorSchema = z
   .object({
     success: z.literal(false),
     error: z.string(),
+    code: ErrorCodeSchema,
     details: z.array(z.object({ field: z.string(), message: z.string() }).meta({ id: 'ErrorDetail' })).optional(),
   })
   .meta({ id: 'ErrorBody' });
+
+/** An item of a bulk request left as it was, and why. */
+export const BulkItemErrorSchema = z.object({ id: z.string(), error: z.string(), code: ErrorCodeSchema }).meta({ id: 'BulkItemError' });
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid input',

@@ -83,6 +83,7 @@ export function preorderRoutes(deps: PreorderRouteDeps): Route[] {
     defineRoute({
       method: 'POST',
       path: '/api/admin/preorders/upsert',
+      errors: ['unknown_product'],
       tag: TAG,
       summary: 'Create or change a product’s preorder campaign',
       description:
@@ -100,9 +101,11 @@ export function preorderRoutes(deps: PreorderRouteDeps): Route[] {
         const settings = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));
         const now = deps.now();
         const result = await upsertPreorder(deps, { productSlug, settings }, now);
-        if (result.outcome === 'unknown-product') throw new AppError(404, 'Product not found');
+        if (result.outcome === 'unknown-product') throw new AppError('unknown_product', 'Product not found');
         if (result.outcome === 'closes-before-opens') {
-          throw new AppError(400, INVALID_PARAMETERS, { details: [{ field: 'closesAt', message: 'closesAt must be after opensAt' }] });
+          throw new AppError('invalid_parameters', INVALID_PARAMETERS, {
+            details: [{ field: 'closesAt', message: 'closesAt must be after opensAt' }],
+          });
         }
         return replyJson(c, 200, { success: true, preorder: preorderView(result.preorder, now.toISOString()) });
       },
@@ -110,6 +113,7 @@ export function preorderRoutes(deps: PreorderRouteDeps): Route[] {
     defineRoute({
       method: 'POST',
       path: '/api/admin/preorders/delete',
+      errors: ['preorder_not_found'],
       tag: TAG,
       summary: 'Delete a product’s preorder campaign',
       description: 'Its reservations stay; the product takes reservations without limits again.',
@@ -121,7 +125,7 @@ export function preorderRoutes(deps: PreorderRouteDeps): Route[] {
         ...errorResponses(400, 401, 404, 413, 500),
       },
       handle: async (c, { body }) => {
-        if (!(await deletePreorder(deps.database.db, body.productSlug))) throw new AppError(404, 'Preorder not found');
+        if (!(await deletePreorder(deps.database.db, body.productSlug))) throw new AppError('preorder_not_found', 'Preorder not found');
         return replyJson(c, 200, { success: true });
       },
     }),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '../http/app-error.ts';
-import { INVALID_PARAMETERS } from '../http/route.ts';
+import type { AnswerCode } from '../http/error-codes.ts';
+import { INVALID_PARAMETERS, type InvalidInput } from '../http/route.ts';
 import { detailsFrom } from '../http/validation.ts';
 import type { RecordKind, StatusChangeRefused } from './record-kind.ts';
 import { codePointLength } from '../text/code-points.ts';
@@ -131,12 +132,15 @@ export function exportFilterBody<S extends string>(
 }
 
 /** A list filter's 400: `Invalid status` when the status is at fault, the field's own message for the search, paging, sort and archive flag, else `Invalid parameters`. */
-export function listFilterProblem(issues: z.core.$ZodIssue[]): AppError {
-  const details = detailsFrom(issues);
-  if (issues.some((issue) => issue.path[0] === 'status')) return new AppError(400, INVALID_STATUS, { details });
-  const own = issues.find((issue) => ['q', 'page', 'pageSize', 'sort', 'archived'].includes(String(issue.path[0])));
-  return new AppError(400, own?.message ?? INVALID_PARAMETERS, { details });
-}
+export const listFilterProblem: InvalidInput = {
+  codes: ['invalid_status', 'invalid_parameters'],
+  error(issues) {
+    const details = detailsFrom(issues);
+    if (issues.some((issue) => issue.path[0] === 'status')) return new AppError('invalid_status', INVALID_STATUS, { details });
+    const own = issues.find((issue) => ['q', 'page', 'pageSize', 'sort', 'archived'].includes(String(issue.path[0])));
+    return new AppError('invalid_parameters', own?.message ?? INVALID_PARAMETERS, { details });
+  },
+};
 
 const EXPECTED_UPDATED_AT_MESSAGE = 'expectedUpdatedAt must be an ISO 8601 timestamp';
 
@@ -158,26 +162,35 @@ export function statusChangeFields<S extends string>(statuses: readonly [S, ...S
  * A status change's 400s, most basic first: a required field missing, then a status that is not
  * one, then whatever else the kind's own fields found.
  */
-export function statusChangeProblem(issues: z.core.$ZodIssue[]): AppError {
-  const details = detailsFrom(issues);
-  const messages = issues.map((issue) => issue.message);
-  if (messages.includes(MISSING_STATUS_FIELDS)) return new AppError(400, MISSING_STATUS_FIELDS, { details });
-  if (messages.some((message) => message.startsWith('status must be one of '))) return new AppError(400, INVALID_STATUS, { details });
-  return new AppError(400, messages[0] ?? INVALID_PARAMETERS, { details });
-}
+export const statusChangeProblem: InvalidInput = {
+  codes: ['missing_required_fields', 'invalid_status', 'invalid_parameters'],
+  error(issues) {
+    const details = detailsFrom(issues);
+    const messages = issues.map((issue) => issue.message);
+    if (messages.includes(MISSING_STATUS_FIELDS)) return new AppError('missing_required_fields', MISSING_STATUS_FIELDS, { details });
+    if (messages.some((message) => message.startsWith('status must be one of ')))
+      return new AppError('invalid_status', INVALID_STATUS, { details });
+    return new AppError('invalid_parameters', messages[0] ?? INVALID_PARAMETERS, { details });
+  },
+};
 
-/** SPEC §4's answer to a refused status change: 404 for a record not found, 409 otherwise. */
-export function statusChangeRefusal(refused: StatusChangeRefused, texts: RecordKind['texts']): AppError {
+/** The answer to a refused status change: 404 for a record not found, 409 otherwise. */
+export function statusChangeRefusal(refused: StatusChangeRefused, kind: Pick<RecordKind, 'texts' | 'codes'>): AppError {
   switch (refused.outcome) {
     case 'not-found':
-      return new AppError(404, texts.notFound);
+      return new AppError(kind.codes.notFound, kind.texts.notFound);
     case 'changed':
-      return new AppError(409, texts.changed);
+      return new AppError('changed_by_someone_else', kind.texts.changed);
     case 'archived':
-      return new AppError(409, texts.archived);
+      return new AppError(kind.codes.archived, kind.texts.archived);
     case 'invalid-transition':
-      return new AppError(409, `Invalid status transition: ${refused.from} -> ${refused.to}`);
+      return new AppError('invalid_status_transition', `Invalid status transition: ${refused.from} -> ${refused.to}`);
     case 'conflict':
-      return new AppError(409, refused.error);
+      return new AppError(refused.code, refused.error);
   }
+}
+
+/** Every code statusChangeRefusal can give for a kind. */
+export function statusChangeRefusalCodes(kind: Pick<RecordKind, 'codes' | 'conflicts'>): AnswerCode[] {
+  return [kind.codes.notFound, 'changed_by_someone_else', kind.codes.archived, 'invalid_status_transition', ...kind.conflicts];
 }

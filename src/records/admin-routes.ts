@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { Database } from '../db/database.ts';
 import { replyJson } from '../http/reply.ts';
-import { defineRoute, type Route } from '../http/route.ts';
+import { defineRoute, refusedAs, type Route } from '../http/route.ts';
 import { errorResponses } from '../http/schemas.ts';
 import { AppError } from '../http/app-error.ts';
-import { listFilterProblem, required, statusChangeProblem, statusChangeRefusal } from './admin-fields.ts';
+import { listFilterProblem, required, statusChangeProblem, statusChangeRefusal, statusChangeRefusalCodes } from './admin-fields.ts';
 import { HistoryEntrySchema } from './history.ts';
 import { recordWithHistory } from './record-detail.ts';
 import { listActive } from './lists.ts';
@@ -86,13 +86,14 @@ export function recordAdminRoutes<T extends RecordTable, C extends StatusChangeR
       admin: true,
       body: kind.schemas.statusBody,
       invalid: statusChangeProblem,
+      errors: statusChangeRefusalCodes(kind),
       responses: {
         200: { description: 'Updated', schema: kind.schemas.statusResponse },
         ...errorResponses(400, 401, 404, 409, 413, 500),
       },
       handle: async (c, { body }) => {
         const result = await changeStatus(database, kind, body);
-        if (result.outcome !== 'updated') throw statusChangeRefusal(result, kind.texts);
+        if (result.outcome !== 'updated') throw statusChangeRefusal(result, kind);
         wakeDispatcher?.();
         return replyJson(c, 200, { success: true, [kind.itemKey]: kind.activeItem(result.record) });
       },
@@ -106,14 +107,15 @@ export function recordAdminRoutes<T extends RecordTable, C extends StatusChangeR
       cors: 'any',
       admin: true,
       body: RecordGetBody,
-      invalid: MISSING_ID,
+      invalid: refusedAs('missing_required_fields', MISSING_ID),
+      errors: [kind.codes.notFound],
       responses: {
         200: { description: `The ${kind.itemKey} and its history`, schema: kind.schemas.detailResponse },
         ...errorResponses(400, 401, 404, 413, 500),
       },
       handle: async (c, { body }) => {
         const found = await recordWithHistory(database, kind, body.id);
-        if (!found) throw new AppError(404, kind.texts.notFound);
+        if (!found) throw new AppError(kind.codes.notFound, kind.texts.notFound);
         return replyJson(c, 200, { success: true, [kind.itemKey]: found.item, history: found.history });
       },
     }),

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import type { Database } from '../db/database.ts';
 import { AppError } from '../http/app-error.ts';
 import { replyJson } from '../http/reply.ts';
-import { defineRoute, type Route } from '../http/route.ts';
-import { errorResponses } from '../http/schemas.ts';
+import { defineRoute, INVALID_PARAMETERS, type InvalidInput, type Route } from '../http/route.ts';
+import { BulkItemErrorSchema, errorResponses } from '../http/schemas.ts';
 import { detailsFrom } from '../http/validation.ts';
 import { pagingFields, sortField } from './admin-fields.ts';
 import { isStorable } from './storable-text.ts';
@@ -21,10 +21,7 @@ export const BulkBody = z.object({
     .describe('The records, as {id, productSlug}; each is handled on its own'),
 });
 
-const BulkErrors = z
-  .array(z.object({ id: z.string(), error: z.string() }).meta({ id: 'BulkItemError' }))
-  .optional()
-  .describe('Items left unchanged, and why; absent when none');
+const BulkErrors = z.array(BulkItemErrorSchema).optional().describe('Items left unchanged, and why; absent when none');
 
 export const ArchiveResponse = z.object({
   success: z.literal(true),
@@ -73,8 +70,10 @@ export function archivedListResponse<K extends string, I extends z.ZodType>(list
 }
 
 /** The first problem is the error; every field at fault is in the details. */
-export const firstProblem = (issues: z.core.$ZodIssue[]) =>
-  new AppError(400, issues[0]?.message ?? 'Invalid parameters', { details: detailsFrom(issues) });
+export const firstProblem: InvalidInput = {
+  codes: ['invalid_parameters'],
+  error: (issues) => new AppError('invalid_parameters', issues[0]?.message ?? INVALID_PARAMETERS, { details: detailsFrom(issues) }),
+};
 
 /** Bulk archive, bulk unarchive and the archived list of one record kind: SPEC §4. */
 export function archiveRoutes<T extends RecordTable>(kind: RecordKind<T>, database: Database): Route[] {

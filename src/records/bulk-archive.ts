@@ -1,5 +1,6 @@
 import type { Database } from '../db/database.ts';
 import { isUniqueViolation } from '../db/unique-violation.ts';
+import type { ErrorCode } from '../http/error-codes.ts';
 import { recordArchiving } from './history.ts';
 import { isStorable } from './storable-text.ts';
 import type { RecordKind, RecordTable } from './record-kind.ts';
@@ -7,14 +8,21 @@ import { findArchiveStates, setArchivedAt, type ArchiveState } from './store.ts'
 
 export type BulkAction = 'archive' | 'unarchive';
 
-/** The most items one request may name (SPEC §4). */
+/** The most items one request may name. */
 export const MAX_BULK_ITEMS = 500;
 
 export interface BulkOutcome {
   /** Ids changed, in the order they were given. */
   doneIds: string[];
   /** Items left as they were, and why. `id` is '' when the item gave none. */
-  errors: { id: string; error: string }[];
+  errors: BulkItemError[];
+}
+
+/** An item of a bulk request left as it was: its id ('' when it gave none), why, and the code of why. */
+export interface BulkItemError {
+  id: string;
+  error: string;
+  code: ErrorCode;
 }
 
 const INVALID_ITEM = 'Invalid item';
@@ -69,20 +77,22 @@ async function applyBatch<T extends RecordTable>(
     const outcome: BulkOutcome = { doneIds: [], errors: [] };
     wellFormed.forEach((item, index) => {
       if (!item) {
-        outcome.errors.push({ id: idOf(items[index]), error: INVALID_ITEM });
+        outcome.errors.push({ id: idOf(items[index]), error: INVALID_ITEM, code: 'invalid_item' });
         return;
       }
       const state = states.get(item.id);
       if (!state || state.productSlug !== item.productSlug) {
-        outcome.errors.push({ id: item.id, error: kind.texts.notFound });
+        outcome.errors.push({ id: item.id, error: kind.texts.notFound, code: kind.codes.notFound });
         return;
       }
       const archived = state.archivedAt !== null;
-      if (action === 'archive' && archived) return void outcome.errors.push({ id: item.id, error: kind.texts.alreadyArchived });
-      if (action === 'unarchive' && !archived) return void outcome.errors.push({ id: item.id, error: kind.texts.notArchived });
+      if (action === 'archive' && archived)
+        return void outcome.errors.push({ id: item.id, error: kind.texts.alreadyArchived, code: 'already_archived' });
+      if (action === 'unarchive' && !archived)
+        return void outcome.errors.push({ id: item.id, error: kind.texts.notArchived, code: 'not_archived' });
       const key = unique.get(item.id);
       if (key) {
-        if (key.taken || keysTaken.has(key.key)) return void outcome.errors.push({ id: item.id, error: kind.uniqueWhileActive!.conflict });
+        if (key.taken || keysTaken.has(key.key)) return void outcome.errors.push({ id: item.id, ...kind.uniqueWhileActive!.conflict });
         keysTaken.add(key.key);
       }
       state.archivedAt = action === 'archive' ? now : null;

@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { z } from 'zod';
 import type { Tables } from '../db/schema.ts';
+import type { AnswerCode } from '../http/error-codes.ts';
 import type { SortRequest } from './admin-fields.ts';
 import type { StatusTable } from './status-transitions.ts';
 
@@ -78,7 +79,7 @@ export type StatusChangeRefused =
   | { outcome: 'changed' }
   | { outcome: 'invalid-transition'; from: string; to: string }
   /** The move would make a second active record of a key that must be unique (see uniqueWhileActive). */
-  | { outcome: 'conflict'; error: string };
+  | { outcome: 'conflict'; code: AnswerCode; error: string };
 
 /** `customerEmailed`: whether the move queued the customer's email; absent for a kind that emails nothing on a move. */
 export type StatusChangeResult<T extends RecordTable> =
@@ -119,6 +120,10 @@ export interface RecordKind<T extends RecordTable = RecordTable, C extends Statu
     alreadyArchived: string;
     notArchived: string;
   };
+  /** The codes of the kind's own errors: its record not found, its record archived. */
+  codes: { notFound: AnswerCode; archived: AnswerCode };
+  /** The codes a status move or an unarchive of the kind can be refused with besides the shared ones (see `conflict`). */
+  conflicts: readonly AnswerCode[];
   /** The columns the active list's `q` looks in (SPEC §9): the id and the customer's own words. */
   searchColumns: readonly string[];
   /**
@@ -163,6 +168,6 @@ export interface RecordKind<T extends RecordTable = RecordTable, C extends Statu
   uniqueWhileActive?: {
     /** For each of these ids whose record must be unique while active: its key, and whether an active record holds that key already. */
     find(db: Kysely<Tables>, ids: string[]): Promise<Map<string, { key: string; taken: boolean }>>;
-    conflict: string;
+    conflict: { code: AnswerCode; error: string };
   };
 }

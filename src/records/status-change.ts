@@ -40,7 +40,7 @@ export async function changeStatus<T extends RecordTable, C extends StatusChange
     });
   } catch (error) {
     // Another request took the record's unique key between the kind's check and its write (a signup).
-    if (kind.uniqueWhileActive && isUniqueViolation(error)) return { outcome: 'conflict', error: kind.uniqueWhileActive.conflict };
+    if (kind.uniqueWhileActive && isUniqueViolation(error)) return { outcome: 'conflict', ...kind.uniqueWhileActive.conflict };
     throw error;
   }
 }

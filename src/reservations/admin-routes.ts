@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Database } from '../db/database.ts';
 import { AppError } from '../http/app-error.ts';
 import { replyJson } from '../http/reply.ts';
-import { defineRoute, type Route } from '../http/route.ts';
+import { defineRoute, refusedAs, type Route } from '../http/route.ts';
 import { errorResponses } from '../http/schemas.ts';
 import { required } from '../records/admin-fields.ts';
 import { eraseReservation } from './admin.ts';
@@ -15,7 +15,7 @@ const MISSING_ID = 'Missing required fields: id, productSlug';
 export const DeleteBody = z.object({ id: required(MISSING_ID), productSlug: required(MISSING_ID) });
 export const DeleteResponse = z.object({ success: z.literal(true), deletedId: z.string() });
 
-export function reservationEraseRoutes(database: Database, reservationKind: Pick<RecordKind, 'tag' | 'texts'>): Route[] {
+export function reservationEraseRoutes(database: Database, reservationKind: Pick<RecordKind, 'tag' | 'texts' | 'codes'>): Route[] {
   return [
     defineRoute({
       method: 'POST',
@@ -26,13 +26,14 @@ export function reservationEraseRoutes(database: Database, reservationKind: Pick
       cors: 'any',
       admin: true,
       body: DeleteBody,
-      invalid: MISSING_ID,
+      invalid: refusedAs('missing_required_fields', MISSING_ID),
+      errors: [reservationKind.codes.notFound],
       responses: {
         200: { description: 'Deleted', schema: DeleteResponse },
         ...errorResponses(400, 401, 404, 413, 500),
       },
       handle: async (c, { body }) => {
-        if (!(await eraseReservation(database, body))) throw new AppError(404, reservationKind.texts.notFound);
+        if (!(await eraseReservation(database, body))) throw new AppError(reservationKind.codes.notFound, reservationKind.texts.notFound);
         return replyJson(c, 200, { success: true, deletedId: body.id });
       },
     }),

@@ -43,7 +43,7 @@ export async function applyReservationStatus(
     return { outcome: 'updated', record: current };
   const cancelled = current.status === 'cancelled';
   if (cancelled && change.status !== 'cancelled' && !(await retakeSeat(trx, current)))
-    return { outcome: 'conflict', error: 'Preorder is full' };
+    return { outcome: 'conflict', code: 'preorder_full', error: 'Preorder is full' };
   if (!cancelled && change.status === 'cancelled') await releaseSeat(trx, current);
   const firstResponse = current.responded_at === null && current.status === 'pending' && change.status !== 'pending';
   const record = await updateReservation(trx, current.id, {

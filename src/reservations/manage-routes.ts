@@ -18,6 +18,7 @@ export const CancelResponse = z.object({
   success: z.boolean().describe('true: cancelled now; false: nothing changed (see status)'),
   status: z.string().describe('The reservation’s status after the request'),
   error: z.string().optional().describe('Why nothing changed'),
+  code: z.literal('reservation_not_pending').optional().describe('Why nothing changed, for a program: the error code'),
 });
 
 const HTML = 'text/html; charset=utf-8';
@@ -94,7 +95,7 @@ export function manageRoutes(deps: CustomerPageDeps & { catalog: Catalog }): Rou
         if (isJson(c)) {
           const { status } = result.reservation;
           if (result.outcome === 'cancelled') return replyJson(c, 200, { success: true, status });
-          return replyJson(c, 409, { success: false, status, error: 'Reservation is not pending' });
+          return replyJson(c, 409, { success: false, status, error: 'Reservation is not pending', code: 'reservation_not_pending' });
         }
         return reply(c, 200, page(result.reservation, body.token!, result.outcome), PAGE_HEADERS);
       },

@@ -5,10 +5,10 @@ import { IDEMPOTENCY_KEY_REUSED, idempotencyKeyOf } from '../http/idempotency-ke
 import { JA } from '../http/messages.ts';
 import type { RateLimit } from '../http/rate-limit.ts';
 import { replyJson } from '../http/reply.ts';
-import { defineRoute, type Route } from '../http/route.ts';
+import { defineRoute, refusedAs, type Route } from '../http/route.ts';
+import type { AnswerCode } from '../http/error-codes.ts';
 import { errorResponses } from '../http/schemas.ts';
 import { EmailField, ProductSlugField } from '../records/form-fields.ts';
-import { detailsFrom } from '../http/validation.ts';
 import { codePointLength } from '../text/code-points.ts';
 import type { ReservationEmailDeps } from './status-emails.ts';
 import { singleLine } from '../text/safe-text.ts';
@@ -54,8 +54,9 @@ export function publicReservationRoutes(deps: PublicReservationDeps): Route[] {
       rateLimit: deps.rateLimit,
       idempotent: true,
       body: ReservationBody,
-      invalid: (issues) => new AppError(400, JA.invalidInput, { details: detailsFrom(issues) }),
-      notAnObject: JA.invalidInput,
+      invalid: refusedAs('invalid_input', JA.invalidInput),
+      notAnObject: { code: 'invalid_input', message: JA.invalidInput },
+      errors: ['product_not_found', 'preorder_upcoming', 'preorder_closed', 'preorder_sold_out', 'customer_limit_reached'],
       serverError: JA.serverError,
       responses: {
         200: { description: 'Reserved', schema: ReservationResponse },
@@ -71,7 +72,14 @@ export function publicReservationRoutes(deps: PublicReservationDeps): Route[] {
 }
 
 function refusal(reason: Extract<ReserveResult, { ok: false }>['reason']): AppError {
-  if (reason === 'unknown-product') return new AppError(400, JA.productNotFound);
-  if (reason === 'keyReused') return new AppError(422, IDEMPOTENCY_KEY_REUSED);
-  return new AppError(409, JA.preorder[reason]);
+  if (reason === 'unknown-product') return new AppError('product_not_found', JA.productNotFound);
+  if (reason === 'keyReused') return new AppError('idempotency_key_reused', IDEMPOTENCY_KEY_REUSED);
+  return new AppError(PREORDER_REFUSALS[reason], JA.preorder[reason]);
 }
+
+const PREORDER_REFUSALS = {
+  upcoming: 'preorder_upcoming',
+  closed: 'preorder_closed',
+  soldOut: 'preorder_sold_out',
+  customerLimit: 'customer_limit_reached',
+} as const satisfies Record<keyof typeof JA.preorder, AnswerCode>;

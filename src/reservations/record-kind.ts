@@ -49,6 +49,8 @@ export const reservationKind = (emails: ReservationEmailDeps): RecordKind<'reser
     alreadyArchived: 'Reservation already archived',
     notArchived: 'Reservation is not archived',
   },
+  codes: { notFound: 'reservation_not_found', archived: 'reservation_archived' },
+  conflicts: ['preorder_full'],
   searchColumns: ['id', 'name', 'email'],
   sortColumns: SORT_COLUMNS,
   statusTable: RESERVATION_STATUS_TABLE,

@@ -4,7 +4,7 @@ import type { AppEnv } from '../http/app-env.ts';
 import { LruCache, sendCachedJson, serializeJson, type CachedJson } from '../http/cached-json.ts';
 import { replyJson } from '../http/reply.ts';
 import { requestTarget } from '../http/request.ts';
-import { defineRoute, type Route } from '../http/route.ts';
+import { defineRoute, TAKES_ANYTHING, type Route } from '../http/route.ts';
 import { errorResponses } from '../http/schemas.ts';
 import type { KeywordLogWriter } from '../keyword-log/writer.ts';
 import { staticFile, sendStaticFile, type StaticFile } from '../web-assets/static-file.ts';
@@ -150,6 +150,7 @@ export function searchRoutes({ siteSearch, indexFile, suggester }: SearchService
         'Japanese is matched by character bigrams (a part of a compound finds it); width, case and kana form are ignored.',
       cors: 'any',
       query: SearchQuery,
+      invalid: TAKES_ANYTHING,
       responses: {
         200: { description: 'Matches by relevance', schema: SearchResponseSchema, headers: CACHE_HEADERS },
         ...errorResponses(405, 500),
@@ -192,6 +193,7 @@ export function searchRoutes({ siteSearch, indexFile, suggester }: SearchService
       description: 'A keyword any of whose searches found nothing is never suggested. Empty `q` → no suggestions. Not logged.',
       cors: 'any',
       query: SuggestQuery,
+      invalid: TAKES_ANYTHING,
       responses: {
         200: { description: 'Completions, best first', schema: SuggestResponse, headers: SUGGEST_HEADERS },
         ...errorResponses(405, 500),

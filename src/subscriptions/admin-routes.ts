@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '../http/app-error.ts';
 import { replyJson } from '../http/reply.ts';
-import { defineRoute, type Route } from '../http/route.ts';
+import { defineRoute, refusedAs, type Route } from '../http/route.ts';
 import { errorResponses } from '../http/schemas.ts';
 import { required } from '../records/admin-fields.ts';
 import { subscriptionKind } from './record-kind.ts';
@@ -30,14 +30,15 @@ export function restockSendRoutes(deps: RestockSendDeps): Route[] {
       cors: 'any',
       admin: true,
       body: SendBody,
-      invalid: MISSING_PRODUCT,
+      invalid: refusedAs('missing_required_fields', MISSING_PRODUCT),
+      errors: ['unknown_product'],
       responses: {
         200: { description: 'Queued', schema: SendResponse },
         ...errorResponses(400, 401, 404, 413, 500),
       },
       handle: async (c, { body }) => {
         const result = await sendRestockNotices(deps, body.productSlug);
-        if (!result.ok) throw new AppError(404, 'Product not found');
+        if (!result.ok) throw new AppError('unknown_product', 'Product not found');
         return replyJson(c, 200, { success: true, notifiedCount: result.notifiedCount });
       },
     }),

@@ -5,7 +5,10 @@ import type { SubscriptionStatus } from './status.ts';
 import { hasPendingTwin, updateSubscription, type Subscription } from './store.ts';
 
 /** The 409 of a move back to pending, and the item error of an unarchive, that would make a second active pending subscription. */
-export const ANOTHER_PENDING_SUBSCRIPTION = 'Another pending subscription exists for this email and product';
+export const ANOTHER_PENDING_SUBSCRIPTION = {
+  code: 'another_pending_subscription',
+  error: 'Another pending subscription exists for this email and product',
+} as const;
 
 export interface SubscriptionStatusChange {
   id: string;
@@ -26,8 +29,7 @@ export async function applySubscriptionStatus(
   now: Date,
 ): Promise<StatusChangeResult<'subscriptions'>> {
   if (current.status === change.status) return { outcome: 'updated', record: current };
-  if (change.status === 'pending' && (await hasPendingTwin(trx, current)))
-    return { outcome: 'conflict', error: ANOTHER_PENDING_SUBSCRIPTION };
+  if (change.status === 'pending' && (await hasPendingTwin(trx, current))) return { outcome: 'conflict', ...ANOTHER_PENDING_SUBSCRIPTION };
   const record = await updateSubscription(trx, current.id, {
     status: change.status,
     updated_at: now.toISOString(),

@@ -6,9 +6,8 @@ import { IDEMPOTENCY_KEY_REUSED, idempotencyKeyOf } from '../http/idempotency-ke
 import { JA } from '../http/messages.ts';
 import type { RateLimit } from '../http/rate-limit.ts';
 import { reply, replyJson } from '../http/reply.ts';
-import { defineRoute, type Route } from '../http/route.ts';
+import { defineRoute, refusedAs, type Route } from '../http/route.ts';
 import { errorResponses, ErrorSchema } from '../http/schemas.ts';
-import { detailsFrom } from '../http/validation.ts';
 import { EmailField, ProductSlugField } from '../records/form-fields.ts';
 import { UNSUBSCRIBE_PATH } from '../messaging/links.ts';
 import { signUp, type WriteSignup } from './signup.ts';
@@ -84,8 +83,9 @@ export function publicSubscriptionRoutes(deps: PublicSubscriptionDeps): Route[] 
       rateLimit: deps.rateLimit,
       idempotent: true,
       body: SignupBody,
-      invalid: (issues) => new AppError(400, JA.invalidInput, { details: detailsFrom(issues) }),
-      notAnObject: JA.invalidInput,
+      invalid: refusedAs('invalid_input', JA.invalidInput),
+      notAnObject: { code: 'invalid_input', message: JA.invalidInput },
+      errors: ['product_not_found'],
       serverError: JA.serverError,
       responses: {
         200: { description: 'Subscribed, or already subscribed', schema: SignupResponse },
@@ -94,7 +94,9 @@ export function publicSubscriptionRoutes(deps: PublicSubscriptionDeps): Route[] 
       handle: async (c, { body }) => {
         const result = await signUp(deps, body, new Date(), idempotencyKeyOf(c));
         if (!result.ok)
-          throw result.reason === 'keyReused' ? new AppError(422, IDEMPOTENCY_KEY_REUSED) : new AppError(400, JA.productNotFound);
+          throw result.reason === 'keyReused'
+            ? new AppError('idempotency_key_reused', IDEMPOTENCY_KEY_REUSED)
+            : new AppError('product_not_found', JA.productNotFound);
         return replyJson(c, 200, { success: true, subscriptionId: result.subscriptionId });
       },
     }),

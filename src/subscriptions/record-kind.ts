@@ -46,6 +46,8 @@ export const subscriptionKind: RecordKind<'subscriptions', SubscriptionStatusCha
     alreadyArchived: 'Subscription already archived',
     notArchived: 'Subscription is not archived',
   },
+  codes: { notFound: 'subscription_not_found', archived: 'subscription_archived' },
+  conflicts: [ANOTHER_PENDING_SUBSCRIPTION.code],
   searchColumns: ['id', 'email'],
   sortColumns: SORT_COLUMNS,
   statusTable: SUBSCRIPTION_STATUS_TABLE,

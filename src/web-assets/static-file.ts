@@ -118,13 +118,14 @@ export function hashedFilesRoute(options: {
     summary: options.summary,
     description: 'Named by a hash of its content, so it is cached for a year (immutable); gzipped when the client accepts it.',
     cors: 'none',
+    errors: ['not_found'],
     responses: {
       200: { description: options.files, contentType: 'text/*' },
       ...errorResponses(404, 405, 500),
     },
     handle: (c) => {
       const file = options.find(c);
-      if (!file) throw new AppError(404, 'Not found');
+      if (!file) throw new AppError('not_found', 'Not found');
       return sendStaticFile(c, file);
     },
   });

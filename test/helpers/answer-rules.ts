@@ -41,7 +41,9 @@ export function checkAnswer(contract: Contract, served: Served, request: RawRequ
   if (!served.methods.includes(method as Route['method'])) {
     assert.equal(response.status, 405, what);
     assert.ok(response.headers.allow, `405 without Allow: ${what}`);
-    return head ? checkJsonType(response, what) : checkEnvelope(response, what);
+    if (head) return checkJsonType(response, what);
+    checkEnvelope(response, what);
+    return assert.equal(JSON.parse(response.body.toString('utf8')).code, 'method_not_allowed', what);
   }
 
   const operation = contract.document.paths[openApiPath(served.pattern)]?.[method.toLowerCase()];
@@ -62,7 +64,10 @@ export function checkAnswer(contract: Contract, served: Served, request: RawRequ
     return;
   }
   if (head) return documentedType === undefined ? undefined : checkJsonType(response, what);
-  if (response.status >= 400) return checkEnvelope(response, what);
+  if (response.status >= 400) {
+    checkEnvelope(response, what);
+    return contract.check(method, openApiPath(served.pattern), response.status, JSON.parse(decodedBody(response)));
+  }
   if (documentedType === 'application/json')
     contract.check(method, openApiPath(served.pattern), response.status, JSON.parse(decodedBody(response)));
 }
@@ -76,15 +81,16 @@ function checkJsonType(response: RawResponse, what: string): void {
   assert.match(String(response.headers['content-type']), /^application\/json/, `not JSON: ${what}`);
 }
 
-/** `{success: false, error, details?: [{field, message}]}` and nothing else, as JSON. */
+/** `{success: false, error, code, details?: [{field, message}]}` and nothing else, as JSON. */
 export function checkEnvelope(response: RawResponse, what = ''): void {
   checkJsonType(response, what);
   const body = JSON.parse(response.body.toString('utf8')) as Record<string, unknown>;
   assert.equal(body.success, false, what);
   assert.equal(typeof body.error, 'string', what);
   assert.notEqual(body.error, '', what);
+  assert.match(String(body.code), /^[a-z]+(?:_[a-z]+)*$/, `no code: ${what}`);
   assert.deepEqual(
-    Object.keys(body).filter((key) => !['success', 'error', 'details'].includes(key)),
+    Object.keys(body).filter((key) => !['success', 'error', 'code', 'details'].includes(key)),
     [],
     `extra keys: ${what}`,
   );

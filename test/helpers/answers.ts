@@ -19,11 +19,14 @@ export interface Answer<P extends EndpointPath> {
   body: unknown;
   /** The body of a success with this status (200 unless told), checked and typed; fails the test on any other answer. */
   success(status?: number): Success<P>;
-  /** The error envelope of an error answer (with this status, when told), checked and typed; fails the test on any other answer. */
+  /**
+   * The error envelope of an error answer (with this status, when told), checked and typed, its code
+   * one its route documents for the status; fails the test on any other answer.
+   */
   failure(status?: number): ErrorBody;
 }
 
-/** Fails the test unless `body` is what `path` documents for a success with `status`. */
+/** Fails the test unless `body` is what `path` documents for `status` (a success, or an error with one of its codes). */
 export type SuccessCheck = (path: EndpointPath, status: number, body: unknown) => void;
 
 /** Checks against the routes' own zod schemas (the ones the OpenAPI document is built from), for an app in this process. */
@@ -35,6 +38,13 @@ export function routeSchemaCheck(routes: Route[]): SuccessCheck {
     assert.ok(schema, `${path} documents no schema for ${status}`);
     const checked = schema.safeParse(body);
     assert.ok(checked.success, `${path} ${status}: the body does not match the documented schema (${checked.error?.message})`);
+    const { codes } = route.responses[status]!;
+    const { code } = body as { code?: string };
+    if (codes)
+      assert.ok(
+        codes.some((known) => known === code),
+        `${path} ${status}: code ${code} is not one it documents (${codes.join(', ')})`,
+      );
   };
 }
 
@@ -58,6 +68,7 @@ export async function readAnswer<P extends EndpointPath>(check: SuccessCheck, pa
       else assert.equal(response.status, status, `an error was expected: ${what}`);
       const checked = ErrorSchema.strict().safeParse(body);
       assert.ok(checked.success, `not the error envelope (${checked.error?.message}): ${what}`);
+      check(path, response.status, body);
       return checked.data;
     },
   };

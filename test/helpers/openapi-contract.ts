@@ -15,6 +15,7 @@ export interface JsonSchema {
   properties?: Record<string, JsonSchema>;
   items?: JsonSchema;
   anyOf?: JsonSchema[];
+  allOf?: JsonSchema[];
   $ref?: string;
   [keyword: string]: unknown;
 }
@@ -26,6 +27,7 @@ const JsonSchema: z.ZodType<JsonSchema> = z.lazy(() =>
     properties: z.record(z.string(), JsonSchema).optional(),
     items: JsonSchema.optional(),
     anyOf: z.array(JsonSchema).optional(),
+    allOf: z.array(JsonSchema).optional(),
     $ref: z.string().optional(),
   }),
 );

@@ -45,7 +45,7 @@ export function publicFormRules(form: {
     for (const body of ['[]', '"text"', '42', 'null', 'true', '{"email":', 'email=a@b.jp', '', '\u0000']) {
       const response = await post(body);
       assert.equal(response.status, 400, JSON.stringify(body));
-      assert.deepEqual(await response.json(), { success: false, error: INVALID_INPUT });
+      assert.deepEqual(await response.json(), { success: false, error: INVALID_INPUT, code: 'invalid_input' });
     }
   });
 
@@ -53,7 +53,7 @@ export function publicFormRules(form: {
     const before = await stored();
     const response = await post({ ...form.valid, productSlug: 'no-such-module' });
     assert.equal(response.status, 400);
-    assert.deepEqual(await response.json(), { success: false, error: PRODUCT_NOT_FOUND });
+    assert.deepEqual(await response.json(), { success: false, error: PRODUCT_NOT_FOUND, code: 'product_not_found' });
     assert.equal(await stored(), before);
   });
 
@@ -90,7 +90,11 @@ export function publicFormRules(form: {
         for (const type of ['application/json', 'text/plain']) {
           const response = await send(origins, type);
           assert.equal(response.status, 403, `${origins.join(' + ').slice(0, 80)} ${type}`);
-          assert.deepEqual(JSON.parse(response.body.toString()), { success: false, error: 'Origin not allowed' });
+          assert.deepEqual(JSON.parse(response.body.toString()), {
+            success: false,
+            error: 'Origin not allowed',
+            code: 'origin_not_allowed',
+          });
         }
       }
       assert.deepEqual([await stored(), await outbox()], before, 'nothing written, nothing to send');
@@ -105,6 +109,6 @@ export function publicFormRules(form: {
   test('a body over 64 KiB → 413', async () => {
     const response = await post({ ...form.valid, padding: 'x'.repeat(70 * 1024) });
     assert.equal(response.status, 413);
-    assert.deepEqual(await response.json(), { success: false, error: 'Payload too large' });
+    assert.deepEqual(await response.json(), { success: false, error: 'Payload too large', code: 'payload_too_large' });
   });
 }

@@ -1,4 +1,5 @@
 import type { Database } from '../../db/database.ts';
+import type { BulkItemError } from '../../records/bulk-archive.ts';
 import { isStorable } from '../../records/storable-text.ts';
 import { existingMessageIds, requeueDead } from './store.ts';
 
@@ -6,7 +7,7 @@ import { existingMessageIds, requeueDead } from './store.ts';
 
 export interface RetryOutcome {
   retriedIds: string[];
-  errors: { id: string; error: string }[];
+  errors: BulkItemError[];
 }
 
 /**
@@ -25,12 +26,17 @@ export async function retryMessages(database: Database, items: unknown[], now: s
   const done = new Set<string>();
   for (const item of items) {
     if (!isMessageId(item)) {
-      outcome.errors.push({ id: typeof item === 'string' ? item : '', error: 'Invalid item' });
+      outcome.errors.push({ id: typeof item === 'string' ? item : '', error: 'Invalid item', code: 'invalid_item' });
     } else if (retried.has(item) && !done.has(item)) {
       done.add(item);
       outcome.retriedIds.push(item);
     } else {
-      outcome.errors.push({ id: item, error: retried.has(item) || existing.has(item) ? 'Message is not dead' : 'Message not found' });
+      const exists = retried.has(item) || existing.has(item);
+      outcome.errors.push(
+        exists
+          ? { id: item, error: 'Message is not dead', code: 'message_not_dead' }
+          : { id: item, error: 'Message not found', code: 'message_not_found' },
+      );
     }
   }
   return outcome;

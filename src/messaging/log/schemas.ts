@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '../../http/app-error.ts';
-import { INVALID_PARAMETERS } from '../../http/route.ts';
+import { BulkItemErrorSchema } from '../../http/schemas.ts';
+import { INVALID_PARAMETERS, type InvalidInput } from '../../http/route.ts';
 import { detailsFrom } from '../../http/validation.ts';
 import { pagingFields } from '../../records/admin-fields.ts';
 import { BulkBody } from '../../records/archive-routes.ts';
@@ -27,13 +28,16 @@ export const ListBody = z.object({
 });
 
 /** The list's 400: `Invalid status` or `Invalid channel` when one is at fault, else the field's own message. */
-export function listProblem(issues: z.core.$ZodIssue[]): AppError {
-  const details = detailsFrom(issues);
-  const fields = issues.map((issue) => String(issue.path[0]));
-  if (fields.includes('status')) return new AppError(400, 'Invalid status', { details });
-  if (fields.includes('channel')) return new AppError(400, 'Invalid channel', { details });
-  return new AppError(400, issues[0]?.message ?? INVALID_PARAMETERS, { details });
-}
+export const listProblem: InvalidInput = {
+  codes: ['invalid_status', 'invalid_channel', 'invalid_parameters'],
+  error(issues) {
+    const details = detailsFrom(issues);
+    const fields = issues.map((issue) => String(issue.path[0]));
+    if (fields.includes('status')) return new AppError('invalid_status', 'Invalid status', { details });
+    if (fields.includes('channel')) return new AppError('invalid_channel', 'Invalid channel', { details });
+    return new AppError('invalid_parameters', issues[0]?.message ?? INVALID_PARAMETERS, { details });
+  },
+};
 
 export const MessageSchema = z
   .object({
@@ -68,7 +72,7 @@ export const RetryResponse = z.object({
   retriedCount: z.number().int(),
   retriedIds: z.array(z.string()),
   errors: z
-    .array(z.object({ id: z.string(), error: z.string() }))
+    .array(BulkItemErrorSchema)
     .optional()
     .describe('Items left unchanged (Invalid item, Message not found, Message is not dead); absent when none'),
 });

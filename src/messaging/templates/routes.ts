@@ -2,7 +2,7 @@ import type { Catalog } from '../../catalog/catalog.ts';
 import type { Database } from '../../db/database.ts';
 import { AppError } from '../../http/app-error.ts';
 import { replyJson } from '../../http/reply.ts';
-import { defineRoute, INVALID_PARAMETERS, type Route } from '../../http/route.ts';
+import { defineRoute, INVALID_PARAMETERS, refusedAs, type Route } from '../../http/route.ts';
 import { errorResponses } from '../../http/schemas.ts';
 import type { SendEmail } from '../delivery/delivery.ts';
 import {
@@ -29,18 +29,18 @@ const TAG = 'Admin: email templates';
 function refusal(refused: TemplateRefusal): AppError {
   switch (refused.reason) {
     case 'template-not-found':
-      return new AppError(404, 'Template not found');
+      return new AppError('template_not_found', 'Template not found');
     case 'version-not-found':
-      return new AppError(404, 'Version not found');
+      return new AppError('version_not_found', 'Version not found');
     case 'invalid':
-      return new AppError(400, INVALID_TEMPLATE, { details: refused.details });
+      return new AppError('invalid_template', INVALID_TEMPLATE, { details: refused.details });
   }
 }
 
 /** The customer emails' templates: list, edit, preview, versions and revert, and the staff's test send. */
 export function emailTemplateRoutes(deps: { database: Database; catalog: Catalog; publicBaseUrl: string; sendEmail: SendEmail }): Route[] {
   const { database } = deps;
-  const common = { method: 'POST', tag: TAG, cors: 'any', admin: true, invalid: INVALID_TEMPLATE } as const;
+  const common = { method: 'POST', tag: TAG, cors: 'any', admin: true, invalid: refusedAs('invalid_template', INVALID_TEMPLATE) } as const;
   return [
     defineRoute({
       ...common,
@@ -56,6 +56,7 @@ export function emailTemplateRoutes(deps: { database: Database; catalog: Catalog
     defineRoute({
       ...common,
       path: '/api/admin/email-templates/update',
+      errors: ['template_not_found'],
       summary: 'Save a new version of a template',
       description: 'Absent fields keep the current version’s. Every problem is listed in `details`, each naming its field.',
       body: UpdateBody,
@@ -69,6 +70,7 @@ export function emailTemplateRoutes(deps: { database: Database; catalog: Catalog
     defineRoute({
       ...common,
       path: '/api/admin/email-templates/preview',
+      errors: ['template_not_found'],
       summary: 'Render a template with sample values',
       description:
         'The given subject and body (or the current ones) rendered as a customer would receive them, about a real catalog product.',
@@ -84,6 +86,7 @@ export function emailTemplateRoutes(deps: { database: Database; catalog: Catalog
     defineRoute({
       ...common,
       path: '/api/admin/email-templates/versions',
+      errors: ['template_not_found'],
       summary: 'A template’s saved versions, newest first',
       body: VersionsBody,
       responses: { 200: { description: 'Every version', schema: VersionsResponse }, ...errorResponses(400, 401, 404, 413, 500) },
@@ -103,6 +106,7 @@ export function emailTemplateRoutes(deps: { database: Database; catalog: Catalog
     defineRoute({
       ...common,
       path: '/api/admin/email-templates/revert',
+      errors: ['template_not_found', 'version_not_found'],
       summary: 'Save a new version equal to an old one',
       description: 'Restores the old version’s subject, body and enabled as the next version.',
       body: RevertBody,
@@ -120,7 +124,8 @@ export function emailTemplateRoutes(deps: { database: Database; catalog: Catalog
       description:
         'An extension to SPEC §6.2 for the console’s 「テスト送信」: the given (or current) text with the preview’s sample values, sent at once through the configured email provider (not queued, not kept in the message log), so the provider’s refusal is the answer: 502 `Email not sent: <the provider’s reason>`. Without a provider the email is logged and `status` is `skipped`. A bad `to` or a wrong type is 400 `Invalid parameters`; template problems are the preview’s 400 `Invalid template`.',
       body: TestSendBody,
-      invalid: INVALID_PARAMETERS,
+      invalid: refusedAs('invalid_parameters', INVALID_PARAMETERS),
+      errors: ['template_not_found', 'invalid_template', 'email_not_sent'],
       responses: {
         200: { description: 'Sent (or skipped: no provider)', schema: TestSendResponse },
         ...errorResponses(400, 401, 404, 413, 500, 502),
@@ -128,7 +133,7 @@ export function emailTemplateRoutes(deps: { database: Database; catalog: Catalog
       handle: async (c, { body }) => {
         const result = await testSendTemplate(deps, body);
         if (!result.ok)
-          throw result.reason === 'provider-failed' ? new AppError(502, `Email not sent: ${result.message}`) : refusal(result);
+          throw result.reason === 'provider-failed' ? new AppError('email_not_sent', `Email not sent: ${result.message}`) : refusal(result);
         return replyJson(c, 200, { success: true, status: result.status });
       },
     }),
