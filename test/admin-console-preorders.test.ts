@@ -82,6 +82,41 @@ test('the reservations list marks the campaign’s reservations', async () => {
   await page.context().close();
 });
 
+test('a refusal is said in Japanese from its code: a full campaign keeps a cancellation cancelled, saying to raise 台数', async () => {
+  await api.call('/api/admin/preorders/upsert', { productSlug: 'larkspur-multimode-filter', capacity: 1 });
+  const { reservationId } = await api.call('/api/reservation', {
+    name: '取消 一郎',
+    email: 'gave-up@example.com',
+    productSlug: 'larkspur-multimode-filter',
+  });
+  const first = (await api.call('/api/admin-reservations-list', { q: reservationId })).reservations[0]!;
+  await api.call('/api/admin-reservations-status', { id: reservationId, productSlug: first.productSlug, status: 'cancelled' });
+  await api.call('/api/reservation', { name: '後から 二郎', email: 'took-the-seat@example.com', productSlug: 'larkspur-multimode-filter' });
+
+  const page = await signedIn('reservations?q=gave-up%40example.com', { width: 1366, height: 768 });
+  const row = page.locator('tr', { hasText: 'gave-up@example.com' });
+  await row.locator('select').selectOption('pending');
+  const said = '予約受付の台数に空きがないため、キャンセルから戻せません。予約受付の画面で台数を増やしてから、もう一度お試しください。';
+  await page.locator('tr.row-note.error', { hasText: said }).waitFor();
+  assert.equal(await page.locator('main > .notice').textContent(), said);
+  assert.doesNotMatch((await page.locator('main').textContent())!, /Preorder|full/);
+  await screenshot(page, SHOTS, '05-preorder-full-laptop');
+  await page.context().close();
+});
+
+test('on a phone, a campaign ending before it starts is refused naming the field in Japanese', async () => {
+  const page = await signedIn('preorders', { width: 390, height: 844 });
+  await page.locator('tr[data-product="larkspur-multimode-filter"]').locator('button', { hasText: '編集' }).click();
+  await page.fill('#preorder-opens', '2099-12-01T10:00');
+  await page.fill('#preorder-closes', '2099-11-01T10:00');
+  await page.click('.preorder-editor button[type=submit]');
+  await page.waitForFunction(
+    () => document.querySelector('main > .notice')?.textContent === '入力内容に誤りがあります（受付終了）。入力を確認してください。',
+  );
+  await screenshot(page, SHOTS, '06-closes-before-opens-phone');
+  await page.context().close();
+});
+
 test('on a phone the campaigns become cards and nothing scrolls sideways', async () => {
   await api.call('/api/admin/preorders/upsert', {
     productSlug: 'tsuki-dual-lfo',

@@ -9,8 +9,8 @@ export interface ScreenContext {
   products: Map<string, ProductOption>;
   /** Shows a message above the screen: a success fades, an error stays until the next one. */
   announce(message: string, tone: 'success' | 'error'): void;
-  /** Reports a failed call; a refused token ends the session. `labels` name the statuses its message may quote. */
-  fail(error: unknown, labels?: Record<string, string>): void;
+  /** Reports a failed call in staff's words (api/errors.ts); a refused token ends the session. */
+  fail(error: unknown): void;
 }
 
 /** A screen as it is shown once: made for each visit (openScreen), so its state is that visit's own. */

@@ -1,4 +1,4 @@
-import { ApiError } from '../../client/tenpo-client.ts';
+import { ApiError, type ErrorBody } from '../../client/tenpo-client.ts';
 import type { Filter } from '../records/record-kind.ts';
 import { storedToken } from '../shell/session.ts';
 import { saveFile } from '../ui/save-file.ts';
@@ -22,11 +22,12 @@ export async function downloadCsv(
       body: JSON.stringify({ ...filter, ...(list.sort ? { sort: list.sort } : {}), ...(list.archived ? { archived: true } : {}) }),
     });
   } catch (cause) {
-    throw new ApiError(0, 'No answer from the service', { cause });
+    throw new ApiError(0, 'サーバーから応答がありません', { cause });
   }
   if (!response.ok) {
-    const body = (await response.json().catch(() => ({}))) as { error?: string; details?: { field: string; message: string }[] };
+    const body = (await response.json().catch(() => ({}))) as Partial<ErrorBody>;
     throw new ApiError(response.status, body.error ?? `HTTP ${response.status}`, {
+      code: body.code,
       details: body.details,
       requestId: response.headers.get('x-request-id') ?? undefined,
     });

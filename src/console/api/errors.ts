@@ -1,66 +1,155 @@
-import { ApiError } from '../../client/tenpo-client.ts';
-import { labelOf } from '../../words/labels.ts';
+import { ApiError, type ErrorCode } from '../../client/tenpo-client.ts';
 
-// What staff read when a call fails: a sentence in Japanese saying what happened and what to do.
-// The service's own (English) wording is kept in brackets where it adds a fact.
+// What staff read when a call fails: from the error's code, a sentence in Japanese saying what
+// happened and what to do. The service's text (English, for the admin API) is neither shown nor
+// read, so rewording it changes nothing here; a code the console does not know yet gets a sentence
+// from its HTTP status.
 
-const SERVICE_TEXTS: Record<string, string> = {
-  'Invalid status': 'ステータスの指定が正しくありません',
-  'notes must be a string of at most 2000 characters': 'メモは2000文字以内で入力してください',
-  'ids array cannot exceed 500 items': '一度に操作できるのは500件までです',
-  'ids array cannot be empty': '対象が選択されていません',
-  'Reservation is archived': 'この予約はアーカイブ済みです',
-  'Subscription is archived': 'この登録はアーカイブ済みです',
-  'Reservation not found': '予約が見つかりません',
-  'Subscription not found': '登録が見つかりません',
-  'Reservation already archived': 'すでにアーカイブ済みです',
-  'Subscription already archived': 'すでにアーカイブ済みです',
-  'Reservation is not archived': 'アーカイブされていません',
-  'Subscription is not archived': 'アーカイブされていません',
-  'Invalid item': '指定が正しくありません',
-  'Another pending subscription exists for this email and product': '同じメールアドレスと商品の通知待ちの登録がほかにあります',
-  'Product not found': '商品が見つかりません',
-  'Reservation was changed by someone else': 'この予約は他の担当者が先に変更しました',
-  'Subscription was changed by someone else': 'この登録は他の担当者が先に変更しました',
-};
-
-/** The service's error text in Japanese when the console knows it. */
-export function serviceText(text: string): string {
-  return Object.hasOwn(SERVICE_TEXTS, text) ? SERVICE_TEXTS[text]! : text;
+/** What happened, and what to do about it. */
+interface Words {
+  what: string;
+  next?: string;
 }
 
-export const WRONG_TOKEN = '管理トークンが正しくありません。入力したトークンを確認してください。';
-export const TOKEN_REJECTED = '管理トークンが無効になりました（変更された可能性があります）。もう一度ログインしてください。';
+const RELOAD_PAGE = 'ページを再読み込みして、もう一度お試しください。';
+const RELOAD_LIST = '一覧を再読み込みして、現在の状態を確認してください。';
+const LATER = 'しばらくしてから再度お試しください。';
 
-/** What to tell staff about a failed call; `labels` name the statuses a refused move quotes. */
-export function errorMessage(error: unknown, labels: Record<string, string> = {}): string {
-  if (!(error instanceof ApiError)) return '予期しないエラーが発生しました。ページを再読み込みしてください。';
-  const text = serviceText(error.message);
-  switch (true) {
-    case error.status === 0:
-      return 'サーバーに接続できませんでした。ネットワークを確認して、もう一度お試しください。';
-    case error.status === 401:
-      return WRONG_TOKEN;
-    case error.status === 400:
-      return `入力内容に誤りがあります（${text}）。`;
-    case error.status === 404:
-      return `${text}。他の担当者が削除した可能性があります。一覧を再読み込みしてください。`;
-    case error.status === 409:
-      return conflictMessage(error.message, text, labels);
-    case error.status === 413:
-      return '送信する内容が大きすぎます。選択する件数を減らしてください。';
-    case error.status === 429:
-      return 'リクエストが多すぎます。しばらくしてから再度お試しください。';
-    case error.status >= 500:
-      return `サーバーエラーが発生しました。しばらくしてから再度お試しください。${error.requestId ? `（問い合わせ番号: ${error.requestId}）` : ''}`;
+/** Every code the service answers, in staff's words (`src/http/error-codes.ts` says what each means). */
+export const ERROR_WORDS: Record<ErrorCode, Words> = {
+  bad_request: { what: 'リクエストの形式が正しくありません', next: RELOAD_PAGE },
+  request_timeout: { what: 'サーバーへの送信が時間内に終わりませんでした', next: '通信環境を確認して、もう一度お試しください。' },
+  headers_too_large: { what: 'リクエストが大きすぎます', next: RELOAD_PAGE },
+  not_found: { what: '対象が見つかりません', next: RELOAD_PAGE },
+  method_not_allowed: { what: 'この操作は受け付けられませんでした', next: RELOAD_PAGE },
+  invalid_json_body: { what: '送信した内容を読み取れませんでした', next: RELOAD_PAGE },
+  payload_too_large: { what: '送信する内容が大きすぎます', next: '選択する件数を減らしてください。' },
+  request_body_incomplete: { what: '送信が途中で途切れました', next: '通信環境を確認して、もう一度お試しください。' },
+  internal_error: { what: 'サーバーエラーが発生しました', next: LATER },
+
+  unauthorized: { what: '管理トークンが正しくありません', next: '入力したトークンを確認してください。' },
+  too_many_failed_authentications: {
+    what: '管理トークンの誤りが続いたため、しばらく操作できません',
+    next: '1分ほど待ってから、正しいトークンでお試しください。',
+  },
+  origin_not_allowed: { what: 'このページからの送信は受け付けられませんでした', next: '管理画面を開き直してください。' },
+  too_many_requests: { what: 'リクエストが多すぎます', next: LATER },
+  invalid_idempotency_key: { what: '再送信の指定が正しくありません', next: RELOAD_PAGE },
+  idempotency_key_reused: { what: '同じ再送信の指定で、別の内容が送られました', next: RELOAD_PAGE },
+
+  invalid_parameters: { what: '入力内容に誤りがあります', next: '入力を確認してください。' },
+  missing_required_fields: { what: '必要な項目が送信されませんでした', next: RELOAD_PAGE },
+  invalid_status: { what: 'ステータスの指定が正しくありません', next: RELOAD_LIST },
+  invalid_channel: { what: 'チャネルの指定が正しくありません', next: RELOAD_PAGE },
+  invalid_input: { what: '入力内容に誤りがあります', next: '入力を確認してください。' },
+
+  product_not_found: { what: '商品が見つかりません', next: 'カタログから外された可能性があります。' },
+  preorder_upcoming: { what: '予約受付の開始前です' },
+  preorder_closed: { what: '予約受付は終了しました' },
+  preorder_sold_out: { what: '予約数が上限に達しました' },
+  customer_limit_reached: { what: 'お一人様あたりの予約数の上限に達しています' },
+
+  reservation_not_found: { what: '予約が見つかりません', next: `他の担当者が削除した可能性があります。${RELOAD_LIST}` },
+  subscription_not_found: { what: '再入荷通知の登録が見つかりません', next: `他の担当者が削除した可能性があります。${RELOAD_LIST}` },
+  reservation_archived: { what: 'この予約はアーカイブ済みのため変更できません', next: '変更するには、アーカイブから元に戻してください。' },
+  subscription_archived: { what: 'この登録はアーカイブ済みのため変更できません', next: '変更するには、アーカイブから元に戻してください。' },
+  changed_by_someone_else: { what: '他の担当者が先に変更していました', next: '最新の内容を確認してから、もう一度操作してください。' },
+  invalid_status_transition: { what: 'このステータスには変更できません', next: RELOAD_LIST },
+  preorder_full: {
+    what: '予約受付の台数に空きがないため、キャンセルから戻せません',
+    next: '予約受付の画面で台数を増やしてから、もう一度お試しください。',
+  },
+  another_pending_subscription: {
+    what: '同じメールアドレスと商品の通知待ちの登録がほかにあるため、戻せません',
+    next: 'そちらの登録を確認してください。',
+  },
+  reservation_not_pending: { what: 'この予約は未対応ではないため、キャンセルできません', next: RELOAD_LIST },
+  unknown_product: { what: 'カタログにない商品です', next: '商品を選び直してください。' },
+  already_archived: { what: 'すでにアーカイブ済みです' },
+  not_archived: { what: 'アーカイブされていません' },
+  invalid_item: { what: '指定が正しくありません' },
+
+  preorder_not_found: {
+    what: 'この商品の予約受付は見つかりません',
+    next: '他の担当者が削除した可能性があります。画面を更新してください。',
+  },
+  template_not_found: { what: 'このメールの種類は見つかりません', next: RELOAD_PAGE },
+  version_not_found: { what: 'この版は見つかりません', next: '版の一覧を確認してください。' },
+  invalid_template: { what: 'テンプレートに誤りがあります', next: '赤字の箇所を直してください。' },
+  email_not_sent: {
+    what: 'メール送信サービスがテストメールを受け付けませんでした',
+    next: '送信先のアドレスと、メール送信サービスの設定を確認してください。',
+  },
+  message_not_found: { what: 'メッセージが見つかりません（保存期間を過ぎて削除された可能性があります）' },
+  message_not_dead: { what: '送信失敗ではないため、再送できません' },
+};
+
+/** The fields of the admin API's requests, as the screens call them, for saying which one is wrong. */
+const FIELD_WORDS: Record<string, string> = {
+  productSlug: '商品',
+  opensAt: '受付開始',
+  closesAt: '受付終了',
+  capacity: '台数',
+  perCustomerLimit: 'お一人様の上限',
+  shipsIn: '発送予定',
+  note: 'お知らせ',
+  notes: 'メモ',
+  q: '検索語',
+  email: 'メールアドレス',
+  to: '送信先',
+  subject: '件名',
+  body: '本文',
+  status: 'ステータス',
+  ids: '選択した件',
+};
+
+export const WRONG_TOKEN = sentence(ERROR_WORDS.unauthorized);
+export const TOKEN_REJECTED = '管理トークンが無効になりました（変更された可能性があります）。もう一度ログインしてください。';
+const UNEXPECTED = '予期しないエラーが発生しました。ページを再読み込みしてください。';
+const NO_ANSWER = 'サーバーに接続できませんでした。ネットワークを確認して、もう一度お試しください。';
+
+function sentence({ what, next }: Words): string {
+  return `${what}。${next ?? ''}`;
+}
+
+/** The words for an error's code, if the console knows the code. */
+function wordsOf(code: string | undefined): Words | undefined {
+  return code !== undefined && Object.hasOwn(ERROR_WORDS, code) ? ERROR_WORDS[code as ErrorCode] : undefined;
+}
+
+/** What to tell staff about a failed call: what happened and what to do. */
+export function errorMessage(error: unknown): string {
+  if (!(error instanceof ApiError)) return UNEXPECTED;
+  if (error.status === 0) return NO_ANSWER;
+  const words = wordsOf(error.code);
+  const inquiry = error.requestId ? `（問い合わせ番号: ${error.requestId}）` : '';
+  if (!words) {
+    // A code this console does not know yet, or an answer that was no envelope (a proxy's page).
+    if (error.status >= 500) return `${sentence(ERROR_WORDS.internal_error)}${inquiry}`;
+    return `エラーが発生しました（HTTP ${error.status}）。${RELOAD_PAGE}`;
+  }
+  switch (error.code) {
+    case 'invalid_parameters': {
+      const fields = [...new Set(error.details.flatMap((d) => (Object.hasOwn(FIELD_WORDS, d.field) ? [FIELD_WORDS[d.field]!] : [])))];
+      return sentence({ ...words, what: fields.length > 0 ? `${words.what}（${fields.join('、')}）` : words.what });
+    }
+    case 'internal_error':
+      return `${sentence(words)}${inquiry}`;
+    case 'email_not_sent':
+      // The provider's own answer (a refused address, say) is what staff need to fix it: kept, as the detail.
+      return `${sentence(words)}（メール送信サービスの応答: ${error.message}）`;
     default:
-      return `エラーが発生しました（HTTP ${error.status}: ${text}）。`;
+      return sentence(words);
   }
 }
 
-function conflictMessage(original: string, text: string, labels: Record<string, string>): string {
-  const move = /^Invalid status transition: (\S+) -> (\S+)$/.exec(original);
-  if (move)
-    return `ステータスを「${labelOf(labels, move[1]!)}」から「${labelOf(labels, move[2]!)}」へは変更できません。一覧を再読み込みして、現在の状態を確認してください。`;
-  return `${text}。一覧を再読み込みして、現在の状態を確認してください。`;
+/** What happened, in a few words, for a list of reasons (the items of a bulk answer, the failures of a bulk move). */
+export function errorReason(error: unknown): string {
+  if (error instanceof ApiError) return error.status === 0 ? 'サーバーに接続できませんでした' : reasonOf(error.code);
+  return '予期しないエラーが発生しました';
+}
+
+/** An item's reason in a bulk answer, from its code. */
+export function reasonOf(code: string | undefined): string {
+  return wordsOf(code)?.what ?? '処理できませんでした';
 }

@@ -1,5 +1,6 @@
 import type { EndpointPath, TenpoClient } from '../../client/tenpo-client.ts';
 import type { ActiveRecord, BulkResult, Filter, Page, Sort } from '../records/record-kind.ts';
+import { reasonOf } from './errors.ts';
 
 // A record kind's calls, made the same way for every kind from its endpoints: which path serves
 // each role, and the key its answers hold records under.
@@ -80,12 +81,13 @@ export async function setArchived(
   archived: boolean,
   ids: { id: string; productSlug: string }[],
 ): Promise<BulkResult> {
+  const reasons = (errors: { id: string; code: string }[] = []) => errors.map(({ id, code }) => ({ id, reason: reasonOf(code) }));
   if (archived) {
     const answer = await api.call(`${endpoints.archive}/archive` as const, { ids });
-    return { doneIds: answer.archivedIds, errors: answer.errors ?? [] };
+    return { doneIds: answer.archivedIds, errors: reasons(answer.errors) };
   }
   const answer = await api.call(`${endpoints.archive}/unarchive` as const, { ids });
-  return { doneIds: answer.unarchivedIds, errors: answer.errors ?? [] };
+  return { doneIds: answer.unarchivedIds, errors: reasons(answer.errors) };
 }
 
 /** One page of the kind's archived records, most recently archived first or in the order given. */

@@ -1,6 +1,6 @@
 import { ApiError } from '../../client/tenpo-client.ts';
 import { allowsMove } from '../../records/status-transitions.ts';
-import { errorMessage } from '../api/errors.ts';
+import { errorReason } from '../api/errors.ts';
 import { confirmDialog } from '../ui/confirm-dialog.ts';
 import { downloadCsv } from '../api/csv-export.ts';
 import { h, replace } from '../ui/dom.ts';
@@ -151,7 +151,7 @@ export function renderActiveList<R extends ActiveRecord, A extends ArchivedRecor
         moved++;
       } catch (error) {
         if (error instanceof ApiError && error.status === 401) return context.fail(error);
-        const reason = errorMessage(error, kind.statusLabels).replace(/。.*$/, '');
+        const reason = errorReason(error);
         failures.set(reason, (failures.get(reason) ?? 0) + 1);
       }
     }
@@ -233,7 +233,7 @@ export function renderActiveList<R extends ActiveRecord, A extends ArchivedRecor
       onReload: () => void load(),
       onExport: () =>
         downloadCsv(kind.endpoints.archive, state.filter, { archived: false, sort: state.sort }).catch((error: unknown) =>
-          context.fail(error, kind.statusLabels),
+          context.fail(error),
         ),
     }),
     bar,

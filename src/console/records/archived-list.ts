@@ -81,7 +81,7 @@ export function renderArchivedList<R extends ActiveRecord, A extends ArchivedRec
       onReload: () => void load(),
       onExport: () =>
         downloadCsv(kind.endpoints.archive, state.filter, { archived: true, sort: state.sort }).catch((error: unknown) =>
-          context.fail(error, kind.statusLabels),
+          context.fail(error),
         ),
     }),
     bar.element,

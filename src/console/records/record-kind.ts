@@ -42,7 +42,8 @@ export interface ListState {
 
 export interface BulkResult {
   doneIds: string[];
-  errors: { id: string; error: string }[];
+  /** The records left as they were, each with why in staff's words. */
+  errors: { id: string; reason: string }[];
 }
 
 export interface Page<A> {

@@ -1,5 +1,5 @@
 import { ApiError, type Output } from '../../client/tenpo-client.ts';
-import { errorMessage, serviceText } from '../api/errors.ts';
+import { errorMessage } from '../api/errors.ts';
 import { confirmDialog } from '../ui/confirm-dialog.ts';
 import { h, replace, type Child } from '../ui/dom.ts';
 import { emailKindLabel } from '../../words/email-kinds.ts';
@@ -115,7 +115,7 @@ export function renderRecordPage<R extends ActiveRecord, A extends ArchivedRecor
       if (error instanceof ApiError && error.status === 404) {
         return replace(body, placeholder(`この${kind.noun}は見つかりません（削除された可能性があります）。`));
       }
-      context.fail(error, kind.statusLabels);
+      context.fail(error);
       replace(
         body,
         placeholder(`この${kind.noun}を読み込めませんでした。`, h('button', { type: 'button', onClick: () => void show() }, '再試行')),
@@ -176,11 +176,11 @@ export function renderRecordPage<R extends ActiveRecord, A extends ArchivedRecor
     try {
       const result = await setArchived(context.api, kind.endpoints, archiving, [{ id: record.id, productSlug: record.productSlug }]);
       const refused = result.errors[0];
-      if (refused) return void show({ text: `${serviceText(refused.error)}。`, tone: 'error' });
+      if (refused) return void show({ text: `${refused.reason}。`, tone: 'error' });
       await show({ text: archiving ? 'アーカイブしました。' : 'アーカイブから元に戻しました。', tone: 'success' });
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) return context.fail(error);
-      await show({ text: errorMessage(error, kind.statusLabels), tone: 'error' });
+      await show({ text: errorMessage(error), tone: 'error' });
     }
   }
 

@@ -1,5 +1,5 @@
 import { ApiError } from '../../client/tenpo-client.ts';
-import { errorMessage, serviceText } from '../api/errors.ts';
+import { errorReason } from '../api/errors.ts';
 import { h, replace, type Child } from '../ui/dom.ts';
 import { formatCount } from '../ui/format.ts';
 import { labelOf } from '../../words/labels.ts';
@@ -259,7 +259,7 @@ export function bulkOutcome(result: BulkResult, noun: string, done: string): { m
   const parts = [];
   if (result.doneIds.length > 0) parts.push(`${formatCount(result.doneIds.length)} 件の${noun}を${done}。`);
   if (result.errors.length > 0) {
-    const reasons = [...new Set(result.errors.map((e) => serviceText(e.error)))].join('、');
+    const reasons = [...new Set(result.errors.map((e) => e.reason))].join('、');
     parts.push(`${formatCount(result.errors.length)} 件は処理できませんでした（${reasons}）。`);
   }
   return { message: parts.join(''), tone: result.errors.length > 0 ? 'error' : 'success' };
@@ -320,8 +320,8 @@ export async function setArchivedSelected(options: {
       result.errors.push(...outcome.errors);
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) return options.context.fail(error);
-      const reason = errorMessage(error);
-      result.errors.push(...batch.map(({ id }) => ({ id, error: reason })));
+      const reason = errorReason(error);
+      result.errors.push(...batch.map(({ id }) => ({ id, reason })));
     }
   }
   const { message, tone } = bulkOutcome(result, options.kind.noun, options.done);

@@ -41,17 +41,16 @@ export async function refusedChange<R extends ActiveRecord>(
     context.announce(text, 'error');
     update(target, { text, tone: 'error' });
   };
-  const changedElsewhere = error instanceof ApiError && error.status === 409 && error.message.endsWith('was changed by someone else');
-  if (changedElsewhere) {
+  if (error instanceof ApiError && error.code === 'changed_by_someone_else') {
     try {
       const now = await findActive(context.api, kind.endpoints, record);
       if (now) return say(now, whatChanged(kind, record, now));
       return say(record, `他の担当者がこの${kind.noun}をアーカイブしました。一覧を再読み込みしてください。`);
     } catch (reloadError) {
-      return say(record, errorMessage(reloadError, kind.statusLabels));
+      return say(record, errorMessage(reloadError));
     }
   }
-  say(record, errorMessage(error, kind.statusLabels));
+  say(record, errorMessage(error));
 }
 
 /**

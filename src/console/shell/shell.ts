@@ -36,9 +36,9 @@ export function renderShell(root: HTMLElement, options: { api: TenpoClient; onSi
     notice.hidden = false;
     if (tone === 'success') fadeTimer = setTimeout(() => (notice.hidden = true), SUCCESS_SHOWN_MS);
   };
-  const fail = (error: unknown, labels?: Record<string, string>) => {
+  const fail = (error: unknown) => {
     if (error instanceof ApiError && error.status === 401) return options.onSignOut(TOKEN_REJECTED);
-    announce(errorMessage(error, labels), 'error');
+    announce(errorMessage(error), 'error');
   };
 
   async function show(entry: ScreenEntry, screenContext: ScreenContext): Promise<void> {

@@ -9,10 +9,13 @@ import { KIND_RULES, type TemplateKind } from '../kinds.ts';
 
 export type Segment = { text: string } | { placeholder: string };
 
-/** A template's text in literal runs and placeholders, and what is wrong with it (empty when nothing). */
-export function parseTemplate(source: string): { segments: Segment[]; problems: string[] } {
+/**
+ * A template's text in literal runs and placeholders, and where a `{{` is left unclosed (the
+ * character's position, counted from 1; empty when none is).
+ */
+export function parseTemplate(source: string): { segments: Segment[]; unbalanced: number[] } {
   const segments: Segment[] = [];
-  const problems: string[] = [];
+  const unbalanced: number[] = [];
   let at = 0;
   while (at < source.length) {
     const open = source.indexOf('{{', at);
@@ -20,7 +23,7 @@ export function parseTemplate(source: string): { segments: Segment[]; problems: 
     const close = source.indexOf('}}', open + 2);
     const reopen = source.indexOf('{{', open + 2);
     if (close === -1 || (reopen !== -1 && reopen < close)) {
-      problems.push(`Unbalanced {{ at character ${codePointLength(source.slice(0, open)) + 1}: a placeholder must end with }}`);
+      unbalanced.push(codePointLength(source.slice(0, open)) + 1);
       segments.push({ text: source.slice(at, open + 2) });
       at = open + 2;
       continue;
@@ -30,37 +33,76 @@ export function parseTemplate(source: string): { segments: Segment[]; problems: 
     at = close + 2;
   }
   if (at < source.length) segments.push({ text: source.slice(at) });
-  return { segments, problems };
+  return { segments, unbalanced };
 }
 
 const LENGTHS = { subject: 200, body: 20_000 } as const;
 
 /**
- * Every problem of a template of `kind`, each naming its field: lengths, a subject of
- * more than one line, unbalanced or unknown placeholders (names match exactly), a required one
- * missing from the body, and turning off a kind that must always be sent.
+ * A problem of a template, as data, naming its field: the service says it in English in its 400's
+ * details (problemText), and the console in Japanese from the same data, never from the English.
  */
-export function templateProblems(kind: TemplateKind, template: { subject: string; body: string; enabled?: boolean }): FieldError[] {
+export type TemplateProblem =
+  | { field: 'subject' | 'body'; type: 'length'; max: number; length: number }
+  | { field: 'subject' | 'body'; type: 'nul' }
+  | { field: 'subject' | 'body'; type: 'unbalanced'; at: number }
+  | { field: 'subject' | 'body'; type: 'unknown-placeholder'; name: string }
+  | { field: 'body'; type: 'missing-placeholder'; name: string }
+  | { field: 'subject'; type: 'multiline' }
+  | { field: 'enabled'; type: 'always-sent'; kind: TemplateKind };
+
+/**
+ * Every problem of a template of `kind`: lengths, a subject of more than one line, unbalanced or
+ * unknown placeholders (names match exactly), a required one missing from the body, and turning off
+ * a kind that must always be sent.
+ */
+export function findTemplateProblems(
+  kind: TemplateKind,
+  template: { subject: string; body: string; enabled?: boolean },
+): TemplateProblem[] {
   const rules = KIND_RULES[kind];
   const known = new Set(rules.placeholders.map((p) => p.name));
-  const problems: FieldError[] = [];
+  const problems: TemplateProblem[] = [];
   for (const field of ['subject', 'body'] as const) {
     const text = template[field];
     const length = codePointLength(text);
-    if (length < 1 || length > LENGTHS[field])
-      problems.push({ field, message: `${field} must be 1–${LENGTHS[field].toLocaleString('en')} characters (it has ${length})` });
-    if (!isStorable(text)) problems.push({ field, message: `${field} must not contain NUL` });
+    if (length < 1 || length > LENGTHS[field]) problems.push({ field, type: 'length', max: LENGTHS[field], length });
+    if (!isStorable(text)) problems.push({ field, type: 'nul' });
     const parsed = parseTemplate(text);
-    problems.push(...parsed.problems.map((message) => ({ field, message })));
+    problems.push(...parsed.unbalanced.map((at) => ({ field, type: 'unbalanced' as const, at })));
     const unknown = new Set(parsed.segments.flatMap((s) => ('placeholder' in s && !known.has(s.placeholder) ? [s.placeholder] : [])));
-    problems.push(...[...unknown].map((name) => ({ field, message: `Unknown placeholder: {{${name}}}` })));
+    problems.push(...[...unknown].map((name) => ({ field, type: 'unknown-placeholder' as const, name })));
     if (field === 'body') {
       const used = new Set(parsed.segments.flatMap((s) => ('placeholder' in s ? [s.placeholder] : [])));
       for (const p of rules.placeholders)
-        if (p.required && !used.has(p.name)) problems.push({ field, message: `Missing required placeholder: {{${p.name}}}` });
+        if (p.required && !used.has(p.name)) problems.push({ field, type: 'missing-placeholder', name: p.name });
     }
   }
-  if (/[\r\n\u2028\u2029]/.test(template.subject)) problems.push({ field: 'subject', message: 'subject must be one line' });
-  if (template.enabled === false && !rules.mayDisable) problems.push({ field: 'enabled', message: `${kind} cannot be disabled` });
+  if (/[\r\n\u2028\u2029]/.test(template.subject)) problems.push({ field: 'subject', type: 'multiline' });
+  if (template.enabled === false && !rules.mayDisable) problems.push({ field: 'enabled', type: 'always-sent', kind });
   return problems;
+}
+
+/** The problems as the API's 400 `Invalid template` lists them: each field with an English sentence. */
+export function templateProblems(kind: TemplateKind, template: { subject: string; body: string; enabled?: boolean }): FieldError[] {
+  return findTemplateProblems(kind, template).map((problem) => ({ field: problem.field, message: problemText(problem) }));
+}
+
+function problemText(problem: TemplateProblem): string {
+  switch (problem.type) {
+    case 'length':
+      return `${problem.field} must be 1–${problem.max.toLocaleString('en')} characters (it has ${problem.length})`;
+    case 'nul':
+      return `${problem.field} must not contain NUL`;
+    case 'unbalanced':
+      return `Unbalanced {{ at character ${problem.at}: a placeholder must end with }}`;
+    case 'unknown-placeholder':
+      return `Unknown placeholder: {{${problem.name}}}`;
+    case 'missing-placeholder':
+      return `Missing required placeholder: {{${problem.name}}}`;
+    case 'multiline':
+      return 'subject must be one line';
+    case 'always-sent':
+      return `${problem.kind} cannot be disabled`;
+  }
 }

@@ -2,10 +2,11 @@ import { ApiError, type Output } from '../../../client/tenpo-client.ts';
 import { KIND_RULES, type TemplateKind } from '../../../messaging/kinds.ts';
 import { h, replace } from '../../ui/dom.ts';
 import { TEMPLATE_KIND_LABELS } from '../../../words/email-kinds.ts';
-import { PLACEHOLDER_LABELS, TEMPLATE_KIND_WHEN, templateProblemText } from './words.ts';
+import { findTemplateProblems } from '../../../messaging/templates/placeholders.ts';
+import { PLACEHOLDER_LABELS, problemWords, TEMPLATE_KIND_WHEN } from './words.ts';
 import { formatDateTime } from '../../ui/format.ts';
 import type { ScreenContext } from '../../screen.ts';
-import { templatePreview, type FieldProblem } from './preview.ts';
+import { templatePreview } from './preview.ts';
 import { testSender } from './test-send.ts';
 import { templateVersions } from './versions.ts';
 
@@ -63,11 +64,19 @@ export function templateEditor(
     preview.show(draft());
   }
 
-  function showProblems(list: FieldProblem[]): void {
+  /**
+   * Shows at each field what is wrong with `refused`, the text the service refused (nothing when
+   * none was), found by the same rules the service checks it with (findTemplateProblems).
+   */
+  function showProblems(refused?: { subject: string; body: string; enabled?: boolean }): void {
+    const list = refused ? findTemplateProblems(kind, refused) : [];
     for (const field of PROBLEM_FIELDS) {
-      const mine = list.filter((p) => p.field === field || (field === 'body' && !(PROBLEM_FIELDS as readonly string[]).includes(p.field)));
-      replace(problems[field], ...mine.map((p) => h('li', {}, templateProblemText(p.message))));
-      problems[field].hidden = mine.length === 0;
+      const words = list.filter((p) => p.field === field).map(problemWords);
+      // A refusal these rules do not explain (the service updated since the page loaded) is said at the body.
+      if (field === 'body' && refused && list.length === 0)
+        words.push('テンプレートに誤りがあります。ページを再読み込みして、もう一度お試しください。');
+      replace(problems[field], ...words.map((text) => h('li', {}, text)));
+      problems[field].hidden = words.length === 0;
     }
     subject.setAttribute('aria-invalid', String(!problems.subject.hidden));
     body.setAttribute('aria-invalid', String(!problems.body.hidden));
@@ -103,8 +112,8 @@ export function templateEditor(
       adopt(saved, change.subject === undefined);
       return true;
     } catch (error) {
-      if (error instanceof ApiError && error.status === 400 && error.details.length > 0) {
-        showProblems(error.details);
+      if (error instanceof ApiError && error.code === 'invalid_template') {
+        showProblems({ subject: change.subject ?? template.subject, body: change.body ?? template.body, enabled: change.enabled });
         context.announce('入力内容に誤りがあるため保存しませんでした。赤字の箇所を直してください。', 'error');
       } else context.fail(error);
       return false;

@@ -5,18 +5,17 @@ import type { ScreenContext } from '../../screen.ts';
 /** Typing pauses this long before the preview is asked for: one request per pause, not per key. */
 const PREVIEW_DELAY_MS = 400;
 
-export type FieldProblem = { field: string; message: string };
-
 /**
  * The email as the customer would receive it, beside the editor: subject, text and HTML, rendered by
  * the service (the preview route) with a real product and a sample customer. The HTML is shown in a
  * sandboxed frame: it is the service's escaped output, and even so it may run nothing and reach
  * nothing of the console. A text the service refuses leaves the last good preview, marked as out of
- * date, and hands the problems to `onProblems` to show at their fields.
+ * date, and hands that text to `onChecked` for its problems to be shown at their fields; a text
+ * rendered calls it with none.
  */
 export function templatePreview(
   context: ScreenContext,
-  onProblems: (problems: FieldProblem[]) => void,
+  onChecked: (refused?: { subject: string; body: string }) => void,
 ): { element: HTMLElement; show(text: { kind: string; subject: string; body: string }, at?: 'now'): void } {
   const state = h('p', { class: 'preview-state', role: 'status' });
   const subject = h('p', { class: 'preview-subject', id: 'preview-subject' });
@@ -46,14 +45,14 @@ export function templatePreview(
       html.srcdoc = answer.html;
       element.classList.remove('stale');
       state.textContent = '';
-      onProblems([]);
+      onChecked();
     } catch (error) {
       if (mine !== latest) return;
       element.classList.add('stale');
       state.className = 'preview-state error';
-      if (error instanceof ApiError && error.status === 400 && error.details.length > 0) {
+      if (error instanceof ApiError && error.code === 'invalid_template') {
         state.textContent = '入力内容に誤りがあるため、プレビューは直前の内容のままです。';
-        onProblems(error.details);
+        onChecked(request);
       } else {
         state.textContent = 'プレビューを表示できませんでした。';
         context.fail(error);

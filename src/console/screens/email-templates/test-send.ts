@@ -1,8 +1,6 @@
 import { ApiError } from '../../../client/tenpo-client.ts';
 import { errorMessage } from '../../api/errors.ts';
 import { h } from '../../ui/dom.ts';
-import { templateProblemText } from './words.ts';
-import type { FieldProblem } from './preview.ts';
 import type { ScreenContext } from '../../screen.ts';
 
 /** The address typed last, kept for this tab: staff test to the same inbox again and again. */
@@ -16,7 +14,7 @@ let lastAddress = '';
 export function testSender(
   context: ScreenContext,
   draft: () => { kind: string; subject: string; body: string },
-  onProblems: (problems: FieldProblem[]) => void,
+  onRefused: (text: { subject: string; body: string }) => void,
 ): HTMLElement {
   const to = h('input', {
     type: 'email',
@@ -47,22 +45,19 @@ export function testSender(
     button.disabled = true;
     button.textContent = '送信中…';
     say('', 'success');
+    const sent = draft();
     try {
-      const { status } = await context.api.call('/api/admin/email-templates/test-send', { ...draft(), to: address });
+      const { status } = await context.api.call('/api/admin/email-templates/test-send', { ...sent, to: address });
       if (status === 'sent') say(`${address} にテストメールを送信しました（編集中の内容・サンプルの値で送っています）。`, 'success');
       else say('メール送信サービスが設定されていないため、送信せずにサーバーのログに記録しました。', 'error');
     } catch (error) {
-      if (error instanceof ApiError && error.status === 400) {
-        const problems = error.details;
-        const addressProblem = problems.find((p) => p.field === 'to');
-        if (addressProblem) {
-          toError.textContent = templateProblemText(addressProblem.message);
-          toError.hidden = false;
-        }
-        onProblems(problems.filter((p) => p.field !== 'to'));
+      if (error instanceof ApiError && error.code === 'invalid_parameters' && error.details.some((p) => p.field === 'to')) {
+        toError.textContent = '有効なメールアドレスを入力してください';
+        toError.hidden = false;
         say('入力内容に誤りがあるため送信しませんでした。', 'error');
-      } else if (error instanceof ApiError && error.status === 502) {
-        say(`送信できませんでした。メール送信サービスの応答: ${error.message.replace(/^Email not sent: /, '')}`, 'error');
+      } else if (error instanceof ApiError && error.code === 'invalid_template') {
+        onRefused(sent);
+        say('入力内容に誤りがあるため送信しませんでした。', 'error');
       } else {
         if (error instanceof ApiError && error.status === 401) return context.fail(error);
         say(errorMessage(error), 'error');

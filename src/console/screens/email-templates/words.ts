@@ -1,7 +1,9 @@
 import type { TemplateKind } from '../../../messaging/kinds.ts';
+import type { TemplateProblem } from '../../../messaging/templates/placeholders.ts';
+import { formatCount } from '../../ui/format.ts';
 
 // The email templates screen's words: when each kind goes out, each placeholder's meaning, and the
-// service's template problems in Japanese. The kinds' names are src/words/email-kinds.ts.
+// problems of a template in Japanese. The kinds' names are src/words/email-kinds.ts.
 
 export const TEMPLATE_KIND_WHEN: Record<TemplateKind, string> = {
   'reservation-received': 'ご予約を受け付けたときに送信します（無効にはできません）。',
@@ -22,22 +24,24 @@ export const PLACEHOLDER_LABELS: Record<string, string> = {
   unsubscribeUrl: '配信停止URL',
 };
 
-const FIELD_WORDS: Record<string, string> = { subject: '件名', body: '本文' };
+const FIELD_WORDS: Record<'subject' | 'body', string> = { subject: '件名', body: '本文' };
 
-/** A template problem (a detail of the service's `Invalid template`) as staff read it; one the console does not know stays as it is. */
-export function templateProblemText(message: string): string {
-  const unknown = /^Unknown placeholder: (\{\{.*\}\})$/.exec(message);
-  if (unknown) return `${unknown[1]} は使えない差し込み項目です（大文字・小文字も区別されます）`;
-  const missing = /^Missing required placeholder: \{\{(.*)\}\}$/.exec(message);
-  if (missing) return `必須の差し込み項目 {{${missing[1]}}}（${PLACEHOLDER_LABELS[missing[1]!] ?? missing[1]}）が本文にありません`;
-  const unbalanced = /^Unbalanced \{\{ at character (\d+)/.exec(message);
-  if (unbalanced) return `${unbalanced[1]}文字目の「{{」が閉じられていません（「}}」で閉じてください）`;
-  const length = /^(subject|body) must be 1–([\d,]+) characters \(it has (\d+)\)$/.exec(message);
-  if (length) return `${FIELD_WORDS[length[1]!]}は1〜${length[2]}文字で入力してください（現在 ${length[3]} 文字）`;
-  if (message === 'subject must be one line') return '件名に改行は入れられません';
-  const nul = /^(subject|body) must not contain NUL$/.exec(message);
-  if (nul) return `${FIELD_WORDS[nul[1]!]}に使えない文字（NUL）が含まれています`;
-  if (message.endsWith(' cannot be disabled')) return 'このメールは無効にできません';
-  if (message.startsWith('to must be')) return '有効なメールアドレスを入力してください';
-  return message;
+/** A problem of a template, as staff read it: what is wrong and how to fix it. */
+export function problemWords(problem: TemplateProblem): string {
+  switch (problem.type) {
+    case 'length':
+      return `${FIELD_WORDS[problem.field]}は1〜${formatCount(problem.max)}文字で入力してください（現在 ${formatCount(problem.length)} 文字）`;
+    case 'nul':
+      return `${FIELD_WORDS[problem.field]}に使えない文字（NUL）が含まれています`;
+    case 'unbalanced':
+      return `${problem.at}文字目の「{{」が閉じられていません（「}}」で閉じてください）`;
+    case 'unknown-placeholder':
+      return `{{${problem.name}}} は使えない差し込み項目です（大文字・小文字も区別されます）`;
+    case 'missing-placeholder':
+      return `必須の差し込み項目 {{${problem.name}}}（${PLACEHOLDER_LABELS[problem.name] ?? problem.name}）が本文にありません`;
+    case 'multiline':
+      return '件名に改行は入れられません';
+    case 'always-sent':
+      return 'このメールは無効にできません';
+  }
 }

@@ -1,5 +1,5 @@
 import type { Input, Output } from '../../../client/tenpo-client.ts';
-import { serviceText } from '../../api/errors.ts';
+import { reasonOf } from '../../api/errors.ts';
 import { confirmDialog } from '../../ui/confirm-dialog.ts';
 import { h, replace } from '../../ui/dom.ts';
 import { emailKindLabel } from '../../../words/email-kinds.ts';
@@ -91,7 +91,7 @@ export function openScreen(context: ScreenContext): Screen {
       async function retry(ids: string[]): Promise<{ retried: Set<string>; failed: string[] } | undefined> {
         try {
           const answer = await context.api.call('/api/admin/messages/retry', { ids });
-          return { retried: new Set(answer.retriedIds), failed: [...new Set((answer.errors ?? []).map((e) => serviceText(e.error)))] };
+          return { retried: new Set(answer.retriedIds), failed: [...new Set((answer.errors ?? []).map((e) => reasonOf(e.code)))] };
         } catch (error) {
           context.fail(error);
           return undefined;
