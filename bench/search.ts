@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseDatabaseUrl } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
-import { createKeywordLogStore, type KeywordLogEntry } from '../src/keyword-log/store.ts';
+import { createKeywordLogStore, type LoggedSearch } from '../src/keyword-log/store.ts';
 import { createLogger } from '../src/log.ts';
 import { readContentSources } from '../src/search/content-sources.ts';
 import { parseContent } from '../src/search/content.ts';
@@ -353,14 +353,19 @@ async function measureKeywordLogs(dialect: 'sqlite' | 'postgres', dir: string) {
     const url = cluster ? cluster.url : `sqlite:${join(dir, 'keyword-logs.db')}`;
     const seedStarted = performance.now();
     const database = await openDatabase(parseDatabaseUrl(url), createLogger('silent'));
-    const store = createKeywordLogStore(database);
+    const store = createKeywordLogStore(database, { clientSecret: 'bench', suggestible: () => false });
     const random = seededRandom(42);
     const keywords = makeQueries(parseContent(readContentSources('content')), 200);
     const now = Date.now();
-    const batch: KeywordLogEntry[] = [];
+    const batch: LoggedSearch[] = [];
     for (let i = 0; i < LOG_ENTRIES; i++) {
       const timestamp = new Date(now - random() * 30 * 86_400_000).toISOString();
-      batch.push({ keyword: keywords[i % keywords.length]!, timestamp, resultCount: Math.floor(random() * 20) });
+      batch.push({
+        keyword: keywords[i % keywords.length]!,
+        timestamp,
+        resultCount: Math.floor(random() * 20),
+        client: `192.0.2.${i % 200}`,
+      });
       if (batch.length === 10_000) await store.append(batch.splice(0));
     }
     await store.append(batch);

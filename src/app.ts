@@ -109,7 +109,7 @@ export function allRoutes(services: Services): Route[] {
       catalog: services.catalog,
       flushKeywordLog: () => services.keywordLog.flush(),
     }),
-    ...searchRoutes(services.search, services.keywordLog),
+    ...searchRoutes(services.search, services.keywordLog, clientAddressOf(services.config.trustProxy)),
     ...keywordLogRoutes(services.keywordLogStore, services.keywordLog),
     ...services.pages.flatMap(browserPageRoutes),
     ...metricsRoutes(services.metrics, services.config.metricsToken),

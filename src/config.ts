@@ -42,8 +42,12 @@ export interface Config {
   adminAuthFailuresPerMinute: number;
   /** How long the dispatcher holds a message it claimed; a crashed holder's messages are sent again after this. */
   outboxLeaseMs: number;
-  /** Days a message is kept once sent, skipped or given up (SPEC §6.5). */
+  /** Days a message is kept once sent, skipped or given up. */
   outboxRetentionDays: number;
+  /** Days a keyword log entry is kept. */
+  keywordLogRetentionDays: number;
+  /** Keys the hash the keyword log keeps a searching client as (for suggestions); derived from the unsubscribe secret, so every instance has the same. */
+  keywordLogClientSecret: string;
   /** Which X-Forwarded-For entries to believe: none, those of n proxies, or those of proxies at these addresses. */
   trustProxy: ProxyTrust;
   /** Open connections one peer address may hold (0: no limit); the proxies TRUST_PROXY trusts are exempt. */
@@ -164,6 +168,9 @@ const EnvSchema = z.object({
     .describe(
       'Days a message is kept after it was sent or skipped, or after it was given up (1-3650); then it is deleted with the address it names.',
     ),
+  KEYWORD_LOG_RETENTION_DAYS: integer(1, 3650)
+    .default(90)
+    .describe('Days a search is kept in the keyword log (1-3650); older entries are deleted.'),
   TRUST_PROXY: proxyTrust
     .optional()
     .describe(
@@ -250,6 +257,7 @@ export function loadConfig(env: Record<string, string | undefined>, sources: Con
   const adminTokenFile =
     tokens.length === 0 && e.APP_ENV === 'development' && sources.keptToken ? developmentTokenFile(database) : undefined;
   const adminToken = tokens[0] ?? (adminTokenFile ? sources.keptToken!(adminTokenFile) : generateToken());
+  const unsubscribeSecret = e.UNSUBSCRIBE_SECRET ?? deriveSecret('unsubscribe', adminToken);
 
   return {
     port: e.PORT,
@@ -280,7 +288,9 @@ export function loadConfig(env: Record<string, string | undefined>, sources: Con
     outboxRetentionDays: e.OUTBOX_RETENTION_DAYS,
     trustProxy: e.TRUST_PROXY ?? { hops: 0 },
     maxConnectionsPerClient: e.MAX_CONNECTIONS_PER_CLIENT,
-    unsubscribeSecret: e.UNSUBSCRIBE_SECRET ?? deriveSecret('unsubscribe', adminToken),
+    unsubscribeSecret,
+    keywordLogRetentionDays: e.KEYWORD_LOG_RETENTION_DAYS,
+    keywordLogClientSecret: deriveSecret('keyword-log-clients', unsubscribeSecret),
     metricsToken: e.METRICS_TOKEN,
     shutdownDrainMs: (e.SHUTDOWN_DRAIN_SECONDS ?? (e.APP_ENV === 'development' ? 0 : 5)) * 1000,
     logLevel: e.LOG_LEVEL,

@@ -25,7 +25,9 @@ import { createMetrics } from './metrics/metrics.ts';
 import { loadSiteIndex } from './search/prebuilt-index.ts';
 import { siteSearch } from './search/site-search.ts';
 import { createSuggester } from './search/suggest.ts';
-import { keywordsWithResultsSince } from './keyword-log/analytics.ts';
+import { startKeywordLogRetention } from './keyword-log/retention.ts';
+import { suggestedKeywords } from './keyword-log/suggestions.ts';
+import { suggestibleKeyword } from './search/suggestible.ts';
 
 /** The most searched keywords suggestions draw on. */
 const SUGGESTED_KEYWORDS = 1000;
@@ -34,6 +36,8 @@ const SUGGESTED_KEYWORDS = 1000;
 const KEY_PURGE = { intervalMs: 10 * 60_000, batchSize: 1000 };
 /** Messages past OUTBOX_RETENTION_DAYS: looked for as often, deleted as many a statement (bench/outbox-retention.ts). */
 const OUTBOX_PURGE = { intervalMs: 10 * 60_000, batchSize: 1000 };
+/** Keyword log entries past KEYWORD_LOG_RETENTION_DAYS, and suggestion clients past its window: the same. */
+const KEYWORD_LOG_PURGE = { intervalMs: 10 * 60_000, batchSize: 1000 };
 
 /** How long shutdown waits for requests in flight before closing their connections. */
 const DRAIN_TIMEOUT_MS = 10_000;
@@ -70,7 +74,10 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
     await database.close();
     throw error;
   });
-  const keywordLogStore = createKeywordLogStore(database);
+  const keywordLogStore = createKeywordLogStore(database, {
+    clientSecret: config.keywordLogClientSecret,
+    suggestible: suggestibleKeyword(searchIndex),
+  });
   const keywordLog = createKeywordLogWriter(keywordLogStore, log);
   const delivery = await createDelivery(config, log, database);
   const dispatcher = new Dispatcher({
@@ -107,9 +114,7 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
     search: {
       siteSearch: siteSearch(searchIndex),
       indexFile,
-      suggester: createSuggester(searchIndex.documents, async (since) =>
-        (await keywordsWithResultsSince(database.db, since, SUGGESTED_KEYWORDS)).map(({ keyword }) => keyword),
-      ),
+      suggester: createSuggester(searchIndex.documents, (since) => suggestedKeywords(database.db, since, SUGGESTED_KEYWORDS)),
     },
     keywordLogStore,
     keywordLog,
@@ -135,6 +140,11 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
   dispatcher.start();
   const keyPurge = startKeyPurge(database.db, log, { ...KEY_PURGE, now });
   const outboxRetention = startOutboxRetention(database, log, { ...OUTBOX_PURGE, retentionDays: config.outboxRetentionDays, now });
+  const keywordLogRetention = startKeywordLogRetention(database.db, log, {
+    ...KEYWORD_LOG_PURGE,
+    retentionDays: config.keywordLogRetentionDays,
+    now,
+  });
   const { port } = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
 
@@ -154,6 +164,7 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
       await delivery.close();
       await keyPurge.close();
       await outboxRetention.close();
+      await keywordLogRetention.close();
       await database.close();
     },
   };

@@ -122,9 +122,9 @@ for (const dialect of DIALECTS) {
     test('searches of the last 30 days: totals, the top ten, the top ten that found nothing, and thirty Japan days', async () => {
       const now = Date.now();
       const todayStart = Date.parse(`${japanDate(now)}T00:00:00+09:00`);
-      const entries: { keyword: string; timestamp: string; resultCount: number }[] = [];
+      const entries: { keyword: string; timestamp: string; resultCount: number; client: string }[] = [];
       const search = (keyword: string, time: number, resultCount = 3) =>
-        entries.push({ keyword, timestamp: new Date(time).toISOString(), resultCount });
+        entries.push({ keyword, timestamp: new Date(time).toISOString(), resultCount, client: '192.0.2.1' });
       // Today in Japan, however early in the day the test runs.
       const recent = now - Math.min(2 * HOUR, (now - todayStart) / 2);
       for (let i = 0; i < 5; i++) search('vco', recent - i * 1000);

@@ -1,8 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { createKeywordLogStore } from '../src/keyword-log/store.ts';
+import { openDatabase } from '../src/db/database.ts';
+import { createLogger } from '../src/log.ts';
 import { DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
+import { freshTarget } from './helpers/dialects.ts';
+import { waitUntil } from './helpers/wait.ts';
 
-// GET /api/keyword-logs over real HTTP on both dialects (seed "GET /api/keyword-logs", SPEC §3).
+// GET /api/keyword-logs over real HTTP on both dialects: the window, its limits and errors, masked
+// contact details, and the retention that keeps the log bounded.
 
 const DAY = 86_400_000;
 const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
@@ -22,8 +28,9 @@ for (const dialect of DIALECTS) {
       { keyword: 'older', timestamp: '2025-01-01T00:00:00.000Z', resultCount: 2 },
     ];
     before(async () => {
-      app = await startTestApp({ dialect });
-      await app.services.keywordLogStore.append([...old, ...recent]);
+      // Some entries are almost two years old: the longest retention keeps them.
+      app = await startTestApp({ dialect, env: { KEYWORD_LOG_RETENTION_DAYS: '3650' } });
+      await app.services.keywordLogStore.append([...old, ...recent].map((entry) => ({ ...entry, client: '192.0.2.1' })));
     });
     after(() => app.close());
 
@@ -94,11 +101,76 @@ for (const dialect of DIALECTS) {
       }
     });
 
+    test('an email address or a phone number pasted into search is masked in the public log', async () => {
+      for (const q of ['taro@example.com 090-1234-5678', 'vco ＴＡＲＯ＠ＥＸＡＭＰＬＥ．ＣＯＭ', '電話 +81 90 1234 5678'])
+        await app.request(`/api/search?q=${encodeURIComponent(q)}`);
+      await app.services.keywordLog.flush();
+      const { body } = await logs('?limit=3');
+      assert.deepEqual(
+        body.logs.map((entry: { keyword: string }) => entry.keyword),
+        ['電話 ＊', 'vco ＊', '＊ ＊'],
+      );
+      assert.doesNotMatch(JSON.stringify(await (await app.admin('/api/admin-dashboard-stats', {})).json()), /taro|1234/i);
+    });
+
     test('OPTIONS is the preflight; other methods get 405 with Allow', async () => {
       assert.equal((await app.request('/api/keyword-logs', { method: 'OPTIONS' })).status, 204);
       const response = await app.request('/api/keyword-logs', { method: 'POST', body: '{}' });
       assert.equal(response.status, 405);
       assert.equal(response.headers.get('allow'), 'GET, HEAD, OPTIONS');
     });
+  });
+}
+
+for (const dialect of DIALECTS) {
+  test(`retention (${dialect}): a start deletes entries older than KEYWORD_LOG_RETENTION_DAYS, with their hourly counts, in batches; newer ones stay`, async () => {
+    const target = await freshTarget(dialect);
+    const seeded = await openDatabase(target, createLogger('silent'));
+    const store = createKeywordLogStore(seeded, { clientSecret: 'test', suggestible: () => true });
+    const entry = (keyword: string, days: number, client = '192.0.2.1') => ({
+      keyword,
+      timestamp: ago(days * DAY),
+      resultCount: 1,
+      client,
+    });
+    for (let batch = 0; batch < 5; batch++)
+      await store.append(Array.from({ length: 500 }, (_, i) => entry(`old-${batch}-${i % 50}`, 40 + batch + i / 1000)));
+    await store.append([entry('kept', 34), entry('kept', 1, '192.0.2.2'), entry('kept', 1, '192.0.2.3'), entry('fresh', 0)]);
+    await seeded.close();
+    const app = await startTestApp({
+      dialect,
+      env: { DATABASE_URL: target.dialect === 'sqlite' ? `sqlite:${target.path}` : target.url, KEYWORD_LOG_RETENTION_DAYS: '35' },
+    });
+    try {
+      const everything = `/api/keyword-logs?from=2000-01-01T00:00:00Z&to=${encodeURIComponent(ago(-DAY))}&limit=5000`;
+      const left = await waitUntil(
+        async () => {
+          const body = (await (await app.request(everything)).json()) as { total: number; logs: { keyword: string }[] };
+          return body.total === 4 && body.logs.length === 4 ? body.logs : undefined;
+        },
+        { what: 'the purge at start' },
+      );
+      assert.deepEqual(left.map((l) => l.keyword).sort(), ['fresh', 'kept', 'kept', 'kept']);
+      const { db } = app.services.database;
+      const counted = async () =>
+        (await db.selectFrom('keyword_hours').select('keyword').distinct().execute()).map((row) => row.keyword).sort();
+      await waitUntil(async () => (await counted()).length === 2, { what: 'the hourly counts of the deleted entries gone too' });
+      assert.deepEqual(await counted(), ['fresh', 'kept']);
+      // A client whose last search of a keyword is older than the 30 days suggestions look at no longer counts.
+      await waitUntil(
+        async () => (await db.selectFrom('keyword_clients').select('client').where('keyword', '=', 'kept').execute()).length === 2,
+        {
+          what: 'the 34-day-old client forgotten',
+        },
+      );
+      const kept = await db.selectFrom('keyword_suggestions').selectAll().where('keyword', '=', 'kept').executeTakeFirstOrThrow();
+      assert.equal(kept.clients, 2);
+      assert.equal(
+        await db.selectFrom('keyword_suggestions').select('keyword').where('keyword', 'like', 'old-%').executeTakeFirst(),
+        undefined,
+      );
+    } finally {
+      await app.close();
+    }
   });
 }

@@ -2,8 +2,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
 
-// GET /api/search/suggest over real HTTP on both stores (SPEC §8): completions of the last word from
-// titles, tags and keywords searched with results in the last 30 days, never one that found nothing.
+// GET /api/search/suggest over real HTTP on both stores: completions of the last word from titles,
+// tags and keywords shoppers searched with results in the last 30 days. A keyword is offered only
+// when at least three different clients searched it with results, it is at most 3 words and 30
+// characters, every word of it is in the site's index, and it holds no URL, `@` or `＊`: so one
+// visitor cannot put words of their own in every shopper's suggestions. Shoppers are told apart by
+// their address (here X-Forwarded-For through a trusted proxy, as the rate limit tells them apart).
 
 interface Body {
   success: boolean;
@@ -11,23 +15,35 @@ interface Body {
 }
 
 const DAY = 24 * 60 * 60 * 1000;
+const POISON = 'vco ×10 【公式】在庫処分90%OFF→ https://evil.example/sale';
 
 for (const dialect of DIALECTS) {
   describe(`search suggestions on ${dialect}`, () => {
     let app: TestApp;
     const totals = new Map<string, number>();
+    const searchAs = async (client: string, q: string) => {
+      const response = await app.request(`/api/search?q=${encodeURIComponent(q)}`, { headers: { 'x-forwarded-for': client } });
+      totals.set(q, ((await response.json()) as { totalResults: number }).totalResults);
+    };
+    const shoppers = ['198.51.100.1', '198.51.100.2', '198.51.100.3'];
     before(async () => {
-      app = await startTestApp({ dialect });
-      // Searched by shoppers, through the service: found something, or nothing.
-      for (const q of ['パッチケーブル', 'パッチケーブル', 'パッチケーブル', 'パッチング', 'パッチワーク刺繍', 'vco tuning']) {
-        const body = (await (await app.request(`/api/search?q=${encodeURIComponent(q)}`)).json()) as { totalResults: number };
-        totals.set(q, body.totalResults);
-      }
-      // A keyword that found something once and nothing once, and one searched before the window.
+      app = await startTestApp({ dialect, env: { TRUST_PROXY: 'true' } });
+      // Three shoppers search; パッチケーブル is searched most.
+      for (const client of shoppers)
+        for (const q of ['パッチケーブル', 'パッチケーブル', 'パッチング', 'パッチワーク刺繍', 'vco tuning', POISON])
+          await searchAs(client, q);
+      // One visitor alone, however often: never a suggestion.
+      for (let i = 0; i < 20; i++) await searchAs('203.0.113.9', 'パッチ ケーブル');
+      // Three shoppers 40 days ago: outside the window. And an advertisement with a link that found
+      // pages (on a site whose pages hold its words), searched by three clients.
       await app.services.keywordLogStore.append([
-        { keyword: 'パッチ両方', timestamp: new Date(Date.now() - DAY).toISOString(), resultCount: 3 },
-        { keyword: 'パッチ両方', timestamp: new Date(Date.now() - 2 * DAY).toISOString(), resultCount: 0 },
-        { keyword: 'パッチ昔の検索', timestamp: new Date(Date.now() - 40 * DAY).toISOString(), resultCount: 5 },
+        ...shoppers.map((client) => ({
+          keyword: 'パッチ',
+          timestamp: new Date(Date.now() - 40 * DAY).toISOString(),
+          resultCount: 5,
+          client,
+        })),
+        ...shoppers.map((client) => ({ keyword: POISON, timestamp: new Date().toISOString(), resultCount: 5, client })),
       ]);
       await app.services.keywordLog.flush();
     });
@@ -40,8 +56,11 @@ for (const dialect of DIALECTS) {
     };
     const texts = (body: Body) => body.suggestions.map((s) => `${s.kind}:${s.text}`);
 
-    test('completes the last word: searched keywords with results first, most searched first; never one that found nothing', async () => {
-      assert.ok(totals.get('パッチケーブル')! > 0 && totals.get('パッチング')! > 0, 'these find pages');
+    test('completes the last word: keywords three shoppers searched with results first, most searched first; never one that found nothing, one searched by one visitor, or one from before the window', async () => {
+      assert.ok(
+        totals.get('パッチケーブル')! > 0 && totals.get('パッチング')! > 0 && totals.get('パッチ ケーブル')! > 0,
+        'these find pages',
+      );
       assert.equal(totals.get('パッチワーク刺繍'), 0, 'this finds nothing');
       const { response, body } = await suggest('パッチ');
       assert.equal(body.success, true);
@@ -50,10 +69,14 @@ for (const dialect of DIALECTS) {
       const seen = texts(body);
       assert.deepEqual(seen.slice(0, 2), ['keyword:パッチケーブル', 'keyword:パッチング']);
       assert.ok(seen.length <= 8 && seen.length > 2, seen.join(', '));
-      for (const never of ['パッチワーク刺繍', 'パッチ両方', 'パッチ昔の検索'])
-        assert.ok(!seen.some((s) => s.endsWith(`:${never}`)), never);
+      for (const never of ['パッチワーク刺繍', 'パッチ ケーブル', 'パッチ']) assert.ok(!seen.some((s) => s === `keyword:${never}`), never);
       // The same text is offered once, even when it is also a title or a tag.
       assert.equal(new Set(body.suggestions.map((s) => s.text.toLowerCase())).size, body.suggestions.length);
+    });
+
+    test('a search carrying a link and an advertisement never becomes a suggestion, even when three clients make it', async () => {
+      for (const q of ['https', '在庫', 'vco', 'evil', '【公式'])
+        assert.ok(!texts((await suggest(q)).body).some((s) => s.includes('evil') || s.includes('在庫処分')), q);
     });
 
     test('titles and tags complete the word where it begins them or one of their words, normalised as search is', async () => {

@@ -12,6 +12,7 @@ import * as idempotencyKeys from './migrations/009-idempotency-keys.ts';
 import * as recordHistory from './migrations/010-record-history.ts';
 import * as recordSortIndexes from './migrations/011-record-sort-indexes.ts';
 import * as addressLookup from './migrations/012-address-lookup.ts';
+import * as keywordSuggestions from './migrations/013-keyword-suggestions.ts';
 
 /** Every migration, in order. A new one is a new file here, never an edit to a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -27,6 +28,7 @@ const migrations: Record<string, Migration> = {
   '010-record-history': recordHistory,
   '011-record-sort-indexes': recordSortIndexes,
   '012-address-lookup': addressLookup,
+  '013-keyword-suggestions': keywordSuggestions,
 };
 
 const ATTEMPTS = 4;

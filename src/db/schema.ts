@@ -11,6 +11,8 @@ export interface Tables {
   keyword_logs: KeywordLogRow;
   keyword_log_hours: KeywordLogHourRow;
   keyword_hours: KeywordHourRow;
+  keyword_clients: KeywordClientRow;
+  keyword_suggestions: KeywordSuggestionRow;
   outbox: OutboxRow;
   preorders: PreorderRow;
   preorder_customers: PreorderCustomerRow;
@@ -65,6 +67,22 @@ export interface KeywordHourRow {
   keyword: string;
   searches: number;
   zero_result_searches: number;
+}
+
+/** A client that searched a keyword that may be suggested, with results (migration 013). */
+export interface KeywordClientRow {
+  keyword: string;
+  /** The client's address as a keyed hash (HMAC-SHA256, cut to 128 bits). */
+  client: string;
+  last_searched_at: string;
+}
+
+/** A keyword that may be suggested: how many clients of keyword_clients searched it, and how often. */
+export interface KeywordSuggestionRow {
+  keyword: string;
+  clients: number;
+  searches: number;
+  last_searched_at: string;
 }
 
 /** One message to deliver (an email, a chat post), written in the same transaction as its cause. */

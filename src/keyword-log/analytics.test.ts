@@ -41,9 +41,10 @@ for (const dialect of DIALECTS) {
     test('totals, zero-result counts and top keywords equal counting the entries, wherever the window starts', async () => {
       const database = await openDatabase(await freshTarget(dialect), createLogger('silent'));
       after(() => database.close());
-      const store = createKeywordLogStore(database);
+      const store = createKeywordLogStore(database, { clientSecret: 'test', suggestible: () => false });
       const log = entries();
-      for (let i = 0; i < log.length; i += 150) await store.append(log.slice(i, i + 150));
+      for (let i = 0; i < log.length; i += 150)
+        await store.append(log.slice(i, i + 150).map((entry) => ({ ...entry, client: '192.0.2.1' })));
 
       const starts = [
         '2026-02-28T23:00:00.000Z',

@@ -51,34 +51,3 @@ export async function topKeywordsSince(
     .execute();
   return rows.map((row) => ({ keyword: row.keyword, count: Number(row.count) }));
 }
-
-/**
- * Keywords searched since `since` whose every search found something, most searched first, ties
- * by keyword: what search suggestions may offer (a keyword that ever found nothing is never one).
- */
-export async function keywordsWithResultsSince(
-  db: Kysely<Tables>,
-  since: string,
-  limit: number,
-): Promise<{ keyword: string; count: number }[]> {
-  const { head, hoursFrom } = splitSince(since);
-  const entries = db
-    .selectFrom('keyword_logs')
-    .select(['keyword', sql<number>`1`.as('searches'), sql<number>`case when result_count = 0 then 1 else 0 end`.as('zero')])
-    .where('timestamp', '>=', head.from)
-    .where('timestamp', '<', head.to);
-  const hours = db
-    .selectFrom('keyword_hours')
-    .select(['keyword', sql<number>`searches`.as('searches'), sql<number>`zero_result_searches`.as('zero')])
-    .where('hour', '>=', hoursFrom);
-  const rows = await db
-    .selectFrom(hours.unionAll(entries).as('counted'))
-    .select((eb) => ['counted.keyword', eb.fn.sum<number>('counted.searches').as('count')])
-    .groupBy('counted.keyword')
-    .having((eb) => eb(eb.fn.sum('counted.zero'), '=', 0))
-    .orderBy('count', 'desc')
-    .orderBy('counted.keyword')
-    .limit(limit)
-    .execute();
-  return rows.map((row) => ({ keyword: row.keyword, count: Number(row.count) }));
-}

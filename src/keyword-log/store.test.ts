@@ -7,13 +7,13 @@ import { openDatabase } from '../db/database.ts';
 import { createLogger } from '../log.ts';
 import { createKeywordLogStore } from './store.ts';
 
-const entry = (keyword: string, timestamp: string) => ({ keyword, timestamp, resultCount: 1 });
+const entry = (keyword: string, timestamp: string) => ({ keyword, timestamp, resultCount: 1, client: '192.0.2.1' });
 
 test('the hourly counts make totals exact at any window edge', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'tenpo-keyword-log-'));
   const database = await openDatabase({ dialect: 'sqlite', path: join(dir, 'log.db') }, createLogger('silent'));
   t.after(() => database.close());
-  const store = createKeywordLogStore(database);
+  const store = createKeywordLogStore(database, { clientSecret: 'test', suggestible: () => false });
   const times = [
     '2026-03-01T09:59:59.999Z',
     '2026-03-01T10:00:00.000Z',

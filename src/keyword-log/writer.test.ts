@@ -13,7 +13,7 @@ async function openStore(): Promise<Database> {
   return openDatabase({ dialect: 'sqlite', path: join(dir, 'log.db') }, createLogger('silent'));
 }
 
-const entry = (keyword: string, timestamp = new Date().toISOString()) => ({ keyword, timestamp, resultCount: 1 });
+const entry = (keyword: string, client = '192.0.2.1') => ({ keyword, timestamp: new Date().toISOString(), resultCount: 1, client });
 const EVERYTHING = { from: '2000-01-01T00:00:00.000Z', to: '2100-01-01T00:00:00.000Z', limit: 5000 };
 // An interval no test lasts: every write here is caused by a full batch, flush() or close().
 const NEVER = 3_600_000;
@@ -21,8 +21,13 @@ const NEVER = 3_600_000;
 test('appending writes nothing until a batch fills, a flush or the close', async (t) => {
   const database = await openStore();
   t.after(() => database.close());
-  const store = createKeywordLogStore(database);
-  const writer = createKeywordLogWriter(store, createLogger('silent'), { batchSize: 3, intervalMs: NEVER, maxWaiting: 100 });
+  const store = createKeywordLogStore(database, { clientSecret: 'test', suggestible: () => false });
+  const writer = createKeywordLogWriter(store, createLogger('silent'), {
+    batchSize: 3,
+    intervalMs: NEVER,
+    maxWaiting: 100,
+    perClientPerMinute: 100,
+  });
   writer.append(entry('a'));
   writer.append(entry('b'));
   await new Promise((resolve) => setImmediate(resolve));
@@ -41,7 +46,7 @@ test('appending writes nothing until a batch fills, a flush or the close', async
 
 test('a failing store skips and counts entries, warns once, and recovers', async () => {
   const database = await openStore();
-  const store = createKeywordLogStore(database);
+  const store = createKeywordLogStore(database, { clientSecret: 'test', suggestible: () => false });
   const lines: { level: number; msg: string; skipped?: number }[] = [];
   const log = createLogger('info', { write: (line: string) => lines.push(JSON.parse(line)) });
   const writer = createKeywordLogWriter(
@@ -50,7 +55,7 @@ test('a failing store skips and counts entries, warns once, and recovers', async
       read: store.read,
     },
     log,
-    { batchSize: 10, intervalMs: NEVER, maxWaiting: 3 },
+    { batchSize: 10, intervalMs: NEVER, maxWaiting: 3, perClientPerMinute: 100 },
   );
   let failing = true;
   writer.append(entry('lost-1'));
@@ -70,4 +75,22 @@ test('a failing store skips and counts entries, warns once, and recovers', async
   assert.ok(lines.some((l) => l.msg === 'keyword log writes resumed' && l.skipped === 4));
   await writer.close();
   await database.close();
+});
+
+test("one client's searches beyond its minute's share are answered but not logged; other clients are logged", async (t) => {
+  const database = await openStore();
+  t.after(() => database.close());
+  const store = createKeywordLogStore(database, { clientSecret: 'test', suggestible: () => false });
+  const writer = createKeywordLogWriter(store, createLogger('silent'), {
+    batchSize: 100,
+    intervalMs: NEVER,
+    maxWaiting: 1000,
+    perClientPerMinute: 5,
+  });
+  for (let i = 0; i < 50; i++) writer.append(entry(`flood-${i}`, '203.0.113.66'));
+  writer.append(entry('vco', '198.51.100.1'));
+  await writer.close();
+  assert.deepEqual(writer.counts(), { queued: 51, written: 6, skipped: 45 });
+  const { logs } = await store.read(EVERYTHING);
+  assert.deepEqual(logs.map((l) => l.keyword).sort(), ['flood-0', 'flood-1', 'flood-2', 'flood-3', 'flood-4', 'vco']);
 });

@@ -1,5 +1,6 @@
+import { ClientBudgets } from '../http/rate-limit.ts';
 import type { Logger } from '../log.ts';
-import type { KeywordLogEntry, KeywordLogStore } from './store.ts';
+import type { KeywordLogStore, LoggedSearch } from './store.ts';
 
 export interface KeywordLogWriterOptions {
   /** A batch is written as soon as this many entries wait. */
@@ -8,20 +9,32 @@ export interface KeywordLogWriterOptions {
   intervalMs: number;
   /** Entries beyond this many waiting (the store is slow, or down) are skipped. */
   maxWaiting: number;
+  /**
+   * Searches one client may add to the log in a minute; its searches beyond them are answered but
+   * not logged (skipped), so one client's flood cannot grow the log, or what is read from it, at
+   * the rate it can send requests. A shopper typing, even with a search at every keystroke, stays
+   * well below it.
+   */
+  perClientPerMinute: number;
 }
 
-export const DEFAULT_WRITER_OPTIONS: KeywordLogWriterOptions = { batchSize: 500, intervalMs: 1_000, maxWaiting: 50_000 };
+export const DEFAULT_WRITER_OPTIONS: KeywordLogWriterOptions = {
+  batchSize: 500,
+  intervalMs: 1_000,
+  maxWaiting: 50_000,
+  perClientPerMinute: 120,
+};
 
 export interface KeywordLogWriter {
-  /** Queues one entry. Never waits and never throws: a search must not notice the log. */
-  append(entry: KeywordLogEntry): void;
+  /** Queues one search. Never waits and never throws: a search must not notice the log. */
+  append(search: LoggedSearch): void;
   /** Writes everything queued so far (after any write under way). Never rejects. */
   flush(): Promise<void>;
   /** Stops the timer and writes what is left; call before the store closes. */
   close(): Promise<void>;
   /**
-   * Since the start: entries appended, written, and skipped because the store failed or the queue was
-   * full. `queued` is `written + skipped` plus what waits.
+   * Since the start: entries appended, written, and skipped because the store failed, the queue was
+   * full or their client had used its minute's share. `queued` is `written + skipped` plus what waits.
    */
   counts(): { queued: number; written: number; skipped: number };
 }
@@ -37,7 +50,8 @@ export function createKeywordLogWriter(
   log: Logger,
   options: KeywordLogWriterOptions = DEFAULT_WRITER_OPTIONS,
 ): KeywordLogWriter {
-  let waiting: KeywordLogEntry[] = [];
+  let waiting: LoggedSearch[] = [];
+  const budgets = new ClientBudgets(options.perClientPerMinute, Date.now);
   let queued = 0;
   let written = 0;
   let skipped = 0;
@@ -91,13 +105,13 @@ export function createKeywordLogWriter(
   timer.unref();
 
   return {
-    append: (entry) => {
+    append: (search) => {
       queued += 1;
-      if (waiting.length >= options.maxWaiting) {
+      if (waiting.length >= options.maxWaiting || budgets.take(search.client) > 0) {
         skip(1);
         return;
       }
-      waiting.push(entry);
+      waiting.push(search);
       if (waiting.length === options.batchSize) void flush();
     },
     flush,

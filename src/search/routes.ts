@@ -119,7 +119,11 @@ export interface SearchServices {
   suggester: Suggester;
 }
 
-export function searchRoutes({ siteSearch, indexFile, suggester }: SearchServices, keywordLog: KeywordLogWriter): Route[] {
+export function searchRoutes(
+  { siteSearch, indexFile, suggester }: SearchServices,
+  keywordLog: KeywordLogWriter,
+  clientAddress: (c: Context) => string,
+): Route[] {
   // Made on first request: a service whose storefront never searches in the browser hashes nothing.
   let asset: StaticFile | undefined;
   const indexFileAsset = () =>
@@ -134,7 +138,12 @@ export function searchRoutes({ siteSearch, indexFile, suggester }: SearchService
   const send = (c: Context<AppEnv>, answer: Answer) => {
     // A HEAD is not a search anybody made (monitors, link checkers): it is not logged.
     if (answer.query !== '' && c.req.method === 'GET') {
-      keywordLog.append({ keyword: answer.query, timestamp: new Date().toISOString(), resultCount: answer.totalResults });
+      keywordLog.append({
+        keyword: answer.query,
+        timestamp: new Date().toISOString(),
+        resultCount: answer.totalResults,
+        client: clientAddress(c),
+      });
     }
     return sendCachedJson(c, answer.json, CACHE_HEADERS);
   };
@@ -189,8 +198,9 @@ export function searchRoutes({ siteSearch, indexFile, suggester }: SearchService
       method: 'GET',
       path: '/api/search/suggest',
       tag: 'Search',
-      summary: 'Completions of the last word typed: page titles, tags, and keywords searched with results in the last 30 days',
-      description: 'A keyword any of whose searches found nothing is never suggested. Empty `q` → no suggestions. Not logged.',
+      summary: 'Completions of the last word typed: page titles, tags, and keywords shoppers searched with results in the last 30 days',
+      description:
+        'A keyword is suggested only when at least three different clients searched it with results in the last 30 days, it is at most 3 words and 30 characters, every word of it is in the site index, and it holds no URL, `@` or `＊`. Empty `q` → no suggestions. Not logged.',
       cors: 'any',
       query: SuggestQuery,
       invalid: TAKES_ANYTHING,

@@ -4,8 +4,9 @@ import type { ContentDocument } from './index-fields.ts';
 import { normalizeQuery } from './search.ts';
 
 /**
- * Completions of the last word being typed (SPEC §8): page titles, tags, and keywords shoppers
- * searched in the last 30 days that always found something. A candidate completes the word when,
+ * Completions of the last word being typed: page titles, tags, and keywords shoppers searched with
+ * results in the last 30 days (at least three of them, keyword-log/suggestions.ts, and only keywords
+ * that may be suggested at all, suggestible.ts). A candidate completes the word when,
  * normalised as search normalises (NFKC, case, kana), it begins with it, or one of its later words
  * does (`vc` → `Fennelwire Twin Reed VCO`). Candidates that begin with the word come first; then
  * keywords, most searched first, then tags, then titles, shorter first. The same text (normalised)
@@ -33,7 +34,7 @@ export interface Suggester {
   suggest(q: string): Promise<Suggestion[]>;
 }
 
-/** Keywords searched since a moment that always found something, most searched first. */
+/** Keywords to offer, searched since a moment, most searched first. */
 export type LoadKeywords = (since: string) => Promise<string[]>;
 
 const KEYWORD_WINDOW_MS = 30 * 24 * 60 * 60 * 1000;
