@@ -39,6 +39,9 @@ const OUTBOX_PURGE = { intervalMs: 10 * 60_000, batchSize: 1000 };
 /** Keyword log entries past KEYWORD_LOG_RETENTION_DAYS, and suggestion clients past its window: the same. */
 const KEYWORD_LOG_PURGE = { intervalMs: 10 * 60_000, batchSize: 1000 };
 
+/** Connections the kernel may queue for the service to accept. */
+const LISTEN_BACKLOG = 4096;
+
 /** How long shutdown waits for requests in flight before closing their connections. */
 const DRAIN_TIMEOUT_MS = 10_000;
 
@@ -186,7 +189,10 @@ function listen(
     const server = createNodeServer(fetch, hostname, limits);
     server.once('listening', () => resolve(server));
     server.once('error', reject);
-    server.listen(port, hostname);
+    // A deep accept queue (the kernel caps it at net.core.somaxconn): a burst of connections, a
+    // stranger's flood included, waits there to be accepted (and, past the per-client limit, closed)
+    // instead of having the SYNs of everybody else dropped once Node's default 511 are queued.
+    server.listen({ port, host: hostname, backlog: LISTEN_BACKLOG });
   });
 }
 

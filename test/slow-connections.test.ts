@@ -38,15 +38,15 @@ function slowConnection(app: TestApp, from: string): Promise<Slow> {
   });
 }
 
-/** GET /healthz from `from` on a connection of its own: the status, or 0 when the service does not answer. */
-function healthFrom(app: TestApp, from: string): Promise<number> {
+/** GET /healthz from `from` on a connection of its own: the status, or why the service did not answer. */
+function healthFrom(app: TestApp, from: string): Promise<number | string> {
   return new Promise((resolve) => {
     const req = request(`${app.url}/healthz`, { localAddress: from, agent: false, timeout: 5_000 }, (res) => {
       res.resume();
       resolve(res.statusCode ?? 0);
     });
-    req.on('timeout', () => req.destroy());
-    req.on('error', () => resolve(0));
+    req.on('timeout', () => req.destroy(new Error('no answer within 5 s')));
+    req.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
     req.end();
   });
 }
@@ -131,7 +131,7 @@ describe('connections a stranger holds', () => {
       }
     };
     const attack = Promise.all(Array.from({ length: IN_FLIGHT }, attacker)).finally(() => (stop = true));
-    const probes: number[] = [];
+    const probes: (number | string)[] = [];
     while (!stop) {
       probes.push(await healthFrom(app, BYSTANDER));
       await new Promise((resolve) => setTimeout(resolve, 20));
