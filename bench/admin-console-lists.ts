@@ -6,6 +6,7 @@ import { loadCatalog } from '../src/catalog/catalog.ts';
 import { openDatabase, type Database } from '../src/db/database.ts';
 import type { Tables } from '../src/db/schema.ts';
 import { createLogger } from '../src/log.ts';
+import { createMessaging } from '../src/messaging/messaging.ts';
 import { listActive, listArchived } from '../src/records/lists.ts';
 import { reservationKind } from '../src/reservations/record-kind.ts';
 import { SORT_COLUMNS } from '../src/reservations/schemas.ts';
@@ -39,7 +40,9 @@ export async function runLists(): Promise<string[]> {
   const cluster = await startPostgres();
   const log = createLogger('warn');
   // listActive reads only the kind's table, search and sort columns and its item shape; its emails are never sent here.
-  const kind = reservationKind({ catalog: loadCatalog('data/products.json'), publicBaseUrl: 'http://localhost', manageSecret: 'bench' });
+  const kind = reservationKind(
+    createMessaging({ catalog: loadCatalog('data/products.json'), publicBaseUrl: 'http://localhost', linkSecret: 'bench' }),
+  );
   const rows: Record<string, string | number>[] = [];
   const plans: Record<string, string | number>[] = [];
   const verdicts: string[] = [];

@@ -28,6 +28,7 @@ import { messageLogRoutes } from './messaging/log/routes.ts';
 import { metricsRoutes } from './metrics/routes.ts';
 import type { SendEmail } from './messaging/delivery/delivery.ts';
 import type { Dispatcher } from './messaging/delivery/dispatcher.ts';
+import type { Messaging } from './messaging/messaging.ts';
 import { preorderRoutes } from './preorders/routes.ts';
 import type { WriteReservation } from './reservations/reserve.ts';
 import { reservationRoutes } from './reservations/routes.ts';
@@ -42,6 +43,8 @@ export interface Services {
   log: Logger;
   database: Database;
   catalog: Catalog;
+  /** What the domains tell about what happened, in its transaction, to queue its messages. */
+  messaging: Messaging;
   /** Delivers the outbox; wake it after committing messages. */
   dispatcher: Dispatcher;
   /** Sends an email through the configured provider at once, bypassing the outbox (the staff's test send). */
@@ -83,7 +86,7 @@ export function allRoutes(services: Services): Route[] {
       rateLimit: services.publicWriteLimit,
       wakeDispatcher,
       now: services.now,
-      publicBaseUrl: services.config.publicBaseUrl,
+      messaging: services.messaging,
       manageSecret: services.config.unsubscribeSecret,
     }),
     ...preorderRoutes({ database: services.database, catalog: services.catalog, now: services.now }),
@@ -92,7 +95,7 @@ export function allRoutes(services: Services): Route[] {
       catalog: services.catalog,
       write: services.writeSignup,
       rateLimit: services.publicWriteLimit,
-      publicBaseUrl: services.config.publicBaseUrl,
+      messaging: services.messaging,
       unsubscribeSecret: services.config.unsubscribeSecret,
       wakeDispatcher,
     }),

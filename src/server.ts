@@ -19,7 +19,8 @@ import { Dispatcher, type DispatcherTimings } from './messaging/delivery/dispatc
 import { reservationWriter } from './reservations/reserve.ts';
 import { signupWriter } from './subscriptions/signup.ts';
 import { loadBrowserPages } from './web-assets/browser-page.ts';
-import { outboxBacklog } from './messaging/outbox/counts.ts';
+import { outboxBacklog } from './messaging/figures.ts';
+import { createMessaging } from './messaging/messaging.ts';
 import { startOutboxRetention } from './messaging/outbox/retention.ts';
 import { createMetrics } from './metrics/metrics.ts';
 import { loadSiteIndex } from './search/prebuilt-index.ts';
@@ -90,8 +91,9 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
     timings: { leaseMs: config.outboxLeaseMs, ...options.dispatcher },
   });
   const now = options.now ?? (() => new Date());
-  const writeReservation = reservationWriter(database, now);
-  const writeSignup = signupWriter(database, now);
+  const messaging = createMessaging({ catalog, publicBaseUrl: config.publicBaseUrl, linkSecret: config.unsubscribeSecret });
+  const writeReservation = reservationWriter(database, messaging, now);
+  const writeSignup = signupWriter(database, messaging, now);
   const clientAddress = clientAddressOf(config.trustProxy);
   const publicWriteLimit = createRateLimit({ perMinute: config.rateLimitPerMinute, clientAddress, budgets });
   const adminFailures = adminThrottle({ perMinute: config.adminAuthFailuresPerMinute, clientAddress, budgets: adminFailureBudgets });
@@ -106,6 +108,7 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
     log,
     database,
     catalog,
+    messaging,
     dispatcher,
     sendEmail: delivery.sendEmail,
     readiness,

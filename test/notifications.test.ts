@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
 import type { DispatcherTimings } from '../src/messaging/delivery/dispatcher.ts';
-import { countUndelivered } from '../src/messaging/outbox/counts.ts';
+import { countUndelivered } from '../src/messaging/figures.ts';
 import { claimDueMessages, enqueueMessages } from '../src/messaging/outbox/store.ts';
 import { DIALECTS, startTestApp, type Dialect, type TestApp } from './helpers/app.ts';
 import { startHttpReceiver, type HttpReceiver, type ReceivedRequest } from './helpers/http-receiver.ts';

@@ -118,9 +118,9 @@ for (const dialect of DIALECTS) {
     });
 
     test('twenty signups racing in twenty transactions of their own (no group commit): still one subscription', async () => {
-      const { database, catalog } = app.services;
+      const { database, catalog, messaging } = app.services;
       const write: WriteSignup = ({ item }) =>
-        database.db.transaction().execute((trx) => writeSignups(trx, [item]).then(([result]) => ({ kind: 'written', result })));
+        database.db.transaction().execute((trx) => writeSignups(trx, messaging, [item]).then(([result]) => ({ kind: 'written', result })));
       const results = await Promise.all(
         Array.from({ length: 20 }, () => signUpDomain({ catalog, write, wakeDispatcher: () => {} }, valid)),
       );

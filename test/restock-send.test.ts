@@ -278,8 +278,7 @@ for (const dialect of DIALECTS) {
       const deps = {
         database: app.services.database,
         catalog: app.services.catalog,
-        publicBaseUrl: BASE,
-        unsubscribeSecret: app.services.config.unsubscribeSecret,
+        messaging: app.services.messaging,
         wakeDispatcher: () => app.services.dispatcher.wake(),
       };
       try {
@@ -326,8 +325,7 @@ for (const dialect of DIALECTS) {
       const deps = {
         database: app.services.database,
         catalog: app.services.catalog,
-        publicBaseUrl: BASE,
-        unsubscribeSecret: app.services.config.unsubscribeSecret,
+        messaging: app.services.messaging,
         wakeDispatcher: () => {},
       };
       const results = await Promise.all([1, 2, 3].map(() => sendRestockNotices(deps, 'kumo-vco-2', { batchSize: 20 })));
@@ -347,8 +345,7 @@ for (const dialect of DIALECTS) {
       const deps = {
         database: app.services.database,
         catalog: app.services.catalog,
-        publicBaseUrl: BASE,
-        unsubscribeSecret: app.services.config.unsubscribeSecret,
+        messaging: app.services.messaging,
         wakeDispatcher: () => {},
       };
       assert.deepEqual(await sendRestockNotices(deps, 'kumo-vco-2', { batchSize: 5 }), { ok: true, notifiedCount: 10 });
@@ -562,8 +559,7 @@ for (const dialect of DIALECTS) {
         const deps = {
           database: app.services.database,
           catalog: app.services.catalog,
-          publicBaseUrl: BASE,
-          unsubscribeSecret: app.services.config.unsubscribeSecret,
+          messaging: app.services.messaging,
           wakeDispatcher: () => {
             batches += 1;
             gc();

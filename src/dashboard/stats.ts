@@ -2,7 +2,7 @@ import type { Catalog } from '../catalog/catalog.ts';
 import type { Database } from '../db/database.ts';
 import { countZeroResultSearchesSince, topKeywordsSince } from '../keyword-log/analytics.ts';
 import { countKeywordLogSince } from '../keyword-log/store.ts';
-import { countDeliveredSince, countUndelivered } from '../messaging/outbox/counts.ts';
+import { messageFigures } from '../messaging/figures.ts';
 import { preorderState, remainingSeats, type PreorderState } from '../preorders/campaign.ts';
 import { listPreorders } from '../preorders/store.ts';
 import { RESERVATION_STATUSES } from '../reservations/status.ts';
@@ -43,7 +43,7 @@ export interface DashboardStats {
 }
 
 /**
- * The admin dashboard's figures (SPEC §4), every one an aggregate the store computes. Searches, and
+ * The admin dashboard's figures, every one an aggregate the store computes. Searches, and
  * messages sent or skipped, are those of the last 30 days: since `now` − 30 days; `perDay` charts
  * the 30 Japan calendar days ending today.
  *
@@ -56,7 +56,7 @@ export async function dashboardStats(deps: DashboardDeps, now: Date = new Date()
   await deps.flushKeywordLog();
   const since = new Date(now.getTime() - WINDOW_MS).toISOString();
   const chart = japanDays(now, CHART_DAYS);
-  const [reservations, subscriptions, products, searchTotal, zeroResults, top, topZero, perDay, undelivered, delivered, campaigns] =
+  const [reservations, subscriptions, products, searchTotal, zeroResults, top, topZero, perDay, messages, campaigns] =
     await deps.database.db
       .transaction()
       .execute(
@@ -70,8 +70,7 @@ export async function dashboardStats(deps: DashboardDeps, now: Date = new Date()
             await topKeywordsSince(trx, since, { limit: TOP, zeroResultsOnly: false }),
             await topKeywordsSince(trx, since, { limit: TOP, zeroResultsOnly: true }),
             await searchesPerJapanDay(trx, dialect, chart.firstHour),
-            await countUndelivered(trx),
-            await countDeliveredSince(trx, since),
+            await messageFigures(trx, since),
             await listPreorders(trx),
           ] as const,
       );
@@ -97,7 +96,7 @@ export async function dashboardStats(deps: DashboardDeps, now: Date = new Date()
       topZeroResultKeywords: topZero,
       perDay: chart.dates.map((date) => ({ date, count: perDate.get(date) ?? 0 })),
     },
-    outbox: { ...undelivered, ...delivered },
+    outbox: messages,
     preorders: campaigns.map((preorder) => ({
       productSlug: preorder.product_slug,
       state: preorderState(preorder, now.toISOString()),

@@ -3,20 +3,19 @@ import { releaseSeat } from '../preorders/seats.ts';
 import { deleteHistoryOf } from '../records/history-store.ts';
 import { addressKey } from './address.ts';
 import { personalReservation, personalSubscription } from './schemas.ts';
-import { loggedMessage } from '../messaging/log/messages.ts';
-import { deleteMessagesAbout, findMessagesAbout } from '../messaging/outbox/about-records.ts';
+import { eraseMessagesAbout, messagesAbout } from '../messaging/about-records.ts';
 import { deleteCampaignCountsAt, deleteRecordsAt, findReservationsAt, findSubscriptionsAt } from './store.ts';
 
-// A customer's request to see or erase what the shop holds about them (SPEC §9): every
-// reservation and restock subscription at their address, archived ones included, and every
-// message about those or sent to the address.
+// A customer's request to see or erase what the shop holds about them: every reservation and restock
+// subscription at their address, archived ones included, and every message about those or sent to
+// the address.
 
 /** Everything held about the address. */
 export async function exportPersonalData(database: Database, address: string) {
   const key = addressKey(address);
   const reservations = await findReservationsAt(database.db, key);
   const subscriptions = await findSubscriptionsAt(database.db, key);
-  const messages = await findMessagesAbout(
+  const messages = await messagesAbout(
     database.db,
     [...reservations, ...subscriptions].map((r) => r.id),
     key,
@@ -25,7 +24,7 @@ export async function exportPersonalData(database: Database, address: string) {
     email: key,
     reservations: reservations.map(personalReservation),
     subscriptions: subscriptions.map(personalSubscription),
-    messages: messages.map(loggedMessage),
+    messages,
   };
 }
 
@@ -48,7 +47,7 @@ export async function erasePersonalData(
     for (const reservation of reservations) if (reservation.status !== 'cancelled') await releaseSeat(trx, reservation);
     await deleteCampaignCountsAt(trx, key);
     const recordIds = [...reservations, ...subscriptions].map((r) => r.id);
-    const messages = await deleteMessagesAbout(trx, recordIds, key);
+    const messages = await eraseMessagesAbout(trx, recordIds, key);
     await deleteHistoryOf(trx, recordIds);
     return { reservations: reservations.length, subscriptions: subscriptions.length, messages };
   });

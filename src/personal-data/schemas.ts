@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MessageSchema } from '../messaging/log/schemas.ts';
+import { MessageSchema } from '../messaging/logged-message.ts';
 import { ActiveReservationSchema, activeReservation } from '../reservations/schemas.ts';
 import type { Reservation } from '../reservations/store.ts';
 import { isStorable } from '../records/storable-text.ts';
@@ -7,7 +7,7 @@ import { ActiveSubscriptionSchema, activeSubscription } from '../subscriptions/s
 import type { Subscription } from '../subscriptions/store.ts';
 import { codePointLength } from '../text/code-points.ts';
 
-// What the personal-data endpoints take and answer with (SPEC §9).
+// What the personal-data endpoints take and answer with.
 
 export const EMAIL_MESSAGE = 'email must be an address (local part, @, domain) of at most 254 characters';
 

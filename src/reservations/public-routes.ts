@@ -10,7 +10,6 @@ import type { AnswerCode } from '../http/error-codes.ts';
 import { errorResponses } from '../http/schemas.ts';
 import { EmailField, ProductSlugField } from '../records/form-fields.ts';
 import { codePointLength } from '../text/code-points.ts';
-import type { ReservationEmailDeps } from './status-emails.ts';
 import { singleLine } from '../text/safe-text.ts';
 import { reserve, type ReserveResult, type WriteReservation } from './reserve.ts';
 
@@ -30,7 +29,7 @@ export const ReservationBody = z.object({
 
 export const ReservationResponse = z.object({ success: z.literal(true), reservationId: z.string().describe('res_<uuid v7>') });
 
-export interface PublicReservationDeps extends ReservationEmailDeps {
+export interface PublicReservationDeps {
   catalog: Catalog;
   /** Writes the reservation and its messages (writeReservations under groupCommit, made where the app is assembled). */
   write: WriteReservation;

@@ -17,13 +17,13 @@ import {
   StatusResponse,
 } from './schemas.ts';
 import { RESERVATION_STATUS_TABLE } from './status.ts';
-import type { ReservationEmailDeps } from './status-emails.ts';
+import type { Messaging } from '../messaging/messaging.ts';
 
 /**
- * Reservations as a record kind: src/records lists them, changes their status (emailing the
- * customer, status-emails.ts) and archives them.
+ * Reservations as a record kind: src/records lists them, changes their status (telling messaging,
+ * which emails the customer) and archives them.
  */
-export const reservationKind = (emails: ReservationEmailDeps): RecordKind<'reservations', ReservationStatusChange> => ({
+export const reservationKind = (messaging: Messaging): RecordKind<'reservations', ReservationStatusChange> => ({
   table: 'reservations',
   paths: {
     list: '/api/admin-reservations-list',
@@ -84,5 +84,5 @@ export const reservationKind = (emails: ReservationEmailDeps): RecordKind<'reser
   activeItem: activeReservation,
   archivedItem: archivedReservation,
   detailItem: reservationDetail,
-  applyStatusChange: (trx, current, change, now) => applyReservationStatus(trx, current, change, now, emails),
+  applyStatusChange: (trx, current, change, now) => applyReservationStatus(trx, current, change, now, messaging),
 });

@@ -6,6 +6,7 @@ import { after, before, test } from 'node:test';
 import { loadCatalog } from '../catalog/catalog.ts';
 import { openDatabase, type Database } from '../db/database.ts';
 import { createLogger } from '../log.ts';
+import { createMessaging } from '../messaging/messaging.ts';
 import { reservationWriter, reserve } from './reserve.ts';
 
 // The use case on a real SQLite file, with its clock passed in: the reservation and its messages
@@ -26,13 +27,8 @@ after(async () => {
 
 test('the reservation and its messages carry the time it was taken, each its own in a shared commit', async () => {
   let wakes = 0;
-  const deps = {
-    catalog,
-    write: reservationWriter(database),
-    wakeDispatcher: () => void (wakes += 1),
-    publicBaseUrl: 'https://shop.example',
-    manageSecret: 'secret',
-  };
+  const messaging = createMessaging({ catalog, publicBaseUrl: 'https://shop.example', linkSecret: 'secret' });
+  const deps = { catalog, write: reservationWriter(database, messaging), wakeDispatcher: () => void (wakes += 1) };
   const request = { name: '山田 太郎', email: 'taro@example.com', productSlug: 'kumo-vco-2' };
   const times = [new Date('2030-01-01T09:00:00.000Z'), new Date('2030-01-01T09:00:00.250Z')];
   // Asked for in the same turn, so both are written by one transaction.

@@ -1,19 +1,15 @@
 import type { Kysely } from 'kysely';
 import type { Catalog } from '../catalog/catalog.ts';
+import type { Product } from '../catalog/product.ts';
 import type { Database, Dialect } from '../db/database.ts';
 import { groupCommit } from '../db/group-commit.ts';
 import type { Tables } from '../db/schema.ts';
 import { uuidV7 } from '../db/time-ordered-id.ts';
-import type { OutboxEntry } from '../messaging/outbox/message.ts';
-import { enqueueMessages } from '../messaging/outbox/store.ts';
 import { claimOf, type IdempotencyKey } from '../idempotency/claim.ts';
 import { keyedWrites, type Keyed, type KeyedOutcome } from '../idempotency/keyed-writes.ts';
+import type { Messaging } from '../messaging/messaging.ts';
 import type { SeatRefusal } from '../preorders/campaign.ts';
 import { takeSeats, type SeatOutcome } from '../preorders/seats.ts';
-import { reservationChatMessage } from '../messaging/chat/reservation-notices.ts';
-import { reservationEmailFacts } from '../messaging/templates/facts.ts';
-import { productPageUrl } from '../messaging/links.ts';
-import { manageUrl } from '../messaging/links.ts';
 import { insertReservations, type NewReservationRow } from './store.ts';
 
 export interface ReservationRequest {
@@ -24,10 +20,10 @@ export interface ReservationRequest {
   productSlug: string;
 }
 
-/** A reservation and the messages it sends, written together. */
+/** A reservation to write, and its product, which its messages name. */
 export interface ReservationWrite {
   row: NewReservationRow;
-  messages: OutboxEntry[];
+  product: Product;
 }
 
 export type ReserveResult = { ok: true; reservationId: string } | { ok: false; reason: 'unknown-product' | 'keyReused' | SeatRefusal };
@@ -36,15 +32,15 @@ export type ReserveResult = { ok: true; reservationId: string } | { ok: false; r
 export type WriteReservation = (reservation: Keyed<ReservationWrite>) => Promise<KeyedOutcome<SeatOutcome>>;
 
 /**
- * Takes a reservation: the row and its two messages (the customer's confirmation email, the shop's
- * chat notice) are written in one transaction, so either all three exist or none does. Delivery
- * happens afterwards, in the dispatcher, which is woken once the transaction has committed. When
- * the product has a preorder campaign, the write takes a seat of it first, or refuses (SPEC §7).
- * With an Idempotency-Key (SPEC §9) a key first sent with this request answers its first
- * reservation again, writing nothing and taking no seat; one first sent with another is refused.
+ * Takes a reservation: the row and its messages (the customer's confirmation email, the shop's
+ * chat notice) are written in one transaction, so either all exist or none does. Delivery happens
+ * afterwards, in the dispatcher, which is woken once the transaction has committed. When the
+ * product has a preorder campaign, the write takes a seat of it first, or refuses. With an
+ * Idempotency-Key a key first sent with this request answers its first reservation again, writing
+ * nothing and taking no seat; one first sent with another is refused.
  */
 export async function reserve(
-  deps: { catalog: Catalog; write: WriteReservation; wakeDispatcher: () => void; publicBaseUrl: string; manageSecret: string },
+  deps: { catalog: Catalog; write: WriteReservation; wakeDispatcher: () => void },
   request: ReservationRequest,
   now: Date = new Date(),
   key?: IdempotencyKey,
@@ -52,54 +48,36 @@ export async function reserve(
   const product = deps.catalog.bySlug.get(request.productSlug);
   if (!product) return { ok: false, reason: 'unknown-product' };
 
-  const reservation = { id: `res_${uuidV7(now.getTime())}`, name: request.name, email: request.email, createdAt: now.toISOString() };
-  const item: ReservationWrite = {
-    row: {
-      id: reservation.id,
-      name: reservation.name,
-      email: reservation.email,
-      product_slug: product.slug,
-      status: 'pending',
-      created_at: reservation.createdAt,
-    },
-    messages: [
-      {
-        idempotencyKey: `reservation/${reservation.id}/confirmation-email`,
-        recordId: reservation.id,
-        queuedAt: reservation.createdAt,
-        message: {
-          channel: 'email',
-          to: reservation.email,
-          email: {
-            template: 'reservation-received',
-            facts: reservationEmailFacts(reservation, product, {
-              productUrl: productPageUrl(deps.publicBaseUrl, product),
-              manageUrl: manageUrl(deps.publicBaseUrl, deps.manageSecret, reservation.id),
-            }),
-          },
-        },
-      },
-      {
-        idempotencyKey: `reservation/${reservation.id}/chat`,
-        recordId: reservation.id,
-        queuedAt: reservation.createdAt,
-        message: { channel: 'chat', webhook: 'reservation', content: reservationChatMessage(reservation, product) },
-      },
-    ],
+  const id = `res_${uuidV7(now.getTime())}`;
+  const row: NewReservationRow = {
+    id,
+    name: request.name,
+    email: request.email,
+    product_slug: product.slug,
+    status: 'pending',
+    created_at: now.toISOString(),
   };
-  const outcome = await deps.write({ item, claim: key && claimOf(key, 'reservation', [request.name, request.email, request.productSlug]) });
+  const outcome = await deps.write({
+    item: { row, product },
+    claim: key && claimOf(key, 'reservation', [request.name, request.email, request.productSlug]),
+  });
   if (outcome.kind === 'replay') return { ok: true, reservationId: outcome.recordId };
   if (outcome.kind === 'mismatch') return { ok: false, reason: 'keyReused' };
   if (!outcome.result.taken) return { ok: false, reason: outcome.result.refusal };
   deps.wakeDispatcher();
-  return { ok: true, reservationId: reservation.id };
+  return { ok: true, reservationId: id };
 }
 
 /**
  * Writes a batch of reservations with their messages, all in the caller's transaction: those whose
  * product's campaign gives them a seat (or that have no campaign), each answered with its outcome.
  */
-export async function writeReservations(trx: Kysely<Tables>, dialect: Dialect, reservations: ReservationWrite[]): Promise<SeatOutcome[]> {
+export async function writeReservations(
+  trx: Kysely<Tables>,
+  dialect: Dialect,
+  messaging: Messaging,
+  reservations: ReservationWrite[],
+): Promise<SeatOutcome[]> {
   const seats = await takeSeats(
     trx,
     dialect,
@@ -113,9 +91,9 @@ export async function writeReservations(trx: Kysely<Tables>, dialect: Dialect, r
     trx,
     taken.map((r) => r.row),
   );
-  await enqueueMessages(
+  await messaging.reservationsTaken(
     trx,
-    taken.flatMap((r) => r.messages),
+    taken.map(({ row, product }) => ({ reservation: row, product })),
   );
   return seats;
 }
@@ -124,11 +102,11 @@ export async function writeReservations(trx: Kysely<Tables>, dialect: Dialect, r
  * The reservation write of a store: reservations taken in the same moment share one transaction,
  * which also claims their keys; a key answers with its reservation only when a seat was taken.
  */
-export function reservationWriter(database: Database, now?: () => Date): WriteReservation {
+export function reservationWriter(database: Database, messaging: Messaging, now?: () => Date): WriteReservation {
   return groupCommit(
     database,
     keyedWrites({
-      write: (trx, batch: ReservationWrite[]) => writeReservations(trx, database.dialect, batch),
+      write: (trx, batch: ReservationWrite[]) => writeReservations(trx, database.dialect, messaging, batch),
       proposedAnswer: ({ row }) => row.id,
       answerOf: (seat, { row }) => (seat.taken ? row.id : undefined),
       now,

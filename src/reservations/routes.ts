@@ -1,4 +1,5 @@
 import type { Database } from '../db/database.ts';
+import type { Messaging } from '../messaging/messaging.ts';
 import type { Route } from '../http/route.ts';
 import { recordAdminRoutes } from '../records/admin-routes.ts';
 import { archiveRoutes } from '../records/archive-routes.ts';
@@ -9,8 +10,10 @@ import { publicReservationRoutes, type PublicReservationDeps } from './public-ro
 import { reservationKind } from './record-kind.ts';
 
 /** Every reservation endpoint: the public form, the admin workflow, the archive and the customer's own page. */
-export function reservationRoutes(deps: PublicReservationDeps & { database: Database }): Route[] {
-  const kind = reservationKind(deps);
+export function reservationRoutes(
+  deps: PublicReservationDeps & { database: Database; messaging: Messaging; manageSecret: string },
+): Route[] {
+  const kind = reservationKind(deps.messaging);
   return [
     ...publicReservationRoutes(deps),
     ...recordAdminRoutes(kind, deps.database, deps.wakeDispatcher),

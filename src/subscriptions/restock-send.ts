@@ -1,14 +1,8 @@
 import type { Catalog } from '../catalog/catalog.ts';
 import type { Database } from '../db/database.ts';
-import { uuidV7 } from '../db/time-ordered-id.ts';
-import type { OutboxEntry } from '../messaging/outbox/message.ts';
-import { enqueueMessages } from '../messaging/outbox/store.ts';
+import type { Messaging } from '../messaging/messaging.ts';
 import { recordMoves } from '../records/history.ts';
-import { restockEmailFacts } from '../messaging/templates/facts.ts';
-import { restockPublicChatMessage } from '../messaging/chat/restock-notices.ts';
-import { productPageUrl, unsubscribeUrl } from '../messaging/links.ts';
 import { markPendingNotified } from './store.ts';
-import { unsubscribeToken } from '../messaging/links.ts';
 
 /** Subscriptions notified per transaction: memory holds one batch of rows and rendered emails, whatever the total. */
 export const SEND_BATCH_SIZE = 500;
@@ -16,9 +10,7 @@ export const SEND_BATCH_SIZE = 500;
 export interface RestockSendDeps {
   database: Database;
   catalog: Catalog;
-  /** PUBLIC_BASE_URL, for the product and unsubscribe links. */
-  publicBaseUrl: string;
-  unsubscribeSecret: string;
+  messaging: Messaging;
   wakeDispatcher: () => void;
 }
 
@@ -40,9 +32,7 @@ export async function sendRestockNotices(
   const product = deps.catalog.bySlug.get(productSlug);
   if (!product) return { ok: false, reason: 'unknown-product' };
   const batchSize = options.batchSize ?? SEND_BATCH_SIZE;
-  const productUrl = productPageUrl(deps.publicBaseUrl, product);
-  const sendId = uuidV7();
-  const { database } = deps;
+  const { database, messaging } = deps;
 
   let notifiedCount = 0;
   for (let more = true; more;) {
@@ -53,32 +43,9 @@ export async function sendRestockNotices(
         trx,
         notified.map(({ id }) => ({ id, from: 'pending', to: 'notified', at: now, actor: 'staff' as const, customerEmailed: true })),
       );
-      const messages: OutboxEntry[] = notified.map((subscription) => ({
-        // Unique per notification: an administrator may move a subscription back to pending and send again.
-        idempotencyKey: `subscription/${subscription.id}/restock-email/${now}`,
-        recordId: subscription.id,
-        queuedAt: now,
-        message: {
-          channel: 'email',
-          to: subscription.email,
-          email: {
-            template: 'restock-available',
-            facts: restockEmailFacts(product, {
-              productUrl,
-              unsubscribeUrl: unsubscribeUrl(deps.publicBaseUrl, unsubscribeToken(deps.unsubscribeSecret, subscription.id)),
-            }),
-          },
-        },
-      }));
+      await messaging.restockSent(trx, product, notified, now);
       more = notified.length === batchSize;
-      if (!more && notifiedCount + notified.length > 0) {
-        messages.push({
-          idempotencyKey: `restock/${product.slug}/${sendId}/public-chat`,
-          queuedAt: now,
-          message: { channel: 'chat', webhook: 'public', content: restockPublicChatMessage(product, productUrl, now) },
-        });
-      }
-      await enqueueMessages(trx, messages);
+      if (!more && notifiedCount + notified.length > 0) await messaging.restockAnnounced(trx, product, now);
       return notified.length;
     });
     deps.wakeDispatcher();

@@ -1,13 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { Catalog } from '../catalog/catalog.ts';
+import type { Product } from '../catalog/product.ts';
 import type { Database } from '../db/database.ts';
 import { groupCommit } from '../db/group-commit.ts';
 import type { Tables } from '../db/schema.ts';
 import { claimOf, type IdempotencyKey } from '../idempotency/claim.ts';
 import { keyedWrites, type Keyed, type KeyedOutcome } from '../idempotency/keyed-writes.ts';
-import type { OutboxEntry } from '../messaging/outbox/message.ts';
-import { enqueueMessages } from '../messaging/outbox/store.ts';
-import { restockSignupChatMessage } from '../messaging/chat/restock-notices.ts';
+import type { Messaging } from '../messaging/messaging.ts';
 import { findPendingIds, insertUnlessPending, pairKey, type NewSubscriptionRow } from './store.ts';
 import { subscriptionId } from './subscription-id.ts';
 
@@ -17,10 +16,10 @@ export interface SignupRequest {
   productSlug: string;
 }
 
-/** A new subscription and the shop's chat notice of it, written together if it is written at all. */
+/** A new subscription to write, and its product, which the shop's chat notice of it names. */
 export interface SignupWrite {
   row: NewSubscriptionRow;
-  chat: OutboxEntry;
+  product: Product;
 }
 
 /** The pending subscription a signup ended with; undefined when its twin changed before it could be read (try again). */
@@ -39,8 +38,8 @@ const ATTEMPTS = 3;
  * the answer and nothing is written; otherwise a new pending subscription and the restock chat
  * notice are written in one transaction. The unique index decides between concurrent signups, so
  * twenty identical requests at once still make one subscription and one notice. With an
- * Idempotency-Key (SPEC §9) a key first sent with this request answers the id it answered then;
- * one first sent with another is refused.
+ * Idempotency-Key a key first sent with this request answers the id it answered then; one first
+ * sent with another is refused.
  */
 export async function signUp(
   deps: { catalog: Catalog; write: WriteSignup; wakeDispatcher: () => void },
@@ -53,23 +52,14 @@ export async function signUp(
 
   const claim = key && claimOf(key, 'notify', [request.email, request.productSlug]);
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-    const subscription = { id: subscriptionId(now.getTime()), email: request.email, createdAt: now.toISOString() };
-    const item: SignupWrite = {
-      row: {
-        id: subscription.id,
-        email: subscription.email,
-        product_slug: product.slug,
-        status: 'pending',
-        created_at: subscription.createdAt,
-      },
-      chat: {
-        idempotencyKey: `subscription/${subscription.id}/chat`,
-        recordId: subscription.id,
-        queuedAt: subscription.createdAt,
-        message: { channel: 'chat', webhook: 'restock', content: restockSignupChatMessage(subscription, product) },
-      },
+    const row: NewSubscriptionRow = {
+      id: subscriptionId(now.getTime()),
+      email: request.email,
+      product_slug: product.slug,
+      status: 'pending',
+      created_at: now.toISOString(),
     };
-    const outcome = await deps.write({ item, claim });
+    const outcome = await deps.write({ item: { row, product }, claim });
     if (outcome.kind === 'replay') return { ok: true, subscriptionId: outcome.recordId, created: false };
     if (outcome.kind === 'mismatch') return { ok: false, reason: 'keyReused' };
     if (!outcome.result) continue;
@@ -81,9 +71,9 @@ export async function signUp(
 
 /**
  * Writes a batch of signups in the caller's transaction (see groupCommit): inserts those without a
- * pending twin, queues their notices, and answers each signup with the subscription it ended with.
+ * pending twin, tells messaging of them, and answers each signup with the subscription it ended with.
  */
-export async function writeSignups(trx: Kysely<Tables>, signups: SignupWrite[]): Promise<SignupOutcome[]> {
+export async function writeSignups(trx: Kysely<Tables>, messaging: Messaging, signups: SignupWrite[]): Promise<SignupOutcome[]> {
   const inserted = await insertUnlessPending(
     trx,
     signups.map((s) => s.row),
@@ -92,9 +82,9 @@ export async function writeSignups(trx: Kysely<Tables>, signups: SignupWrite[]):
     trx,
     signups.filter((s) => !inserted.has(s.row.id)).map((s) => ({ email: s.row.email, productSlug: s.row.product_slug })),
   );
-  await enqueueMessages(
+  await messaging.signupsTaken(
     trx,
-    signups.filter((s) => inserted.has(s.row.id)).map((s) => s.chat),
+    signups.filter((s) => inserted.has(s.row.id)).map(({ row, product }) => ({ subscription: row, product })),
   );
   return signups.map(({ row }): SignupOutcome => {
     if (inserted.has(row.id)) return { subscriptionId: row.id, created: true };
@@ -104,10 +94,15 @@ export async function writeSignups(trx: Kysely<Tables>, signups: SignupWrite[]):
 }
 
 /** The signup write of a store: signups of the same moment share one transaction, which also claims their keys. */
-export function signupWriter(database: Database, now?: () => Date): WriteSignup {
+export function signupWriter(database: Database, messaging: Messaging, now?: () => Date): WriteSignup {
   return groupCommit(
     database,
-    // A signup's answer is the pending twin's id when the address already waits for the product.
-    keyedWrites({ write: writeSignups, proposedAnswer: ({ row }) => row.id, answerOf: (outcome) => outcome?.subscriptionId, now }),
+    keyedWrites({
+      write: (trx, batch: SignupWrite[]) => writeSignups(trx, messaging, batch),
+      proposedAnswer: ({ row }) => row.id,
+      // A signup's answer is the pending twin's id when the address already waits for the product.
+      answerOf: (outcome) => outcome?.subscriptionId,
+      now,
+    }),
   );
 }

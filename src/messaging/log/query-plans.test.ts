@@ -6,7 +6,7 @@ import { storedMessage } from '../../../test/helpers/outbox.ts';
 import { openDatabase, type Database } from '../../db/database.ts';
 import type { Tables } from '../../db/schema.ts';
 import { createLogger } from '../../log.ts';
-import { countDeliveredSince, countUndelivered } from '../outbox/counts.ts';
+import { countDeliveredSince, countUndelivered } from '../figures.ts';
 import { deleteExpiredMessages } from '../outbox/retention.ts';
 import { claimDueMessages } from '../outbox/store.ts';
 import { messageLogQueries, type MessageFilter } from './store.ts';

@@ -6,9 +6,7 @@ import { detailsFrom } from '../../http/validation.ts';
 import { pagingFields } from '../../records/admin-fields.ts';
 import { BulkBody } from '../../records/archive-routes.ts';
 import { isStorable } from '../../records/storable-text.ts';
-
-const STATUSES = ['pending', 'sent', 'skipped', 'dead'] as const;
-const CHANNELS = ['email', 'chat'] as const;
+import { MESSAGE_CHANNELS as CHANNELS, MESSAGE_STATUSES as STATUSES, MessageSchema } from '../logged-message.ts';
 
 export const ListBody = z.object({
   recordId: z
@@ -38,23 +36,6 @@ export const listProblem: InvalidInput = {
     return new AppError('invalid_parameters', issues[0]?.message ?? INVALID_PARAMETERS, { details });
   },
 };
-
-export const MessageSchema = z
-  .object({
-    id: z.string(),
-    recordId: z.string().nullable().describe('The reservation or subscription it is about; null for a message about none'),
-    channel: z.enum(CHANNELS),
-    kind: z
-      .string()
-      .describe("The template kind of an email (reservation-received, …); the webhook's name for chat (reservation, restock, public)"),
-    to: z.string().describe("The address of an email; the webhook's name for chat, never its URL"),
-    status: z.enum(STATUSES).describe('pending: still to deliver; sent; skipped: its channel is not configured; dead: given up'),
-    attempts: z.number().int().describe('Delivery attempts made'),
-    lastError: z.string().nullable().describe("Why the last attempt failed (the provider's answer); null when it did not"),
-    createdAt: z.string().describe('When it was queued'),
-    sentAt: z.string().nullable().describe('When it was sent or skipped; null otherwise'),
-  })
-  .meta({ id: 'LoggedMessage' });
 
 export const ListResponse = z.object({
   success: z.literal(true),

@@ -1,21 +1,14 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
-import type { OutboxRow, Tables } from '../../db/schema.ts';
+import { sql, type Kysely } from 'kysely';
+import type { Tables } from '../../db/schema.ts';
+import type { LoggedRow, MessageChannel, MessageStatus } from '../logged-message.ts';
 
 // The message log's SQL: the outbox as staff read it, and dead messages put back in the queue.
-
-export type MessageStatus = 'pending' | 'sent' | 'skipped' | 'dead';
-export type MessageChannel = 'email' | 'chat';
 
 export interface MessageFilter {
   recordId?: string;
   status?: MessageStatus;
   channel?: MessageChannel;
 }
-
-export type LoggedRow = Pick<
-  Selectable<OutboxRow>,
-  'id' | 'record_id' | 'channel' | 'destination' | 'payload' | 'status' | 'attempts' | 'last_error' | 'created_at' | 'sent_at'
->;
 
 function matching(db: Kysely<Tables>, filter: MessageFilter) {
   let query = db.selectFrom('outbox');

@@ -5,8 +5,8 @@ import { outboxStatusCounts, storedMessage } from '../../../test/helpers/outbox.
 import { openDatabase, type Database } from '../../db/database.ts';
 import { createLogger } from '../../log.ts';
 import type { OutboxEntry } from './message.ts';
-import { deleteMessagesAbout } from './about-records.ts';
-import { countUndelivered } from './counts.ts';
+import { eraseMessagesAbout } from '../about-records.ts';
+import { countUndelivered } from '../figures.ts';
 import { deleteExpiredMessages } from './retention.ts';
 import { claimDueMessages, enqueueMessages, markDelivered, markFailed } from './store.ts';
 
@@ -128,7 +128,7 @@ for (const dialect of DIALECTS) {
       await markFailed(database.db, c!, { error: 'x', at: at(1), retryAt: null });
       assert.deepEqual(await outboxStatusCounts(database.db), { pending: 1, sent: 1, skipped: 1, dead: 1 });
       assert.deepEqual(await countUndelivered(database.db), { pending: 1, dead: 1 });
-      assert.equal(await deleteMessagesAbout(database.db, ['res_1']), 2);
+      assert.equal(await eraseMessagesAbout(database.db, ['res_1']), 2);
       assert.deepEqual(await outboxStatusCounts(database.db), { pending: 1, sent: 0, skipped: 0, dead: 1 });
     });
 

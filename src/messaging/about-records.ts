@@ -1,10 +1,11 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { atAddress } from '../../db/address.ts';
-import type { OutboxRow, Tables } from '../../db/schema.ts';
-import { chunks } from './store.ts';
+import { atAddress } from '../db/address.ts';
+import type { OutboxRow, Tables } from '../db/schema.ts';
+import { loggedMessage, type LoggedMessage } from './logged-message.ts';
+import { chunks } from './outbox/store.ts';
 
-// The messages about given records (and emails to an address): read for a customer's personal-data
-// export, erased with the records.
+// The messages about given records, and the emails to an address: what a customer's personal-data
+// export shows of them, and their erasure with the records (they quote names and addresses).
 
 const EMAIL = sql.lit('email');
 
@@ -13,20 +14,21 @@ const EMAIL = sql.lit('email');
  * (one whose record is gone, or from before messages named their record), newest first. The
  * channel is a literal so the planner can match the partial index `outbox_address`.
  */
-export async function findMessagesAbout(db: Kysely<Tables>, recordIds: string[], addressKey?: string): Promise<Selectable<OutboxRow>[]> {
+export async function messagesAbout(db: Kysely<Tables>, recordIds: string[], addressKey?: string): Promise<LoggedMessage[]> {
   const found = new Map<string, Selectable<OutboxRow>>();
   const queries = chunks(recordIds).map((ids) => db.selectFrom('outbox').selectAll().where('record_id', 'in', ids));
   if (addressKey !== undefined)
     queries.push(db.selectFrom('outbox').selectAll().where('channel', '=', EMAIL).where(atAddress('destination', addressKey)));
   for (const query of queries) for (const row of await query.execute()) found.set(row.id, row);
-  return [...found.values()].sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id));
+  return [...found.values()].sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id)).map(loggedMessage);
 }
 
 /**
- * Erases what findMessagesAbout finds, delivered or not (personal-data erasure); how many. A
- * message a dispatcher has claimed is not sent once erased (stillHeldIds).
+ * Erases what messagesAbout finds, delivered or not, inside the caller's transaction that erases
+ * the records; how many. A message a dispatcher has claimed is not sent once erased (the dispatcher
+ * asks whether it is still queued before it sends: outbox/store.ts, stillHeldIds).
  */
-export async function deleteMessagesAbout(db: Kysely<Tables>, recordIds: string[], addressKey?: string): Promise<number> {
+export async function eraseMessagesAbout(db: Kysely<Tables>, recordIds: string[], addressKey?: string): Promise<number> {
   const statements = chunks(recordIds).map((ids) => db.deleteFrom('outbox').where('record_id', 'in', ids));
   if (addressKey !== undefined)
     statements.push(db.deleteFrom('outbox').where('channel', '=', EMAIL).where(atAddress('destination', addressKey)));

@@ -1,8 +1,16 @@
 import type { Kysely } from 'kysely';
-import type { Tables } from '../../db/schema.ts';
-import { DEAD, PENDING, SENT, SKIPPED } from './store.ts';
+import type { Tables } from '../db/schema.ts';
+import { DEAD, PENDING, SENT, SKIPPED } from './outbox/store.ts';
 
 // How many messages wait, were given up or were delivered: the dashboard's and /metrics' figures.
+
+/** The dashboard's message figures: what waits and was given up now, what was sent or skipped since `since`. */
+export async function messageFigures(
+  db: Kysely<Tables>,
+  since: string,
+): Promise<{ pending: number; dead: number; sent: number; skipped: number }> {
+  return { ...(await countUndelivered(db)), ...(await countDeliveredSince(db, since)) };
+}
 
 /** Messages still to deliver and messages given up, for the dashboard; each count reads a partial index. */
 export async function countUndelivered(db: Kysely<Tables>): Promise<{ pending: number; dead: number }> {

@@ -1,0 +1,107 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Product } from '../../catalog/product.ts';
+import type { ReservationRow, Tables } from '../../db/schema.ts';
+import { uuidV7 } from '../../db/time-ordered-id.ts';
+import { reservationCancelledChatMessage, reservationChatMessage } from '../chat/reservation-notices.ts';
+import { statusEmailKind } from '../kinds.ts';
+import { manageUrl, productPageUrl } from '../links.ts';
+import type { MessagingSettings } from '../messaging.ts';
+import type { OutboxEntry } from '../outbox/message.ts';
+import { reservationEmailFacts, type ReservationEmailFacts } from '../templates/facts.ts';
+import { currentVersion } from '../templates/store.ts';
+
+// The messages a reservation's events queue, with their idempotency keys (stable for their cause:
+// a cause written twice queues once) and what they state.
+
+/** A reservation as its messages name it: a row of the reservations table. */
+export type ReservationRecord = Pick<Selectable<ReservationRow>, 'id' | 'name' | 'email' | 'product_slug' | 'created_at'>;
+
+/** A reservation just taken: the customer's confirmation email and the shop's chat notice, both due when it was taken. */
+export function reservationTakenMessages(settings: MessagingSettings, reservation: ReservationRecord, product: Product): OutboxEntry[] {
+  const { id, email, created_at: queuedAt } = reservation;
+  return [
+    {
+      idempotencyKey: `reservation/${id}/confirmation-email`,
+      recordId: id,
+      queuedAt,
+      message: {
+        channel: 'email',
+        to: email,
+        email: { template: 'reservation-received', facts: reservationFacts(settings, reservation, product) },
+      },
+    },
+    {
+      idempotencyKey: `reservation/${id}/chat`,
+      recordId: id,
+      queuedAt,
+      message: {
+        channel: 'chat',
+        webhook: 'reservation',
+        content: reservationChatMessage({ id, name: reservation.name, email, createdAt: queuedAt }, product),
+      },
+    },
+  ];
+}
+
+/**
+ * The customer's email about a move from `from` to the reservation's status, when the move calls
+ * for one and its template is enabled; read in the move's transaction, so the email is queued
+ * exactly when the move is made, with the version current then. Each move has its own idempotency
+ * key: a move back and forth is two emails, while a repeated request finds the status already
+ * set, is no move, and sends nothing.
+ */
+export async function statusEmail(
+  trx: Kysely<Tables>,
+  settings: MessagingSettings,
+  reservation: ReservationRecord & { status: string },
+  from: string,
+  at: Date,
+): Promise<OutboxEntry | undefined> {
+  const kind = statusEmailKind(reservation.status);
+  if (!kind || from === reservation.status) return undefined;
+  const template = await currentVersion(trx, kind);
+  if (!template?.enabled) return undefined;
+  // A product gone from the catalog is named by its slug, its price unknown.
+  const product = settings.catalog.bySlug.get(reservation.product_slug) ?? {
+    name: reservation.product_slug,
+    price: null,
+    detailHref: null,
+  };
+  return {
+    idempotencyKey: `reservation/${reservation.id}/${kind}/${uuidV7(at.getTime())}`,
+    recordId: reservation.id,
+    queuedAt: at.toISOString(),
+    message: {
+      channel: 'email',
+      to: reservation.email,
+      email: { template: kind, version: template.version, facts: reservationFacts(settings, reservation, product) },
+    },
+  };
+}
+
+/** The shop's chat notice that a customer cancelled on their own page, to the reservation webhook. */
+export function customerCancelNotice(settings: MessagingSettings, reservation: ReservationRecord, at: Date): OutboxEntry {
+  const productName = settings.catalog.bySlug.get(reservation.product_slug)?.name ?? reservation.product_slug;
+  return {
+    idempotencyKey: `reservation/${reservation.id}/customer-cancel-chat/${uuidV7(at.getTime())}`,
+    recordId: reservation.id,
+    queuedAt: at.toISOString(),
+    message: {
+      channel: 'chat',
+      webhook: 'reservation',
+      content: reservationCancelledChatMessage(reservation, productName, at.toISOString()),
+    },
+  };
+}
+
+/** What every email about a reservation states: the reservation, the product as it is today, and the links. */
+function reservationFacts(
+  settings: MessagingSettings,
+  reservation: ReservationRecord,
+  product: Pick<Product, 'name' | 'price' | 'detailHref'>,
+): ReservationEmailFacts {
+  return reservationEmailFacts({ id: reservation.id, name: reservation.name, createdAt: reservation.created_at }, product, {
+    productUrl: productPageUrl(settings.publicBaseUrl, product),
+    manageUrl: manageUrl(settings.publicBaseUrl, settings.linkSecret, reservation.id),
+  });
+}

@@ -1,0 +1,69 @@
+import type { Kysely } from 'kysely';
+import type { Catalog } from '../catalog/catalog.ts';
+import type { Product } from '../catalog/product.ts';
+import type { Tables } from '../db/schema.ts';
+import { customerCancelNotice, reservationTakenMessages, statusEmail, type ReservationRecord } from './events/reservations.ts';
+import { restockAnnouncement, restockEmails, signupNotice, type SubscriptionRecord } from './events/restock.ts';
+import { enqueueMessages } from './outbox/store.ts';
+
+// What the domains tell messaging. Each call names something that happened and is made inside the
+// transaction that writes it, so its messages are queued exactly when their cause is written, or
+// not at all; the caller wakes the dispatcher once that transaction has committed. Which messages
+// follow, their idempotency keys, facts and links are messaging's to decide (events/), never the
+// caller's.
+
+export interface MessagingSettings {
+  catalog: Catalog;
+  /** PUBLIC_BASE_URL: the base of every link in an email. */
+  publicBaseUrl: string;
+  /** Signs the links that name a record (UNSUBSCRIBE_SECRET). */
+  linkSecret: string;
+}
+
+export interface Messaging {
+  /** Reservations were taken: each customer's confirmation email and the shop's chat notice. */
+  reservationsTaken(trx: Kysely<Tables>, taken: { reservation: ReservationRecord; product: Product }[]): Promise<void>;
+  /**
+   * A reservation's status moved from `from` to the status it holds now (`at`): the customer's email
+   * about it when the move calls for one, its template is enabled and `notifyCustomer` is not false;
+   * the shop's chat notice when the customer cancelled on their own page. Says whether the customer
+   * was emailed.
+   */
+  reservationStatusMoved(
+    trx: Kysely<Tables>,
+    reservation: ReservationRecord & { status: string },
+    move: { from: string; at: Date; notifyCustomer?: boolean; byCustomer?: boolean },
+  ): Promise<{ customerEmailed: boolean }>;
+  /** Restock subscriptions were made: the shop's chat notice of each. */
+  signupsTaken(trx: Kysely<Tables>, signups: { subscription: SubscriptionRecord; product: Product }[]): Promise<void>;
+  /** These subscriptions were told, at `at`, that the product is back: each one's restock email. */
+  restockSent(trx: Kysely<Tables>, product: Product, subscriptions: Pick<SubscriptionRecord, 'id' | 'email'>[], at: string): Promise<void>;
+  /** A restock send notified its last subscriber: the public announcement. */
+  restockAnnounced(trx: Kysely<Tables>, product: Product, at: string): Promise<void>;
+}
+
+export function createMessaging(settings: MessagingSettings): Messaging {
+  return {
+    reservationsTaken: (trx, taken) =>
+      enqueueMessages(
+        trx,
+        taken.flatMap(({ reservation, product }) => reservationTakenMessages(settings, reservation, product)),
+      ),
+    reservationStatusMoved: async (trx, reservation, move) => {
+      const email = move.notifyCustomer === false ? undefined : await statusEmail(trx, settings, reservation, move.from, move.at);
+      const notice = move.byCustomer ? customerCancelNotice(settings, reservation, move.at) : undefined;
+      await enqueueMessages(
+        trx,
+        [email, notice].filter((message) => message !== undefined),
+      );
+      return { customerEmailed: email !== undefined };
+    },
+    signupsTaken: (trx, signups) =>
+      enqueueMessages(
+        trx,
+        signups.map(({ subscription, product }) => signupNotice(subscription, product)),
+      ),
+    restockSent: (trx, product, subscriptions, at) => enqueueMessages(trx, restockEmails(settings, product, subscriptions, at)),
+    restockAnnounced: (trx, product, at) => enqueueMessages(trx, [restockAnnouncement(settings, product, at)]),
+  };
+}
