@@ -15,7 +15,7 @@ import { startPostgres } from '../test/helpers/postgres.ts';
 import { cpuMilliseconds } from './lib/process-cpu.ts';
 import { printTable, verdict } from './lib/report.ts';
 
-// The console's reservation lists at 3,000 and 50,000 reservations (issue 16), on SQLite and
+// The console's reservation lists at 3,000 and 50,000 reservations, on SQLite and
 // PostgreSQL: the first page, the last page, a search, and the first and last page of every sort,
 // as the list route runs them (count + page, src/records/lists.ts), in this process: the CPU each
 // takes (this process and the database server's) and the median wall time. And each sort's page
@@ -30,7 +30,7 @@ const PRODUCTS = ['kumo-vco-2', 'tsuki-dual-lfo', 'hayate-wavefolder', 'larkspur
 const STATUSES = ['pending', 'confirmed', 'fulfilled', 'cancelled'];
 /** CPU for a page of any order or filter at 50,000 reservations: well inside what staff notice. */
 const PAGE_TARGET_MS = 25;
-/** CPU for a search, a substring scan no index serves (SPEC §9's `q`), at 50,000 reservations. */
+/** CPU for a search, a substring scan no index serves (the lists' `q`), at 50,000 reservations. */
 const SEARCH_TARGET_MS = 100;
 
 type Measured = { wall: number; cpu: number };

@@ -9,7 +9,7 @@ import { freePort } from './helpers/ports.ts';
 import { EmailApiBody, SlackBody } from './helpers/sent-bodies.ts';
 import { waitUntil } from './helpers/wait.ts';
 
-// SPEC §6.4: the signed link in every reservation email opens the customer's page; while pending it
+// The signed link in every reservation email opens the customer's page; while pending it
 // cancels, queuing the cancellation email and a chat notice. Through HTTP on both dialects, and in
 // Chromium at laptop and phone sizes without JavaScript.
 
@@ -126,7 +126,7 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(await cancelled.json(), { success: true, status: 'cancelled' });
     });
 
-    test('a cross-site form post is refused before anything changes (SPEC §10); the service’s own origin is not', async () => {
+    test('a cross-site form post is refused before anything changes; the service’s own origin is not', async () => {
       const { id, path } = await reserve();
       const post = (origin: string) =>
         app.request('/reservations/manage', {

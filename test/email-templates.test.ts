@@ -7,7 +7,7 @@ import type { HttpReceiver } from './helpers/http-receiver.ts';
 import { EmailApiBody } from './helpers/sent-bodies.ts';
 import { startSmtpReceiver, type SmtpReceiver } from './helpers/smtp-receiver.ts';
 
-// SPEC §6.1–6.2 through real HTTP on both dialects: the template routes, their errors, and the
+// The customer emails' templates through real HTTP on both dialects: the template routes, their errors, and the
 // emails as the real receivers get them, rendered with the version current when they were queued.
 
 /** A provider down for a while must not make a message dead here. */

@@ -13,7 +13,7 @@ import { startSmtpReceiver, type ReceivedMail, type SmtpReceiver } from './helpe
 import type { DispatcherTimings } from '../src/messaging/delivery/dispatcher.ts';
 
 // Markup in what customers type and in what the catalog and content hold is shown as text wherever
-// it is shown (issue 7): search results, the reservation and restock emails (as the SMTP receiver
+// it is shown: search results, the reservation and restock emails (as the SMTP receiver
 // got them), chat payloads, the unsubscribe page and the admin console. The HTML is rendered in
 // headless Chromium with scripts on and, for the pages, under their own CSP: every payload would set
 // `__pwned` or add an <x-pwn> element if it became markup, and each must show as the text it is.
@@ -193,7 +193,7 @@ describe('markup shown as text, rendered in Chromium', () => {
         ...slack.blocks.flatMap((block) => [...(block.fields ?? []), ...(block.elements ?? [])].map((f) => f.text)),
       ];
       for (const text of mrkdwn) assert.doesNotMatch(text, /[<>]|&(?!amp;|lt;|gt;)/, `${post.path}: ${text}`);
-      // Shown literally (issue 12): no block text is mrkdwn or turns :codes: into emoji, and the notification text is not mrkdwn.
+      // Shown literally: no block text is mrkdwn or turns :codes: into emoji, and the notification text is not mrkdwn.
       const blockTexts = slack.blocks
         .flatMap((block) => [block.text, ...(block.fields ?? []), ...(block.elements ?? [])])
         .filter((t) => t !== undefined);

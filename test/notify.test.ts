@@ -10,7 +10,7 @@ import { publicFormRules } from './helpers/public-form.ts';
 import { SlackBody } from './helpers/sent-bodies.ts';
 import { settle } from './helpers/wait.ts';
 
-// POST /api/notify, the public restock signup, over real HTTP on both dialects (SPEC §3).
+// POST /api/notify, the public restock signup, over real HTTP on both dialects.
 
 const JA = {
   invalidInput: '入力内容に誤りがあります',

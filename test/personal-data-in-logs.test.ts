@@ -8,8 +8,8 @@ import { startServiceProcess } from './helpers/service-process.ts';
 import { waitUntil } from './helpers/wait.ts';
 
 // In production without an email provider the service logs that it skipped each email, and nothing
-// personal: no address, no name, no text of the email (SPEC §9; the log is beyond the reach of an
-// erasure). A real production process is run through every flow that queues an email or touches an
+// personal: no address, no name, no text of the email (the log is beyond the reach of a
+// personal-data erasure). A real production process is run through every flow that queues an email or touches an
 // address, at the most verbose level, and everything it printed is searched.
 
 const NAME = '個人情報 太郎';

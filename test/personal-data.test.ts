@@ -9,7 +9,7 @@ import { DIALECTS, startTestApp, type Dialect, type TestApp } from './helpers/ap
 import { startHttpReceiver, type HttpReceiver } from './helpers/http-receiver.ts';
 import { settle, waitUntil } from './helpers/wait.ts';
 
-// A customer's request to see or erase their data (SPEC §9), over real HTTP on both dialects, with
+// A customer's request to see or erase their data, over real HTTP on both dialects, with
 // a real HTTP receiver as the email API and the chat webhook: what the export finds, what the
 // erase deletes (and what it leaves), that a message waiting to be sent is never sent once erased,
 // the bad inputs, and that the look-ups read the address indexes.

@@ -18,7 +18,7 @@ import { settle } from './helpers/wait.ts';
 
 // The restock send and the unsubscribe links, end to end on both dialects: the emails arrive at a
 // real SMTP server, the chat messages at a local HTTP server, and the links in the emails are
-// followed back to the service (SPEC §3 unsubscribe, §4 notify send).
+// followed back to the service (unsubscribe, the admin's notify send).
 
 const FAST: Partial<DispatcherTimings> = { pollIntervalMs: 25, retryBaseMs: 40, retryCapMs: 150, leaseMs: 5_000, maxAttempts: 5 };
 const BASE = 'https://shop.example.jp';

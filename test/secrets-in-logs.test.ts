@@ -13,7 +13,7 @@ import { launchServiceProcess, startServiceProcess } from './helpers/service-pro
 import { startSmtpReceiver } from './helpers/smtp-receiver.ts';
 import { waitUntil } from './helpers/wait.ts';
 
-// Secrets never reach the log (SPEC §1, issue 7). Every secret gets a distinctive value; the flows
+// Secrets never reach the log. Every secret gets a distinctive value; the flows
 // that use them run, then the paths where things fail (the provider answering errors, the provider
 // gone, the SMTP login refused, the database refusing connections, a bad configuration), and every
 // line the service wrote (app.logs in process; stdout and stderr of a real process) is searched for

@@ -4,8 +4,8 @@ import { unsubscribeToken } from '../src/messaging/links.ts';
 import type { Answer } from './helpers/answers.ts';
 import { DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
 
-// SPEC §11 (updatedAt, expectedUpdatedAt: no lost updates) and §9's list part (q, page, pageSize on
-// the active lists), over real HTTP on both dialects, for both record kinds.
+// Staff working side by side (updatedAt, expectedUpdatedAt: no lost updates) and finding records
+// (q, page, pageSize on the active lists), over real HTTP on both dialects, for both record kinds.
 
 interface Kind {
   name: 'reservations' | 'subscriptions';

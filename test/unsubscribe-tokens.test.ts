@@ -5,7 +5,7 @@ import type { DispatcherTimings } from '../src/messaging/delivery/dispatcher.ts'
 import { DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
 import { startSmtpReceiver, type ReceivedMail, type SmtpReceiver } from './helpers/smtp-receiver.ts';
 
-// Unsubscribe links cannot be forged (issue 7): a token taken from a real restock email, altered
+// Unsubscribe links cannot be forged: a token taken from a real restock email, altered
 // at any character, cut short, extended, moved to another subscription or signed with another
 // secret, unsubscribes nobody; and no token carries the customer's address in any encoding.
 

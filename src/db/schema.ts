@@ -31,7 +31,7 @@ export interface ReservationRow {
   created_at: string;
   responded_at: string | null;
   archived_at: string | null;
-  /** The last change: status, notes or archive flag (migration 005, SPEC §11). */
+  /** The last change: status, notes or archive flag (migration 005): what `expectedUpdatedAt` is compared with. */
   updated_at: string;
   /** The preorder campaign it was taken under (migration 006); null when its product had none. */
   preorder_id: string | null;
@@ -45,7 +45,7 @@ export interface SubscriptionRow {
   created_at: string;
   notified_at: string | null;
   archived_at: string | null;
-  /** The last change: status or archive flag (migration 005, SPEC §11). */
+  /** The last change: status or archive flag (migration 005): what `expectedUpdatedAt` is compared with. */
   updated_at: string;
 }
 
@@ -111,7 +111,7 @@ export interface OutboxRow {
   died_at: string | null;
 }
 
-/** A product's preorder campaign (SPEC §7, migration 006); times are ISO strings, null for no bound or no limit. */
+/** A product's preorder campaign (migration 006); times are ISO strings, null for no bound or no limit. */
 export interface PreorderRow {
   id: string;
   product_slug: string;
@@ -147,7 +147,7 @@ export interface EmailTemplateVersionRow {
   created_at: string;
 }
 
-/** A public form's Idempotency-Key and the answer it was first given (SPEC §9, migration 009). */
+/** A public form's Idempotency-Key and the answer it was first given (migration 009). */
 export interface IdempotencyKeyRow {
   /** The client's address (client-address.ts): keys are per client. */
   client: string;

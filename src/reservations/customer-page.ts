@@ -5,7 +5,7 @@ import type { ReservationStatusChange } from './admin.ts';
 import { verifyManageToken } from '../messaging/links.ts';
 import { findReservation, type Reservation } from './store.ts';
 
-// The customer's own page of a reservation (SPEC §6.4), reached by the signed link in every
+// The customer's own page of a reservation, reached by the signed link in every
 // reservation email: what it shows, and the cancel it offers while the reservation is pending.
 
 export interface CustomerPageDeps {

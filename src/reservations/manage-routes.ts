@@ -24,14 +24,14 @@ export const CancelResponse = z.object({
 const HTML = 'text/html; charset=utf-8';
 
 // `same-origin`, not `no-referrer`: under `no-referrer` a browser posts the page's form with
-// `Origin: null`, which the cross-site check (SPEC §10) must refuse. The page links nowhere else, so
+// `Origin: null`, which the cross-site check (a form posted from another site) must refuse. The page links nowhere else, so
 // its URL (with the token) still never leaves the service.
 const PAGE_HEADERS = { ...HTML_PAGE_HEADERS, 'Referrer-Policy': 'same-origin' };
 const PAGE = (description: string) => ({ description, schema: z.string(), contentType: HTML });
 
 const isJson = (c: Parameters<Route['handle']>[0]) => /^\s*application\/json\s*(;|$)/i.test(requestHeader(c, 'content-type') ?? '');
 
-/** The customer's own reservation page and its cancel (SPEC §6.4). */
+/** The customer's own reservation page and its cancel. */
 export function manageRoutes(deps: CustomerPageDeps & { catalog: Catalog }): Route[] {
   const productName = (r: Reservation) => deps.catalog.bySlug.get(r.product_slug)?.name ?? r.product_slug;
   const page = (r: Reservation, token: string, notice?: PageNotice) => reservationPage(r, productName(r), token, notice);

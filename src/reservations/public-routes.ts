@@ -14,8 +14,8 @@ import { singleLine } from '../text/safe-text.ts';
 import { reserve, type ReserveResult, type WriteReservation } from './reserve.ts';
 
 /**
- * SPEC §3. The name is kept on one line (line breaks and other control characters become spaces)
- * and trimmed; the address is trimmed and lowercased.
+ * The public reservation form. The name is kept on one line (line breaks and other control
+ * characters become spaces) and trimmed; the address is trimmed and lowercased.
  */
 export const ReservationBody = z.object({
   name: z

@@ -14,7 +14,7 @@ import { signUp, type WriteSignup } from './signup.ts';
 import { unsubscribe } from './unsubscribe.ts';
 import { invalidLinkPage, UNSUBSCRIBE_PAGE_HEADERS, unsubscribedPage } from './unsubscribe-page.ts';
 
-/** SPEC §3: the reservation form's address and product rules and messages. */
+/** The restock signup: the reservation form's address and product rules and messages. */
 export const SignupBody = z.object({ email: EmailField, productSlug: ProductSlugField });
 
 export const SignupResponse = z.object({
