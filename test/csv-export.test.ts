@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { formulaLike } from '../src/text/csv.ts';
 import { request as httpRequest } from 'node:http';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { EXPORT_BATCH } from '../src/records/export.ts';
@@ -81,7 +82,8 @@ function parseCsv(text: string): string[][] {
 }
 
 /** What a cell holds when read back: the value, with `'` before one a spreadsheet would run. */
-const guarded = (value: string) => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
+/** What the file must hold for a cell: the value, with a `'` first when a spreadsheet could run it (src/text/csv.ts). */
+const guarded = (value: string) => (formulaLike(value) ? `'${value}` : value);
 
 /** `2026-11-23 15:04:05` in Japan time. */
 const japan = (iso: string) => new Date(Date.parse(iso) + 9 * 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
@@ -218,7 +220,11 @@ for (const dialect of DIALECTS) {
         '=HYPERLINK("http://x.example","y"),',
         '🎛️ 名前',
         'ｼﾝｾ',
-        ' =not first',
+        ' =behind a space',
+        'x;=1+1',
+        '＝1+1',
+        '\u200b=HYPERLINK("http://x.example")',
+        'a = b',
         '',
       ];
       await insertReservations(
@@ -238,7 +244,11 @@ for (const dialect of DIALECTS) {
         assert.equal(row[7], guarded(value), `notes ${JSON.stringify(value)}`);
       });
       assert.equal(byId.get('res_h04')![2], "'=1+1");
-      assert.equal(byId.get('res_h13')![2], ' =not first', 'only the first character counts');
+      assert.equal(byId.get('res_h13')![2], "' =behind a space");
+      assert.equal(byId.get('res_h14')![2], "'x;=1+1", 'LibreOffice splitting on ; would run it');
+      assert.equal(byId.get('res_h15')![2], "'＝1+1");
+      assert.equal(byId.get('res_h16')![2], '\'\u200b=HYPERLINK("http://x.example")');
+      assert.equal(byId.get('res_h17')![2], 'a = b');
     });
 
     test('the list’s filters, the search and the archive select the same records as the lists', async () => {

@@ -18,6 +18,13 @@ test('a cell a spreadsheet would run as a formula starts with a quote mark', () 
   assert.equal(csvField('=HYPERLINK("http://x","y")'), '"\'=HYPERLINK(""http://x"",""y"")"');
   assert.equal(csvField('-1'), "'-1");
   assert.equal(csvField('\rx'), '"\'\rx"');
-  assert.equal(csvField('a=b'), 'a=b', 'only the first character counts');
-  assert.equal(csvField(' =1'), ' =1');
+  assert.equal(csvField('a=b'), 'a=b', 'an = inside text is no formula');
+  assert.equal(csvField('1+1=2'), '1+1=2');
+});
+
+test('a formula behind spaces or invisible characters, in full width, or after a ; , or tab separator is guarded too', () => {
+  for (const value of [' =1+1', '　=1', '​=HYPERLINK("x")', '﻿+1', '＝1+1', '＠SUM(A1)', '－1', 'x;=1+1', 'x,=1+1', 'x	=1', 'x；＝1'])
+    assert.equal(csvField(value).replace(/^"/, '')[0], "'", JSON.stringify(value));
+  for (const value of ['名前 = 山田', 'a = b', 'x;y', 'x y', '１２３', 'メモ：=は不要'])
+    assert.equal(csvField(value), value, JSON.stringify(value));
 });
