@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
+import type { z } from 'zod';
 import type { AppEnv } from './app-env.ts';
 import { AppError } from './app-error.ts';
 import { nodeRequest, requestHeader } from './request.ts';
@@ -20,9 +21,61 @@ export async function readInput(c: Context<AppEnv>, route: Route): Promise<{ que
 }
 
 function parse(route: Route, schema: NonNullable<Route['query']>, value: unknown): unknown {
+  const malformed = replaceHalfCharacters(value);
   const result = schema.safeParse(value);
   if (!result.success) throw route.invalid.error(result.error.issues);
+  if (malformed.length > 0 && holdsIllFormed(result.data)) throw route.invalid.error(malformed);
   return result.data;
+}
+
+/** What a string that is not well-formed Unicode is read as: no schema takes it for text. */
+const ILL_FORMED = Symbol('text that is not well-formed Unicode');
+
+interface Visit {
+  value: unknown;
+  key: PropertyKey;
+  parent: Visit | undefined;
+}
+
+/**
+ * Text that is not well-formed Unicode (a JSON `\ud800` escape gives a string holding half a
+ * character, which no database column, email or page can hold as text) is refused wherever it is
+ * taken: in the request's own parsed input, each such string is replaced by a value no text field
+ * accepts, so the schema reports it as that field's mistake, in that field's words; the issues
+ * returned refuse it where a schema takes anything. A field the route ignores (or reads leniently,
+ * as a page does its token) is not taken, so not refused. Walked without recursion: a body may nest
+ * twenty thousand levels deep.
+ */
+function replaceHalfCharacters(input: unknown): z.core.$ZodIssue[] {
+  const malformed: z.core.$ZodIssue[] = [];
+  const pending: Visit[] = [{ value: input, key: '', parent: undefined }];
+  for (let visit = pending.pop(); visit; visit = pending.pop()) {
+    const { value } = visit;
+    if (typeof value === 'object' && value !== null) {
+      for (const [key, item] of Object.entries(value))
+        pending.push({ value: item, key: Array.isArray(value) ? Number(key) : key, parent: visit });
+    } else if (typeof value === 'string' && !value.isWellFormed() && visit.parent) {
+      (visit.parent.value as Record<PropertyKey, unknown>)[visit.key] = ILL_FORMED;
+      malformed.push({ code: 'custom', path: pathOf(visit), message: 'must be well-formed Unicode text', input: value });
+    }
+  }
+  return malformed;
+}
+
+/** Whether a schema took such a string as it is (one that takes anything): it is refused all the same. */
+function holdsIllFormed(data: unknown): boolean {
+  const pending = [data];
+  for (let value = pending.pop(); pending.length > 0 || value !== undefined; value = pending.pop()) {
+    if (value === ILL_FORMED) return true;
+    if (typeof value === 'object' && value !== null) for (const item of Object.values(value)) pending.push(item);
+  }
+  return false;
+}
+
+function pathOf(visit: Visit): PropertyKey[] {
+  const path: PropertyKey[] = [];
+  for (let at: Visit | undefined = visit; at?.parent; at = at.parent) path.unshift(at.key);
+  return path;
 }
 
 function queryObject(url: string): Record<string, string | string[]> {
