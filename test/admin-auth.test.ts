@@ -5,7 +5,7 @@ import { allRoutes } from '../src/app.ts';
 import { ADMIN_TOKEN, DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
 import { rawClient, type RawClient } from './helpers/raw-http.ts';
 
-// The admin bearer check over HTTP, on every admin route (SPEC §4, issue 7): near misses of every
+// The admin bearer check over HTTP, on every admin route: near misses of every
 // kind are refused with 401 before the body is validated or even read. That the comparison is
 // constant-time is shown beside the code (src/http/admin-auth.test.ts).
 
@@ -169,7 +169,7 @@ describe('the admin bearer check', () => {
   });
 });
 
-// Failed admin authentications are throttled per client (SPEC §10): past ADMIN_AUTH_FAILURES_PER_MINUTE
+// Failed admin authentications are throttled per client: past ADMIN_AUTH_FAILURES_PER_MINUTE
 // in a minute, every admin request of that client gets 429 until the minute ends, the right token
 // included; other clients are untouched. Clients are told apart by X-Forwarded-For behind one proxy.
 for (const dialect of DIALECTS) {

@@ -3,8 +3,8 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
 
-// The administrator's reservation endpoints over real HTTP on both dialects (seed "States and
-// transitions" and the admin endpoints, SPEC §4).
+// The administrator's reservation endpoints over real HTTP on both dialects: the list, the status
+// moves the status table allows and refuses, erasure, bulk archive and the archived list.
 
 const ADMIN_PATHS = [
   '/api/admin-reservations-list',

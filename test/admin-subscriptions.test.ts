@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
 
-// The administrator's subscription endpoints over real HTTP on both dialects (SPEC §4): the list,
+// The administrator's subscription endpoints over real HTTP on both dialects: the list,
 // every status move, and what the one-pending rule means for moves and unarchiving. The archive
 // endpoints themselves are checked side by side with the reservation ones in archive-parity.test.ts.
 

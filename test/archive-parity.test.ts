@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { z } from 'zod';
 import { DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
 
-// Subscriptions are archived exactly as reservations are (SPEC §4: "as for reservations"): the same
+// Subscriptions are archived exactly as reservations are (the contract says "as for reservations"): the same
 // script of archive, unarchive and archived-list requests is played against both kinds, and the two
 // transcripts must be the same once the kind's own words are put aside.
 

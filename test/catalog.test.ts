@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 
-// GET /api/products over real HTTP against the started service and the sample catalog (seed
-// "GET /api/products", SPEC §3 and §5).
+// GET /api/products over real HTTP against the started service and the sample catalog: paging,
+// search, tags, their 400s, and the rules every route keeps.
 
 const catalog = JSON.parse(readFileSync('data/products.json', 'utf8')) as { slug: string; tags: string[]; name: string }[];
 

@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from './helpers/app.ts';
 import { waitUntil } from './helpers/wait.ts';
 
-// A client that hangs up before its body has arrived is not a server error (SPEC §10): nothing is
+// A client that hangs up before its body has arrived is not a server error: nothing is
 // logged at error level and no 500 is counted in /metrics; the service answers on.
 
 /** Sends the request line, headers and part of the body, then closes the connection. */

@@ -6,7 +6,7 @@ import type { Route } from '../src/http/route.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { rawClient, type RawClient, type RawResponse } from './helpers/raw-http.ts';
 
-// CORS never echoes an origin it should not (SPEC §5, issue 7): a property over random origins and
+// CORS never echoes an origin it should not: a property over random origins and
 // look-alikes of the allowed ones, on every route of each policy, preflights included. Whether an
 // origin is allowed is decided here independently of src/http/cors.ts, from the parsed URL.
 
@@ -14,9 +14,9 @@ const SEED = Number(process.env.TENPO_FC_SEED ?? 20_261_122);
 const PRODUCTION = 'https://shop.example.jp';
 const PREVIEW_PATTERN = 'https://[a-z0-9-]+\\.shop-preview\\.pages\\.dev';
 
-/** The allow-list (SPEC §5), judged from the URL: only an origin in its canonical form can match. */
+/** The allow-list, judged from the URL: only an origin in its canonical form can match. */
 function isAllowed(origin: string): boolean {
-  // No origin is longer than a host name may be (SPEC §10), whatever pattern it would match.
+  // No origin is longer than a host name may be, whatever pattern it would match.
   if (origin.length > 253 || !URL.canParse(origin)) return false;
   const url = new URL(origin);
   if (url.origin !== origin) return false;

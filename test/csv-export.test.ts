@@ -6,7 +6,7 @@ import { EXPORT_BATCH } from '../src/records/export.ts';
 import { DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
 import { waitUntil } from './helpers/wait.ts';
 
-// CSV export of both lists (SPEC §9) over real HTTP on both dialects. Every answer is read back by
+// CSV export of both lists over real HTTP on both dialects. Every answer is read back by
 // the strict RFC 4180 parser below, which refuses anything the RFC does not allow (a bare LF, a
 // quote inside an unquoted field, text after a closing quote, a last line without CRLF), and each
 // rule is checked on what it returns: the byte-order mark, the header, the quoting of hostile

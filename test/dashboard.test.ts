@@ -3,7 +3,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
 import { storedMessage } from './helpers/outbox.ts';
 
-// POST /api/admin-dashboard-stats over real HTTP on both dialects (SPEC §4, plus searches.perDay):
+// POST /api/admin-dashboard-stats over real HTTP on both dialects (with searches.perDay, an extension):
 // every figure is checked against records this test wrote itself.
 
 const DAY = 86_400_000;

@@ -6,7 +6,7 @@ import { outboxStatusCounts } from './helpers/outbox.ts';
 import { EmailApiBody } from './helpers/sent-bodies.ts';
 import { startSmtpReceiver, type SmtpReceiver } from './helpers/smtp-receiver.ts';
 
-// POST /api/admin/email-templates/test-send (the console's 「テスト送信」; an extension to SPEC §6.2):
+// POST /api/admin/email-templates/test-send (the console's 「テスト送信」; an extension of the template routes):
 // the text rendered as the preview renders it, sent at once through the configured provider, the
 // provider's refusal answered as 502 with its reason; nothing queued. Through the real HTTP email
 // API receiver and the real SMTP receiver, on both dialects.

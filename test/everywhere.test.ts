@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { allRoutes } from '../src/app.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 
-// SPEC §5, the rules every route keeps, checked on every route the app serves.
+// The rules every route keeps, checked on every route the app serves.
 
 let app: TestApp;
 before(async () => {

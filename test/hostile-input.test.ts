@@ -20,7 +20,7 @@ import {
 import { loadContract, type Contract } from './helpers/openapi-contract.ts';
 import { headerBytes, rawClient, sendBytes, type RawClient, type RawRequest } from './helpers/raw-http.ts';
 
-// Hostile input on every endpoint, property-based (issue 7): paths, methods and fields come from
+// Hostile input on every endpoint, property-based: paths, methods and fields come from
 // the app's own route list and OpenAPI document, so a new route is covered without a word here.
 // Whatever is sent: never a 5xx, never a crash (the service keeps answering /healthz, nothing
 // unexpected is logged), errors in the envelope, statuses and 2xx bodies as documented.

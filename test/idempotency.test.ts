@@ -8,7 +8,7 @@ import { startHttpReceiver, type HttpReceiver } from './helpers/http-receiver.ts
 import { rawClient } from './helpers/raw-http.ts';
 import { settle, waitUntil } from './helpers/wait.ts';
 
-// Idempotency-Key on the public forms (SPEC §9) over real HTTP on both dialects, with the email API
+// Idempotency-Key on the public forms over real HTTP on both dialects, with the email API
 // and the chat webhook as real receivers, and the service's clock set by the test (keys live 24 h).
 
 const REUSED = 'Idempotency-Key reused with a different request';

@@ -10,7 +10,7 @@ import { startEmailTestApp } from './helpers/email-app.ts';
 import type { HttpReceiver } from './helpers/http-receiver.ts';
 import { waitUntil } from './helpers/wait.ts';
 
-// SPEC §6.5 through real HTTP on both dialects: the message log lists what the outbox holds, newest
+// Through real HTTP on both dialects: the message log lists what the outbox holds, newest
 // first, filtered and paged as the archive lists; a dead message retried is delivered again, seen
 // at the real email API receiver; what was kept long enough is deleted at start.
 

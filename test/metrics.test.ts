@@ -5,7 +5,7 @@ import { startHttpReceiver, type HttpReceiver } from './helpers/http-receiver.ts
 import { startPostgres } from './helpers/postgres.ts';
 import { waitUntil } from './helpers/wait.ts';
 
-// GET /metrics (SPEC §9) read as Prometheus reads it: the text format, parsed, after real traffic.
+// GET /metrics read as Prometheus reads it: the text format, parsed, after real traffic.
 
 const METRICS_TOKEN = 'scraper-token-0123456789';
 

@@ -7,7 +7,7 @@ import { loadContract, type Contract } from './helpers/openapi-contract.ts';
 import { createTestDatabase } from './helpers/postgres.ts';
 import { startServiceProcess, type ServiceProcess } from './helpers/service-process.ts';
 
-// Preorder campaigns (SPEC §7) over real HTTP on both dialects, with the service's clock set by the
+// Preorder campaigns over real HTTP on both dialects, with the service's clock set by the
 // test: states change when the clock moves, not when time passes.
 
 const NOT_YET = '予約受付開始前です';

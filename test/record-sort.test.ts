@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
 
-// Issue 16: the lists' `sort: {by, order?}` (an extension of SPEC §4), active and archived, both
+// The lists' `sort: {by, order?}` (an extension of the lists), active and archived, both
 // record kinds, both dialects: the exact order (ties by id in the same direction), pages that join
 // up without overlap, and the 400s of a bad sort.
 
@@ -115,7 +115,7 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(
         unsorted.reservations.map((r) => r.id),
         expected(active(), 'created_at', 'desc'),
-        'without sort: newest first, as SPEC §4',
+        'without sort: newest first, the list’s own order',
       );
     });
 

@@ -4,7 +4,8 @@ import { sql } from 'kysely';
 import { ADMIN_TOKEN, DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
 import { publicFormRules } from './helpers/public-form.ts';
 
-// POST /api/reservation over real HTTP on both dialects (seed "POST /api/reservation", SPEC §3, §5).
+// POST /api/reservation over real HTTP on both dialects: validation and its Japanese messages, the
+// outbox written with the reservation, the rate limit and the rules every route keeps.
 
 const JA = {
   invalidInput: '入力内容に誤りがあります',

@@ -8,7 +8,7 @@ import { startTestApp, type TestApp } from './helpers/app.ts';
 import { launchBrowser, recordPage, type PageRecord } from './helpers/browser.ts';
 import { bundleSiteSearch } from './helpers/search-browser-bundle.ts';
 
-// tenpo/search-browser in Chromium against GET /api/search on the same content (SPEC §8): the
+// tenpo/search-browser in Chromium against GET /api/search on the same content: the
 // same queries through both must give the same bodies, byte for byte once serialized.
 
 interface SearchCase {

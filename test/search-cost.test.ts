@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 
-// SPEC §10: a query's words beyond the first 10 are ignored, and the answer's `query` still shows the
+// Search cost is bounded: a query's words beyond the first 10 are ignored, and the answer's `query` still shows the
 // whole normalised text. (That no query costs more than 20 ms is proven by `npm run bench search`.)
 
 interface Body {

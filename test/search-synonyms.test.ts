@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 
-// Synonyms from <CONTENT_DIR>/synonyms.yaml (SPEC §8) over real HTTP: a query word in a group also
+// Synonyms from <CONTENT_DIR>/synonyms.yaml over real HTTP: a query word in a group also
 // finds the pages with the group's other words, ranked below the pages with the word itself; a
 // query without synonyms answers exactly as without the file.
 

@@ -6,7 +6,8 @@ import { after, before, describe, test } from 'node:test';
 import { DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
 import { startPostgres } from './helpers/postgres.ts';
 
-// GET /api/search over real HTTP against the sample content (seed "GET /api/search", SPEC §3).
+// GET /api/search over real HTTP against the sample content: Japanese matching, excerpts and marks,
+// headers, and the keyword log it feeds.
 
 interface Result {
   id: string;

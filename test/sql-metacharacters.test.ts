@@ -6,7 +6,7 @@ import { openApiPath } from '../src/api-reference/openapi-document.ts';
 import { DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
 import { loadContract, type JsonSchema } from './helpers/openapi-contract.ts';
 
-// SQL metacharacters in every string field of every write endpoint, on both dialects (issue 7):
+// SQL metacharacters in every string field of every write endpoint, on both dialects:
 // free text is stored and returned exactly as given, ids and filters match only themselves (a `%`
 // or `_` is no wildcard, a quote ends nothing), and no value is a 500.
 
@@ -99,7 +99,7 @@ for (const dialect of DIALECTS) {
           assert.deepEqual('reservations' in body ? body.reservations : body.subscriptions, [], `${path} ${productSlug}`);
         }
       }
-      // Archived lists: a status filter takes any string (SPEC §4), and still matches only itself.
+      // Archived lists: a status filter takes any string, and still matches only itself.
       await admin('/api/admin/reservations/archive', { ids: [{ id, productSlug: slug }] });
       const archived = async (filter: object) => (await admin('/api/admin/reservations/archives/list', filter)).success();
       assert.equal((await archived({ status: 'pending', productSlug: slug })).total, 1);

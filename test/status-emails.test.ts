@@ -6,7 +6,7 @@ import type { HttpReceiver } from './helpers/http-receiver.ts';
 import { EmailApiBody } from './helpers/sent-bodies.ts';
 import { settle, waitUntil } from './helpers/wait.ts';
 
-// SPEC §6.3 through real HTTP on both dialects: a status move queues the customer's email in its
+// Status emails through real HTTP on both dialects: a status move queues the customer's email in its
 // transaction, once per move, unless told not to or the kind is disabled; read from the email API.
 
 const email = (request: { body: unknown }) => EmailApiBody.parse(request.body);

@@ -8,7 +8,7 @@ import type { CorsPolicy } from './route.ts';
 
 const LOCAL_DEVELOPMENT = /^http:\/\/(?:[a-z0-9-]+\.)*localhost:34434$/;
 
-/** No origin is longer (a host name is at most 253 characters), and the patterns never see one that is (SPEC §10). */
+/** No origin is longer (a host name is at most 253 characters), and the patterns never see one that is. */
 const LONGEST_ORIGIN = 253;
 
 /** The shop's own origins: production, any preview deployment, and local development on port 34434. */

@@ -7,7 +7,7 @@ import { requestHeaderLines } from './request.ts';
 export const INVALID_IDEMPOTENCY_KEY = 'Idempotency-Key must be 1 to 255 visible ASCII characters';
 export const IDEMPOTENCY_KEY_REUSED = 'Idempotency-Key reused with a different request';
 
-/** SPEC §9: 1-255 characters from `!` to `~` (no space, no control character, nothing past ASCII). */
+/** 1-255 characters from `!` to `~` (no space, no control character, nothing past ASCII). */
 const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
 
 /**

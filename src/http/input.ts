@@ -110,7 +110,7 @@ function isForm(c: Context<AppEnv>): boolean {
   return /^\s*application\/x-www-form-urlencoded\s*(;|$)/i.test(requestHeader(c, 'content-type') ?? '');
 }
 
-/** Bodies larger than this are refused with 413 (SPEC §5). */
+/** Bodies larger than this are refused with 413. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
 async function jsonObject(c: Context<AppEnv>, notAnObject: AppError): Promise<Record<string, unknown>> {
@@ -160,7 +160,7 @@ function readNodeStream(stream: IncomingMessage, limit: number, tooLarge: () => 
       reject(tooLarge());
     };
     const onEnd = () => resolve(Buffer.concat(chunks).toString('utf8'));
-    // The client hung up before its body was all sent: its mistake, not the server's (SPEC §10). The
+    // The client hung up before its body was all sent: its mistake, not the server's. The
     // answer reaches nobody; the 400 keeps it out of the error log and the 500s counted in /metrics.
     const onGone = () => reject(new AppError('request_body_incomplete', 'Request body incomplete'));
     stream.on('data', onData).once('end', onEnd).once('error', onGone).once('close', onGone);

@@ -1,4 +1,4 @@
-/** The customer-facing Japanese texts of the public storefront endpoints (SPEC §3). */
+/** The customer-facing Japanese texts of the public storefront endpoints. */
 export const JA = {
   invalidInput: '入力内容に誤りがあります',
   nameRequired: 'お名前を入力してください',
@@ -7,7 +7,7 @@ export const JA = {
   productNotFound: '指定された商品が見つかりません',
   serverError: 'サーバーエラーが発生しました。しばらくしてから再度お試しください',
   tooManyRequests: 'リクエストが多すぎます。しばらくしてから再度お試しください',
-  /** A reservation refused by its product's preorder campaign (SPEC §7), 409. */
+  /** A reservation refused by its product's preorder campaign, 409. */
   preorder: {
     upcoming: '予約受付開始前です',
     closed: '予約受付は終了しました',

@@ -41,7 +41,7 @@ export function createNodeServer(
     connectionsCheckingInterval: 1_000,
   };
   const server = createServer(options, (request, response) => {
-    // Node keeps the first of two Host headers; a proxy in front may have routed by the second (SPEC §10).
+    // Node keeps the first of two Host headers; a proxy in front may have routed by the second.
     if (hostLines(request.rawHeaders) > 1)
       return void response
         .writeHead(400, { ...BAD_REQUEST_HEADERS, 'Content-Length': BAD_REQUEST.length, Connection: 'close' })

@@ -29,7 +29,7 @@ export function reply(
   return new Response(body as BodyInit | null, { status, headers: all['Content-Type']?.startsWith('text/html') ? unframeable(all) : all });
 }
 
-/** No HTML page of the shop may be framed by another site (SPEC §10): its CSP gets `frame-ancestors 'none'` unless it says otherwise. */
+/** No HTML page of the shop may be framed by another site: its CSP gets `frame-ancestors 'none'` unless it says otherwise. */
 function unframeable(headers: HeaderBag): HeaderBag {
   const csp = headers['Content-Security-Policy'];
   if (csp?.includes('frame-ancestors')) return headers;

@@ -24,7 +24,7 @@ export function requestContext(log: Logger, metrics: Pick<Metrics, 'observeReque
     c.set('requestId', reqId);
     c.set('baseLog', log);
     setHeader(c, 'X-Request-Id', reqId);
-    // On every answer (SPEC §10): a browser never guesses a type other than the one sent.
+    // On every answer: a browser never guesses a type other than the one sent.
     setHeader(c, 'X-Content-Type-Options', 'nosniff');
     await next();
     const status = c.res.status;

@@ -5,7 +5,7 @@ import type { Route } from '../../src/http/route.ts';
 import type { Contract } from './openapi-contract.ts';
 import type { RawRequest, RawResponse } from './raw-http.ts';
 
-// The rules every answer keeps, whatever was asked (SPEC §5 and the OpenAPI document): no 5xx, the
+// The rules every answer keeps, whatever was asked, as the OpenAPI document says them: no 5xx, the
 // status is one the document lists for the operation (or one the mounting gives every path: 204
 // for OPTIONS, 405 for a method the path does not serve, 304 to a conditional GET), an error is the
 // envelope unless the document says the route answers a page, and a 2xx matches its schema.

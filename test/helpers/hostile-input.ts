@@ -95,7 +95,7 @@ export function jsonObjectTree(keys: readonly string[], plausible: fc.Arbitrary<
   return fc.array(fc.tuple(key, value), { maxLength: 6 }).map((entries) => ({ entries }));
 }
 
-/** The body limit (SPEC §5), to make bodies just within and just beyond it. */
+/** The body limit, to make bodies just within and just beyond it. */
 const LIMIT = 64 * 1024;
 
 /** Bodies nobody should have to think of twice, computed once: they are large. */

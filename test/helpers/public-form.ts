@@ -7,7 +7,7 @@ const INVALID_INPUT = '入力内容に誤りがあります';
 const PRODUCT_NOT_FOUND = '指定された商品が見つかりません';
 
 /**
- * Registers the tests of the rules every public form shares (SPEC §3: POST /api/reservation and
+ * Registers the tests of the rules every public form shares (POST /api/reservation and
  * POST /api/notify): keys like __proto__ change nothing, a body that is not a JSON object is the
  * invalid-input 400 with no details, an unknown product is its own 400 and stores nothing, and a
  * body over 64 KiB is 413.
