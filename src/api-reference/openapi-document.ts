@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
-import type { ResponseDoc, Route } from '../http/route.ts';
+import type { Route } from '../http/route.ts';
+import type { ResponseDoc } from '../http/schemas.ts';
 
 type JsonSchema = Record<string, unknown>;
 

@@ -1,12 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Logger } from '../log.ts';
-import type { Metrics } from '../metrics/metrics.ts';
 import type { AppEnv } from './app-env.ts';
 import { setHeader } from './reply.ts';
 import { requestHeader } from './request.ts';
 
 const ACCEPTABLE_ID = /^[\w\-.=]{1,128}$/;
+
+/** Where each answered request is counted (the metrics' request histogram). */
+export interface RequestObserver {
+  /** One answered request: its mounted route (or undefined: none matched), method, status and seconds taken. */
+  observeRequest(route: string | undefined, method: string, status: number, seconds: number): void;
+}
 
 /**
  * The first middleware: gives the request an id (the caller's own when it is short and plain, as a
@@ -16,7 +21,7 @@ const ACCEPTABLE_ID = /^[\w\-.=]{1,128}$/;
  * throughput (bench/catalog.ts); LOG_LEVEL=debug shows them. Only the path is logged: query strings
  * can carry tokens (unsubscribe links).
  */
-export function requestContext(log: Logger, metrics: Pick<Metrics, 'observeRequest'>): MiddlewareHandler<AppEnv> {
+export function requestContext(log: Logger, metrics: RequestObserver): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const started = performance.now();
     const given = requestHeader(c, 'x-request-id');

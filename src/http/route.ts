@@ -4,7 +4,7 @@ import type { AppEnv } from './app-env.ts';
 import { AppError } from './app-error.ts';
 import { ALL_ERROR_CODES, ERROR_CODES, type AnswerCode } from './error-codes.ts';
 import type { RateLimit } from './rate-limit.ts';
-import { errorResponses, ErrorSchema } from './schemas.ts';
+import { errorResponses, ErrorSchema, type ResponseDoc } from './schemas.ts';
 import { detailsFrom } from './validation.ts';
 
 /** Who may read a route's responses from a browser on another origin. */
@@ -15,16 +15,6 @@ export type CorsPolicy =
   | 'any'
   /** No CORS headers at all. */
   | 'none';
-
-export interface ResponseDoc {
-  description: string;
-  schema?: z.ZodType;
-  /** The error codes an envelope with this status can carry on this route (filled in by defineRoute). */
-  codes?: readonly AnswerCode[];
-  /** The media type of the body; absent means `application/json`. */
-  contentType?: string;
-  headers?: Record<string, string>;
-}
 
 export type Method = 'GET' | 'POST';
 

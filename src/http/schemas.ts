@@ -1,6 +1,16 @@
 import { z } from 'zod';
-import { ALL_ERROR_CODES } from './error-codes.ts';
-import type { ResponseDoc } from './route.ts';
+import { ALL_ERROR_CODES, type AnswerCode } from './error-codes.ts';
+
+/** What a route documents it answers with one status. */
+export interface ResponseDoc {
+  description: string;
+  schema?: z.ZodType;
+  /** The error codes an envelope with this status can carry on this route (filled in by defineRoute). */
+  codes?: readonly AnswerCode[];
+  /** The media type of the body; absent means `application/json`. */
+  contentType?: string;
+  headers?: Record<string, string>;
+}
 
 const ErrorCodeSchema = z.enum(ALL_ERROR_CODES).describe('What went wrong, for a program to act on (stable; the text may be reworded)');
 

@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, type Histogram, Registry } from 'prom-client';
+import type { RequestObserver } from '../http/request-context.ts';
 import { RequestHistogram } from './request-histogram.ts';
 
 /** What the metrics read at each scrape, from the parts that keep the figures. */
@@ -12,9 +13,8 @@ export interface MetricsSources {
   now?: () => number;
 }
 
-export interface Metrics {
-  /** Counts one answered request: its mounted route (or `unmatched`), method, status and seconds taken. */
-  observeRequest(route: string | undefined, method: string, status: number, seconds: number): void;
+/** Counts each answered request (its mounted route, or `unmatched`) and reads the rest at each scrape. */
+export interface Metrics extends RequestObserver {
   /** The Prometheus text exposition, with the figures read now. */
   render(): Promise<string>;
   readonly contentType: string;
