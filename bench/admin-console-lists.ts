@@ -2,14 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CompiledQuery, sql, type Kysely } from 'kysely';
-import { loadCatalog } from '../src/catalog/catalog.ts';
 import { openDatabase, type Database } from '../src/db/database.ts';
 import type { Tables } from '../src/db/schema.ts';
 import { createLogger } from '../src/log.ts';
-import { createMessaging } from '../src/messaging/messaging.ts';
 import { listActive, listArchived } from '../src/records/lists.ts';
-import { reservationKind } from '../src/reservations/record-kind.ts';
-import { SORT_COLUMNS } from '../src/reservations/schemas.ts';
+import { RESERVATION_LISTS, SORT_COLUMNS } from '../src/reservations/schemas.ts';
 import { insertReservations } from '../src/reservations/store.ts';
 import { startPostgres } from '../test/helpers/postgres.ts';
 import { cpuMilliseconds } from './lib/process-cpu.ts';
@@ -39,10 +36,7 @@ export async function runLists(): Promise<string[]> {
   const dir = mkdtempSync(join(tmpdir(), 'tenpo-bench-lists-'));
   const cluster = await startPostgres();
   const log = createLogger('warn');
-  // listActive reads only the kind's table, search and sort columns and its item shape; its emails are never sent here.
-  const kind = reservationKind(
-    createMessaging({ catalog: loadCatalog('data/products.json'), publicBaseUrl: 'http://localhost', linkSecret: 'bench' }),
-  );
+  const kind = RESERVATION_LISTS;
   const rows: Record<string, string | number>[] = [];
   const plans: Record<string, string | number>[] = [];
   const verdicts: string[] = [];

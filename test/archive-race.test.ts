@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import pg from 'pg';
+import { RawNode } from 'kysely';
 import { bulkSetArchived } from '../src/records/bulk-archive.ts';
-import { ANOTHER_PENDING_SUBSCRIPTION } from '../src/subscriptions/admin.ts';
-import { subscriptionKind } from '../src/subscriptions/record-kind.ts';
+import { SUBSCRIPTION_ARCHIVE } from '../src/subscriptions/archive-routes.ts';
+import { ANOTHER_PENDING_SUBSCRIPTION } from '../src/subscriptions/change-status.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 
 // A restock signup that commits while a bulk unarchive is under way, on PostgreSQL, where two
@@ -32,30 +33,33 @@ test('a signup taking the key between the check and the update makes that item a
   const rival = new pg.Client({ connectionString: app.env.DATABASE_URL });
   await rival.connect();
   after(() => rival.end());
+  // Another request's signup, committed on its own connection right after our check read the key free.
   let signedUpMeanwhile = false;
-  const kind = {
-    ...subscriptionKind,
-    uniqueWhileActive: {
-      ...subscriptionKind.uniqueWhileActive!,
-      find: async (...args: Parameters<NonNullable<typeof subscriptionKind.uniqueWhileActive>['find']>) => {
-        const found = await subscriptionKind.uniqueWhileActive!.find(...args);
-        if (!signedUpMeanwhile) {
+  const checks = new Set<unknown>();
+  const database = {
+    ...app.services.database,
+    db: app.services.database.db.withPlugin({
+      transformQuery({ node, queryId }) {
+        if (RawNode.is(node) && node.sqlFragments.join('').includes('exists (')) checks.add(queryId);
+        return node;
+      },
+      async transformResult({ result, queryId }) {
+        if (checks.has(queryId) && !signedUpMeanwhile) {
           signedUpMeanwhile = true;
-          // Another request's signup, committed on its own connection after our check.
           const signup = await app.request('/api/notify', {
             method: 'POST',
             body: JSON.stringify({ email: 'race@example.com', productSlug: 'kumo-vco-2' }),
           });
           assert.equal(signup.status, 200);
         }
-        return found;
+        return result;
       },
-    },
+    }),
   };
 
   const outcome = await bulkSetArchived(
-    app.services.database,
-    kind,
+    database,
+    SUBSCRIPTION_ARCHIVE,
     'unarchive',
     [
       { id: contested, productSlug: 'kumo-vco-2' },

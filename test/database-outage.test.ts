@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { JA } from '../src/http/messages.ts';
+import { JA } from '../src/http/storefront-texts.ts';
 import { ADMIN_TOKEN } from './helpers/app.ts';
 import { startPostgres } from './helpers/postgres.ts';
 import { startServiceProcess } from './helpers/service-process.ts';

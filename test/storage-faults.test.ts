@@ -6,7 +6,7 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, test } from 'node:test';
-import { JA } from '../src/http/messages.ts';
+import { JA } from '../src/http/storefront-texts.ts';
 import { ADMIN_TOKEN } from './helpers/app.ts';
 import { launchServiceProcess, startServiceProcess } from './helpers/service-process.ts';
 

@@ -6,6 +6,7 @@ import { staticFile, type StaticFile } from '../web-assets/static-file.ts';
 // The interactive reference at /docs: Swagger UI, served from its npm package by the service itself
 // (no CDN: the reference works offline and the shop depends on no third party for it).
 
+/** Where the page's scripts and stylesheets are served (the route `/docs/assets/:file`, routes.ts). */
 export const DOCS_ASSETS_PREFIX = '/docs/assets/';
 
 /** Swagger UI reads the document from the service; the validator badge (a third-party call) is off. */

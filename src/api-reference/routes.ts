@@ -5,7 +5,7 @@ import { ERROR_CODES } from '../http/error-codes.ts';
 import { errorResponses } from '../http/schemas.ts';
 import { hashedFilesRoute, sendStaticFile } from '../web-assets/static-file.ts';
 import packageJson from '../../package.json' with { type: 'json' };
-import { DOCS_ASSETS_PREFIX, DOCS_CSP, loadDocsPage, type DocsPage } from './docs-page.ts';
+import { DOCS_CSP, loadDocsPage, type DocsPage } from './docs-page.ts';
 import { openApiDocument } from './openapi-document.ts';
 
 const TAG = 'API reference';
@@ -77,7 +77,7 @@ export function apiReferenceRoutes(describedRoutes: () => Route[], publicBaseUrl
       handle: (c) => sendStaticFile(c, docsPage().page, { 'Content-Security-Policy': DOCS_CSP }),
     }),
     hashedFilesRoute({
-      path: `${DOCS_ASSETS_PREFIX}:file`,
+      path: '/docs/assets/:file',
       tag: TAG,
       summary: 'A script or stylesheet of the reference page',
       files: 'The script or stylesheet',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LruCache, sendCachedJson, serializeJson, type CachedJson } from '../http/cached-json.ts';
-import { JA } from '../http/messages.ts';
+import { JA } from '../http/storefront-texts.ts';
 import { requestTarget } from '../http/request.ts';
 import { defineRoute, type Route } from '../http/route.ts';
 import { errorResponses } from '../http/schemas.ts';

@@ -1,7 +1,6 @@
 import type { z } from 'zod';
 import type { ProductsQuery, ProductsResponse } from '../catalog/routes.ts';
-import type { RecordGetBody } from '../records/admin-routes.ts';
-import type { ArchiveResponse, archivedListResponse, BulkBody, UnarchiveResponse } from '../records/archive-routes.ts';
+import type { ArchiveResponse, archivedListResponse, BulkBody, RecordGetBody, UnarchiveResponse } from '../records/schemas.ts';
 import type { DocumentSchema } from '../api-reference/routes.ts';
 import type { DashboardBody, DashboardResponse } from '../dashboard/routes.ts';
 import type {

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { AppEnv } from './app-env.ts';
 import { AppError } from './app-error.ts';
-import { JA } from './messages.ts';
+import { JA } from './storefront-texts.ts';
 
 const WINDOW_MS = 60_000;
 

@@ -8,10 +8,10 @@ import type { Product } from '../catalog/product.ts';
 // secret no one can make a valid token for another id. Reservation ids (`res_…`) and subscription
 // ids (`ntf_…`) never coincide, so one link cannot open the other's page.
 
-/** Where unsubscribe links point (the route is mounted at this path). */
+/** Where unsubscribe links point: the route `/api/notify/unsubscribe` (subscriptions/public-routes.ts). */
 export const UNSUBSCRIBE_PATH = '/api/notify/unsubscribe';
 
-/** Where the customer's own reservation page is (the route is mounted at this path). */
+/** Where the customer's own reservation page is: the route `/reservations/manage` (reservations/manage-routes.ts). */
 export const MANAGE_PATH = '/reservations/manage';
 
 /**

@@ -27,7 +27,7 @@ export interface PreorderRouteDeps {
   now: () => Date;
 }
 
-/** SPEC §7: the admin routes of campaigns, and the storefront's view of them. */
+/** The admin routes of preorder campaigns, and the storefront's view of them. */
 export function preorderRoutes(deps: PreorderRouteDeps): Route[] {
   return [
     defineRoute({

@@ -1,14 +1,12 @@
 import { z } from 'zod';
 import { AppError } from '../http/app-error.ts';
-import type { AnswerCode } from '../http/error-codes.ts';
 import { INVALID_PARAMETERS, type InvalidInput } from '../http/route.ts';
 import { detailsFrom } from '../http/validation.ts';
-import type { RecordKind, StatusChangeRefused } from './record-kind.ts';
 import { codePointLength } from '../text/code-points.ts';
 import { isStorable } from './storable-text.ts';
 
 // The admin fields every record kind (reservations, subscriptions) shares, built from the kind's
-// own statuses, and the 400s SPEC §4 gives for them.
+// own statuses, and the 400s they answer.
 
 export const INVALID_STATUS = 'Invalid status';
 export const MISSING_STATUS_FIELDS = 'Missing required fields: id, productSlug, status';
@@ -39,7 +37,7 @@ const integerLike = (message: string) =>
     return z.NEVER;
   });
 
-/** `{page?, pageSize?}` of a paged list (SPEC §4's archive lists, §9's active ones). */
+/** `{page?, pageSize?}` of a paged list (the archived lists, and the active ones when paged). */
 export const pagingFields = {
   page: integerLike(PAGE_MESSAGE)
     .transform((page) => Math.max(1, page))
@@ -58,7 +56,7 @@ export interface SortRequest {
 }
 
 /**
- * `sort: {by, order?}` of a list (issue 16; SPEC silent): one of `fields`, `order` ascending unless
+ * `sort: {by, order?}` of a list (an extension of the lists): one of `fields`, `order` ascending unless
  * `desc`. Absent: the list's own order (`defaultOrder`).
  */
 export function sortField(fields: readonly [string, ...string[]], defaultOrder: string) {
@@ -77,7 +75,7 @@ export function sortField(fields: readonly [string, ...string[]], defaultOrder: 
 
 /**
  * `{status?, productSlug?, q?, page?, pageSize?, sort?}` for an active list: one status ('' or absent
- * for all), one product, a search (SPEC §9), a page when either paging field is given, and an order.
+ * for all), one product, a search, a page when either paging field is given, and an order.
  */
 export function listFilterBody<S extends string>(statuses: readonly [S, ...S[]], searched: string, sorts: readonly [string, ...string[]]) {
   return z.object({
@@ -97,7 +95,7 @@ export function listFilterBody<S extends string>(statuses: readonly [S, ...S[]],
 }
 
 /**
- * `{status?, productSlug?, q?, sort?, archived?}` for a CSV export (SPEC §9): the active list's
+ * `{status?, productSlug?, q?, sort?, archived?}` for a CSV export: the active list's
  * filters and search, with `archived: true` for the archived records instead, in either list's order.
  */
 export function exportFilterBody<S extends string>(
@@ -144,7 +142,7 @@ export const listFilterProblem: InvalidInput = {
 
 const EXPECTED_UPDATED_AT_MESSAGE = 'expectedUpdatedAt must be an ISO 8601 timestamp';
 
-/** The `{id, productSlug, status}` of a status change, each required, and the optional `expectedUpdatedAt` (SPEC §11). */
+/** The `{id, productSlug, status}` of a status change, each required, and the optional `expectedUpdatedAt` (no lost updates). */
 export function statusChangeFields<S extends string>(statuses: readonly [S, ...S[]]) {
   return {
     id: required(MISSING_STATUS_FIELDS),
@@ -173,24 +171,3 @@ export const statusChangeProblem: InvalidInput = {
     return new AppError('invalid_parameters', messages[0] ?? INVALID_PARAMETERS, { details });
   },
 };
-
-/** The answer to a refused status change: 404 for a record not found, 409 otherwise. */
-export function statusChangeRefusal(refused: StatusChangeRefused, kind: Pick<RecordKind, 'texts' | 'codes'>): AppError {
-  switch (refused.outcome) {
-    case 'not-found':
-      return new AppError(kind.codes.notFound, kind.texts.notFound);
-    case 'changed':
-      return new AppError('changed_by_someone_else', kind.texts.changed);
-    case 'archived':
-      return new AppError(kind.codes.archived, kind.texts.archived);
-    case 'invalid-transition':
-      return new AppError('invalid_status_transition', `Invalid status transition: ${refused.from} -> ${refused.to}`);
-    case 'conflict':
-      return new AppError(refused.code, refused.error);
-  }
-}
-
-/** Every code statusChangeRefusal can give for a kind. */
-export function statusChangeRefusalCodes(kind: Pick<RecordKind, 'codes' | 'conflicts'>): AnswerCode[] {
-  return [kind.codes.notFound, 'changed_by_someone_else', kind.codes.archived, 'invalid_status_transition', ...kind.conflicts];
-}

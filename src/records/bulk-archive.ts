@@ -3,10 +3,18 @@ import { isUniqueViolation } from '../db/unique-violation.ts';
 import type { ErrorCode } from '../http/error-codes.ts';
 import { recordArchiving } from './history.ts';
 import { isStorable } from './storable-text.ts';
-import type { RecordKind, RecordTable } from './record-kind.ts';
-import { findArchiveStates, setArchivedAt, type ArchiveState } from './store.ts';
+import type { RecordRefusals, RecordTable, Refusal } from './record-rows.ts';
+import { findArchiveStates, setArchivedAt, uniqueKeys, type ArchiveState, type UniqueWhileActive } from './store.ts';
 
 export type BulkAction = 'archive' | 'unarchive';
+
+/** Which records a bulk request names, and what its items are told. */
+export interface ArchiveTarget {
+  table: RecordTable;
+  refusals: RecordRefusals;
+  /** Kinds whose active records must be unique (see UniqueWhileActive): an unarchive that would break the rule is refused for that item with this. */
+  unique?: UniqueWhileActive & { refusal: Refusal };
+}
 
 /** The most items one request may name. */
 export const MAX_BULK_ITEMS = 500;
@@ -41,25 +49,25 @@ const ATTEMPTS = 3;
  * whole batch. Nothing was applied, so the batch runs again: the check now sees the new record and
  * reports that item, and the others are restored.
  */
-export async function bulkSetArchived<T extends RecordTable>(
+export async function bulkSetArchived(
   database: Database,
-  kind: RecordKind<T>,
+  target: ArchiveTarget,
   action: BulkAction,
   items: unknown[],
   now: string,
 ): Promise<BulkOutcome> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await applyBatch(database, kind, action, items, now);
+      return await applyBatch(database, target, action, items, now);
     } catch (error) {
       if (attempt === ATTEMPTS || !isUniqueViolation(error)) throw error;
     }
   }
 }
 
-async function applyBatch<T extends RecordTable>(
+async function applyBatch(
   database: Database,
-  kind: RecordKind<T>,
+  target: ArchiveTarget,
   action: BulkAction,
   items: unknown[],
   now: string,
@@ -68,11 +76,10 @@ async function applyBatch<T extends RecordTable>(
   const ids = [...new Set(wellFormed.flatMap((item) => (item ? [item.id] : [])))];
   return database.db.transaction().execute(async (trx) => {
     const states = new Map<string, ArchiveState>();
-    for (const state of await findArchiveStates(trx, database.dialect, kind.table, ids)) states.set(state.id, state);
+    for (const state of await findArchiveStates(trx, database.dialect, target.table, ids)) states.set(state.id, state);
+    const { unique: rule, refusals } = target;
     const unique =
-      action === 'unarchive' && kind.uniqueWhileActive
-        ? await kind.uniqueWhileActive.find(trx, ids)
-        : new Map<string, { key: string; taken: boolean }>();
+      action === 'unarchive' && rule ? await uniqueKeys(trx, target.table, ids, rule) : new Map<string, { key: string; taken: boolean }>();
     const keysTaken = new Set<string>();
     const outcome: BulkOutcome = { doneIds: [], errors: [] };
     wellFormed.forEach((item, index) => {
@@ -82,23 +89,21 @@ async function applyBatch<T extends RecordTable>(
       }
       const state = states.get(item.id);
       if (!state || state.productSlug !== item.productSlug) {
-        outcome.errors.push({ id: item.id, error: kind.texts.notFound, code: kind.codes.notFound });
+        outcome.errors.push({ id: item.id, ...refusals.notFound });
         return;
       }
       const archived = state.archivedAt !== null;
-      if (action === 'archive' && archived)
-        return void outcome.errors.push({ id: item.id, error: kind.texts.alreadyArchived, code: 'already_archived' });
-      if (action === 'unarchive' && !archived)
-        return void outcome.errors.push({ id: item.id, error: kind.texts.notArchived, code: 'not_archived' });
+      if (action === 'archive' && archived) return void outcome.errors.push({ id: item.id, ...refusals.alreadyArchived });
+      if (action === 'unarchive' && !archived) return void outcome.errors.push({ id: item.id, ...refusals.notArchived });
       const key = unique.get(item.id);
       if (key) {
-        if (key.taken || keysTaken.has(key.key)) return void outcome.errors.push({ id: item.id, ...kind.uniqueWhileActive!.conflict });
+        if (key.taken || keysTaken.has(key.key)) return void outcome.errors.push({ id: item.id, ...rule!.refusal });
         keysTaken.add(key.key);
       }
       state.archivedAt = action === 'archive' ? now : null;
       outcome.doneIds.push(item.id);
     });
-    await setArchivedAt(trx, kind.table, outcome.doneIds, action === 'archive' ? now : null, now);
+    await setArchivedAt(trx, target.table, outcome.doneIds, action === 'archive' ? now : null, now);
     await recordArchiving(trx, outcome.doneIds, action, now);
     return outcome;
   });

@@ -1,14 +1,30 @@
 import type { Database } from '../db/database.ts';
 import { CSV_BOM, csvLine } from '../text/csv.ts';
-import { archivedSortColumns, LATEST_ARCHIVED_FIRST, NEWEST_FIRST, orderOf } from './lists.ts';
-import type { ExportRequest, RecordKind, RecordRow, RecordTable } from './record-kind.ts';
+import type { SortRequest } from './admin-fields.ts';
+import { activeFilter, archivedSortColumns, LATEST_ARCHIVED_FIRST, NEWEST_FIRST, orderOf } from './lists.ts';
+import type { RecordLists, RecordRow, RecordTable } from './record-rows.ts';
 import { recordsAfter, type KeysetPosition } from './store.ts';
 
-// A kind's records as CSV for a spreadsheet (SPEC §9): the list's filters, its active or its
-// archived records, in the list's order. Read a batch at a time by keyset (never OFFSET, never the
-// whole table) and made only as fast as the client takes it: the HTTP response asks for the next
-// batch once the last has been written to the socket, so 100,000 rows take the memory of a batch
-// or two (bench/csv-export.ts).
+// A kind's records as CSV for a spreadsheet: the list's filters, its active or its archived
+// records, in the list's order. Read a batch at a time by keyset (never OFFSET, never the whole
+// table) and made only as fast as the client takes it: the HTTP response asks for the next batch
+// once the last has been written to the socket, so 100,000 rows take the memory of a batch or two
+// (bench/csv-export.ts).
+
+/** A CSV export's request: the active list's filters and order, or the archived records with `archived`. */
+export interface ExportRequest {
+  status?: string;
+  productSlug?: string;
+  q?: string;
+  sort?: SortRequest;
+  archived?: boolean;
+}
+
+/** One column of a kind's CSV export: its header and its text for a record (times in Japan time). */
+export interface CsvColumn<T extends RecordTable> {
+  header: string;
+  value(row: RecordRow<T>, productName: (slug: string) => string): string;
+}
 
 /** Rows per read: a few hundred kilobytes of CSV. */
 export const EXPORT_BATCH = 1_000;
@@ -25,24 +41,20 @@ export function japanTime(iso: string | null): string {
 /** The CSV of the records the request selects: the byte-order mark and header first, then one chunk of lines per batch. */
 export async function* recordCsv<T extends RecordTable>(
   database: Database,
-  kind: RecordKind<T>,
+  lists: RecordLists<T>,
+  columns: CsvColumn<T>[],
   request: ExportRequest,
   productName: (slug: string) => string,
 ): AsyncGenerator<string> {
-  const { columns } = kind.csv;
   yield CSV_BOM + csvLine(columns.map((column) => column.header));
   const archived = request.archived === true;
-  const filter = {
-    status: request.status || undefined,
-    productSlug: request.productSlug || undefined,
-    search: request.q ? { text: request.q, columns: kind.searchColumns } : undefined,
-  };
+  const filter = activeFilter(lists, request);
   const order = archived
-    ? orderOf(request.sort, archivedSortColumns(kind.sortColumns), LATEST_ARCHIVED_FIRST)
-    : orderOf(request.sort, kind.sortColumns, NEWEST_FIRST);
+    ? orderOf(request.sort, archivedSortColumns(lists.sortColumns), LATEST_ARCHIVED_FIRST)
+    : orderOf(request.sort, lists.sortColumns, NEWEST_FIRST);
   let after: KeysetPosition | undefined;
   for (;;) {
-    const rows: RecordRow<T>[] = await recordsAfter(database.db, kind.table, filter, archived, order, after, EXPORT_BATCH);
+    const rows: RecordRow<T>[] = await recordsAfter(database.db, lists.table, filter, archived, order, after, EXPORT_BATCH);
     if (rows.length > 0) yield rows.map((row) => csvLine(columns.map((column) => column.value(row, productName)))).join('');
     if (rows.length < EXPORT_BATCH) return;
     const last = rows.at(-1)! as Record<string, unknown> & { id: string };
@@ -54,4 +66,36 @@ export async function* recordCsv<T extends RecordTable>(
 export function exportFileName(name: string, archived: boolean, now: Date): string {
   const stamp = new Date(now.getTime() + JAPAN_OFFSET_MS).toISOString().slice(0, 16).replace(/[-:]/g, '').replace('T', '-');
   return `${name}${archived ? '-archived' : ''}-${stamp}.csv`;
+}
+
+/**
+ * Chunks as a byte stream that asks for the next only when the response has taken the last
+ * (highWaterMark 0: nothing is read ahead), so a slow client holds the export back instead of it
+ * piling up in memory. A client that hangs up cancels it; a failure mid-way (the answer has begun,
+ * so no error answer is possible) is logged and cuts the response short.
+ */
+export function byteStream(chunks: AsyncGenerator<string>, onError: (error: unknown) => void): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  // A hang-up cancels the stream while a batch is being read; that batch is then dropped.
+  let cancelled = false;
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const { done, value } = await chunks.next();
+          if (cancelled) return;
+          if (done) controller.close();
+          else controller.enqueue(encoder.encode(value));
+        } catch (error) {
+          onError(error);
+          controller.error(error);
+        }
+      },
+      async cancel() {
+        cancelled = true;
+        await chunks.return(undefined);
+      },
+    },
+    { highWaterMark: 0 },
+  );
 }

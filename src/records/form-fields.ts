@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { SLUG_PATTERN } from '../catalog/product.ts';
-import { JA } from '../http/messages.ts';
+import { JA } from '../http/storefront-texts.ts';
 import { codePointLength } from '../text/code-points.ts';
 
-// The fields the public forms share (reservation, restock signup), with SPEC §3's limits and messages.
+// The fields the public forms share (reservation, restock signup), with their limits and Japanese messages.
 
 /** The public forms' rule for an address (trimmed first): at most 254 characters, and valid. */
 export function isEmailAddress(email: string): boolean {

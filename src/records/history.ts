@@ -2,9 +2,9 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Tables } from '../db/schema.ts';
 import { insertHistory, type HistoryRow, type NewHistoryRow } from './history-store.ts';
-import type { RecordColumns } from './record-kind.ts';
+import type { RecordColumns } from './record-rows.ts';
 
-// A record's history (issue 16): what is written with each change, and how it reads in an answer.
+// A record's history: what is written with each change, and how it reads in an answer.
 
 /** Who made a change: the shop's staff (admin API, console) or the customer (their own page or link). */
 export type Actor = 'staff' | 'customer';

@@ -1,10 +1,10 @@
 import type { Database } from '../db/database.ts';
 import type { SortRequest } from './admin-fields.ts';
-import type { ActiveListRequest, ArchivedListRequest, RecordKind, RecordTable } from './record-kind.ts';
+import type { RecordLists, RecordRow, RecordTable } from './record-rows.ts';
 import { countActiveRows, listActiveRows, listArchivedRows, type ActiveFilter, type RowOrder } from './store.ts';
 
 // A kind's two lists: its active records (all of them, or a page at a time), and its archived ones
-// a page at a time.
+// a page at a time. They answer rows; the kind's route shows them its own way.
 
 export interface Paging {
   total: number;
@@ -13,13 +13,32 @@ export interface Paging {
   totalPages: number;
 }
 
-/** A list's default page size (SPEC §4). */
+/** An active list's request: filters, a search, a page when either paging field is given, an order. */
+export interface ActiveListRequest {
+  status?: string;
+  productSlug?: string;
+  q?: string;
+  page?: number;
+  pageSize?: number;
+  sort?: SortRequest;
+}
+
+/** An archived list's request: filters, a page and an order. */
+export interface ArchivedListRequest {
+  status?: string;
+  productSlug?: string;
+  page?: number;
+  pageSize?: number;
+  sort?: SortRequest;
+}
+
+/** A list's default page size. */
 export const DEFAULT_PAGE_SIZE = 20;
 
 /** Pages further than this are empty however many records there are; not asked of the store (its OFFSET is 64-bit). */
 const MAX_OFFSET = 2 ** 31;
 
-/** The rows of a page, or undefined for a page past any the store can hold. Every paged list's (SPEC §4, §6.5, §9). */
+/** The rows of a page, or undefined for a page past any the store can hold. Every paged list's (records, messages). */
 export function pageWindow(page: number, pageSize: number): { limit: number; offset: number } | undefined {
   const offset = (page - 1) * pageSize;
   return offset < MAX_OFFSET ? { limit: pageSize, offset } : undefined;
@@ -47,55 +66,55 @@ export function orderOf(sort: SortRequest | undefined, columns: Readonly<Record<
   return { column: columns[sort.by]!, direction: sort.order ?? 'asc' };
 }
 
-/** The lists' own orders (SPEC §4). */
+/** The lists' own orders. */
 export const NEWEST_FIRST: RowOrder = { column: 'created_at', direction: 'desc' };
 export const LATEST_ARCHIVED_FIRST: RowOrder = { column: 'archived_at', direction: 'desc' };
 
+/** An active list's filter, its search in the kind's own columns. */
+export function activeFilter(lists: RecordLists, request: Pick<ActiveListRequest, 'status' | 'productSlug' | 'q'>): ActiveFilter {
+  return {
+    status: request.status || undefined,
+    productSlug: request.productSlug || undefined,
+    search: request.q ? { text: request.q, columns: lists.searchColumns } : undefined,
+  };
+}
+
 /**
- * A kind's active records, newest first or in the order asked for, as its list shows them: every match, or with `page` or
- * `pageSize` one page and the paging figures (SPEC §9).
+ * A kind's active records, newest first or in the order asked for: every match, or with `page` or
+ * `pageSize` one page and the paging figures.
  */
 export async function listActive<T extends RecordTable>(
   database: Database,
-  kind: RecordKind<T>,
+  lists: RecordLists<T>,
   request: ActiveListRequest,
-): Promise<{ items: Record<string, unknown>[]; paging?: Paging }> {
-  const filter: ActiveFilter = {
-    status: request.status || undefined,
-    productSlug: request.productSlug || undefined,
-    search: request.q ? { text: request.q, columns: kind.searchColumns } : undefined,
-  };
-  const order = orderOf(request.sort, kind.sortColumns, NEWEST_FIRST);
-  if (request.page === undefined && request.pageSize === undefined) {
-    const rows = await listActiveRows(database.db, kind.table, filter, order);
-    return { items: rows.map((row) => kind.activeItem(row)) };
-  }
+): Promise<{ rows: RecordRow<T>[]; paging?: Paging }> {
+  const filter = activeFilter(lists, request);
+  const order = orderOf(request.sort, lists.sortColumns, NEWEST_FIRST);
+  if (request.page === undefined && request.pageSize === undefined)
+    return { rows: await listActiveRows(database.db, lists.table, filter, order) };
   const page = request.page ?? 1;
   const pageSize = request.pageSize ?? DEFAULT_PAGE_SIZE;
-  const total = await countActiveRows(database.db, kind.table, filter);
+  const total = await countActiveRows(database.db, lists.table, filter);
   const window = pageWindow(page, pageSize);
-  const rows = total > 0 && window ? await listActiveRows(database.db, kind.table, filter, order, window) : [];
-  return { items: rows.map((row) => kind.activeItem(row)), paging: paging(total, page, pageSize) };
+  const rows = total > 0 && window ? await listActiveRows(database.db, lists.table, filter, order, window) : [];
+  return { rows, paging: paging(total, page, pageSize) };
 }
 
-export interface ArchivedPage extends Paging {
-  items: Record<string, unknown>[];
-}
-
-/** One page of a kind's archived records, most recently archived first or in the order asked for, as its archived list shows them. */
+/** One page of a kind's archived records, most recently archived first or in the order asked for. */
 export async function listArchived<T extends RecordTable>(
   database: Database,
-  kind: RecordKind<T>,
-  request: ArchivedListRequest & { page: number; pageSize: number },
-): Promise<ArchivedPage> {
-  const { page, pageSize } = request;
-  const order = orderOf(request.sort, archivedSortColumns(kind.sortColumns), LATEST_ARCHIVED_FIRST);
+  lists: RecordLists<T>,
+  request: ArchivedListRequest,
+): Promise<{ rows: RecordRow<T>[]; paging: Paging }> {
+  const page = request.page ?? 1;
+  const pageSize = request.pageSize ?? DEFAULT_PAGE_SIZE;
+  const order = orderOf(request.sort, archivedSortColumns(lists.sortColumns), LATEST_ARCHIVED_FIRST);
   const { rows, total } = await listArchivedRows(
     database.db,
-    kind.table,
-    { productSlug: request.productSlug, status: request.status },
+    lists.table,
+    { productSlug: request.productSlug || undefined, status: request.status || undefined },
     order,
     pageWindow(page, pageSize),
   );
-  return { items: rows.map((row) => kind.archivedItem(row)), ...paging(total, page, pageSize) };
+  return { rows, paging: paging(total, page, pageSize) };
 }

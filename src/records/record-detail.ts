@@ -1,7 +1,7 @@
 import type { Database } from '../db/database.ts';
 import { historyEntries, type HistoryEntry } from './history.ts';
 import { historyOf } from './history-store.ts';
-import type { RecordKind, RecordTable } from './record-kind.ts';
+import type { RecordRow, RecordTable } from './record-rows.ts';
 import { findRecord } from './store.ts';
 
 /**
@@ -11,10 +11,10 @@ import { findRecord } from './store.ts';
  */
 export async function recordWithHistory<T extends RecordTable>(
   database: Database,
-  kind: RecordKind<T>,
+  table: T,
   id: string,
-): Promise<{ item: Record<string, unknown>; history: HistoryEntry[] } | undefined> {
-  const row = await findRecord(database.db, kind.table, id);
+): Promise<{ row: RecordRow<T>; history: HistoryEntry[] } | undefined> {
+  const row = await findRecord(database.db, table, id);
   if (!row) return undefined;
-  return { item: kind.detailItem(row), history: historyEntries(await historyOf(database.db, id)) };
+  return { row, history: historyEntries(await historyOf(database.db, id)) };
 }

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { Dialect } from '../db/database.ts';
 import type { Tables } from '../db/schema.ts';
-import type { RecordColumns, RecordRow, RecordTable } from './record-kind.ts';
+import type { RecordColumns, RecordRow, RecordTable } from './record-rows.ts';
 
 // The SQL every record table shares (listing, locking for a status move, archiving), written once
 // against the columns they have in common.
@@ -21,7 +21,7 @@ export interface RecordFilter {
   status?: string;
 }
 
-/** An active list's filter: SPEC §4's, and §9's search of `text` in any of `columns`. */
+/** An active list's filter: a status, a product, and a search of `text` in any of `columns`. */
 export interface ActiveFilter extends RecordFilter {
   search?: { text: string; columns: readonly string[] };
 }
@@ -44,7 +44,7 @@ function matchingRows(db: Kysely<Tables>, table: RecordTable, filter: ActiveFilt
   if (search) {
     // lower() on both sides, so each dialect folds case its own way: PostgreSQL for all of Unicode,
     // SQLite for ASCII (its LIKE and lower() know no other case). No index serves a substring match;
-    // the scan is of the active rows only (measured in the closing note of issue 16).
+    // the scan is of the active rows only (bench/admin-console-lists.ts).
     const pattern = `%${likeLiteral(search.text)}%`;
     query = query.where(({ or }) =>
       or(search.columns.map((column) => sql<SqlBool>`lower(${sql.ref(column)}) like lower(${pattern}) escape '\\'`)),
@@ -189,4 +189,42 @@ export async function listArchivedRows<T extends RecordTable>(
     .offset(page.offset)
     .execute();
   return { rows: asRows<T>(rows), total };
+}
+
+/**
+ * Records that must be unique among the active ones while they hold `status` (a pending
+ * subscription: one per address and product), keyed by `columns`; the partial unique index behind
+ * the rule refuses a second one.
+ */
+export interface UniqueWhileActive {
+  status: string;
+  columns: readonly string[];
+}
+
+/**
+ * For each of these ids whose record holds the rule's status: its key (its `columns`' values), and
+ * whether another active record with that status holds the key already.
+ */
+export async function uniqueKeys(
+  db: Kysely<Tables>,
+  table: RecordTable,
+  ids: string[],
+  rule: UniqueWhileActive,
+): Promise<Map<string, { key: string; taken: boolean }>> {
+  if (ids.length === 0) return new Map();
+  const sameKey = sql.join(
+    rule.columns.map((column) => sql`a.${sql.ref(column)} = s.${sql.ref(column)}`),
+    sql` and `,
+  );
+  const { rows } = await sql<Record<string, unknown> & { id: string; taken: unknown }>`
+    select s.*, exists (
+      select 1 from ${sql.table(table)} a
+      where ${sameKey} and a.status = ${rule.status} and a.archived_at is null and a.id <> s.id
+    ) as taken
+    from ${sql.table(table)} s
+    where s.id in (${sql.join(ids)}) and s.status = ${rule.status}`.execute(db);
+  // SQLite answers EXISTS with 0 or 1, PostgreSQL with a boolean.
+  return new Map(
+    rows.map((row) => [row.id, { key: rule.columns.map((column) => String(row[column])).join('\n'), taken: Boolean(row.taken) }]),
+  );
 }

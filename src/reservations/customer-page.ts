@@ -1,16 +1,16 @@
 import type { Database } from '../db/database.ts';
-import type { RecordKind } from '../records/record-kind.ts';
-import { changeStatus } from '../records/status-change.ts';
-import type { ReservationStatusChange } from './admin.ts';
 import { verifyManageToken } from '../messaging/links.ts';
+import { changeReservationStatus } from './change-status.ts';
+import type { Messaging } from '../messaging/messaging.ts';
 import { findReservation, type Reservation } from './store.ts';
 
-// The customer's own page of a reservation, reached by the signed link in every
-// reservation email: what it shows, and the cancel it offers while the reservation is pending.
+// The customer's own page of a reservation, reached by the signed link in every reservation email:
+// what it shows, and the cancel it offers while the reservation is pending.
 
 export interface CustomerPageDeps {
   database: Database;
-  kind: RecordKind<'reservations', ReservationStatusChange>;
+  messaging: Messaging;
+  /** Signs the page's links (UNSUBSCRIBE_SECRET). */
   manageSecret: string;
   wakeDispatcher: () => void;
 }
@@ -30,7 +30,7 @@ export async function customerReservation(
 
 /**
  * The customer cancels: a pending, active reservation becomes cancelled, with the cancellation email
- * and the shop's chat notice queued in the same transaction (admin.ts). Anything else changes
+ * and the shop's chat notice queued in the same transaction (change-status.ts). Anything else changes
  * nothing and the answer says why (`not-pending`, with the reservation as it is).
  */
 export async function cancelByCustomer(
@@ -40,7 +40,7 @@ export async function cancelByCustomer(
   const found = await customerReservation(deps, token);
   if (!found.ok) return found;
   const { id, product_slug: productSlug } = found.reservation;
-  const result = await changeStatus(deps.database, deps.kind, { id, productSlug, status: 'cancelled', byCustomer: true });
+  const result = await changeReservationStatus(deps, { id, productSlug, status: 'cancelled', byCustomer: true });
   if (result.outcome === 'updated') {
     deps.wakeDispatcher();
     return { ok: true, outcome: 'cancelled', reservation: result.record };

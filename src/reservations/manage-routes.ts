@@ -1,13 +1,12 @@
 import { z } from 'zod';
 import type { Catalog } from '../catalog/catalog.ts';
 import { requestHeader } from '../http/request.ts';
-import { JA } from '../http/messages.ts';
+import { JA } from '../http/storefront-texts.ts';
 import { reply, replyJson } from '../http/reply.ts';
 import { defineRoute, type Route } from '../http/route.ts';
 import { ErrorSchema } from '../http/schemas.ts';
 import { HTML_PAGE_HEADERS } from '../text/html-page.ts';
 import { cancelByCustomer, customerReservation, type CustomerPageDeps, type PageRefusal } from './customer-page.ts';
-import { MANAGE_PATH } from '../messaging/links.ts';
 import { invalidManageLinkPage, reservationGonePage, reservationPage, type PageNotice } from './manage-page.ts';
 import type { Reservation } from './store.ts';
 
@@ -43,7 +42,7 @@ export function manageRoutes(deps: CustomerPageDeps & { catalog: Catalog }): Rou
   return [
     defineRoute({
       method: 'GET',
-      path: MANAGE_PATH,
+      path: '/reservations/manage',
       tag: 'Reservations',
       summary: 'The customer’s reservation page (the link in every reservation email)',
       description:
@@ -68,7 +67,7 @@ export function manageRoutes(deps: CustomerPageDeps & { catalog: Catalog }): Rou
     }),
     defineRoute({
       method: 'POST',
-      path: MANAGE_PATH,
+      path: '/reservations/manage',
       tag: 'Reservations',
       summary: 'The customer cancels a pending reservation',
       description:

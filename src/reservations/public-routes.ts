@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Catalog } from '../catalog/catalog.ts';
 import { AppError } from '../http/app-error.ts';
 import { IDEMPOTENCY_KEY_REUSED, idempotencyKeyOf } from '../http/idempotency-key.ts';
-import { JA } from '../http/messages.ts';
+import { JA } from '../http/storefront-texts.ts';
 import type { RateLimit } from '../http/rate-limit.ts';
 import { replyJson } from '../http/reply.ts';
 import { defineRoute, refusedAs, type Route } from '../http/route.ts';

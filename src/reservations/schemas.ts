@@ -1,15 +1,27 @@
 import { z } from 'zod';
 import { exportFilterBody, listFilterBody, statusChangeFields, storedStatus } from '../records/admin-fields.ts';
-import { archivedListBody } from '../records/archive-routes.ts';
 import { archivedSortColumns, sortNames } from '../records/lists.ts';
-import { activeListResponse, recordDetailResponse, statusChangeResponse } from '../records/admin-routes.ts';
+import type { RecordLists, RecordRefusals } from '../records/record-rows.ts';
+import type { KindWords } from '../records/route-contracts.ts';
+import { activeListResponse, archivedListBody, recordDetailResponse, statusChangeResponse } from '../records/schemas.ts';
 import { isStorable } from '../records/storable-text.ts';
 import { codePointLength } from '../text/code-points.ts';
 import { RESERVATION_STATUSES } from './status.ts';
 import type { Reservation } from './store.ts';
 
 // What the reservation admin endpoints take and answer with, as data and as schemas for the API
-// reference and the typed client.
+// reference and the typed client, and the words they use.
+
+export const WORDS: KindWords = { tag: 'Admin: reservations', listKey: 'reservations', itemKey: 'reservation' };
+
+/** What staff are told when a request about a reservation cannot be done. */
+export const REFUSALS: RecordRefusals = {
+  notFound: { code: 'reservation_not_found', error: 'Reservation not found' },
+  changed: { code: 'changed_by_someone_else', error: 'Reservation was changed by someone else' },
+  archived: { code: 'reservation_archived', error: 'Reservation is archived' },
+  alreadyArchived: { code: 'already_archived', error: 'Reservation already archived' },
+  notArchived: { code: 'not_archived', error: 'Reservation is not archived' },
+};
 
 const NOTES_MESSAGE = 'notes must be a string of at most 2000 characters';
 
@@ -58,13 +70,20 @@ export const ReservationDetailSchema = ActiveReservationSchema.extend({
   archivedAt: z.string().nullable().describe('When it was archived; null while active'),
 }).meta({ id: 'ReservationDetail' });
 
-/** The columns the lists sort by, by their names in the API (issue 16; migration 011 indexes them). */
+/** The columns the lists sort by, by their names in the API (migration 011 indexes them). */
 export const SORT_COLUMNS: Readonly<Record<string, string>> = {
   createdAt: 'created_at',
   updatedAt: 'updated_at',
   name: 'name',
   product: 'product_slug',
   status: 'status',
+};
+
+/** How the lists find reservations: `q` looks in the id and the customer's own words. */
+export const RESERVATION_LISTS: RecordLists<'reservations'> = {
+  table: 'reservations',
+  searchColumns: ['id', 'name', 'email'],
+  sortColumns: SORT_COLUMNS,
 };
 
 export const ListBody = listFilterBody(RESERVATION_STATUSES, 'name, email or id', sortNames(SORT_COLUMNS));

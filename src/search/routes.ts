@@ -20,7 +20,7 @@ import { INDEX_FILE_FORMAT } from './index-file-format.ts';
 import type { SiteSearch } from './site-search.ts';
 import { MAX_SUGGESTIONS, type Suggester } from './suggest.ts';
 
-/** A name given twice counts once, with its first value: search answers every input (SPEC §3). */
+/** A name given twice counts once, with its first value: search answers every input. */
 const firstValue = z
   .union([z.string(), z.array(z.string())])
   .optional()

@@ -4,10 +4,27 @@ import { replyJson } from '../http/reply.ts';
 import { defineRoute, refusedAs, type Route } from '../http/route.ts';
 import { errorResponses } from '../http/schemas.ts';
 import { required } from '../records/admin-fields.ts';
-import { subscriptionKind } from './record-kind.ts';
+import { listActive } from '../records/lists.ts';
+import { recordWithHistory } from '../records/record-detail.ts';
+import { activeListContract, recordPageContract, statusChangeContract } from '../records/route-contracts.ts';
+import { refusalError, statusChangeError } from '../records/status-checks.ts';
+import { ANOTHER_PENDING_SUBSCRIPTION, changeSubscriptionStatus } from './change-status.ts';
 import { sendRestockNotices, type RestockSendDeps } from './restock-send.ts';
+import {
+  activeSubscription,
+  DetailResponse,
+  ListBody,
+  ListResponse,
+  REFUSALS,
+  StatusBody,
+  StatusResponse,
+  SUBSCRIPTION_LISTS,
+  subscriptionDetail,
+  WORDS,
+} from './schemas.ts';
 
-// The admin route only subscriptions have; their list, status and archive routes are src/records'.
+// Staff's work on restock subscriptions: the active list, a status move, one subscription's page,
+// and the restock send. The archive and the CSV export are archive-routes.ts.
 
 const MISSING_PRODUCT = 'Missing required fields: productSlug';
 
@@ -18,12 +35,56 @@ export const SendResponse = z.object({
   notifiedCount: z.number().int().describe('Subscriptions notified by this request (0 when none waited)'),
 });
 
-export function restockSendRoutes(deps: RestockSendDeps): Route[] {
+export function subscriptionAdminRoutes(deps: RestockSendDeps): Route[] {
+  const { database } = deps;
   return [
+    defineRoute({
+      path: '/api/admin-notify-list',
+      ...activeListContract(
+        WORDS,
+        {
+          summary: 'List active restock subscriptions, newest first',
+          description:
+            '`q` (at most 200 characters) finds a case-insensitive substring of the email or id (`%` and `_` match themselves; on SQLite case folds for ASCII only). With `page` or `pageSize` one page and `total, page, pageSize, totalPages` (as the archive list); without them every match. `sort: {by, order?}` orders by another column (an extension), ties by id in the same direction. An unknown status is `400 Invalid status`.',
+        },
+        { body: ListBody, response: ListResponse },
+      ),
+      handle: async (c, { body }) => {
+        const { rows, paging } = await listActive(database, SUBSCRIPTION_LISTS, body);
+        return replyJson(c, 200, { success: true, subscriptions: rows.map(activeSubscription), ...paging });
+      },
+    }),
+    defineRoute({
+      path: '/api/admin-notify-status',
+      ...statusChangeContract(
+        WORDS,
+        {
+          summary: 'Change a restock subscription’s status',
+          description:
+            'Allowed moves: pending→notified (sets notifiedAt), pending→unsubscribed, notified→pending and unsubscribed→pending (both clear notifiedAt), or the same status (no change). A move back to pending while another active pending subscription has the same email and product is refused with 409.',
+        },
+        { body: StatusBody, response: StatusResponse },
+        { of: REFUSALS, conflicts: [ANOTHER_PENDING_SUBSCRIPTION.code] },
+      ),
+      handle: async (c, { body }) => {
+        const result = await changeSubscriptionStatus(database, body);
+        if (result.outcome !== 'updated') throw statusChangeError(result, REFUSALS);
+        return replyJson(c, 200, { success: true, subscription: activeSubscription(result.record) });
+      },
+    }),
+    defineRoute({
+      path: '/api/admin/notify/get',
+      ...recordPageContract(WORDS, REFUSALS.notFound, DetailResponse),
+      handle: async (c, { body }) => {
+        const found = await recordWithHistory(database, 'subscriptions', body.id);
+        if (!found) throw refusalError(REFUSALS.notFound);
+        return replyJson(c, 200, { success: true, subscription: subscriptionDetail(found.row), history: found.history });
+      },
+    }),
     defineRoute({
       method: 'POST',
       path: '/api/admin/notify/send',
-      tag: subscriptionKind.tag,
+      tag: WORDS.tag,
       summary: 'Tell every waiting subscriber that a product is back in stock',
       description:
         'Each active pending subscription of the product gets a restock email (queued) and becomes notified, in batches, each subscription in the same transaction as its email; one public chat message without personal data is queued when anyone was notified. Answers once everything is queued, without waiting for delivery. Sending again notifies nobody twice.',

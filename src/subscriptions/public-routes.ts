@@ -3,13 +3,12 @@ import type { Catalog } from '../catalog/catalog.ts';
 import type { Database } from '../db/database.ts';
 import { AppError } from '../http/app-error.ts';
 import { IDEMPOTENCY_KEY_REUSED, idempotencyKeyOf } from '../http/idempotency-key.ts';
-import { JA } from '../http/messages.ts';
+import { JA } from '../http/storefront-texts.ts';
 import type { RateLimit } from '../http/rate-limit.ts';
 import { reply, replyJson } from '../http/reply.ts';
 import { defineRoute, refusedAs, type Route } from '../http/route.ts';
 import { errorResponses, ErrorSchema } from '../http/schemas.ts';
 import { EmailField, ProductSlugField } from '../records/form-fields.ts';
-import { UNSUBSCRIBE_PATH } from '../messaging/links.ts';
 import { signUp, type WriteSignup } from './signup.ts';
 import { unsubscribe } from './unsubscribe.ts';
 import { invalidLinkPage, UNSUBSCRIBE_PAGE_HEADERS, unsubscribedPage } from './unsubscribe-page.ts';
@@ -51,7 +50,7 @@ export function publicSubscriptionRoutes(deps: PublicSubscriptionDeps): Route[] 
   const unsubscribeRoute = (method: 'GET' | 'POST') =>
     defineRoute({
       method,
-      path: UNSUBSCRIBE_PATH,
+      path: '/api/notify/unsubscribe',
       tag: 'Subscriptions',
       summary: method === 'GET' ? 'Unsubscribe through the link of a restock email' : 'One-click unsubscribe (RFC 8058)',
       description:

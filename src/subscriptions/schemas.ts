@@ -1,13 +1,25 @@
 import { z } from 'zod';
 import { exportFilterBody, listFilterBody, statusChangeFields, storedStatus } from '../records/admin-fields.ts';
-import { archivedListBody } from '../records/archive-routes.ts';
 import { archivedSortColumns, sortNames } from '../records/lists.ts';
-import { activeListResponse, recordDetailResponse, statusChangeResponse } from '../records/admin-routes.ts';
+import type { RecordLists, RecordRefusals } from '../records/record-rows.ts';
+import type { KindWords } from '../records/route-contracts.ts';
+import { activeListResponse, archivedListBody, recordDetailResponse, statusChangeResponse } from '../records/schemas.ts';
 import { SUBSCRIPTION_STATUSES } from './status.ts';
 import type { Subscription } from './store.ts';
 
 // What the subscription admin endpoints take and answer with, as data and as schemas for the API
-// reference and the typed client.
+// reference and the typed client, and the words they use.
+
+export const WORDS: KindWords = { tag: 'Admin: subscriptions', listKey: 'subscriptions', itemKey: 'subscription' };
+
+/** What staff are told when a request about a subscription cannot be done. */
+export const REFUSALS: RecordRefusals = {
+  notFound: { code: 'subscription_not_found', error: 'Subscription not found' },
+  changed: { code: 'changed_by_someone_else', error: 'Subscription was changed by someone else' },
+  archived: { code: 'subscription_archived', error: 'Subscription is archived' },
+  alreadyArchived: { code: 'already_archived', error: 'Subscription already archived' },
+  notArchived: { code: 'not_archived', error: 'Subscription is not archived' },
+};
 
 const StoredStatusSchema = storedStatus(SUBSCRIPTION_STATUSES, "A legacy status of the previous system's records");
 
@@ -41,13 +53,20 @@ export const SubscriptionDetailSchema = ActiveSubscriptionSchema.extend({
   archivedAt: z.string().nullable().describe('When it was archived; null while active'),
 }).meta({ id: 'SubscriptionDetail' });
 
-/** The columns the lists sort by, by their names in the API (issue 16; migration 011 indexes them). */
+/** The columns the lists sort by, by their names in the API (migration 011 indexes them). */
 export const SORT_COLUMNS: Readonly<Record<string, string>> = {
   createdAt: 'created_at',
   updatedAt: 'updated_at',
   email: 'email',
   product: 'product_slug',
   status: 'status',
+};
+
+/** How the lists find subscriptions: `q` looks in the id and the address. */
+export const SUBSCRIPTION_LISTS: RecordLists<'subscriptions'> = {
+  table: 'subscriptions',
+  searchColumns: ['id', 'email'],
+  sortColumns: SORT_COLUMNS,
 };
 
 export const ListBody = listFilterBody(SUBSCRIPTION_STATUSES, 'email or id', sortNames(SORT_COLUMNS));

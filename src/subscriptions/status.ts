@@ -4,7 +4,7 @@ export const SUBSCRIPTION_STATUSES = ['pending', 'notified', 'unsubscribed'] as 
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
 /**
- * SPEC §4's moves for an administrator. The restock send (pending → notified) and the customer's
+ * The moves an administrator may make. The restock send (pending → notified) and the customer's
  * own unsubscribe (pending or notified → unsubscribed) are not limited by this table.
  */
 export const SUBSCRIPTION_STATUS_TABLE: StatusTable<SubscriptionStatus> = {

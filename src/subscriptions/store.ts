@@ -2,8 +2,8 @@ import { sql, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import type { Dialect } from '../db/database.ts';
 import type { SubscriptionRow, Tables } from '../db/schema.ts';
 
-// The subscriptions table's own SQL (listing, locking and archiving are in src/records/store.ts,
-// shared with reservations).
+// The subscriptions table's own SQL (listing, locking and archiving, and the check of the rule below
+// when one is unarchived, are in src/records/store.ts, shared with reservations).
 // At most one active pending subscription per address and product: the partial unique index
 // `subscriptions_one_pending` (migration 001) holds that rule, and these statements work with it.
 
@@ -112,36 +112,4 @@ export async function markPendingNotified(
     .where(ONE_PENDING)
     .returning(['id', 'email'])
     .execute();
-}
-
-/**
- * For each of these ids that is pending (so must be the only active pending one of its address and
- * product): its pairKey, and whether another active pending subscription holds that pair already.
- */
-export async function findPendingPairs(db: Kysely<Tables>, ids: string[]): Promise<Map<string, { key: string; taken: boolean }>> {
-  if (ids.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('subscriptions as s')
-    .select((eb) => [
-      's.id',
-      's.email',
-      's.product_slug',
-      eb
-        .exists(
-          eb
-            .selectFrom('subscriptions as a')
-            .select('a.id')
-            .whereRef('a.product_slug', '=', 's.product_slug')
-            .whereRef('a.email', '=', 's.email')
-            .where('a.status', '=', 'pending')
-            .where('a.archived_at', 'is', null)
-            .whereRef('a.id', '<>', 's.id'),
-        )
-        .as('taken'),
-    ])
-    .where('s.id', 'in', ids)
-    .where('s.status', '=', 'pending')
-    .execute();
-  // SQLite answers EXISTS with 0 or 1, PostgreSQL with a boolean.
-  return new Map(rows.map((row) => [row.id, { key: pairKey(row.product_slug, row.email), taken: Boolean(row.taken) }]));
 }

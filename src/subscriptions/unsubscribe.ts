@@ -1,6 +1,6 @@
 import type { Database } from '../db/database.ts';
 import { recordMoves } from '../records/history.ts';
-import { changeTime } from '../records/status-change.ts';
+import { changeTime } from '../records/status-checks.ts';
 import { findRecordForUpdate } from '../records/store.ts';
 import { markUnsubscribed } from './store.ts';
 import { verifyUnsubscribeToken } from '../messaging/links.ts';

@@ -2,7 +2,7 @@ import type { Database } from '../../db/database.ts';
 import { replyJson } from '../../http/reply.ts';
 import { defineRoute, type Route } from '../../http/route.ts';
 import { errorResponses } from '../../http/schemas.ts';
-import { firstProblem } from '../../records/archive-routes.ts';
+import { firstProblem } from '../../records/schemas.ts';
 import { MAX_BULK_ITEMS } from '../../records/bulk-archive.ts';
 import { listMessages } from './messages.ts';
 import { retryMessages } from './retry.ts';

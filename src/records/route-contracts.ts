@@ -1,0 +1,167 @@
+import type { Context } from 'hono';
+import { z } from 'zod';
+import type { AppEnv } from '../http/app-env.ts';
+import type { AnswerCode } from '../http/error-codes.ts';
+import { reply } from '../http/reply.ts';
+import { requestLog } from '../http/request-context.ts';
+import { refusedAs } from '../http/route.ts';
+import { errorResponses } from '../http/schemas.ts';
+import { listFilterProblem, statusChangeProblem } from './admin-fields.ts';
+import { MAX_BULK_ITEMS, type BulkAction, type BulkOutcome } from './bulk-archive.ts';
+import { byteStream, exportFileName } from './export.ts';
+import { archivedSortColumns, sortNames } from './lists.ts';
+import type { RecordRefusals, Refusal } from './record-rows.ts';
+import { archivedListResponse, ArchiveResponse, BulkBody, firstProblem, MISSING_ID, RecordGetBody, UnarchiveResponse } from './schemas.ts';
+import { statusChangeCodes } from './status-checks.ts';
+
+// The contracts of the admin routes both record kinds have (method, schemas, documentation, error
+// codes), and the answers they give alike. A kind's route file declares each route with its own
+// path and handler and spreads the contract in: `defineRoute({ path, ...activeListContract(…), handle })`.
+
+/** Words of a kind's routes: their OpenAPI tag, and the plural and singular the summaries use. */
+export interface KindWords {
+  tag: string;
+  /** 'reservations': also the list's key in list answers. */
+  listKey: string;
+  /** 'reservation': also the record's key in a record's answer. */
+  itemKey: string;
+}
+
+const ADMIN_POST = { method: 'POST', cors: 'any', admin: true } as const;
+
+/** The active list: `{status?, productSlug?, q?, page?, pageSize?, sort?}`. */
+export function activeListContract<B extends z.ZodType>(
+  words: KindWords,
+  docs: { summary: string; description: string },
+  schemas: { body: B; response: z.ZodType },
+) {
+  return {
+    ...ADMIN_POST,
+    ...docs,
+    tag: words.tag,
+    body: schemas.body,
+    invalid: listFilterProblem,
+    responses: {
+      200: { description: `Active ${words.listKey}`, schema: schemas.response },
+      ...errorResponses(400, 401, 413, 500),
+    },
+  };
+}
+
+/** A status change: `{id, productSlug, status, expectedUpdatedAt?, …the kind's own}`, refused with the kind's words. */
+export function statusChangeContract<B extends z.ZodType>(
+  words: KindWords,
+  docs: { summary: string; description: string },
+  schemas: { body: B; response: z.ZodType },
+  refusals: { of: RecordRefusals; conflicts: readonly AnswerCode[] },
+) {
+  return {
+    ...ADMIN_POST,
+    ...docs,
+    tag: words.tag,
+    body: schemas.body,
+    invalid: statusChangeProblem,
+    errors: statusChangeCodes(refusals.of, refusals.conflicts),
+    responses: {
+      200: { description: 'Updated', schema: schemas.response },
+      ...errorResponses(400, 401, 404, 409, 413, 500),
+    },
+  };
+}
+
+/** One record with its history (`{id}`), archived or not: the console's page of a record. */
+export function recordPageContract(words: KindWords, notFound: Refusal<AnswerCode>, response: z.ZodType) {
+  return {
+    ...ADMIN_POST,
+    tag: words.tag,
+    summary: `One ${words.itemKey}, archived or not, with its history`,
+    description: `An extension to SPEC §4, for the console's page of a record: the record with its archive state, and every status move (who: staff or the customer; whether the customer was emailed), memo edit, archiving and restoring, oldest first, each written in the change's own transaction. The messages about it are in POST /api/admin/messages/list ({recordId}). An unknown id is \`404 ${notFound.error}\`.`,
+    body: RecordGetBody,
+    invalid: refusedAs('missing_required_fields', MISSING_ID),
+    errors: [notFound.code],
+    responses: {
+      200: { description: `The ${words.itemKey} and its history`, schema: response },
+      ...errorResponses(400, 401, 404, 413, 500),
+    },
+  };
+}
+
+/** Bulk archive or unarchive: `{ids: [{id, productSlug}]}`, each item handled on its own. */
+export function bulkArchiveContract(words: KindWords, action: BulkAction) {
+  return {
+    ...ADMIN_POST,
+    tag: words.tag,
+    summary: `${action === 'archive' ? 'Archive' : 'Unarchive'} ${words.listKey} in bulk`,
+    description: `Each item is handled on its own: failures are listed in errors and the others succeed (200). The batch is one transaction. At most ${MAX_BULK_ITEMS} items.`,
+    body: BulkBody,
+    invalid: firstProblem,
+    responses: {
+      200: { description: 'Every item handled', schema: action === 'archive' ? ArchiveResponse : UnarchiveResponse },
+      ...errorResponses(400, 401, 413, 500),
+    },
+  };
+}
+
+/** A bulk archive's answer: what was done, and the items left as they were. */
+export function bulkArchiveAnswer(action: BulkAction, outcome: BulkOutcome) {
+  const counted = action === 'archive' ? 'archived' : 'unarchived';
+  return {
+    success: true,
+    [`${counted}Count`]: outcome.doneIds.length,
+    [`${counted}Ids`]: outcome.doneIds,
+    ...(outcome.errors.length > 0 ? { errors: outcome.errors } : {}),
+  };
+}
+
+/** The archived list: `{page?, pageSize?, productSlug?, status?, sort?}`, most recently archived first. */
+export function archivedListContract<B extends z.ZodType>(
+  words: KindWords,
+  sortColumns: Readonly<Record<string, string>>,
+  schemas: { body: B; item: z.ZodType },
+) {
+  return {
+    ...ADMIN_POST,
+    tag: words.tag,
+    summary: `List archived ${words.listKey}, most recently archived first`,
+    description: `Filtered by \`productSlug\` and \`status\`; 20 a page by default (\`pageSize\` 1–100). \`sort\` (an extension) orders by ${sortNames(archivedSortColumns(sortColumns)).join(', ')}, ties by id.`,
+    body: schemas.body,
+    invalid: firstProblem,
+    responses: {
+      200: { description: 'One page of archived records', schema: archivedListResponse(words.listKey, schemas.item) },
+      ...errorResponses(400, 401, 413, 500),
+    },
+  };
+}
+
+/** A CSV export: the active list's filters (or `archived: true`), in the list's order, as a file named `<fileName>-<yyyymmdd>-<hhmm>.csv`. */
+export function csvExportContract<B extends z.ZodType>(words: KindWords, csv: { fileName: string; headers: string[] }, body: B) {
+  return {
+    ...ADMIN_POST,
+    tag: words.tag,
+    summary: `Download ${words.listKey} as CSV`,
+    description: `The ${words.listKey} the active list's filters select (with \`archived: true\` the archived ones), in the list's order (or \`sort\`'s), as a CSV file for Excel: UTF-8 with a byte-order mark, a header row of Japanese column names, RFC 4180 quoting (CRLF line ends), times in Japan time (\`2026-11-23 15:04:05\`), statuses in Japanese, and a \`'\` before a cell that starts with =, +, -, @, tab or CR, so no cell runs as a formula. Streamed a batch at a time as the client reads: any number of rows in bounded memory. Columns: ${csv.headers.join(', ')}.`,
+    body,
+    invalid: listFilterProblem,
+    responses: {
+      200: {
+        description: 'The CSV file',
+        schema: z.string(),
+        contentType: 'text/csv; charset=utf-8',
+        headers: {
+          'Content-Disposition': `attachment; filename="${csv.fileName}-<yyyymmdd>-<hhmm>.csv" (${csv.fileName}-archived-… for the archive), Japan time`,
+        },
+      },
+      ...errorResponses(400, 401, 413, 500),
+    },
+  };
+}
+
+/** A CSV export's answer: its chunks streamed as the client takes them, as a file named for now (Japan time). */
+export function csvAnswer(c: Context<AppEnv>, file: { name: string; archived: boolean }, chunks: AsyncGenerator<string>): Response {
+  const body = byteStream(chunks, (error) => requestLog(c).error({ err: error }, 'CSV export failed after it began'));
+  return reply(c, 200, body, {
+    'Content-Type': 'text/csv; charset=utf-8',
+    'Content-Disposition': `attachment; filename="${exportFileName(file.name, file.archived, new Date())}"`,
+    'Cache-Control': 'no-store',
+  });
+}

@@ -1,0 +1,82 @@
+import type { Database } from '../db/database.ts';
+import type { Messaging } from '../messaging/messaging.ts';
+import { releaseSeat, retakeSeat } from '../preorders/seats.ts';
+import { recordStatusChange } from '../records/history.ts';
+import { changeTime, invalidTransition, NOT_FOUND, refusedStatusChange, type StatusChangeResult } from '../records/status-checks.ts';
+import { findRecordForUpdate } from '../records/store.ts';
+import { RESERVATION_STATUS_TABLE, type ReservationStatus } from './status.ts';
+import { updateReservation, type Reservation } from './store.ts';
+
+export interface ReservationStatusChange {
+  id: string;
+  productSlug: string;
+  status: ReservationStatus;
+  /** Replaces the notes when given ('' clears them); absent keeps them. */
+  notes?: string;
+  /** False: the move emails the customer nothing; absent or true: it does, when its template is enabled. */
+  notifyCustomer?: boolean;
+  /** The record's `updatedAt` as the requester last saw it: when it has changed since, nothing is written. */
+  expectedUpdatedAt?: string;
+  /** The customer cancelling on their own page: allowed only from `pending`, recorded as theirs, and the shop is told in chat. */
+  byCustomer?: boolean;
+}
+
+/** A campaign's reservation moved back from cancelled needs a seat again. */
+export const PREORDER_FULL = { code: 'preorder_full', error: 'Preorder is full' } as const;
+
+/**
+ * Moves a reservation to another status, or edits its notes: staff's status request, and the
+ * customer's cancel on their own page. In one transaction, the reservation locked throughout so
+ * two changes cannot both pass a check the other invalidates:
+ * 1. the checks every record's move passes (it exists with that product, has not changed since
+ *    `expectedUpdatedAt`, is active, and the status table allows the move); a customer may only
+ *    cancel a pending one;
+ * 2. staying on the same status with the same notes changes nothing (`updatedAt` stays);
+ * 3. a campaign's reservation gives its seat back when cancelled, and takes one again when moved
+ *    back from cancelled, which a campaign with no seat left refuses;
+ * 4. the move is written; the first move away from `pending` records when the shop responded, a
+ *    time never overwritten;
+ * 5. messaging is told of the move, and queues the customer's email about it (and, for their own
+ *    cancel, the shop's chat notice);
+ * 6. the record's history gets the move and the memo edit.
+ */
+export async function changeReservationStatus(
+  deps: { database: Database; messaging: Messaging },
+  change: ReservationStatusChange,
+  now: Date = new Date(),
+): Promise<StatusChangeResult<Reservation>> {
+  const { database } = deps;
+  return database.db.transaction().execute(async (trx): Promise<StatusChangeResult<Reservation>> => {
+    const reservation = await findRecordForUpdate(trx, database.dialect, 'reservations', change.id);
+    if (!reservation) return NOT_FOUND;
+    const refused = refusedStatusChange(reservation, change, RESERVATION_STATUS_TABLE);
+    if (refused) return refused;
+    if (change.byCustomer && reservation.status !== 'pending') return invalidTransition(reservation.status, change.status);
+    if (reservation.status === change.status && (change.notes === undefined || change.notes === reservation.notes))
+      return { outcome: 'updated', record: reservation };
+
+    const cancelled = reservation.status === 'cancelled';
+    if (cancelled && change.status !== 'cancelled' && !(await retakeSeat(trx, reservation)))
+      return { outcome: 'conflict', ...PREORDER_FULL };
+    if (!cancelled && change.status === 'cancelled') await releaseSeat(trx, reservation);
+
+    const at = changeTime(reservation.updated_at, now);
+    const firstResponse = reservation.responded_at === null && reservation.status === 'pending' && change.status !== 'pending';
+    const record = await updateReservation(trx, reservation.id, {
+      status: change.status,
+      updated_at: at.toISOString(),
+      ...(change.notes !== undefined ? { notes: change.notes } : {}),
+      ...(firstResponse ? { responded_at: at.toISOString() } : {}),
+    });
+
+    const { customerEmailed } = await deps.messaging.reservationStatusMoved(trx, record, {
+      from: reservation.status,
+      at,
+      notifyCustomer: change.notifyCustomer,
+      byCustomer: change.byCustomer,
+    });
+
+    await recordStatusChange(trx, reservation, record, { actor: change.byCustomer ? 'customer' : 'staff', customerEmailed });
+    return { outcome: 'updated', record };
+  });
+}

@@ -1,0 +1,62 @@
+import type { Database } from '../db/database.ts';
+import { isUniqueViolation } from '../db/unique-violation.ts';
+import { recordStatusChange } from '../records/history.ts';
+import { changeTime, NOT_FOUND, refusedStatusChange, type StatusChangeResult, type StatusRequest } from '../records/status-checks.ts';
+import { findRecordForUpdate } from '../records/store.ts';
+import { SUBSCRIPTION_STATUS_TABLE, type SubscriptionStatus } from './status.ts';
+import { hasPendingTwin, updateSubscription, type Subscription } from './store.ts';
+
+/** The 409 of a move back to pending, and the item error of an unarchive, that would make a second active pending subscription. */
+export const ANOTHER_PENDING_SUBSCRIPTION = {
+  code: 'another_pending_subscription',
+  error: 'Another pending subscription exists for this email and product',
+} as const;
+
+export interface SubscriptionStatusChange extends StatusRequest {
+  status: SubscriptionStatus;
+}
+
+/**
+ * Staff move a subscription to another status, in one transaction, the subscription locked
+ * throughout so two changes cannot both pass a check the other invalidates:
+ * 1. the checks every record's move passes (it exists with that product, has not changed since
+ *    `expectedUpdatedAt`, is active, and the status table allows the move);
+ * 2. staying on the same status changes nothing (`updatedAt` stays);
+ * 3. a move back to `pending` is refused while another active pending subscription has the same
+ *    address and product (the unique index allows one);
+ * 4. the move is written: to `notified` with when, back to `pending` clearing that time, since a
+ *    pending subscription is one the next send will notify;
+ * 5. the record's history gets the move.
+ * A signup that takes the address and product between the check and the write makes the store
+ * refuse the write: that is the same refusal.
+ */
+export async function changeSubscriptionStatus(
+  database: Database,
+  change: SubscriptionStatusChange,
+  now: Date = new Date(),
+): Promise<StatusChangeResult<Subscription>> {
+  try {
+    return await database.db.transaction().execute(async (trx): Promise<StatusChangeResult<Subscription>> => {
+      const subscription = await findRecordForUpdate(trx, database.dialect, 'subscriptions', change.id);
+      if (!subscription) return NOT_FOUND;
+      const refused = refusedStatusChange(subscription, change, SUBSCRIPTION_STATUS_TABLE);
+      if (refused) return refused;
+      if (subscription.status === change.status) return { outcome: 'updated', record: subscription };
+      if (change.status === 'pending' && (await hasPendingTwin(trx, subscription)))
+        return { outcome: 'conflict', ...ANOTHER_PENDING_SUBSCRIPTION };
+
+      const at = changeTime(subscription.updated_at, now).toISOString();
+      const record = await updateSubscription(trx, subscription.id, {
+        status: change.status,
+        updated_at: at,
+        ...(change.status === 'notified' ? { notified_at: at } : {}),
+        ...(change.status === 'pending' ? { notified_at: null } : {}),
+      });
+      await recordStatusChange(trx, subscription, record, { actor: 'staff' });
+      return { outcome: 'updated', record };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) return { outcome: 'conflict', ...ANOTHER_PENDING_SUBSCRIPTION };
+    throw error;
+  }
+}
