@@ -46,7 +46,7 @@ for (const dialect of DIALECTS) {
         body.searches.perDay,
         Array.from({ length: 30 }, (_, i) => ({ date: japanDate(now - (29 - i) * DAY), count: 0 })),
       );
-      assert.deepEqual(body.outbox, { pending: 0, dead: 0, sent: 0, skipped: 0 });
+      assert.deepEqual(body.outbox, { pending: 0, dead: 0, sent: 0, skipped: 0, superseded: 0 });
       assert.deepEqual(body.preorders, []);
     });
 
@@ -194,7 +194,7 @@ for (const dialect of DIALECTS) {
       assert.equal(searches.perDay.at(-1)?.count, 3);
     });
 
-    test('the outbox: messages waiting and given up; sent, and emails skipped, in the last 30 days', async () => {
+    test('the outbox: messages waiting and given up; sent, emails skipped, and messages superseded in the last 30 days', async () => {
       const future = new Date(Date.now() + DAY).toISOString();
       const recent = new Date(Date.now() - DAY).toISOString();
       const old = new Date(Date.now() - 31 * DAY).toISOString();
@@ -224,9 +224,11 @@ for (const dialect of DIALECTS) {
           message('skipped-old', 'skipped', { created: old, sent: old }),
           // A chat message for an unset webhook is skipped by design, not for want of an email provider.
           message('skipped-chat', 'skipped', { created: recent, sent: recent }, 'chat'),
+          message('superseded-recent', 'superseded', { created: recent }),
+          message('superseded-old', 'superseded', { created: old }),
         ])
         .execute();
-      assert.deepEqual((await stats()).outbox, { pending: 2, dead: 3, sent: 3, skipped: 1 });
+      assert.deepEqual((await stats()).outbox, { pending: 2, dead: 3, sent: 3, skipped: 1, superseded: 1 });
     });
 
     test('extra fields in the body are ignored', async () => {

@@ -56,7 +56,7 @@ for (const dialect of DIALECTS) {
       assert.ok(sent.html.includes('様 &lt;テスト&gt;'), 'escaped in the HTML part');
       assert.equal(request!.headers.authorization, 'Bearer re_test_key');
       assert.match(String(request!.headers['idempotency-key']), /^test-send\/[0-9a-f-]{36}$/);
-      assert.deepEqual(await outboxStatusCounts(app.services.database.db), { pending: 0, sent: 0, skipped: 0, dead: 0 });
+      assert.deepEqual(await outboxStatusCounts(app.services.database.db), { pending: 0, sent: 0, skipped: 0, dead: 0, superseded: 0 });
       const [current] = (await app.call('/api/admin/email-templates/versions', { kind: 'reservation-confirmed' })).success().versions;
       assert.equal(current!.version, 1, 'a test send saves nothing');
     });
@@ -78,7 +78,7 @@ for (const dialect of DIALECTS) {
       assert.equal(api.requests.length, 1);
       assert.deepEqual(
         await outboxStatusCounts(app.services.database.db),
-        { pending: 0, sent: 0, skipped: 0, dead: 0 },
+        { pending: 0, sent: 0, skipped: 0, dead: 0, superseded: 0 },
         'nothing left to retry',
       );
     });
@@ -200,7 +200,7 @@ for (const dialect of DIALECTS) {
       assert.match(refused.error, /^Email not sent: .*451/);
       assert.ok(!JSON.stringify(refused).includes(SMTP_PASSWORD));
       assert.ok(!JSON.stringify(app.logs).includes(SMTP_PASSWORD));
-      assert.deepEqual(await outboxStatusCounts(app.services.database.db), { pending: 0, sent: 0, skipped: 0, dead: 0 });
+      assert.deepEqual(await outboxStatusCounts(app.services.database.db), { pending: 0, sent: 0, skipped: 0, dead: 0, superseded: 0 });
     });
   });
 }

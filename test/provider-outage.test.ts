@@ -61,7 +61,7 @@ describe('the email API and the webhooks down for 60 s', { concurrency: true }, 
       await sleepUntil(outageStarted + OUTAGE_MS);
       const failedAttempts = hooks.requests.length;
       const counts = await outboxStatusCounts(app.services.database.db);
-      assert.deepEqual(counts, { pending: 15, sent: 0, skipped: 0, dead: 0 }, 'nothing got through, nothing was given up');
+      assert.deepEqual(counts, { pending: 15, sent: 0, skipped: 0, dead: 0, superseded: 0 }, 'nothing got through, nothing was given up');
       const emailApi = await startHttpReceiver({ port: emailPort });
       after(() => emailApi.close());
       hooks.failAlways(0);
@@ -73,7 +73,7 @@ describe('the email API and the webhooks down for 60 s', { concurrency: true }, 
       });
       const deliveredIn = Date.now() - restored;
       await new Promise((resolve) => setTimeout(resolve, 300));
-      assert.deepEqual(await outboxStatusCounts(app.services.database.db), { pending: 0, sent: 15, skipped: 0, dead: 0 });
+      assert.deepEqual(await outboxStatusCounts(app.services.database.db), { pending: 0, sent: 15, skipped: 0, dead: 0, superseded: 0 });
 
       const emailKeys = emailApi.accepted('/emails').map((r) => String(r.headers['idempotency-key']));
       assert.equal(emailKeys.length, 7, '3 confirmations, 3 restock emails, 1 more confirmation');

@@ -130,6 +130,50 @@ describe('two instances on one PostgreSQL', () => {
     assert.equal(receiver.requests.length, 80, 'nothing else was sent');
   });
 
+  test('confirmations the provider put off, then cancelled: superseded once, by one instance or the other, and sent by neither', async () => {
+    receiver.requests.length = 0;
+    const count = 10;
+    // Each confirmation's first attempt is put off for 3 s (the provider's Retry-After); the
+    // reservations are cancelled meanwhile, so the next attempt, on either instance, finds them untrue.
+    receiver.failNext(count, 503, { path: '/emails', headers: { 'Retry-After': '3' } });
+    const ids = await Promise.all(
+      Array.from({ length: count }, async (_, i) => {
+        const service = i % 2 === 0 ? a : b;
+        return (await call(service, '/api/reservation', { name: `客 ${i}`, email: `late${i}@example.com`, productSlug: 'kumo-vco-2' }))
+          .reservationId;
+      }),
+    );
+    await waitUntil(() => receiver.requests.filter((r) => r.path === '/emails' && r.status === 503).length === count, {
+      what: 'every confirmation put off',
+    });
+    await Promise.all(
+      ids.map((id, i) =>
+        call(i % 2 === 0 ? b : a, '/api/admin-reservations-status', { id, productSlug: 'kumo-vco-2', status: 'cancelled' }),
+      ),
+    );
+    await receiver.waitForAccepted(count, '/emails', 20_000);
+    const superseded = await waitUntil(
+      async () => {
+        const listed = await call(a, '/api/admin/messages/list', { status: 'superseded', pageSize: 100 });
+        const ours = listed.messages.filter((m) => ids.includes(m.recordId ?? ''));
+        return ours.length === count ? ours : undefined;
+      },
+      { what: 'every confirmation superseded', timeoutMs: 20_000 },
+    );
+    assert.deepEqual(new Set(superseded.map((m) => m.kind)), new Set(['reservation-received']));
+    const sentKeys = receiver.accepted('/emails').map((r) => String(r.headers['idempotency-key']));
+    assert.equal(sentKeys.length, count);
+    assert.ok(
+      sentKeys.every((key) => key.includes('/reservation-cancelled/')),
+      'only the cancellations went',
+    );
+    const supersededBy = async (service: ServiceProcess) => {
+      const text = await (await service.request('/metrics', { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).text();
+      return Number(/tenpo_outbox_delivery_attempts_total\{channel="email",outcome="superseded"\} (\d+)/.exec(text)?.[1] ?? 0);
+    };
+    assert.equal((await supersededBy(a)) + (await supersededBy(b)), count, 'each superseded once, between the two');
+  });
+
   test('searches on either instance land in one keyword log', async () => {
     const stamp = Date.now().toString(36);
     await a.request(`/api/search?q=${encodeURIComponent(`シンセ ${stamp}a`)}`);

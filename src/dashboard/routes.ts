@@ -47,16 +47,17 @@ export const DashboardResponse = z.object({
       perDay: z
         .array(z.object({ date: z.string().describe('YYYY-MM-DD, a Japan calendar day'), count: Count }))
         .describe(
-          'Searches on each of the 30 Japan calendar days ending today, oldest first, days without searches as 0 (an extension to SPEC §4, for the chart)',
+          'Searches on each of the 30 Japan calendar days ending today, oldest first, days without searches as 0 (an extension, for the chart)',
         ),
     })
     .describe('The last 30 days up to now'),
   outbox: z.object({
     pending: Count.describe('Messages still to deliver'),
     dead: Count.describe('Messages given up (after their last attempt, or at once when the provider refused them for good)'),
-    sent: Count.describe('Messages sent in the last 30 days (SPEC §6.5)'),
-    skipped: Count.describe(
-      'Emails queued in the last 30 days and not sent because no email provider is configured; an extension to SPEC §6.5',
+    sent: Count.describe('Messages sent in the last 30 days'),
+    skipped: Count.describe('Emails queued in the last 30 days and not sent because no email provider is configured (an extension)'),
+    superseded: Count.describe(
+      'Emails queued in the last 30 days and not sent because their record changed so that they were no longer true (superseded)',
     ),
   }),
   preorders: z
@@ -69,7 +70,7 @@ export const DashboardResponse = z.object({
         remaining: Count.nullable().describe('null without a capacity'),
       }),
     )
-    .describe('Every preorder campaign, by productSlug (SPEC §7)'),
+    .describe('Every preorder campaign, by productSlug'),
 });
 
 export function dashboardRoutes(deps: DashboardDeps): Route[] {

@@ -38,13 +38,13 @@ export interface DashboardStats {
     topZeroResultKeywords: { keyword: string; count: number }[];
     perDay: { date: string; count: number }[];
   };
-  outbox: { pending: number; dead: number; sent: number; skipped: number };
+  outbox: { pending: number; dead: number; sent: number; skipped: number; superseded: number };
   preorders: { productSlug: string; state: PreorderState; capacity: number | null; reserved: number; remaining: number | null }[];
 }
 
 /**
  * The admin dashboard's figures, every one an aggregate the store computes. Searches, and
- * messages sent or skipped, are those of the last 30 days: since `now` − 30 days; `perDay` charts
+ * messages sent, skipped or superseded, are those of the last 30 days: since `now` − 30 days; `perDay` charts
  * the 30 Japan calendar days ending today.
  *
  * The queries run one after another in one transaction: on one connection, so the dashboard never

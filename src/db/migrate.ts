@@ -13,6 +13,7 @@ import * as recordHistory from './migrations/010-record-history.ts';
 import * as recordSortIndexes from './migrations/011-record-sort-indexes.ts';
 import * as addressLookup from './migrations/012-address-lookup.ts';
 import * as keywordSuggestions from './migrations/013-keyword-suggestions.ts';
+import * as supersededMessages from './migrations/014-superseded-messages.ts';
 
 /** Every migration, in order. A new one is a new file here, never an edit to a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   '011-record-sort-indexes': recordSortIndexes,
   '012-address-lookup': addressLookup,
   '013-keyword-suggestions': keywordSuggestions,
+  '014-superseded-messages': supersededMessages,
 };
 
 const ATTEMPTS = 4;

@@ -96,7 +96,10 @@ export interface OutboxRow {
   payload: string;
   /** Sent with the delivery (the email API's Idempotency-Key), unique per message. */
   idempotency_key: string;
-  /** 'pending', 'sent', 'skipped' (its channel is not configured) or 'dead' (given up after the last attempt) */
+  /**
+   * 'pending', 'sent', 'skipped' (its channel is not configured), 'dead' (given up after the last
+   * attempt) or 'superseded' (no longer true of its record when it was due, so not sent; migration 014)
+   */
   status: string;
   attempts: Generated<number>;
   next_attempt_at: string;
@@ -107,7 +110,10 @@ export interface OutboxRow {
   sent_at: string | null;
   /** The record the message is about (migration 002), erased with it. */
   record_id: string | null;
-  /** When it was given up (`dead`; migration 008), which its retention counts from; null otherwise. */
+  /**
+   * When it was given up (`dead`; migration 008) or found superseded (migration 014), which its
+   * retention counts from; null otherwise.
+   */
   died_at: string | null;
 }
 

@@ -66,6 +66,9 @@ export const ERROR_CODES = {
   email_not_sent: { status: 502, meaning: 'The email provider refused the test email or did not answer' },
   message_not_found: { meaning: 'A bulk item: no message with this id' },
   message_not_dead: { meaning: 'A bulk item: the message is not dead, so there is nothing to retry' },
+  message_superseded: {
+    meaning: 'A bulk item: the message is no longer true of its record (superseded), so it is not sent again',
+  },
 } as const satisfies Record<string, { status?: number; meaning: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -26,7 +26,7 @@ export async function messagesAbout(db: Kysely<Tables>, recordIds: string[], add
 /**
  * Erases what messagesAbout finds, delivered or not, inside the caller's transaction that erases
  * the records; how many. A message a dispatcher has claimed is not sent once erased (the dispatcher
- * asks whether it is still queued before it sends: outbox/store.ts, stillHeldIds).
+ * asks where it stands before every attempt: outbox/standing.ts).
  */
 export async function eraseMessagesAbout(db: Kysely<Tables>, recordIds: string[], addressKey?: string): Promise<number> {
   const statements = chunks(recordIds).map((ids) => db.deleteFrom('outbox').where('record_id', 'in', ids));

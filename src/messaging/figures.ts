@@ -1,14 +1,14 @@
 import type { Kysely } from 'kysely';
 import type { Tables } from '../db/schema.ts';
-import { DEAD, PENDING, SENT, SKIPPED } from './outbox/store.ts';
+import { DEAD, PENDING, SENT, SKIPPED, SUPERSEDED } from './outbox/store.ts';
 
-// How many messages wait, were given up or were delivered: the dashboard's and /metrics' figures.
+// How many messages wait, were given up, were delivered or superseded: the dashboard's and /metrics' figures.
 
-/** The dashboard's message figures: what waits and was given up now, what was sent or skipped since `since`. */
+/** The dashboard's message figures: what waits and was given up now, what was sent, skipped or superseded since `since`. */
 export async function messageFigures(
   db: Kysely<Tables>,
   since: string,
-): Promise<{ pending: number; dead: number; sent: number; skipped: number }> {
+): Promise<{ pending: number; dead: number; sent: number; skipped: number; superseded: number }> {
   return { ...(await countUndelivered(db)), ...(await countDeliveredSince(db, since)) };
 }
 
@@ -26,12 +26,16 @@ export async function countUndelivered(db: Kysely<Tables>): Promise<{ pending: n
 }
 
 /**
- * Messages sent since `since` (by `sent_at`, a range of `outbox_sent_at`), and emails skipped for
- * want of a provider among those queued since then (by `created_at`, a range of `outbox_log_skipped`,
- * which holds the channel: a skip happens at the first attempt, moments after the queuing). Chat
+ * Messages sent since `since` (by `sent_at`, a range of `outbox_sent_at`), emails skipped for want
+ * of a provider among those queued since then (by `created_at`, a range of `outbox_log_skipped`,
+ * which holds the channel: a skip happens at the first attempt, moments after the queuing), and
+ * messages superseded among those queued since then (a range of `outbox_log_superseded`). Chat
  * messages skipped for an unset webhook are left out: that is a choice, not a fault.
  */
-export async function countDeliveredSince(db: Kysely<Tables>, since: string): Promise<{ sent: number; skipped: number }> {
+export async function countDeliveredSince(
+  db: Kysely<Tables>,
+  since: string,
+): Promise<{ sent: number; skipped: number; superseded: number }> {
   const sent = await db
     .selectFrom('outbox')
     .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -45,7 +49,13 @@ export async function countDeliveredSince(db: Kysely<Tables>, since: string): Pr
     .where('created_at', '>=', since)
     .where('channel', '=', 'email')
     .executeTakeFirstOrThrow();
-  return { sent: Number(sent.n), skipped: Number(skipped.n) };
+  const superseded = await db
+    .selectFrom('outbox')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('status', '=', SUPERSEDED)
+    .where('created_at', '>=', since)
+    .executeTakeFirstOrThrow();
+  return { sent: Number(sent.n), skipped: Number(skipped.n), superseded: Number(superseded.n) };
 }
 
 /** What waits, what was given up, and when the oldest waiting message was queued (null: none waits), for /metrics. */

@@ -65,6 +65,11 @@ export function statusEmailKind(status: string): ReservationTemplateKind | undef
   return Object.hasOwn(EMAIL_OF_STATUS, status) ? EMAIL_OF_STATUS[status] : undefined;
 }
 
+/** The status an email about a reservation's move announces; undefined for the first one (`reservation-received`). */
+export function statusAnnouncedBy(kind: ReservationTemplateKind): string | undefined {
+  return Object.keys(EMAIL_OF_STATUS).find((status) => EMAIL_OF_STATUS[status] === kind);
+}
+
 export function isTemplateKind(kind: string): kind is TemplateKind {
   return (TEMPLATE_KINDS as readonly string[]).includes(kind);
 }

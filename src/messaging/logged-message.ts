@@ -6,7 +6,7 @@ import { LEGACY_KINDS } from './templates/facts.ts';
 // A message as staff read it, in the message log and in a customer's personal-data export: whom it
 // went to and how its delivery stands, never what it said, and never a webhook's URL.
 
-export const MESSAGE_STATUSES = ['pending', 'sent', 'skipped', 'dead'] as const;
+export const MESSAGE_STATUSES = ['pending', 'sent', 'skipped', 'dead', 'superseded'] as const;
 export const MESSAGE_CHANNELS = ['email', 'chat'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 export type MessageChannel = (typeof MESSAGE_CHANNELS)[number];
@@ -36,7 +36,11 @@ export const MessageSchema = z
       .string()
       .describe("The template kind of an email (reservation-received, …); the webhook's name for chat (reservation, restock, public)"),
     to: z.string().describe("The address of an email; the webhook's name for chat, never its URL"),
-    status: z.enum(MESSAGE_STATUSES).describe('pending: still to deliver; sent; skipped: its channel is not configured; dead: given up'),
+    status: z
+      .enum(MESSAGE_STATUSES)
+      .describe(
+        'pending: still to deliver; sent; skipped: its channel is not configured; dead: given up; superseded: not sent, because the record changed so that it was no longer true (a cancelled reservation, a later email about it, an unsubscribed subscription)',
+      ),
     attempts: z.number().int().describe('Delivery attempts made'),
     lastError: z.string().nullable().describe("Why the last attempt failed (the provider's answer); null when it did not"),
     createdAt: z.string().describe('When it was queued'),

@@ -58,7 +58,7 @@ export function createMetrics(sources: MetricsSources): Metrics {
   });
   const deliveries = new Counter({
     name: 'tenpo_outbox_delivery_attempts_total',
-    help: 'Delivery attempts by channel (email, chat) and outcome: sent, skipped (channel not configured), withdrawn (erased before it was sent), retry (failed, tried again later), dead (failed for the last time).',
+    help: 'Delivery attempts by channel (email, chat) and outcome: sent, skipped (channel not configured), superseded (no longer true of its record, so not sent), withdrawn (erased before it was sent), retry (failed, tried again later), dead (failed for the last time).',
     labelNames: ['channel', 'outcome'] as const,
     registers: [registry],
   });

@@ -228,3 +228,18 @@ export async function uniqueKeys(
     rows.map((row) => [row.id, { key: rule.columns.map((column) => String(row[column])).join('\n'), taken: Boolean(row.taken) }]),
   );
 }
+
+/** Which table holds a record: its id says (`res_…` a reservation, `ntf_…` a subscription). */
+const TABLE_OF_PREFIX: Record<string, RecordTable> = { res_: 'reservations', ntf_: 'subscriptions' };
+
+/** The status each of these records holds now, by id, read from the table its id names; an id of no record is absent. */
+export async function recordStatuses(db: Kysely<Tables>, ids: string[]): Promise<Map<string, string>> {
+  const statuses = new Map<string, string>();
+  const byTable = Map.groupBy(ids, (id) => TABLE_OF_PREFIX[id.slice(0, 4)]);
+  for (const [table, tableIds] of byTable) {
+    if (table === undefined) continue;
+    const rows = await records(db).selectFrom(table).select(['id', 'status']).where('id', 'in', tableIds).execute();
+    for (const row of rows) statuses.set(row.id, row.status);
+  }
+  return statuses;
+}

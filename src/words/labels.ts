@@ -24,6 +24,7 @@ export const MESSAGE_STATUS_LABELS: Record<string, string> = {
   sent: '送信済み',
   skipped: '送信せず（送信先が未設定）',
   dead: '送信失敗',
+  superseded: '送信取りやめ（状況が変わったため）',
 };
 
 export const CHANNEL_LABELS: Record<string, string> = { email: 'メール', chat: 'チャット' };

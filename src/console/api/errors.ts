@@ -82,6 +82,7 @@ export const ERROR_WORDS: Record<ErrorCode, Words> = {
   },
   message_not_found: { what: 'メッセージが見つかりません（保存期間を過ぎて削除された可能性があります）' },
   message_not_dead: { what: '送信失敗ではないため、再送できません' },
+  message_superseded: { what: 'その後ご予約や登録の状況が変わり、内容が事実と合わなくなったため、送信を取りやめました' },
 };
 
 /** The fields of the admin API's requests, as the screens call them, for saying which one is wrong. */

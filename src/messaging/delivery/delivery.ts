@@ -3,22 +3,13 @@ import type { Database } from '../../db/database.ts';
 import { createEmailRenderer } from '../templates/render-queued.ts';
 import type { Logger } from '../../log.ts';
 import { chatPayload } from '../chat/webhook-payload.ts';
-import type { Deliver, DeliveryOutcome } from './dispatcher.ts';
+import type { Deliver } from './dispatcher.ts';
 import { createEmailSender, headerSafe } from './email-sender.ts';
 import { createJsonPoster } from './http-post.ts';
 import type { EmailContent, QueuedMessage } from '../outbox/message.ts';
 
-/**
- * Sends one rendered email through the configured provider now: `skipped` (and logged) when none is
- * configured; a refusal is thrown. An outbox message passes `stillQueued`, asked just before the
- * send (`withdrawn` when it answers false: the message was erased).
- */
-export type SendEmail = (
-  content: EmailContent,
-  to: string,
-  idempotencyKey: string,
-  stillQueued?: () => Promise<boolean>,
-) => Promise<DeliveryOutcome>;
+/** Sends one rendered email through the configured provider now: `skipped` (and logged) when none is configured; a refusal is thrown. */
+export type SendEmail = (content: EmailContent, to: string, idempotencyKey: string) => Promise<'sent' | 'skipped'>;
 
 export interface Delivery {
   deliver: Deliver;
@@ -29,10 +20,12 @@ export interface Delivery {
 
 /**
  * Delivers one queued message through the channel configured now: the email provider, or the chat
- * webhook of that name (read at send time, so its URL is never stored). An email with no provider
- * configured is written to the log and skipped; a chat message whose webhook is unset is skipped
- * without a word (an unset webhook is the shop's choice, not a fault). An email is rendered here, with the template version it was
- * queued with (read from `database` once per version).
+ * webhook of that name (read at send time, so its URL is never stored). An email is rendered here,
+ * with the template version it was queued with (read from `database` once per version), then its
+ * standing is asked: an email erased or made untrue since it was queued is not sent, nor written
+ * to the log (`withdrawn`, `superseded`); one with no provider configured is written to the log and
+ * skipped. A chat message whose webhook is unset is skipped without a word (an unset webhook is the
+ * shop's choice, not a fault); otherwise its standing is asked too.
  */
 export async function createDelivery(
   config: Pick<Config, 'appEnv' | 'email' | 'webhooks'>,
@@ -44,7 +37,7 @@ export async function createDelivery(
   const email = await createEmailSender(config.email, http);
   if (!email) log.warn('no email provider configured (EMAIL_PROVIDER_API_KEY or SMTP_URL): emails are logged and skipped');
 
-  const sendEmail: SendEmail = async (content, to, idempotencyKey, stillQueued) => {
+  const sendEmail: SendEmail = async (content, to, idempotencyKey) => {
     const outgoing = headerSafe({ ...content, from: config.email.from, to });
     if (!email) {
       // Only a developer's own machine writes the email out; elsewhere the log would keep the
@@ -57,16 +50,20 @@ export async function createDelivery(
       else log.info({ idempotencyKey }, 'email skipped: no provider configured');
       return 'skipped';
     }
-    if (stillQueued && !(await stillQueued())) return 'withdrawn';
     await email.send(outgoing, idempotencyKey);
     return 'sent';
   };
 
-  const deliver: Deliver = async ({ message, idempotencyKey }: QueuedMessage, stillQueued) => {
-    if (message.channel === 'email') return sendEmail(await render(message.email), message.to, idempotencyKey, stillQueued);
+  const deliver: Deliver = async ({ message, idempotencyKey }: QueuedMessage, standing) => {
+    if (message.channel === 'email') {
+      const content = await render(message.email);
+      const now = await standing();
+      return now === 'deliver' ? sendEmail(content, message.to, idempotencyKey) : now;
+    }
     const url = config.webhooks[message.webhook];
     if (!url) return 'skipped';
-    if (!(await stillQueued())) return 'withdrawn';
+    const now = await standing();
+    if (now !== 'deliver') return now;
     await http.post(url, chatPayload(url, message.content));
     return 'sent';
   };

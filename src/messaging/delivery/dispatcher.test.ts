@@ -79,9 +79,9 @@ async function harness(t: TestContext, timings: Partial<DispatcherTimings> = {})
         log,
         timings: { ...TIMINGS, ...timings },
         now: () => T0 + clock.now,
-        deliver: (message: QueuedMessage, stillQueued) => {
+        deliver: (message: QueuedMessage, standing) => {
           attempts.push(message.idempotencyKey);
-          return deliver(message, stillQueued);
+          return deliver(message, standing);
         },
       });
       started.push(dispatcher);
@@ -195,11 +195,11 @@ test('a wake while a claim is under way is not lost: the claim runs again', asyn
   await h.queue(['due-later'], 1_000);
   // The first delivery starts inside the claim and stays in flight, so no finished delivery wakes the
   // dispatcher: only the wake it receives mid-claim (when the second message has just come due) can.
-  const dispatcher: Dispatcher = h.dispatcher((message, stillQueued) => {
+  const dispatcher: Dispatcher = h.dispatcher((message, standing) => {
     if (message.idempotencyKey === 'first') {
       h.clock.now = 1_000;
       dispatcher.wake();
-      return first.deliver(message, stillQueued);
+      return first.deliver(message, standing);
     }
     return Promise.resolve('sent');
   });
@@ -366,19 +366,18 @@ test('a message erased after its claim, while its delivery is prepared, is not s
   // Stands for what a delivery does before the send (rendering reads the store): held until released.
   const preparing = h.held();
   const sent: string[] = [];
-  const dispatcher = h.dispatcher(async (message, stillQueued) => {
-    await preparing.deliver(message, stillQueued);
-    if (!(await stillQueued())) return 'withdrawn';
+  const dispatcher = h.dispatcher(async (message, standing) => {
+    await preparing.deliver(message, standing);
+    const now = await standing();
+    if (now !== 'deliver') return now;
     sent.push(message.idempotencyKey);
     return 'sent';
   });
   await h.queue(['erased', 'kept']);
   dispatcher.start();
   await waitUntil(() => preparing.waiting === 2, { what: 'both claimed and being prepared' });
-  // What a personal-data erasure does to the message's row (src/personal-data), while the delivery
-  // is prepared for longer than one that sends without asking again (CHECK_AFTER_MS).
+  // What a personal-data erasure does to the message's row (src/personal-data), while the delivery is prepared.
   await h.database.db.deleteFrom('outbox').where('idempotency_key', '=', 'erased').execute();
-  await settle(50);
   preparing.releaseAll();
   await waitUntil(async () => (await h.status('kept')) === 'sent', { what: 'the other message sent' });
   await settle(50);
@@ -396,6 +395,24 @@ test('a message erased after its claim, while its delivery is prepared, is not s
       { channel: 'chat', outcome: 'withdrawn', count: 1 },
     ],
   );
+});
+
+test('a message erased the moment after its claim is not sent either: its standing is asked on every attempt, however soon', async (t) => {
+  const h = await harness(t);
+  const sent: string[] = [];
+  const dispatcher = h.dispatcher(async (message, standing) => {
+    // No time at all between the claim and the question (a retried message claimed and erased at once).
+    await h.database.db.deleteFrom('outbox').where('idempotency_key', '=', message.idempotencyKey).execute();
+    const now = await standing();
+    if (now !== 'deliver') return now;
+    sent.push(message.idempotencyKey);
+    return 'sent';
+  });
+  await h.queue(['erased-at-once']);
+  dispatcher.start();
+  await waitUntil(() => dispatcher.attemptCounts().length > 0, { what: 'the attempt' });
+  assert.deepEqual(sent, []);
+  assert.deepEqual(dispatcher.attemptCounts(), [{ channel: 'chat', outcome: 'withdrawn', count: 1 }]);
 });
 
 test('at most `concurrency` deliveries run at once; the rest are claimed as slots free up', async (t) => {

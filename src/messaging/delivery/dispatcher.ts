@@ -2,22 +2,24 @@ import type { Database } from '../../db/database.ts';
 import type { Logger } from '../../log.ts';
 import { DeliveryFailure } from './delivery-failure.ts';
 import type { QueuedMessage } from '../outbox/message.ts';
-import { claimDueMessages, markDelivered, markFailed, stillHeldIds, type ClaimedMessage } from '../outbox/store.ts';
+import { standingsOf, type Standing } from '../outbox/standing.ts';
+import { claimDueMessages, markFailed, markSettled, type ClaimedMessage, type Settlement } from '../outbox/store.ts';
 import { retryDelayMs } from './retry-delay.ts';
 
 /**
  * What delivering one message came to; a failure is thrown. `withdrawn`: not sent, because the
- * message was no longer queued for this dispatcher when it was about to go (see stillHeldIds).
+ * message was no longer queued for this dispatcher when it was about to go; `superseded`: not sent,
+ * because it was no longer true of its record (outbox/standing.ts).
  */
-export type DeliveryOutcome = 'sent' | 'skipped' | 'withdrawn';
-/** Every way an attempt can end: delivered, skipped, withdrawn, failed and to be retried, or failed for the last time. */
+export type DeliveryOutcome = Settlement | 'withdrawn';
+/** Every way an attempt can end: delivered, skipped, superseded, withdrawn, failed and to be retried, or failed for the last time. */
 export type AttemptOutcome = DeliveryOutcome | 'retry' | 'dead';
 /**
- * Delivers one message. `stillQueued` is called last, after everything but the send itself
- * (rendering reads the store): when it answers false the message must not be sent and the outcome
- * is `withdrawn`.
+ * Delivers one message. `standing` is asked last, after everything but the send itself (rendering
+ * reads the store), on every attempt: unless it answers `deliver`, the message must not be sent, and
+ * its answer is the outcome.
  */
-export type Deliver = (message: QueuedMessage, stillQueued: () => Promise<boolean>) => Promise<DeliveryOutcome>;
+export type Deliver = (message: QueuedMessage, standing: () => Promise<Standing>) => Promise<DeliveryOutcome>;
 
 export interface DispatcherTimings {
   /** How often the outbox is looked at when nothing wakes the dispatcher (retries falling due, other instances' work). */
@@ -47,22 +49,13 @@ export const DEFAULT_DISPATCHER_TIMINGS: DispatcherTimings = {
   concurrency: 16,
 };
 
-/**
- * A delivery that reaches its send this soon after the claim sends without asking the store again
- * whether the message is still queued: it is as good as handed over at the claim, and a statement
- * per send would cost every delivery a round trip (and, while the database recovers from an
- * outage, a connection the requests are waiting for). One that took longer (an email rendered with
- * a template version read from the store, a busy process) asks, so a message erased meanwhile
- * (personal-data erasure) is not sent.
- */
-const CHECK_AFTER_MS = 20;
-
 /** Longest kept `last_error`; provider answers can be long. */
 const MAX_ERROR_LENGTH = 500;
 
 /**
  * Delivers the outbox in the background of the process. It claims due messages under a lease,
- * delivers them in parallel, and settles each: sent (or skipped), retried later with backoff (or
+ * delivers them in parallel, and settles each: sent (or skipped, or superseded: no longer true of its
+ * record right before it would have gone), retried later with backoff (or
  * when the provider's Retry-After says), or given up, with an error line in the log, after the last
  * attempt or at once when the provider refused it for good (a DeliveryFailure that is permanent). Work left pending by a stop or a
  * crash is found again by the next claim, in this instance or another.
@@ -78,11 +71,15 @@ export class Dispatcher {
   #claiming: Promise<void> | undefined;
   #claimAgain = false;
   #timer: NodeJS.Timeout | undefined;
-  /** Successful deliveries waiting to be written, in one statement per claim. */
-  #delivered: { id: string; lease: string; status: 'sent' | 'skipped' }[] = [];
-  #writingDelivered: Promise<void> | undefined;
-  /** Deliveries about to send, asking whether their message is still theirs: one statement for all that ask in the same moment. */
-  #heldChecks: { message: ClaimedMessage; answer: PromiseWithResolvers<boolean> }[] = [];
+  /** Messages settled without a failure, waiting to be written, in one statement per claim. */
+  #settled: { id: string; lease: string; status: Settlement }[] = [];
+  #writingSettled: Promise<void> | undefined;
+  /**
+   * Deliveries about to send, asking where their message stands (still theirs, still true): one
+   * question for all that ask in the same moment, asked on every attempt however soon it follows
+   * the claim, so a message erased or made untrue in between is never sent.
+   */
+  #standingQuestions: { message: ClaimedMessage; answer: PromiseWithResolvers<Standing> }[] = [];
   /** Attempts since the start by channel and outcome, for /metrics. */
   readonly #attempts = new Map<string, { channel: string; outcome: AttemptOutcome; count: number }>();
 
@@ -117,7 +114,7 @@ export class Dispatcher {
     clearInterval(this.#timer);
     await this.#claiming;
     await Promise.all(this.#inFlight);
-    await this.#writeDelivered();
+    await this.#writeSettled();
   }
 
   /** Delivery attempts since the start, by channel and outcome. */
@@ -164,10 +161,7 @@ export class Dispatcher {
   async #attempt(message: ClaimedMessage): Promise<void> {
     let outcome: DeliveryOutcome;
     try {
-      const claimedAt = performance.now();
-      outcome = await this.#deliver(message, () =>
-        performance.now() - claimedAt < CHECK_AFTER_MS ? Promise.resolve(true) : this.#stillHeld(message),
-      );
+      outcome = await this.#deliver(message, () => this.#standing(message));
     } catch (error) {
       await this.#settleFailure(message, error);
       return;
@@ -175,40 +169,40 @@ export class Dispatcher {
     this.#count(message.message.channel, outcome);
     // Erased, or another dispatcher's now: its row is not this one's to settle.
     if (outcome === 'withdrawn') return;
-    this.#delivered.push({ id: message.id, lease: message.lease, status: outcome });
-    this.#writingDelivered ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.#writeDelivered());
-    await this.#writingDelivered;
+    this.#settled.push({ id: message.id, lease: message.lease, status: outcome });
+    this.#writingSettled ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.#writeSettled());
+    await this.#writingSettled;
   }
 
-  #stillHeld(message: ClaimedMessage): Promise<boolean> {
-    const answer = Promise.withResolvers<boolean>();
-    this.#heldChecks.push({ message, answer });
-    if (this.#heldChecks.length === 1) setImmediate(() => void this.#checkHeld());
+  #standing(message: ClaimedMessage): Promise<Standing> {
+    const answer = Promise.withResolvers<Standing>();
+    this.#standingQuestions.push({ message, answer });
+    if (this.#standingQuestions.length === 1) setImmediate(() => void this.#askStandings());
     return answer.promise;
   }
 
-  async #checkHeld(): Promise<void> {
-    const batch = this.#heldChecks;
-    this.#heldChecks = [];
+  async #askStandings(): Promise<void> {
+    const batch = this.#standingQuestions;
+    this.#standingQuestions = [];
     try {
-      const held = await stillHeldIds(
+      const standings = await standingsOf(
         this.#database.db,
         batch.map(({ message }) => message),
       );
-      for (const { message, answer } of batch) answer.resolve(held.has(message.id));
+      for (const { message, answer } of batch) answer.resolve(standings.get(message.id) ?? 'withdrawn');
     } catch (error) {
       // Unknown is not yes: the delivery fails and is retried.
       for (const { answer } of batch) answer.reject(error);
     }
   }
 
-  async #writeDelivered(): Promise<void> {
-    const batch = this.#delivered;
-    this.#delivered = [];
-    this.#writingDelivered = undefined;
+  async #writeSettled(): Promise<void> {
+    const batch = this.#settled;
+    this.#settled = [];
+    this.#writingSettled = undefined;
     if (batch.length === 0) return;
     try {
-      const held = await markDelivered(this.#database.db, batch, new Date(this.#now()).toISOString());
+      const held = await markSettled(this.#database.db, batch, new Date(this.#now()).toISOString());
       if (held < batch.length)
         this.#log.warn({ lost: batch.length - held }, 'outbox: lease expired during delivery; the message may be sent again');
     } catch (error) {

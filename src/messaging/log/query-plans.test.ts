@@ -8,16 +8,17 @@ import type { Tables } from '../../db/schema.ts';
 import { createLogger } from '../../log.ts';
 import { countDeliveredSince, countUndelivered } from '../figures.ts';
 import { deleteExpiredMessages } from '../outbox/retention.ts';
+import { standingsOf } from '../outbox/standing.ts';
 import { claimDueMessages } from '../outbox/store.ts';
 import { messageLogQueries, type MessageFilter } from './store.ts';
 
-// The outbox's reads on a large table, by their query plans on both dialects (migration 008): a page
+// The outbox's reads on a large table, by their query plans on both dialects (migrations 008, 014): a page
 // of the message log is read in order from an index whatever the filter, the dashboard's counts and
 // the retention's deletes read ranges of indexes, and the dispatcher's claim still reads its queue
 // index. Plans, not timings: the machine is shared.
 
 const ROWS = 20_000;
-const STATUSES = ['sent', 'sent', 'sent', 'sent', 'sent', 'sent', 'sent', 'skipped', 'pending', 'dead'];
+const STATUSES = ['sent', 'sent', 'sent', 'sent', 'sent', 'sent', 'skipped', 'superseded', 'pending', 'dead'];
 const T0 = Date.UTC(2026, 0, 1);
 const at = (i: number) => new Date(T0 + i * 60_000).toISOString();
 
@@ -56,7 +57,11 @@ for (const dialect of DIALECTS) {
             ...storedMessage(
               `m${String(i).padStart(6, '0')}`,
               status,
-              { createdAt: at(i), sentAt: settled ? at(i) : undefined, diedAt: status === 'dead' ? at(i) : undefined },
+              {
+                createdAt: at(i),
+                sentAt: settled ? at(i) : undefined,
+                diedAt: status === 'dead' || status === 'superseded' ? at(i) : undefined,
+              },
               i % 3 ? 'email' : 'chat',
             ),
             record_id: `res_${Math.floor(i / 2)}`,
@@ -91,6 +96,7 @@ for (const dialect of DIALECTS) {
       { status: 'skipped' },
       { status: 'pending' },
       { status: 'dead' },
+      { status: 'superseded' },
       { channel: 'chat' },
       { channel: 'email', status: 'dead' },
       { channel: 'chat', status: 'sent' },
@@ -116,8 +122,16 @@ for (const dialect of DIALECTS) {
         ...(await statementsOf(database.db, (db) => countDeliveredSince(db, since))),
         ...(await statementsOf(database.db, (db) => deleteExpiredMessages(db, dialect, at(500), 1_000))),
       ];
-      assert.equal(statements.length, 7);
+      assert.equal(statements.length, 9);
       for (const statement of statements) assertIndexed(await plan(statement), statement.sql);
+    });
+
+    test('the check before every attempt finds its messages and the later emails about their records by index', async () => {
+      const claimed = ['m000003', 'm000301', 'm019998'].map((id) => ({ id, lease: at(1) }));
+      const [check] = await statementsOf(database.db, (db) => standingsOf(db, claimed));
+      const text = await plan(check!);
+      assertIndexed(text, 'the check');
+      assert.match(text, /outbox_record/);
     });
 
     test('the dispatcher’s claim still reads its queue index, outbox_due', async () => {

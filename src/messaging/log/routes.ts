@@ -18,7 +18,7 @@ export function messageLogRoutes(deps: { database: Database; wakeDispatcher: () 
     defineRoute({
       ...common,
       path: '/api/admin/messages/list',
-      summary: 'List the emails and chat messages sent, waiting, skipped or given up, newest first',
+      summary: 'List the emails and chat messages sent, waiting, skipped, given up or superseded, newest first',
       description: 'Filtered by `recordId`, `status` and `channel`; 20 a page by default (`pageSize` 1–100).',
       body: ListBody,
       invalid: listProblem,
@@ -38,7 +38,7 @@ export function messageLogRoutes(deps: { database: Database; wakeDispatcher: () 
       ...common,
       path: '/api/admin/messages/retry',
       summary: 'Send given-up messages again',
-      description: `Each dead message goes back to pending with its attempts reset and is delivered again. Each item is handled on its own: failures are listed in errors and the others succeed (200). At most ${MAX_BULK_ITEMS} items.`,
+      description: `Each dead message goes back to pending with its attempts reset and is delivered again, unless it is no longer true of its record (a cancelled reservation, a later email about it, an unsubscribed subscription): that one becomes superseded and is reported as \`Message is superseded\`. Each item is handled on its own: failures are listed in errors and the others succeed (200). At most ${MAX_BULK_ITEMS} items.`,
       body: RetryBody,
       invalid: firstProblem,
       responses: { 200: { description: 'Every item handled', schema: RetryResponse }, ...errorResponses(400, 401, 413, 500) },

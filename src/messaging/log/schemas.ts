@@ -55,5 +55,5 @@ export const RetryResponse = z.object({
   errors: z
     .array(BulkItemErrorSchema)
     .optional()
-    .describe('Items left unchanged (Invalid item, Message not found, Message is not dead); absent when none'),
+    .describe('Items not retried (Invalid item, Message not found, Message is not dead, Message is superseded); absent when none'),
 });

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Tables } from '../../db/schema.ts';
 import type { LoggedRow, MessageChannel, MessageStatus } from '../logged-message.ts';
 
-// The message log's SQL: the outbox as staff read it, and dead messages put back in the queue.
+// The message log's SQL: the outbox as staff read it, and dead messages put back in the queue or settled as superseded.
 
 export interface MessageFilter {
   recordId?: string;
@@ -13,7 +13,7 @@ export interface MessageFilter {
 function matching(db: Kysely<Tables>, filter: MessageFilter) {
   let query = db.selectFrom('outbox');
   if (filter.recordId) query = query.where('record_id', '=', filter.recordId);
-  // A literal, not bound, so the planner can choose the status's partial index (migration 008); it is one of four known words.
+  // A literal, not bound, so the planner can choose the status's partial index (migrations 008, 014); it is one of five known words.
   if (filter.status) query = query.where('status', '=', sql.lit(filter.status));
   if (filter.channel) query = query.where('channel', '=', filter.channel);
   return query;
@@ -61,9 +61,17 @@ export async function requeueDead(db: Kysely<Tables>, ids: string[], now: string
   return rows.map((row) => row.id);
 }
 
-/** Which of `ids` exist. */
-export async function existingMessageIds(db: Kysely<Tables>, ids: string[]): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  const rows = await db.selectFrom('outbox').select('id').where('id', 'in', ids).execute();
-  return new Set(rows.map((row) => row.id));
+/**
+ * Settles the dead messages among `ids` as superseded at `now` (no longer true: outbox/standing.ts),
+ * so they are not retried. One statement; a message another request retried meanwhile is pending
+ * and left to the dispatcher, which asks the same question before it sends.
+ */
+export async function markDeadSuperseded(db: Kysely<Tables>, ids: string[], now: string): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('outbox')
+    .set({ status: 'superseded', died_at: now })
+    .where('id', 'in', ids)
+    .where('status', '=', sql.lit('dead'))
+    .execute();
 }

@@ -3,12 +3,13 @@ import { startBatchedPurge, type BatchedPurge } from '../../db/batched-purge.ts'
 import type { Database, Dialect } from '../../db/database.ts';
 import type { Tables } from '../../db/schema.ts';
 import type { Logger } from '../../log.ts';
-import { DEAD, SENT, SKIPPED } from './store.ts';
+import { DEAD, SENT, SKIPPED, SUPERSEDED } from './store.ts';
 
 const DAY_MS = 86_400_000;
 
 /**
- * Deletes messages `retentionDays` after they were sent or skipped, or after they were given up,
+ * Deletes messages `retentionDays` after they were sent or skipped, or after they were given up or
+ * superseded,
  * so the outbox does not keep customers' addresses forever: every `intervalMs` and at
  * start, `batchSize` rows a statement (see startBatchedPurge). Pending messages are never deleted.
  */
@@ -27,9 +28,9 @@ export function startOutboxRetention(
 
 /**
  * Deletes up to `limit` messages kept long enough: sent and skipped ones sent before `before`, dead
- * ones that died before it. One statement per kind, each a range of its partial index
- * (`outbox_sent_at`, `outbox_skipped_at`; a dead one died after it was queued, so `outbox_log_dead`
- * up to `before`). The condition is repeated outside the subquery because PostgreSQL checks only
+ * and superseded ones that ended before it (`died_at`). One statement per kind, each a range of its
+ * partial index (`outbox_sent_at`, `outbox_skipped_at`; a dead or superseded one ended after it was
+ * queued, so `outbox_log_dead` and `outbox_log_superseded` up to `before`). The condition is repeated outside the subquery because PostgreSQL checks only
  * that part again on a row another transaction changed meanwhile: a dead message retried at that
  * moment is pending and stays. On PostgreSQL rows another instance is deleting are skipped.
  */
@@ -38,6 +39,7 @@ export async function deleteExpiredMessages(db: Kysely<Tables>, dialect: Dialect
     { status: SENT, column: 'sent_at' as const },
     { status: SKIPPED, column: 'sent_at' as const },
     { status: DEAD, column: 'died_at' as const },
+    { status: SUPERSEDED, column: 'died_at' as const },
   ];
   let deleted = 0;
   for (const { status, column } of kinds) {
@@ -50,7 +52,7 @@ export async function deleteExpiredMessages(db: Kysely<Tables>, dialect: Dialect
           .select('id')
           .where('status', '=', status)
           .where(column, '<', before)
-          .$if(status === DEAD, (q) => q.where('created_at', '<', before))
+          .$if(column === 'died_at', (q) => q.where('created_at', '<', before))
           .limit(limit - deleted);
         return dialect === 'postgres' ? due.forUpdate().skipLocked() : due;
       })

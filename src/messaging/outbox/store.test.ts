@@ -8,7 +8,7 @@ import type { OutboxEntry } from './message.ts';
 import { eraseMessagesAbout } from '../about-records.ts';
 import { countUndelivered } from '../figures.ts';
 import { deleteExpiredMessages } from './retention.ts';
-import { claimDueMessages, enqueueMessages, markDelivered, markFailed } from './store.ts';
+import { claimDueMessages, enqueueMessages, markSettled, markFailed } from './store.ts';
 
 // The outbox's claims, leases and settlements on both dialects, with the clock passed in.
 
@@ -84,9 +84,9 @@ for (const dialect of DIALECTS) {
       const [first] = await claim(0);
       const [second] = await claim(1_000);
       assert.equal(second!.attempts, 2);
-      assert.equal(await markDelivered(database.db, [{ id: first!.id, lease: first!.lease, status: 'sent' }], at(1_001)), 0);
+      assert.equal(await markSettled(database.db, [{ id: first!.id, lease: first!.lease, status: 'sent' }], at(1_001)), 0);
       assert.equal(await markFailed(database.db, first!, { error: 'late', at: at(1_001), retryAt: at(5_000) }), false);
-      assert.equal(await markDelivered(database.db, [{ id: second!.id, lease: second!.lease, status: 'sent' }], at(1_002)), 1);
+      assert.equal(await markSettled(database.db, [{ id: second!.id, lease: second!.lease, status: 'sent' }], at(1_002)), 1);
       const row = await database.db.selectFrom('outbox').selectAll().executeTakeFirstOrThrow();
       assert.deepEqual([row.status, row.sent_at, row.locked_until, row.attempts], ['sent', at(1_002), null, 2]);
       assert.deepEqual(await claim(100_000), [], 'a sent message is never claimed');
@@ -117,7 +117,7 @@ for (const dialect of DIALECTS) {
       ]);
       // RETURNING gives no order: put the three claimed back in theirs.
       const [a, b, c] = (await claim(0, 3)).sort((x, y) => x.idempotencyKey.localeCompare(y.idempotencyKey));
-      await markDelivered(
+      await markSettled(
         database.db,
         [
           { id: a!.id, lease: a!.lease, status: 'sent' },
@@ -126,10 +126,10 @@ for (const dialect of DIALECTS) {
         at(1),
       );
       await markFailed(database.db, c!, { error: 'x', at: at(1), retryAt: null });
-      assert.deepEqual(await outboxStatusCounts(database.db), { pending: 1, sent: 1, skipped: 1, dead: 1 });
+      assert.deepEqual(await outboxStatusCounts(database.db), { pending: 1, sent: 1, skipped: 1, dead: 1, superseded: 0 });
       assert.deepEqual(await countUndelivered(database.db), { pending: 1, dead: 1 });
       assert.equal(await eraseMessagesAbout(database.db, ['res_1']), 2);
-      assert.deepEqual(await outboxStatusCounts(database.db), { pending: 1, sent: 0, skipped: 0, dead: 1 });
+      assert.deepEqual(await outboxStatusCounts(database.db), { pending: 1, sent: 0, skipped: 0, dead: 1, superseded: 0 });
     });
 
     test('claimers running at once never get the same message', async () => {
@@ -149,7 +149,7 @@ for (const dialect of DIALECTS) {
       assert.equal(new Set(seen).size, 300);
     });
 
-    test('retention deletes sent and skipped messages sent before the cutoff and dead ones that died before it, a batch at a time', async () => {
+    test('retention deletes sent and skipped messages sent before the cutoff, dead and superseded ones that ended before it, a batch at a time', async () => {
       const DAY = 86_400_000;
       const row = (key: string, status: string, times: { created: number; sent?: number; died?: number }) =>
         storedMessage(key, status, {
@@ -164,22 +164,24 @@ for (const dialect of DIALECTS) {
           ...Array.from({ length: 5 }, (_, i) => row(`old-sent-${i}`, 'sent', { created: i, sent: i + 1 })),
           row('old-skipped', 'skipped', { created: 0, sent: 0 }),
           row('old-dead', 'dead', { created: 0, died: 2 * DAY }),
+          row('old-superseded', 'superseded', { created: 0, died: 3 * DAY }),
           row('recent-sent', 'sent', { created: 40 * DAY, sent: 40 * DAY }),
           // Queued before the cutoff, delivered (or given up) after it: kept.
           row('late-sent', 'sent', { created: 39 * DAY, sent: 40 * DAY + 1 }),
           row('late-dead', 'dead', { created: 0, died: 41 * DAY }),
+          row('late-superseded', 'superseded', { created: 0, died: 40 * DAY + 1 }),
           // Pending is never deleted, however old: it is still to be delivered.
           row('old-pending', 'pending', { created: 0 }),
         ])
         .execute();
       assert.equal(await deleteExpiredMessages(database.db, database.dialect, cutoff, 3), 3);
       assert.equal(await deleteExpiredMessages(database.db, database.dialect, cutoff, 3), 3);
-      assert.equal(await deleteExpiredMessages(database.db, database.dialect, cutoff, 3), 1);
+      assert.equal(await deleteExpiredMessages(database.db, database.dialect, cutoff, 3), 2);
       assert.equal(await deleteExpiredMessages(database.db, database.dialect, cutoff, 3), 0);
       const left = await database.db.selectFrom('outbox').select('id').orderBy('id').execute();
       assert.deepEqual(
         left.map((r) => r.id),
-        ['late-dead', 'late-sent', 'old-pending', 'recent-sent'],
+        ['late-dead', 'late-sent', 'late-superseded', 'old-pending', 'recent-sent'],
       );
     });
 
@@ -209,7 +211,7 @@ for (const dialect of DIALECTS) {
         counts.reduce((a, b) => a + b, 0),
         3_000,
       );
-      assert.deepEqual(await outboxStatusCounts(database.db), { pending: 0, sent: 0, skipped: 0, dead: 0 });
+      assert.deepEqual(await outboxStatusCounts(database.db), { pending: 0, sent: 0, skipped: 0, dead: 0, superseded: 0 });
     });
   });
 }

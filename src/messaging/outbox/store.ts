@@ -6,7 +6,8 @@ import { currentVersionNumbers } from '../templates/store.ts';
 import type { OutboxEntry, OutgoingMessage, QueuedMessage, WebhookName } from './message.ts';
 
 // The outbox's SQL. A message is `pending` until delivered (`sent`), found to have no configured
-// channel (`skipped`), or given up (`dead`). A claim is a lease: `locked_until` marks who holds it and
+// channel (`skipped`), found no longer true of its record (`superseded`: standing.ts), or given up
+// (`dead`). A claim is a lease: `locked_until` marks who holds it and
 // until when, and `next_attempt_at` moves to the same instant, so a message whose holder crashed
 // simply becomes due again when the lease runs out. Every write after a claim names the lease it
 // holds, so a holder whose lease ran out and was taken over can no longer change the row (a lease
@@ -18,6 +19,7 @@ export const PENDING = sql.lit('pending');
 export const DEAD = sql.lit('dead');
 export const SENT = sql.lit('sent');
 export const SKIPPED = sql.lit('skipped');
+export const SUPERSEDED = sql.lit('superseded');
 
 /**
  * Queues messages, normally inside the transaction that writes their cause, each due at its
@@ -104,26 +106,16 @@ function toQueued(
   return { id: row.id, idempotencyKey: row.idempotency_key, attempts: row.attempts, message };
 }
 
-/**
- * Which of these claimed messages are still queued under their lease, checked just before they are
- * handed to their channel: not one erased with its record (personal-data erasure) since its claim,
- * nor one whose lease ran out and another dispatcher holds now. Either way it is not this
- * dispatcher's to send.
- */
-export async function stillHeldIds(db: Kysely<Tables>, claimed: { id: string; lease: string }[]): Promise<Set<string>> {
-  const leases = new Map(claimed.map((message) => [message.id, message.lease]));
-  const held = new Set<string>();
-  for (const ids of chunks([...leases.keys()])) {
-    const rows = await db.selectFrom('outbox').select(['id', 'locked_until']).where('id', 'in', ids).execute();
-    for (const row of rows) if (row.locked_until === leases.get(row.id)) held.add(row.id);
-  }
-  return held;
-}
+/** How a claimed message ends without failing: sent, skipped (no channel configured), or superseded (untrue now, not sent). */
+export type Settlement = 'sent' | 'skipped' | 'superseded';
 
-/** Settles claimed messages as sent or skipped. Returns how many were still held under their lease. */
-export async function markDelivered(
+/**
+ * Settles claimed messages: sent and skipped ones at `now` (`sent_at`), superseded ones found so at
+ * `now` (`died_at`: they were never sent). Returns how many were still held under their lease.
+ */
+export async function markSettled(
   db: Kysely<Tables>,
-  settled: { id: string; lease: string; status: 'sent' | 'skipped' }[],
+  settled: { id: string; lease: string; status: Settlement }[],
   now: string,
 ): Promise<number> {
   let updated = 0;
@@ -132,7 +124,7 @@ export async function markDelivered(
     const { lease, status } = group[0]!;
     const result = await db
       .updateTable('outbox')
-      .set({ status, sent_at: now, locked_until: null, last_error: null })
+      .set({ status, locked_until: null, last_error: null, ...(status === 'superseded' ? { died_at: now } : { sent_at: now }) })
       .where(
         'id',
         'in',

@@ -1,7 +1,6 @@
 import type { Catalog } from '../../catalog/catalog.ts';
 import type { Database } from '../../db/database.ts';
 import { uuidV7 } from '../../db/time-ordered-id.ts';
-import type { DeliveryOutcome } from '../delivery/dispatcher.ts';
 import type { SendEmail } from '../delivery/delivery.ts';
 import { singleLine } from '../../text/safe-text.ts';
 import type { TemplateRefusal } from './editing.ts';
@@ -11,7 +10,7 @@ import { previewTemplate } from './preview.ts';
 const MAX_REASON_LENGTH = 300;
 
 export type TestSendResult =
-  { ok: true; status: DeliveryOutcome } | TemplateRefusal | { ok: false; reason: 'provider-failed'; message: string };
+  { ok: true; status: 'sent' | 'skipped' } | TemplateRefusal | { ok: false; reason: 'provider-failed'; message: string };
 
 /**
  * Staff's 「テスト送信」: the given (or current) text rendered as the preview renders it, sent to the

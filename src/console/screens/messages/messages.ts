@@ -15,6 +15,10 @@ type Filter = Pick<Input<'/api/admin/messages/list'>, 'recordId' | 'status' | 'c
 
 const PAGE_SIZE = 50;
 
+/** What a resend does first, said before staff confirm it. */
+const CHECKED_FIRST =
+  '送信の直前に、予約や登録の今の状況と照らし合わせます。キャンセル済みの予約への確定メールのように、内容が事実と合わなくなったメールは送信せず「送信取りやめ」にします。';
+
 const kindLabel = (m: Message) => (m.channel === 'email' ? emailKindLabel(m.kind) : labelOf(WEBHOOK_LABELS, m.kind));
 
 /** Attempts matter while a message is retried or given up, or when it took more than one; a first-time success says nothing. */
@@ -26,7 +30,7 @@ function recordName(recordId: string): string {
 }
 
 /**
- * 送信履歴: every email and chat message the shop sent, is sending, skipped or gave up, newest first,
+ * 送信履歴: every email and chat message the shop sent, is sending, skipped, gave up or found superseded, newest first,
  * filtered by status and channel, or one record's (`#/messages?record=res_…`, from its row). Dead
  * messages are sent again one by one (再送) or the selected ones together, after a confirmation.
  * What a message said is not shown: the log holds whom it went to, not the text.
@@ -88,10 +92,15 @@ export function openScreen(context: ScreenContext): Screen {
         retryButton.disabled = selected.size === 0;
       }
 
-      async function retry(ids: string[]): Promise<{ retried: Set<string>; failed: string[] } | undefined> {
+      async function retry(ids: string[]): Promise<{ retried: Set<string>; superseded: Set<string>; failed: string[] } | undefined> {
         try {
           const answer = await context.api.call('/api/admin/messages/retry', { ids });
-          return { retried: new Set(answer.retriedIds), failed: [...new Set((answer.errors ?? []).map((e) => reasonOf(e.code)))] };
+          const errors = answer.errors ?? [];
+          return {
+            retried: new Set(answer.retriedIds),
+            superseded: new Set(errors.filter((e) => e.code === 'message_superseded').map((e) => e.id)),
+            failed: [...new Set(errors.map((e) => reasonOf(e.code)))],
+          };
         } catch (error) {
           context.fail(error);
           return undefined;
@@ -103,7 +112,7 @@ export function openScreen(context: ScreenContext): Screen {
         const others = selected.size - dead.length;
         if (dead.length === 0)
           return context.announce('選択したメッセージに送信失敗のものはありません。再送できるのは送信失敗のものだけです。', 'error');
-        const message = `選択した送信失敗の ${formatCount(dead.length)} 件をもう一度送信します。${others > 0 ? `送信失敗でない ${formatCount(others)} 件はそのままです。` : ''}`;
+        const message = `選択した送信失敗の ${formatCount(dead.length)} 件をもう一度送信します。${others > 0 ? `送信失敗でない ${formatCount(others)} 件はそのままです。` : ''}${CHECKED_FIRST}`;
         if (!(await confirmDialog({ title: '送信失敗の再送', message, confirm: `${formatCount(dead.length)} 件を再送` }))) return;
         retryButton.disabled = true;
         const outcome = await retry(dead.map((m) => m.id));
@@ -161,6 +170,11 @@ export function openScreen(context: ScreenContext): Screen {
                     update(
                       { ...m, status: 'pending', attempts: 0, lastError: null },
                       { text: '再送の待ち行列に戻しました。まもなく送信されます。', tone: 'success' },
+                    );
+                  } else if (outcome.superseded.has(m.id)) {
+                    update(
+                      { ...m, status: 'superseded' },
+                      { text: `再送しませんでした（${reasonOf('message_superseded')}）。`, tone: 'error' },
                     );
                   } else {
                     update(m, {
@@ -232,7 +246,7 @@ export function openScreen(context: ScreenContext): Screen {
         h(
           'p',
           { class: 'hint' },
-          'お客様へのメールとショップのチャット通知の送信状況です（本文は保存していません）。送信失敗は再送できます。',
+          'お客様へのメールとショップのチャット通知の送信状況です（本文は保存していません）。送信失敗は再送できます。送信の直前には毎回、予約や登録の今の状況と照らし合わせ、事実と合わなくなったメールは「送信取りやめ」にして送りません。',
         ),
         filters,
         bar,

@@ -1,0 +1,121 @@
+import { sql, type Kysely } from 'kysely';
+import type { Tables } from '../../db/schema.ts';
+import { recordStatuses } from '../../records/store.ts';
+import { statusAnnouncedBy, type TemplateKind } from '../kinds.ts';
+import { LEGACY_KINDS } from '../templates/facts.ts';
+import { chunks } from './store.ts';
+
+// Whether a queued message may still go: asked right before every delivery attempt (by the
+// dispatcher, for what it holds) and when staff send a given-up message again. A message erased
+// with its record, or one whose lease another dispatcher holds now, is not this dispatcher's to
+// send (`withdrawn`). An email that the record's state has made untrue since it was queued is
+// `superseded`, and is never sent:
+// - the first email of a reservation (`reservation-received`), once the reservation is cancelled or
+//   a later email about it has been queued;
+// - an email announcing a status (`reservation-confirmed`, `-fulfilled`, `-cancelled`), once the
+//   reservation no longer holds that status or a later email about it has been queued;
+// - a restock email, once its subscription is unsubscribed;
+// - any email about a record that no longer exists.
+// Chat notices are the shop's own record of what happened, true whenever they arrive: never superseded.
+
+/** Where a message stands now: deliver it, or not (withdrawn, superseded). */
+export type Standing = 'deliver' | 'withdrawn' | 'superseded';
+
+const EMAIL = sql.lit('email');
+
+/** A message as the check reads it: its lease, status and record, and whether a later email about that record is queued. */
+interface MessageFacts {
+  id: string;
+  lockedUntil: string | null;
+  status: string;
+  /** The email's template kind; undefined for chat. */
+  kind: TemplateKind | undefined;
+  recordId: string | null;
+  laterEmail: boolean;
+}
+
+/** The facts of each message among `ids` that is still in the outbox, and the status of each record they name. */
+async function readFacts(db: Kysely<Tables>, ids: string[]): Promise<{ messages: MessageFacts[]; records: Map<string, string> }> {
+  const messages: MessageFacts[] = [];
+  for (const batch of chunks(ids)) {
+    const rows = await db
+      .selectFrom('outbox as o')
+      .select(['o.id', 'o.locked_until', 'o.status', 'o.channel', 'o.payload', 'o.record_id'])
+      .select((eb) =>
+        eb
+          .exists(
+            eb
+              .selectFrom('outbox as later')
+              .select('later.id')
+              .whereRef('later.record_id', '=', 'o.record_id')
+              .where('later.channel', '=', EMAIL)
+              .where((w) =>
+                w.or([
+                  w('later.created_at', '>', w.ref('o.created_at')),
+                  w.and([w('later.created_at', '=', w.ref('o.created_at')), w('later.id', '>', w.ref('o.id'))]),
+                ]),
+              ),
+          )
+          .as('later_email'),
+      )
+      .where('o.id', 'in', batch)
+      .execute();
+    for (const row of rows)
+      messages.push({
+        id: row.id,
+        lockedUntil: row.locked_until,
+        status: row.status,
+        kind: row.channel === 'email' ? emailKind(row.payload) : undefined,
+        recordId: row.record_id,
+        // SQLite answers EXISTS with 0 or 1, PostgreSQL with a boolean.
+        laterEmail: Boolean(row.later_email),
+      });
+  }
+  const about = messages.flatMap((m) => (m.kind !== undefined && m.recordId !== null ? [m.recordId] : []));
+  return { messages, records: about.length > 0 ? await recordStatuses(db, [...new Set(about)]) : new Map() };
+}
+
+/** An email's template kind, under its current name for emails queued before templates were editable. */
+function emailKind(payload: string): TemplateKind {
+  const { template } = JSON.parse(payload) as { template: string };
+  return (LEGACY_KINDS[template] ?? template) as TemplateKind;
+}
+
+/** Whether the message is no longer true of its record (see the rules above). */
+function isSuperseded(message: MessageFacts, records: Map<string, string>): boolean {
+  if (message.kind === undefined || message.recordId === null) return false;
+  const status = records.get(message.recordId);
+  if (status === undefined) return true;
+  if (message.kind === 'restock-available') return status === 'unsubscribed';
+  if (message.laterEmail) return true;
+  if (message.kind === 'reservation-received') return status === 'cancelled';
+  return status !== statusAnnouncedBy(message.kind);
+}
+
+/**
+ * Where each of these claimed messages stands now, for the dispatcher about to send them: withdrawn
+ * when it is gone or held under another lease, superseded when untrue, deliver otherwise. Two
+ * statements for any number of messages (the outbox, then the records they name).
+ */
+export async function standingsOf(db: Kysely<Tables>, claimed: { id: string; lease: string }[]): Promise<Map<string, Standing>> {
+  const { messages, records } = await readFacts(
+    db,
+    claimed.map((message) => message.id),
+  );
+  const leases = new Map(claimed.map((message) => [message.id, message.lease]));
+  const standings = new Map<string, Standing>(claimed.map((message) => [message.id, 'withdrawn']));
+  for (const message of messages) {
+    if (message.lockedUntil !== leases.get(message.id)) continue;
+    standings.set(message.id, isSuperseded(message, records) ? 'superseded' : 'deliver');
+  }
+  return standings;
+}
+
+/** The messages among `ids` as they stand, for staff's retry: each one's status, and whether it is untrue now. */
+export async function messagesAsTheyStand(
+  db: Kysely<Tables>,
+  ids: string[],
+): Promise<Map<string, { status: string; superseded: boolean }>> {
+  const { messages, records } = await readFacts(db, ids);
+  return new Map(messages.map((message) => [message.id, { status: message.status, superseded: isSuperseded(message, records) }]));
+}
