@@ -1,18 +1,22 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
+import { waitUntil } from './helpers/wait.ts';
 
-// Issue 16: a record's own page over the admin API (POST /api/admin/reservations/get and
+// A record's own page over the admin API (POST /api/admin/reservations/get and
 // /api/admin/notify/get) with its history, written in the transaction of each change (a status
 // move by staff or by the customer, a memo edit, archiving and restoring, the restock send, an
-// unsubscribe), and erased with the record. Real HTTP on both dialects.
+// unsubscribe), with the record's messages as they stand, and erased with the record. Real HTTP on
+// both dialects. Staff's retries of its messages: test/superseded-messages.test.ts.
 
 const GET_PATHS = ['/api/admin/reservations/get', '/api/admin/notify/get'] as const;
 const PRODUCT = 'kumo-vco-2';
 
-/** History entries without their times, which the tests check on their own. */
-const withoutTimes = (entries: { at: string }[]) =>
-  entries.map((entry) => Object.fromEntries(Object.entries(entry).filter(([key]) => key !== 'at')));
+/** The changes of a history (its messages left out, which a test of its own checks) without their times, which the tests check on their own. */
+const withoutTimes = (entries: { at: string; type: string }[]) =>
+  entries
+    .filter((entry) => entry.type !== 'message')
+    .map((entry) => Object.fromEntries(Object.entries(entry).filter(([key]) => key !== 'at')));
 
 for (const dialect of DIALECTS) {
   describe(`a record and its history (${dialect})`, () => {
@@ -78,7 +82,7 @@ for (const dialect of DIALECTS) {
 
     test('staff moves and memo edits, each once, with whether the customer was emailed; the customer’s own cancel; archive and restore', async () => {
       const id = await reserve();
-      assert.deepEqual((await get(id)).success().history, [], 'taking a reservation is its creation, not a change');
+      assert.deepEqual(withoutTimes((await get(id)).success().history), [], 'taking a reservation is its creation, not a change');
       const confirmed = (await move(id, 'confirmed', { notes: '入金確認済み' })).success().reservation;
       (await move(id, 'confirmed', { notes: '入金確認済み' })).success(); // the same request again changes nothing
       (await move(id, 'confirmed', { notes: '入金確認済み、12月発送' })).success();
@@ -129,8 +133,9 @@ for (const dialect of DIALECTS) {
         [...times].sort((a, b) => a - b),
         times,
       );
-      assert.equal(answer.history[0]!.at, confirmed.updatedAt);
-      assert.equal(answer.history.at(-1)!.at, answer.reservation.updatedAt);
+      const changes = answer.history.filter((entry) => entry.type !== 'message');
+      assert.equal(changes[0]!.at, confirmed.updatedAt);
+      assert.equal(changes.at(-1)!.at, answer.reservation.updatedAt);
     });
 
     test('a change and its history line are one transaction: a store failure mid-change leaves neither', async () => {
@@ -144,7 +149,7 @@ for (const dialect of DIALECTS) {
         await app.services.database.db.schema.alterTable('record_history_away').renameTo('record_history').execute();
       }
       const now = (await get(id)).success();
-      assert.deepEqual([now.reservation.status, now.reservation.notes, now.history], ['pending', '', []]);
+      assert.deepEqual([now.reservation.status, now.reservation.notes, withoutTimes(now.history)], ['pending', '', []]);
       const emails = await app.services.database.db.selectFrom('outbox').select('id').where('record_id', '=', id).execute();
       assert.equal(emails.length, 2, 'only the reservation’s own email and chat: the confirmation was rolled back');
     });
@@ -192,7 +197,63 @@ for (const dialect of DIALECTS) {
         { type: 'status', actor: 'staff', from: 'pending', to: 'notified', customerEmailed: true },
         { type: 'status', actor: 'customer', from: 'notified', to: 'unsubscribed', customerEmailed: null },
       ]);
-      assert.equal(answer.history.at(-1)!.at, answer.subscription.updatedAt);
+      assert.equal(answer.history.filter((entry) => entry.type !== 'message').at(-1)!.at, answer.subscription.updatedAt);
+    });
+
+    test('its messages as they stand now, each where it was queued: after the change that queued it', async () => {
+      const id = await reserve();
+      const confirmed = (await move(id, 'confirmed')).success().reservation;
+      const history = await waitUntil(async () => {
+        const entries = (await get(id)).success().history;
+        return entries.every((entry) => entry.type !== 'message' || entry.status !== 'pending') ? entries : undefined;
+      });
+      const reservation = (await get(id)).success().reservation;
+      const messageIds = history.flatMap((entry) => (entry.type === 'message' ? [entry.messageId] : []));
+      assert.equal(new Set(messageIds).size, 3);
+      // No provider or webhook is configured here: each message is skipped. The two queued with the
+      // reservation share its time, in either order.
+      const [first, second, ...rest] = history.map((entry) => {
+        const { at, messageId, sentAt, ...fields } = entry as typeof entry & { messageId?: string; sentAt?: string | null };
+        assert.ok(messageId === undefined || messageIds.includes(messageId));
+        assert.ok(sentAt === undefined || typeof sentAt === 'string', 'a skipped message has its time');
+        return { ...fields, at: at === reservation.createdAt ? 'taken' : at === confirmed.updatedAt ? 'confirmed' : at };
+      });
+      assert.deepEqual(
+        [...[first, second].sort((x, y) => JSON.stringify(x).localeCompare(JSON.stringify(y))), ...rest],
+        [
+          {
+            type: 'message',
+            at: 'taken',
+            channel: 'chat',
+            kind: 'reservation',
+            status: 'skipped',
+            attempts: 1,
+            to: 'reservation',
+            lastError: null,
+          },
+          {
+            type: 'message',
+            at: 'taken',
+            channel: 'email',
+            kind: 'reservation-received',
+            status: 'skipped',
+            attempts: 1,
+            to: 'taro@example.com',
+            lastError: null,
+          },
+          { type: 'status', actor: 'staff', at: 'confirmed', from: 'pending', to: 'confirmed', customerEmailed: true },
+          {
+            type: 'message',
+            at: 'confirmed',
+            channel: 'email',
+            kind: 'reservation-confirmed',
+            status: 'skipped',
+            attempts: 1,
+            to: 'taro@example.com',
+            lastError: null,
+          },
+        ],
+      );
     });
   });
 }

@@ -87,6 +87,20 @@ for (const dialect of DIALECTS) {
       assert.equal(emails['reservation-confirmed']!.sentAt, null, 'never sent');
       const listed = (await app.call('/api/admin/messages/list', { status: 'superseded', recordId: id })).success();
       assert.equal(listed.total, 2, 'the filter finds them');
+      // The reservation's page: its history shows each email as it stands, and no resend (none was made).
+      const history = (await app.call('/api/admin/reservations/get', { id })).success().history;
+      assert.deepEqual(
+        history.flatMap((entry) => (entry.type === 'message' && entry.channel === 'email' ? [[entry.kind, entry.status]] : [])),
+        [
+          ['reservation-received', 'superseded'],
+          ['reservation-confirmed', 'superseded'],
+          ['reservation-cancelled', 'sent'],
+        ],
+      );
+      assert.deepEqual(
+        history.filter((entry) => entry.type === 'retry'),
+        [],
+      );
 
       // Asked again, the answer stays the same and nothing moves.
       const again = (await app.call('/api/admin/messages/retry', { ids: [deadHere[0]!.id] })).success();
@@ -114,6 +128,14 @@ for (const dialect of DIALECTS) {
       assert.equal(emails['reservation-confirmed']!.status, 'superseded');
       await settle(200);
       assert.deepEqual(subjects(), [], 'nothing reached the customer');
+      const history = (await app.call('/api/admin/reservations/get', { id })).success().history;
+      const retries = history.filter((entry) => entry.type === 'retry');
+      assert.deepEqual(
+        retries.map(({ at, ...entry }) => (assert.ok(Date.parse(at)), entry)),
+        [{ type: 'retry', actor: 'staff', messageId: confirmed.id }],
+      );
+      const shown = history.find((entry) => entry.type === 'message' && entry.messageId === confirmed.id);
+      assert.equal(shown?.type === 'message' && shown.status, 'superseded');
     });
 
     test('two moves before the first email went: only the last one is sent', async () => {

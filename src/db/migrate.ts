@@ -14,6 +14,7 @@ import * as recordSortIndexes from './migrations/011-record-sort-indexes.ts';
 import * as addressLookup from './migrations/012-address-lookup.ts';
 import * as keywordSuggestions from './migrations/013-keyword-suggestions.ts';
 import * as supersededMessages from './migrations/014-superseded-messages.ts';
+import * as historyRetries from './migrations/015-history-retries.ts';
 
 /** Every migration, in order. A new one is a new file here, never an edit to a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '012-address-lookup': addressLookup,
   '013-keyword-suggestions': keywordSuggestions,
   '014-superseded-messages': supersededMessages,
+  '015-history-retries': historyRetries,
 };
 
 const ATTEMPTS = 4;

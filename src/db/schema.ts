@@ -167,9 +167,10 @@ export interface IdempotencyKeyRow {
 }
 
 /**
- * One change of a reservation or subscription (migration 012), written in the change's transaction.
+ * One change of a reservation or subscription (migration 010), written in the change's transaction.
  * `action` 'change' is a status request (a move, a memo edit, or both: the status columns are set,
- * the notes ones only when the memo changed); 'archive' and 'unarchive' carry no more.
+ * the notes ones only when the memo changed); 'archive' and 'unarchive' carry no more; 'retry' is
+ * staff sending one of its given-up messages again (`message_id`, migration 015).
  */
 export interface RecordHistoryRow {
   /** A UUID v7 (time-ordered). */
@@ -185,4 +186,6 @@ export interface RecordHistoryRow {
   customer_emailed: number | null;
   notes_before: string | null;
   notes_after: string | null;
+  /** The message a 'retry' sent again; null on every other row. */
+  message_id: string | null;
 }

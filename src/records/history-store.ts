@@ -2,20 +2,20 @@ import type { Kysely, Selectable } from 'kysely';
 import type { RecordHistoryRow, Tables } from '../db/schema.ts';
 import { uuidV7 } from '../db/time-ordered-id.ts';
 
-// The record_history table's SQL (migration 012): rows are added in the transaction of the change
+// The record_history table's SQL (migrations 010, 015): rows are added in the transaction of the change
 // they describe, read per record, and deleted with the record when its personal data is erased.
 
 export type HistoryRow = Selectable<RecordHistoryRow>;
 
-/** A row to add; its id is made here. */
-export type NewHistoryRow = Omit<HistoryRow, 'id'>;
+/** A row to add; its id is made here, and only a retry names a message. */
+export type NewHistoryRow = Omit<HistoryRow, 'id' | 'message_id'> & { message_id?: string };
 
 export async function insertHistory(db: Kysely<Tables>, rows: NewHistoryRow[]): Promise<void> {
   if (rows.length === 0) return;
   await db
     .insertInto('record_history')
     // Time-ordered ids: each insert lands at the end of the index (see uuidV7).
-    .values(rows.map((row) => ({ id: uuidV7(Date.parse(row.at)), ...row })))
+    .values(rows.map((row) => ({ id: uuidV7(Date.parse(row.at)), message_id: null, ...row })))
     .execute();
 }
 

@@ -1,10 +1,12 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Tables } from '../db/schema.ts';
+import { MESSAGE_CHANNELS, MESSAGE_STATUSES, type LoggedMessage } from '../messaging/logged-message.ts';
 import { insertHistory, type HistoryRow, type NewHistoryRow } from './history-store.ts';
 import type { RecordColumns } from './record-rows.ts';
 
-// A record's history: what is written with each change, and how it reads in an answer.
+// A record's history: what is written with each change (and each retry of one of its messages),
+// and how it reads in an answer, with the record's messages as they stand now.
 
 /** Who made a change: the shop's staff (admin API, console) or the customer (their own page or link). */
 export type Actor = 'staff' | 'customer';
@@ -26,11 +28,29 @@ export const HistoryEntrySchema = z
       customerEmailed: z
         .boolean()
         .nullable()
-        .describe('Whether the move queued the customer’s email (SPEC §6.3); null for a kind that emails nothing on a move'),
+        .describe('Whether the move queued the customer’s email; null for a kind that emails nothing on a move'),
     }),
     z.object({ type: z.literal('memo'), ...Said, before: z.string(), after: z.string() }),
     z.object({ type: z.literal('archived'), ...Said }),
     z.object({ type: z.literal('unarchived'), ...Said }),
+    z.object({
+      type: z.literal('message'),
+      at: z.string().describe('When it was queued'),
+      messageId: z.string(),
+      channel: z.enum(MESSAGE_CHANNELS),
+      kind: z.string().describe("The template kind of an email; the webhook's name for chat"),
+      status: z.enum(MESSAGE_STATUSES).describe('As it stands now (the message log’s status)'),
+      attempts: z.number().int(),
+      sentAt: z.string().nullable(),
+      to: z.string().describe("The address of an email; the webhook's name for chat (an extension, as the message log shows it)"),
+      lastError: z.string().nullable().describe('Why its last attempt failed (an extension, as the message log shows it)'),
+    }),
+    z.object({
+      type: z.literal('retry'),
+      ...Said,
+      at: z.string().describe('When staff sent the message again'),
+      messageId: z.string().describe('The given-up message sent again'),
+    }),
   ])
   .meta({ id: 'HistoryEntry' });
 
@@ -91,6 +111,30 @@ export async function recordMoves(
   );
 }
 
+/** Writes, in their transaction, that staff sent these given-up messages about these records again at `at`. */
+export async function recordRetries(
+  trx: Kysely<Tables>,
+  retries: { recordId: string; messageId: string }[],
+  at: string,
+  actor: Actor = 'staff',
+): Promise<void> {
+  await insertHistory(
+    trx,
+    retries.map(({ recordId, messageId }): NewHistoryRow => ({
+      record_id: recordId,
+      at,
+      actor,
+      action: 'retry',
+      from_status: null,
+      to_status: null,
+      customer_emailed: null,
+      notes_before: null,
+      notes_after: null,
+      message_id: messageId,
+    })),
+  );
+}
+
 /** Writes, in their transaction, that these records were archived or restored at `at`. */
 export async function recordArchiving(
   trx: Kysely<Tables>,
@@ -115,18 +159,40 @@ export async function recordArchiving(
   );
 }
 
-/** Stored rows as the answer's entries, oldest first: a change that moved and edited the memo is two entries, the move first. */
-export function historyEntries(rows: HistoryRow[]): HistoryEntry[] {
-  return rows.flatMap((row): HistoryEntry[] => {
-    const said = { at: row.at, actor: row.actor === 'customer' ? ('customer' as const) : ('staff' as const) };
-    if (row.action === 'archive') return [{ type: 'archived', ...said }];
-    if (row.action === 'unarchive') return [{ type: 'unarchived', ...said }];
-    const entries: HistoryEntry[] = [];
-    if (row.from_status !== row.to_status) {
-      const customerEmailed = row.customer_emailed === null ? null : row.customer_emailed === 1;
-      entries.push({ type: 'status', ...said, from: row.from_status ?? '', to: row.to_status ?? '', customerEmailed });
-    }
-    if (row.notes_after !== null) entries.push({ type: 'memo', ...said, before: row.notes_before ?? '', after: row.notes_after });
-    return entries;
-  });
+/**
+ * Stored rows and the record's messages as the answer's entries, oldest first: a change that moved
+ * and edited the memo is two entries, the move first; a message at the time it was queued, after
+ * the change that queued it.
+ */
+export function historyEntries(rows: HistoryRow[], messages: LoggedMessage[]): HistoryEntry[] {
+  const changes = rows.flatMap(changeEntries);
+  const inOrder = [...messages].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+  const sent = inOrder.map((message): HistoryEntry => ({
+    type: 'message',
+    at: message.createdAt,
+    messageId: message.id,
+    channel: message.channel,
+    kind: message.kind,
+    status: message.status,
+    attempts: message.attempts,
+    sentAt: message.sentAt,
+    to: message.to,
+    lastError: message.lastError,
+  }));
+  // A stable sort of the changes then the messages: at the same time, the change comes first.
+  return [...changes, ...sent].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+}
+
+function changeEntries(row: HistoryRow): HistoryEntry[] {
+  const said = { at: row.at, actor: row.actor === 'customer' ? ('customer' as const) : ('staff' as const) };
+  if (row.action === 'archive') return [{ type: 'archived', ...said }];
+  if (row.action === 'unarchive') return [{ type: 'unarchived', ...said }];
+  if (row.action === 'retry') return [{ type: 'retry', ...said, messageId: row.message_id ?? '' }];
+  const entries: HistoryEntry[] = [];
+  if (row.from_status !== row.to_status) {
+    const customerEmailed = row.customer_emailed === null ? null : row.customer_emailed === 1;
+    entries.push({ type: 'status', ...said, from: row.from_status ?? '', to: row.to_status ?? '', customerEmailed });
+  }
+  if (row.notes_after !== null) entries.push({ type: 'memo', ...said, before: row.notes_before ?? '', after: row.notes_after });
+  return entries;
 }

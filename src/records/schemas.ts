@@ -40,7 +40,11 @@ export function recordDetailResponse<K extends string, I extends z.ZodType>(item
   return z.object({
     success: z.literal(true),
     ...({ [itemKey]: item } as Record<K, I>),
-    history: z.array(HistoryEntrySchema).describe('Its status moves, memo edits, archiving and restoring, oldest first'),
+    history: z
+      .array(HistoryEntrySchema)
+      .describe(
+        'Its status moves, memo edits, archiving and restoring, staff’s retries of its messages, and its messages as they stand, oldest first',
+      ),
   });
 }
 

@@ -3,7 +3,7 @@ import { errorMessage } from '../api/errors.ts';
 import { confirmDialog } from '../ui/confirm-dialog.ts';
 import { h, replace, type Child } from '../ui/dom.ts';
 import { emailKindLabel } from '../../words/email-kinds.ts';
-import { formatCount, formatDateTime } from '../ui/format.ts';
+import { formatDateTime } from '../ui/format.ts';
 import { labelOf, MESSAGE_STATUS_LABELS, WEBHOOK_LABELS } from '../../words/labels.ts';
 import { setArchived } from '../api/records.ts';
 import type { ActiveRecord, ArchivedRecord, Column, RecordKind, RowNote } from './record-kind.ts';
@@ -13,7 +13,8 @@ import { readParams, screenHash } from '../shell/url-state.ts';
 
 // A record's own page: the record with its actions (status, memo, archive or restore)
 // and what happened to it, newest first: its status moves and memo edits (who, when, whether the
-// customer was emailed), archiving, and the messages sent about it (the message log).
+// customer was emailed), archiving, the messages sent about it as they stand, and staff's resends
+// of them: all from the record's history.
 // Reached from the number in the list; the list's filters and page stay in the URL beside
 // `record=<id>`, so the way back shows the list as it was, and a reload shows the page again.
 
@@ -34,12 +35,10 @@ export interface RecordPage<R extends ActiveRecord, D extends R & DetailRecord> 
 }
 
 type HistoryEntry = Output<'/api/admin/reservations/get'>['history'][number];
-type Message = Output<'/api/admin/messages/list'>['messages'][number];
+type MessageEntry = Extract<HistoryEntry, { type: 'message' }>;
+type ChangeEntry = Exclude<HistoryEntry, MessageEntry>;
 
-/** Messages shown on a page; a record with more says how many more there are. */
-const MESSAGES_SHOWN = 100;
-
-const ACTORS: Record<HistoryEntry['actor'], string> = { staff: '担当者', customer: 'お客様ご本人' };
+const ACTORS: Record<ChangeEntry['actor'], string> = { staff: '担当者', customer: 'お客様ご本人' };
 
 /** The URL of a record's page: the list's own state (filters, page, sort) and the record. */
 export function recordHref(id: string): string {
@@ -74,20 +73,13 @@ export function renderRecordPage<R extends ActiveRecord, A extends ArchivedRecor
   const cellContext: ScreenContext = { ...context, announce: () => undefined };
   replace(container, h('p', { class: 'back' }, h('a', { href: listHref() }, `← ${kind.noun}の一覧に戻る`)), body);
 
-  /** Loads the record, its history and its messages, and draws them; `note` says what just happened. */
+  /** Loads the record and its history, and draws them; `note` says what just happened. */
   async function show(note?: RowNote): Promise<void> {
     body.setAttribute('aria-busy', 'true');
     try {
       const answer: Record<string, unknown> = await context.api.call(page.get, { id });
       const record = answer[kind.endpoints.itemKey] as D;
       const history = answer.history as HistoryEntry[];
-      const messages = await context.api.call('/api/admin/messages/list', { recordId: id, pageSize: MESSAGES_SHOWN }).then(
-        (list) => ({ items: list.messages, total: list.total }),
-        (error: unknown) => {
-          if (error instanceof ApiError && error.status === 401) throw error;
-          return { items: [], total: 0, failed: errorMessage(error) };
-        },
-      );
       replace(
         body,
         head(record),
@@ -109,7 +101,7 @@ export function renderRecordPage<R extends ActiveRecord, A extends ArchivedRecor
             ]),
           ),
         ),
-        timeline(record, history, messages),
+        timeline(record, history),
       );
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) {
@@ -184,29 +176,25 @@ export function renderRecordPage<R extends ActiveRecord, A extends ArchivedRecor
     }
   }
 
-  function timeline(record: D, history: HistoryEntry[], messages: { items: Message[]; total: number; failed?: string }): HTMLElement {
+  function timeline(record: D, history: HistoryEntry[]): HTMLElement {
+    const messages = new Map(history.flatMap((entry) => (entry.type === 'message' ? [[entry.messageId, entry] as const] : [])));
     const events: { at: string; what: Child; who: string; tone?: string }[] = [
       { at: record.createdAt, what: `${kind.noun}を受け付けました`, who: 'お客様' },
-      ...history.map((entry) => ({ at: entry.at, what: historyText(entry), who: ACTORS[entry.actor] })),
-      // A message at the time it was queued: beside the change that queued it.
-      ...messages.items.map((message) => ({
-        at: message.createdAt,
-        what: messageText(message),
-        who: 'システム',
-        tone: message.status === 'dead' ? 'bad' : undefined,
-      })),
+      // A message at the time it was queued, after the change that queued it (the history's order).
+      ...history.map((entry) =>
+        entry.type === 'message'
+          ? { at: entry.at, what: messageText(entry), who: 'システム', tone: entry.status === 'dead' ? 'bad' : undefined }
+          : { at: entry.at, what: historyText(entry, messages), who: ACTORS[entry.actor] },
+      ),
     ];
-    // Newest first; a tie keeps the order above (the record, then its changes, then what they sent).
+    // Newest first; a tie keeps the order above (the record, then its history in order).
     const ordered = events
       .map((event, index) => ({ event, index }))
       .sort((a, b) => Date.parse(b.event.at) - Date.parse(a.event.at) || b.index - a.index);
-    const more = messages.total - messages.items.length;
     return h(
       'section',
       { class: 'history', 'aria-label': '履歴' },
       h('h2', {}, 'これまでの履歴'),
-      messages.failed &&
-        h('p', { class: 'page-note error', role: 'alert' }, `送信したメッセージを読み込めませんでした: ${messages.failed}`),
       h(
         'ol',
         { class: 'timeline' },
@@ -220,11 +208,10 @@ export function renderRecordPage<R extends ActiveRecord, A extends ArchivedRecor
           ),
         ),
       ),
-      more > 0 && h('p', { class: 'muted' }, `ほかに古いメッセージが ${formatCount(more)} 件あります。`),
     );
   }
 
-  function historyText(entry: HistoryEntry): Child {
+  function historyText(entry: ChangeEntry, messages: Map<string, MessageEntry>): Child {
     switch (entry.type) {
       case 'status': {
         const email = entry.customerEmailed === null ? '' : entry.customerEmailed ? '（お客様にメールを送信）' : '（お客様へのメールなし）';
@@ -242,18 +229,26 @@ export function renderRecordPage<R extends ActiveRecord, A extends ArchivedRecor
         return 'アーカイブしました';
       case 'unarchived':
         return 'アーカイブから元に戻しました';
+      case 'retry': {
+        const message = messages.get(entry.messageId);
+        return `送信失敗の${message ? messageName(message) : 'メッセージ'}を再送`;
+      }
     }
   }
 
   void show();
 }
 
-/** What a message was, in staff's words: its channel and template (or webhook), where to, and how it went. */
-function messageText(message: Message): Child {
-  const what =
-    message.channel === 'email'
-      ? `メール「${emailKindLabel(message.kind)}」（${message.to}）`
-      : `チャット通知（${labelOf(WEBHOOK_LABELS, message.to)}）`;
+/** A message's name in staff's words: its channel and template (or webhook). */
+function messageName(message: MessageEntry): string {
+  return message.channel === 'email'
+    ? `メール「${emailKindLabel(message.kind)}」`
+    : `チャット通知（${labelOf(WEBHOOK_LABELS, message.to)}）`;
+}
+
+/** What a message was, in staff's words: its name, where to, and how it stands. */
+function messageText(message: MessageEntry): Child {
+  const what = message.channel === 'email' ? `${messageName(message)}（${message.to}）` : messageName(message);
   const state = labelOf(MESSAGE_STATUS_LABELS, message.status);
   return h(
     'span',

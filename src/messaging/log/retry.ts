@@ -1,5 +1,6 @@
 import type { Database } from '../../db/database.ts';
 import type { BulkItemError } from '../../records/bulk-archive.ts';
+import { recordRetries } from '../../records/history.ts';
 import { isStorable } from '../../records/storable-text.ts';
 import { messagesAsTheyStand } from '../outbox/standing.ts';
 import { markDeadSuperseded, requeueDead } from './store.ts';
@@ -18,7 +19,8 @@ export interface RetryOutcome {
  * message that is no longer true (outbox/standing.ts) becomes `superseded` instead, and is
  * reported so, as is one superseded already. Naming a message twice retries it once and reports the
  * second as not dead. The dispatcher asks again before it sends, so a record changed after this
- * check still stops the message.
+ * check still stops the message. Each retry is written to its record's history, in the transaction
+ * that requeues it.
  */
 export async function retryMessages(database: Database, items: unknown[], now: string): Promise<RetryOutcome> {
   const ids = [...new Set(items.filter(isMessageId))];
@@ -26,13 +28,20 @@ export async function retryMessages(database: Database, items: unknown[], now: s
   const untrue = ids.filter((id) => standing.get(id)?.superseded && standing.get(id)?.status === 'dead');
   await markDeadSuperseded(database.db, untrue, now);
   const superseded = new Set([...untrue, ...ids.filter((id) => standing.get(id)?.status === 'superseded')]);
-  const retried = new Set(
-    await requeueDead(
-      database.db,
+  const requeued = await database.db.transaction().execute(async (trx) => {
+    const rows = await requeueDead(
+      trx,
       ids.filter((id) => !superseded.has(id)),
       now,
-    ),
-  );
+    );
+    await recordRetries(
+      trx,
+      rows.flatMap(({ id, recordId }) => (recordId === null ? [] : [{ recordId, messageId: id }])),
+      now,
+    );
+    return rows;
+  });
+  const retried = new Set(requeued.map((row) => row.id));
   const outcome: RetryOutcome = { retriedIds: [], errors: [] };
   const done = new Set<string>();
   for (const item of items) {

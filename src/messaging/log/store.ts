@@ -47,18 +47,18 @@ export async function listMessageRows(
 /**
  * Puts the dead messages among `ids` back in the queue, due at `now`, with their attempts reset and
  * the last failure forgotten. One statement: a message another request retried meanwhile is no
- * longer dead and is not returned. Returns the ids requeued.
+ * longer dead and is not returned. Returns those requeued, with the record each is about.
  */
-export async function requeueDead(db: Kysely<Tables>, ids: string[], now: string): Promise<string[]> {
+export async function requeueDead(db: Kysely<Tables>, ids: string[], now: string): Promise<{ id: string; recordId: string | null }[]> {
   if (ids.length === 0) return [];
   const rows = await db
     .updateTable('outbox')
     .set({ status: 'pending', attempts: 0, next_attempt_at: now, locked_until: null, last_error: null, died_at: null })
     .where('id', 'in', ids)
     .where('status', '=', sql.lit('dead'))
-    .returning('id')
+    .returning(['id', 'record_id'])
     .execute();
-  return rows.map((row) => row.id);
+  return rows.map((row) => ({ id: row.id, recordId: row.record_id }));
 }
 
 /**
