@@ -97,3 +97,21 @@ test('a provider’s error, as logged, keeps its words but not the address it qu
   assert.equal(withoutAddresses('to=taro+shop@例え.jp refused; retry'), 'to=<address> refused; retry');
   assert.equal(withoutAddresses('HTTP 503 Service Unavailable'), 'HTTP 503 Service Unavailable');
 });
+
+test('an address is found however the provider encoded its @', () => {
+  for (const encoded of [
+    'taro%40example.com',
+    'taro%2Bshop%40Example.com',
+    String.raw`taro\u0040example.com`,
+    String.raw`taro\U0040example.com`,
+    String.raw`taro\x40example.com`,
+    'taro&#64;example.com',
+    'taro&#x40;example.com',
+    'taro&commat;example.com',
+    'taro＠example.com',
+  ]) {
+    const logged = withoutAddresses(`422 {"message":"invalid \`to\`: ${encoded} is not allowed"}`);
+    assert.ok(!/taro|example/i.test(logged), `${encoded} → ${logged}`);
+    assert.match(logged, /<address> is not allowed/);
+  }
+});

@@ -63,6 +63,19 @@ for (const dialect of DIALECTS) {
       });
     }
 
+    test('the refusal as logged quotes no address, however the provider encoded it; the message keeps it for staff', async () => {
+      const address = 'encoded-refusal@example.com';
+      const quoted = [address, encodeURIComponent(address), address.replace('@', String.raw`\u0040`), address.replace('@', '&#64;')];
+      api.failNext(1, 422, { path: '/emails', body: { name: 'validation_error', message: `invalid to: ${quoted.join(' / ')}` } });
+      const id = await reserve(app, address);
+      const dead = await messageAbout(app, id, 'email', (m) => m.status === 'dead');
+      assert.match(dead.lastError!, /encoded-refusal%40example\.com/, 'staff see the provider’s words as they were');
+      const logged = app.logs.find((line) => line.messageId === dead.id && typeof line.error === 'string');
+      assert.ok(logged, 'the refusal is logged');
+      assert.doesNotMatch(JSON.stringify(logged), /encoded-refusal/);
+      assert.match(String(logged.error), /invalid to: <address> \/ <address> \/ <address> \/ <address>/);
+    });
+
     test('408, 409 and 429 without Retry-After, and 5xx, are retried until delivered', async () => {
       for (const status of [408, 409, 429, 500]) {
         api.failNext(1, status, { path: '/emails' });

@@ -238,11 +238,16 @@ export class Dispatcher {
 /**
  * A provider's words with any address in them (`550 <taro@example.com>: no such user`) replaced, for
  * the log, which no personal-data erasure reaches; the stored `last_error` keeps them and is erased
- * with its message.
+ * with its message. The `@` is found however the provider encoded it: in a URL (`%40`), a JSON or
+ * JavaScript escape (`\u0040`, `\x40`), an HTML entity (`&#64;`, `&#x40;`, `&commat;`) or full width (`＠`).
  */
 export function withoutAddresses(text: string): string {
-  return text.replace(/[^\s<>()[\]"',;:=]+@[^\s<>()[\]"',;:=]+/g, '<address>');
+  return text.replace(ADDRESS, '<address>');
 }
+
+const AT_SIGN = String.raw`(?:@|%40|\\u0040|\\x40|&#0*64;|&#x0*40;|&commat;|＠)`;
+const ADDRESS_PART = String.raw`[^\s<>()[\]"',;:=@＠]+`;
+const ADDRESS = new RegExp(`${ADDRESS_PART}${AT_SIGN}${ADDRESS_PART}`, 'gi');
 
 function describe(error: unknown): string {
   // fetch() says only "fetch failed"; the cause says why (refused, timed out). Neither carries the URL's path.
