@@ -117,6 +117,17 @@ for (const dialect of DIALECTS) {
       assert.equal((await app.call('/api/admin/email-templates/versions', { kind: 'reservation-received' })).success().versions.length, 1);
     });
 
+    test('a body of 9,000 {{ is refused with a small answer: the first unclosed one, not each of them', async () => {
+      const response = await app.admin('/api/admin/email-templates/preview', { kind: 'reservation-received', body: '{{'.repeat(9_000) });
+      assert.equal(response.status, 400);
+      const text = await response.text();
+      assert.ok(text.length < 1_000, `${text.length} characters`);
+      assert.deepEqual((JSON.parse(text) as { details: unknown[] }).details, [
+        { field: 'body', message: 'Unbalanced {{ at character 1: a placeholder must end with }}' },
+        { field: 'body', message: 'Missing required placeholder: {{manageUrl}}' },
+      ]);
+    });
+
     test('wrong types, unknown kinds, __proto__ and no token', async () => {
       for (const bad of [
         { kind: 'reservation-received', subject: 5 },

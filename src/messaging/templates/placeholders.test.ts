@@ -50,3 +50,31 @@ test('lengths count characters, not UTF-16 units; the restock kind requires its 
     { field: 'body', message: 'Unknown placeholder: {{unsubscribeUrl}}' },
   ]);
 });
+
+test('positions count characters before each unclosed {{, however many there are', () => {
+  assert.deepEqual(parseTemplate('𝄞{{a {{b}} 日本{{').unbalanced, [2, 14]);
+  const many = '{{'.repeat(9_000);
+  assert.equal(parseTemplate(many).unbalanced.length, 9_000);
+  assert.equal(parseTemplate(many).unbalanced.at(-1), 17_999);
+  assert.equal(
+    parseTemplate(many)
+      .segments.map((s) => ('text' in s ? s.text : ''))
+      .join(''),
+    many,
+    'the text is kept as it is',
+  );
+});
+
+test('a text with thousands of problems answers with a few: the first unclosed {{ and ten unknown names', () => {
+  const unknown = Array.from({ length: 500 }, (_, i) => `{{unknown${i}}}`).join('');
+  const problems = templateProblems('reservation-received', { subject: '{{'.repeat(100), body: `${'{{'.repeat(9_000)}` });
+  assert.deepEqual(problems.slice(0, 2), [
+    { field: 'subject', message: 'Unbalanced {{ at character 1: a placeholder must end with }}' },
+    { field: 'body', message: 'Unbalanced {{ at character 1: a placeholder must end with }}' },
+  ]);
+  const named = templateProblems('reservation-received', { subject: 's', body: `{{manageUrl}}${unknown}` });
+  assert.deepEqual(
+    named.map((p) => p.message),
+    Array.from({ length: 10 }, (_, i) => `Unknown placeholder: {{unknown${i}}}`),
+  );
+});

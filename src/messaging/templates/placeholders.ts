@@ -11,19 +11,28 @@ export type Segment = { text: string } | { placeholder: string };
 
 /**
  * A template's text in literal runs and placeholders, and where a `{{` is left unclosed (the
- * character's position, counted from 1; empty when none is).
+ * character's position, counted from 1; empty when none is). Linear in the text's length, whatever
+ * it holds: each search resumes where the last one stopped, and positions are counted as it goes
+ * (a body of 9,000 `{{` once took 378 ms).
  */
 export function parseTemplate(source: string): { segments: Segment[]; unbalanced: number[] } {
   const segments: Segment[] = [];
   const unbalanced: number[] = [];
   let at = 0;
-  while (at < source.length) {
-    const open = source.indexOf('{{', at);
-    if (open === -1) break;
-    const close = source.indexOf('}}', open + 2);
+  let close = -2;
+  // Code points before `counted`, so a position is counted once, not from the start each time.
+  let counted = 0;
+  let position = 0;
+  const positionOf = (index: number) => {
+    position += codePointLength(source.slice(counted, index));
+    counted = index;
+    return position + 1;
+  };
+  for (let open = source.indexOf('{{'); open !== -1; open = source.indexOf('{{', at)) {
+    if (close !== -1 && close < open + 2) close = source.indexOf('}}', open + 2);
     const reopen = source.indexOf('{{', open + 2);
     if (close === -1 || (reopen !== -1 && reopen < close)) {
-      unbalanced.push(codePointLength(source.slice(0, open)) + 1);
+      unbalanced.push(positionOf(open));
       segments.push({ text: source.slice(at, open + 2) });
       at = open + 2;
       continue;
@@ -37,6 +46,9 @@ export function parseTemplate(source: string): { segments: Segment[]; unbalanced
 }
 
 const LENGTHS = { subject: 200, body: 20_000 } as const;
+
+/** Unknown placeholder names a field's problems list at most. */
+const MAX_UNKNOWN_REPORTED = 10;
 
 /**
  * A problem of a template, as data, naming its field: the service says it in English in its 400's
@@ -69,9 +81,11 @@ export function findTemplateProblems(
     if (length < 1 || length > LENGTHS[field]) problems.push({ field, type: 'length', max: LENGTHS[field], length });
     if (!isStorable(text)) problems.push({ field, type: 'nul' });
     const parsed = parseTemplate(text);
-    problems.push(...parsed.unbalanced.map((at) => ({ field, type: 'unbalanced' as const, at })));
+    // The first unclosed `{{` of a field, and its first few unknown names: what staff can act on,
+    // and an answer that stays small however many a text holds.
+    if (parsed.unbalanced.length > 0) problems.push({ field, type: 'unbalanced', at: parsed.unbalanced[0]! });
     const unknown = new Set(parsed.segments.flatMap((s) => ('placeholder' in s && !known.has(s.placeholder) ? [s.placeholder] : [])));
-    problems.push(...[...unknown].map((name) => ({ field, type: 'unknown-placeholder' as const, name })));
+    problems.push(...[...unknown].slice(0, MAX_UNKNOWN_REPORTED).map((name) => ({ field, type: 'unknown-placeholder' as const, name })));
     if (field === 'body') {
       const used = new Set(parsed.segments.flatMap((s) => ('placeholder' in s ? [s.placeholder] : [])));
       for (const p of rules.placeholders)
