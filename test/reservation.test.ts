@@ -76,10 +76,28 @@ for (const dialect of DIALECTS) {
       assert.equal((await post(app, { ...valid, name: '𝄞'.repeat(101) })).status, 400);
     });
 
-    test('line breaks and control characters in the name become spaces', async () => {
-      const { reservationId } = await reserve({ ...valid, name: '\t山田\r\n\u0000Bcc: evil@example.com\u2028太郎 ' });
-      const stored = (await active()).reservations.find((r) => r.id === reservationId);
-      assert.equal(stored?.name, '山田 Bcc: evil@example.com 太郎');
+    test('a name that carries a message of its own (a link, an address, a control, format or bidi character) is refused; nothing is stored or sent', async () => {
+      const phishing = '【重要】決済が未完了です。24時間以内に https://tenpo-pay.example/jp で手続きしないと予約は無効になります。';
+      for (const name of [
+        phishing,
+        '山田 www.example.com',
+        'ＷＷＷ．ｅｘａｍｐｌｅ．ｃｏｍ',
+        '山田 taro@example.com',
+        '山田＠太郎',
+        '\t山田\r\n太郎',
+        '山田\u0000太郎',
+        '山田\u2028太郎',
+        '\u202e郎太田山',
+        '山田\u200b太郎',
+        '山田\ufeff',
+      ]) {
+        const response = await post(app, { ...valid, name });
+        assert.equal(response.status, 400, JSON.stringify(name));
+        assert.deepEqual(((await response.json()) as { details: unknown[] }).details, [{ field: 'name', message: JA.name }]);
+      }
+      assert.equal((await active()).reservations.filter((r) => /決済|example|太郎/.test(r.name) && r.name !== valid.name).length, 0);
+      for (const name of ['山田 太郎', 'Taro Yamada', "O'Brien", '山田　太郎', 'Müller-Lüdenscheidt', '🎛️ 名前', '1st: 山田'])
+        assert.equal((await post(app, { ...valid, name })).status, 200, name);
     });
 
     test('the body is parsed as JSON whatever Content-Type says', async () => {

@@ -62,9 +62,14 @@ for (const dialect of DIALECTS) {
 
     test('names and addresses are stored and returned verbatim', async () => {
       const ids = new Map<string, string>();
-      for (const name of METACHARACTERS) ids.set(name, await reserve(name));
-      // NUL is allowed in a name and becomes a space, as every control character does (one line).
-      ids.set('a b', await reserve('a\u0000b'));
+      // A name never holds an @ (src/reservations/public-routes.ts); notes below take every one.
+      for (const name of METACHARACTERS.filter((text) => !text.includes('@'))) ids.set(name, await reserve(name));
+      // NUL, like every control character, is refused in a name.
+      const nul = await app.request('/api/reservation', {
+        method: 'POST',
+        body: JSON.stringify({ name: 'a\u0000b', email: 'taro@example.com', productSlug: slug }),
+      });
+      assert.equal(nul.status, 400);
       const emails = ["o'neil_x@example.com", "'_'x@example.com", 'a_b+100@example.com'];
       for (const email of emails) ids.set(`email ${email}`, await reserve('email', email.toUpperCase()));
       const byId = new Map((await activeReservations()).map((r) => [r.id, r]));

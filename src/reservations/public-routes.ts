@@ -10,19 +10,25 @@ import type { AnswerCode } from '../http/error-codes.ts';
 import { errorResponses } from '../http/schemas.ts';
 import { EmailField, ProductSlugField } from '../records/form-fields.ts';
 import { codePointLength } from '../text/code-points.ts';
-import { singleLine } from '../text/safe-text.ts';
 import { reserve, type ReserveResult, type WriteReservation } from './reserve.ts';
 
 /**
- * The public reservation form. The name is kept on one line (line breaks and other control
- * characters become spaces) and trimmed; the address is trimmed and lowercased.
+ * What a name never holds, since the confirmation email quotes it to whatever address was typed, from
+ * the shop's own sender: a link (`://`, `www.`), an address (`@`), or a control, format or bidi
+ * character (Unicode Cc and Cf: line breaks, U+202E that turns text around, zero-width ones; and the
+ * line and paragraph separators U+2028, U+2029, which break a line as well). So a
+ * stranger cannot make the shop send a message of theirs ("pay at https://…") to somebody else.
  */
+const NOT_A_NAME = /:\/\/|www\.|@|[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/iu;
+
+/** The public reservation form. The name is trimmed; the address is trimmed and lowercased. */
 export const ReservationBody = z.object({
   name: z
     .string({ error: JA.nameRequired })
-    .transform((name) => singleLine(name).trim())
+    .refine((name) => !NOT_A_NAME.test(name.normalize('NFKC')), JA.nameRequired)
+    .transform((name) => name.trim())
     .refine((name) => codePointLength(name) >= 1 && codePointLength(name) <= 100, JA.nameRequired)
-    .describe('1-100 characters after trimming'),
+    .describe('1-100 characters after trimming; no link (`://`, `www.`), `@`, control, format or bidi character'),
   email: EmailField,
   productSlug: ProductSlugField,
 });
