@@ -44,6 +44,8 @@ export interface Config {
   outboxLeaseMs: number;
   /** Days a message is kept once sent, skipped or given up. */
   outboxRetentionDays: number;
+  /** Emails public forms may cause to one address in 24 hours (0: no cap). */
+  emailsPerAddressPerDay: number;
   /** Days a keyword log entry is kept. */
   keywordLogRetentionDays: number;
   /** Keys the hash the keyword log keeps a searching client as (for suggestions); derived from the unsubscribe secret, so every instance has the same. */
@@ -168,6 +170,11 @@ const EnvSchema = z.object({
     .describe(
       'Days a message is kept after it was sent or skipped, or after it was given up (1-3650); then it is deleted with the address it names.',
     ),
+  EMAILS_PER_ADDRESS_PER_DAY: integer(0, 1000)
+    .default(10)
+    .describe(
+      'Emails the public forms (a reservation’s confirmation) may cause to one address in 24 hours; past that the record is stored and its email skipped with the reason (0: no cap).',
+    ),
   KEYWORD_LOG_RETENTION_DAYS: integer(1, 3650)
     .default(90)
     .describe('Days a search is kept in the keyword log (1-3650); older entries are deleted.'),
@@ -289,6 +296,7 @@ export function loadConfig(env: Record<string, string | undefined>, sources: Con
     trustProxy: e.TRUST_PROXY ?? { hops: 0 },
     maxConnectionsPerClient: e.MAX_CONNECTIONS_PER_CLIENT,
     unsubscribeSecret,
+    emailsPerAddressPerDay: e.EMAILS_PER_ADDRESS_PER_DAY,
     keywordLogRetentionDays: e.KEYWORD_LOG_RETENTION_DAYS,
     keywordLogClientSecret: deriveSecret('keyword-log-clients', unsubscribeSecret),
     metricsToken: e.METRICS_TOKEN,

@@ -91,7 +91,12 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
     timings: { leaseMs: config.outboxLeaseMs, ...options.dispatcher },
   });
   const now = options.now ?? (() => new Date());
-  const messaging = createMessaging({ catalog, publicBaseUrl: config.publicBaseUrl, linkSecret: config.unsubscribeSecret });
+  const messaging = createMessaging({
+    catalog,
+    publicBaseUrl: config.publicBaseUrl,
+    linkSecret: config.unsubscribeSecret,
+    emailsPerAddressPerDay: config.emailsPerAddressPerDay,
+  });
   const writeReservation = reservationWriter(database, messaging, now);
   const writeSignup = signupWriter(database, messaging, now);
   const clientAddress = clientAddressOf(config.trustProxy);

@@ -4,6 +4,7 @@ import type { Product } from '../catalog/product.ts';
 import type { Tables } from '../db/schema.ts';
 import { customerCancelNotice, reservationTakenMessages, statusEmail, type ReservationRecord } from './events/reservations.ts';
 import { restockAnnouncement, restockEmails, signupNotice, type SubscriptionRecord } from './events/restock.ts';
+import { capFormEmails } from './events/daily-cap.ts';
 import { enqueueMessages } from './outbox/store.ts';
 
 // What the domains tell messaging. Each call names something that happened and is made inside the
@@ -18,10 +19,15 @@ export interface MessagingSettings {
   publicBaseUrl: string;
   /** Signs the links that name a record (UNSUBSCRIBE_SECRET). */
   linkSecret: string;
+  /** Emails public forms may cause to one address in 24 hours (EMAILS_PER_ADDRESS_PER_DAY; 0: no cap). */
+  emailsPerAddressPerDay: number;
 }
 
 export interface Messaging {
-  /** Reservations were taken: each customer's confirmation email and the shop's chat notice. */
+  /**
+   * Reservations were taken: each customer's confirmation email (skipped past the daily cap per
+   * address, events/daily-cap.ts) and the shop's chat notice.
+   */
   reservationsTaken(trx: Kysely<Tables>, taken: { reservation: ReservationRecord; product: Product }[]): Promise<void>;
   /**
    * A reservation's status moved from `from` to the status it holds now (`at`): the customer's email
@@ -44,11 +50,12 @@ export interface Messaging {
 
 export function createMessaging(settings: MessagingSettings): Messaging {
   return {
-    reservationsTaken: (trx, taken) =>
-      enqueueMessages(
-        trx,
-        taken.flatMap(({ reservation, product }) => reservationTakenMessages(settings, reservation, product)),
-      ),
+    reservationsTaken: async (trx, taken) => {
+      if (taken.length === 0) return;
+      const messages = taken.flatMap(({ reservation, product }) => reservationTakenMessages(settings, reservation, product));
+      const at = new Date(taken.at(-1)!.reservation.created_at);
+      await enqueueMessages(trx, await capFormEmails(trx, messages, settings.emailsPerAddressPerDay, at));
+    },
     reservationStatusMoved: async (trx, reservation, move) => {
       const email = move.notifyCustomer === false ? undefined : await statusEmail(trx, settings, reservation, move.from, move.at);
       const notice = move.byCustomer ? customerCancelNotice(settings, reservation, move.at) : undefined;

@@ -3,7 +3,7 @@ import type { QueuedEmail } from '../templates/facts.ts';
 /**
  * What the outbox carries. An email is queued as its template and the facts it states (the product,
  * its price that day, the links), fixed when it is queued; the wording is applied when it is sent
- * with the template version current when it was queued (src/email-templates). A few hundred bytes a message instead of kilobytes of rendered
+ * with the template version current when it was queued (templates/). A few hundred bytes a message instead of kilobytes of rendered
  * text and HTML: the outbox row is written at enqueue, claim and settle, so its size is most of the
  * cost of a reservation (measured: ~30 % of a reservation's CPU; bench/reservations.ts). Chat is
  * addressed by webhook name, so the URL, a secret, is read from the configuration at send time and
@@ -44,6 +44,8 @@ export interface OutboxEntry {
   /** When its cause happened (ISO): the row's `created_at`, and when it is first due. Passed in, so tests set the clock. */
   queuedAt: string;
   message: OutgoingMessage;
+  /** Queued as `skipped` with this reason instead of to be sent (a cap it reached, say). */
+  skippedBecause?: string;
 }
 
 /** A queued message as the dispatcher hands it to delivery. */

@@ -35,7 +35,7 @@ export async function enqueueMessages(db: Kysely<Tables>, entries: OutboxEntry[]
   await db
     .insertInto('outbox')
     .values(
-      entries.map(({ idempotencyKey, recordId, queuedAt, message }) => ({
+      entries.map(({ idempotencyKey, recordId, queuedAt, message, skippedBecause }) => ({
         id: uuidV7(),
         channel: message.channel,
         destination: message.channel === 'email' ? message.to : message.webhook,
@@ -46,9 +46,10 @@ export async function enqueueMessages(db: Kysely<Tables>, entries: OutboxEntry[]
         ),
         idempotency_key: idempotencyKey,
         record_id: recordId ?? null,
-        status: 'pending',
+        status: skippedBecause === undefined ? 'pending' : 'skipped',
         next_attempt_at: queuedAt,
         created_at: queuedAt,
+        ...(skippedBecause === undefined ? {} : { last_error: skippedBecause, sent_at: queuedAt }),
       })),
     )
     .onConflict((conflict) => conflict.column('idempotency_key').doNothing())

@@ -1,0 +1,44 @@
+import { sql, type Kysely } from 'kysely';
+import type { Tables } from '../../db/schema.ts';
+import type { OutboxEntry } from '../outbox/message.ts';
+
+/**
+ * The emails a public form causes (a reservation's confirmation: a stranger can make the shop send
+ * one to any address) go to one address at most `perDay` times in 24 hours; past that, the record is
+ * still stored and the email is queued as `skipped` with CAP_REASON, so staff see why in the message
+ * log and nobody's mailbox is flooded in the shop's name. 0 turns the cap off.
+ */
+export const CAP_REASON = 'not sent: EMAILS_PER_ADDRESS_PER_DAY reached for this address in the last 24 hours';
+
+const DAY_MS = 86_400_000;
+
+/** The idempotency keys of the emails public forms cause (events/reservations.ts). */
+const FORM_EMAIL_KEY = 'reservation/%/confirmation-email';
+
+export async function capFormEmails(trx: Kysely<Tables>, entries: OutboxEntry[], perDay: number, now: Date): Promise<OutboxEntry[]> {
+  const emails = entries.filter((entry) => entry.message.channel === 'email');
+  if (perDay === 0 || emails.length === 0) return entries;
+  const addresses = [...new Set(emails.map((entry) => address(entry)))];
+  const rows = await trx
+    .selectFrom('outbox')
+    .select([sql<string>`lower(destination)`.as('address'), (eb) => eb.fn.countAll<number>().as('sent')])
+    .where('channel', '=', 'email')
+    .where(sql<string>`lower(destination)`, 'in', addresses)
+    .where('created_at', '>=', new Date(now.getTime() - DAY_MS).toISOString())
+    .where('idempotency_key', 'like', FORM_EMAIL_KEY)
+    .where((eb) => eb.or([eb('status', '!=', 'skipped'), eb('last_error', 'is', null), eb('last_error', '!=', CAP_REASON)]))
+    .groupBy(sql`lower(destination)`)
+    .execute();
+  const sent = new Map(rows.map((row) => [row.address, Number(row.sent)]));
+  return entries.map((entry) => {
+    if (entry.message.channel !== 'email') return entry;
+    const to = address(entry);
+    const count = sent.get(to) ?? 0;
+    sent.set(to, count + 1);
+    return count < perDay ? entry : { ...entry, skippedBecause: CAP_REASON };
+  });
+}
+
+function address(entry: OutboxEntry): string {
+  return entry.message.channel === 'email' ? entry.message.to.toLowerCase() : '';
+}
