@@ -8,7 +8,7 @@ import { cpuMilliseconds } from './lib/process-cpu.ts';
 import { printTable, verdict } from './lib/report.ts';
 import { startTenpo, type TenpoProcess } from './lib/tenpo-process.ts';
 
-// CSV export of reservations (POST /api/admin/reservations/export, SPEC §9) on SQLite and on
+// CSV export of reservations (POST /api/admin/reservations/export) on SQLite and on
 // PostgreSQL, the service started as its own process. The table holds 10,000 and then 100,000
 // reservations (names, addresses and memos of a realistic length, some needing quotes); each size
 // is exported whole by a fresh process, which is read to the end and counted, and the process's

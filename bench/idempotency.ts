@@ -4,7 +4,7 @@ import { cpuMilliseconds } from './lib/process-cpu.ts';
 import { printTable, verdict } from './lib/report.ts';
 import { startTenpo } from './lib/tenpo-process.ts';
 
-// What an Idempotency-Key costs a reservation (SPEC §9): POST /api/reservation under 50
+// What an Idempotency-Key costs a reservation: POST /api/reservation under 50
 // connections without a key, with a new key each (the key claimed and its answer kept in the
 // reservation's transaction) and with those keys again (replays: answered from the key, nothing
 // written), in rounds that alternate the order, on the real service as its own process, on SQLite

@@ -7,7 +7,7 @@ import { onBothStores } from './lib/both-stores.ts';
 import { printTable, verdict } from './lib/report.ts';
 import { startTenpo } from './lib/tenpo-process.ts';
 
-// The retention purge (SPEC §6.5) must not stall requests: 100,000 messages past their retention
+// The outbox retention purge must not stall requests: 100,000 messages past their retention
 // are deleted by the real service, as its own process, while clients take reservations (each one
 // writes the outbox too), on SQLite and PostgreSQL. The same store is served twice: once with a
 // retention longer than the messages' age (nothing to delete), once with 30 days, whose purge starts

@@ -7,7 +7,7 @@ import { load, type LoadRequest, type LoadResult } from './lib/load.ts';
 import { printTable, verdict } from './lib/report.ts';
 import { startTenpo, type TenpoProcess } from './lib/tenpo-process.ts';
 
-// A sold-out rush (SPEC §7): 50 connections send 20,000 reservations for one campaign of 500 seats,
+// A sold-out rush: 50 connections send 20,000 reservations for one campaign of 500 seats,
 // from 2,000 addresses; exactly 500 must be taken, the rest answered 409. Beside it, the same
 // 20,000 reservations for a product without a campaign. Rounds alternate between the two (the
 // machine is shared), each rush on a new campaign; the medians are compared.

@@ -10,7 +10,7 @@ import { printTable, verdict } from './lib/report.ts';
 import { makeQueries } from './lib/search-corpus.ts';
 import { startTenpo } from './lib/tenpo-process.ts';
 
-// tenpo/search-browser in Chromium, on the sample content (SPEC §8, issue 15's budgets):
+// tenpo/search-browser in Chromium, on the sample content, against its budgets:
 // 1. the index file GET /api/search-index sends: raw and gzipped (as served) size;
 // 2. load: a fresh browser context (empty cache) fetches the index and makes it ready, 5 times;
 // 3. each of 200 distinct queries in the page, one by one (first answers: nothing is cached).

@@ -28,11 +28,11 @@ import { startTenpo, type TenpoProcess } from './lib/tenpo-process.ts';
 //    pages, under 50 connections against a bare node:http server sending the same bytes (as the
 //    catalog suite), and each query's first, uncached answer one at a time; and over the sample
 //    with 1,500 distinct queries dealt out across the connections, so the answer cache (500) never
-//    holds the one asked: the cost of searching itself under load (issue 15);
+//    holds the one asked: the cost of searching itself under load;
 // 2. the index of 5,000 pages: build time, file size, load time and heap in a fresh process, and
 //    each query's cost in this process: matching alone (MiniSearch), and the whole answer;
-// 3. the costliest queries (SPEC §10): CPU per query by shape on the sample, and /healthz while 8
-//    connections send nothing but queries of 100 lone kanji (issue 12);
+// 3. the costliest queries: CPU per query by shape on the sample, and /healthz while 8
+//    connections send nothing but queries of 100 lone kanji;
 // 4. GET /api/keyword-logs (default 30-day window) with 1,000,000 entries, on SQLite and PostgreSQL.
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -160,7 +160,7 @@ export async function run(): Promise<string[]> {
     );
     await onCostly.stop();
     printTable(
-      'The costliest queries (SPEC §10), 30 distinct of each shape, on the sample index in this process: CPU per whole answer (excerpt_length 500)',
+      'The costliest queries, 30 distinct of each shape, on the sample index in this process: CPU per whole answer (excerpt_length 500)',
       costRows,
     );
     printTable(

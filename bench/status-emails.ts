@@ -3,7 +3,7 @@ import { deliveringTo, startCountingReceiver } from './lib/counting-receiver.ts'
 import { printTable, verdict } from './lib/report.ts';
 import { startTenpo } from './lib/tenpo-process.ts';
 
-// What a status move's customer email costs (SPEC §6.3): the same reservations moved
+// What a status move's customer email costs: the same reservations moved
 // pending → confirmed with `notifyCustomer: true` (the template read and the email queued in the
 // move's transaction) and with `notifyCustomer: false`, interleaved round by round so both see the
 // same machine, on the real service as its own process, on SQLite and PostgreSQL. Each move back to

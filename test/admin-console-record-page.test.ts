@@ -8,7 +8,7 @@ import type { TestApp } from './helpers/app.ts';
 import { closeConsoleTest, signedInConsole, startConsoleTest } from './helpers/console.ts';
 import { ARTIFACTS, screenshot, type PageRecord } from './helpers/browser.ts';
 
-// Issue 16 in Chromium with 3,000 reservations, at a laptop's and a phone's size: a bulk status
+// The record screens in Chromium with 3,000 reservations, at a laptop's and a phone's size: a bulk status
 // change of selected rows (with its confirmation), sorting by a column header (aria-sort, kept in
 // the URL), and a reservation's own page, where a status move and a memo edit made in the browser
 // appear in its history, a reload keeps the page, and the way back finds the list as it was.

@@ -116,7 +116,7 @@ for (const dialect of DIALECTS) {
     });
 
     describe('POST /api/admin-notify-list', () => {
-      test('active subscriptions, newest first (ties by id, descending), with the seed fields', async () => {
+      test('active subscriptions, newest first (ties by id, descending), with their fields', async () => {
         await insert({ id: 'ntf_a', createdAt: '2025-01-01T00:00:00.000Z' });
         await insert({ id: 'ntf_c', createdAt: '2025-01-02T00:00:00.000Z', status: 'notified', notifiedAt: '2025-01-05T00:00:00.000Z' });
         await insert({ id: 'ntf_b', createdAt: '2025-01-02T00:00:00.000Z', productSlug: 'tsuki-dual-lfo' });

@@ -205,7 +205,7 @@ for (const dialect of DIALECTS) {
       }
     });
 
-    test("subscriptions' own texts, and the seed's fields on an archived subscription", async () => {
+    test("subscriptions' own texts, and an archived subscription's fields", async () => {
       await app.services.database.db.deleteFrom('subscriptions').execute();
       await insert(app, KINDS[1]!, { id: 'n', productSlug: 'kumo-vco-2', status: 'notified', createdAt: '2025-01-01T00:00:00.000Z' });
       await app.services.database.db.updateTable('subscriptions').set({ notified_at: '2025-01-02T00:00:00.000Z' }).execute();

@@ -104,8 +104,8 @@ export function makeQueries(sample: ContentDocument[], count: number, seed = 7):
 }
 
 /**
- * Queries of the shapes that cost most per query (SPEC §10 bounds them), `count` distinct ones of
- * each: lone Japanese characters apart, by spaces (issue 12 measured ~110 ms each) or by ・; long
+ * Queries of the shapes that cost most per query (the search bounds them), `count` distinct ones of
+ * each: lone Japanese characters apart, by spaces (~110 ms each before the search bounded them) or by ・; long
  * words, fuzzy up to 3 edits each; one word as long as a query can be; many two-letter prefixes;
  * many whole words of the content; lone characters glued to prefixes.
  */

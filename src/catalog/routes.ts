@@ -15,7 +15,7 @@ const Q_MESSAGE = 'q must be at most 200 characters';
 const MAX_PER_PAGE = 200;
 
 /**
- * SPEC §3: page ≤ 0 reads as 1, per_page over 200 as 200; anything that is not an integer, a page
+ * page ≤ 0 reads as 1, per_page over 200 as 200; anything that is not an integer, a page
  * past 2^53, and per_page below 1, are rejected. A name given twice is rejected too, rather than
  * guessing which counts.
  */

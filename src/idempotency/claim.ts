@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-/** A client's Idempotency-Key as the request carried it (SPEC §9): keys are per client address. */
+/** A client's Idempotency-Key as the request carried it: keys are per client address. */
 export interface IdempotencyKey {
   client: string;
   key: string;

@@ -25,7 +25,7 @@ const isoTime = (field: string) =>
     .optional();
 
 /**
- * SPEC §3: `from`/`to` ISO 8601 (a bare date, or a date-time without an offset, is UTC), defaulting
+ * `from`/`to` ISO 8601 (a bare date, or a date-time without an offset, is UTC), defaulting
  * to the last 30 days up to now; `from` after `to` is refused. `limit` over 5000 reads as 5000;
  * below 1 or not an integer is refused. A name given twice is refused rather than guessed at.
  */

@@ -13,7 +13,7 @@ export function metricsRoutes(metrics: Metrics, metricsToken: string | undefined
       summary: 'Prometheus metrics: requests, outbox, deliveries, keyword log, process',
       description:
         'Prometheus text format. Accepts the admin token, or METRICS_TOKEN when that is set. Requests are labelled with the route template as mounted (`unmatched` when none), never the raw URL.',
-      // As every admin route (SPEC §4): the bearer token, not the origin, is what guards it.
+      // As every admin route: the bearer token, not the origin, is what guards it.
       cors: 'any',
       admin: true,
       alsoAccepts: metricsToken,

@@ -2,7 +2,7 @@ import { domainToASCII } from 'node:url';
 
 /**
  * The form an address is looked up in: what `lower(email)` of a stored address equals when the two
- * name the same mailbox (SPEC §9: addresses match case-insensitively). NFC, so a local part typed
+ * name the same mailbox (addresses match case-insensitively). NFC, so a local part typed
  * with combining marks matches one typed precomposed; the domain in its ASCII (punycode) form, as
  * the forms store it, so `例え.jp` finds `xn--r8jz45g.jp`; then lowercased. The local part is folded
  * for all of Unicode, but stored addresses are ASCII (the forms refuse others), so a non-ASCII local

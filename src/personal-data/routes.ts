@@ -7,7 +7,7 @@ import { AddressBody, EraseResponse, ExportResponse } from './schemas.ts';
 
 const TAG = 'Admin: personal data';
 
-/** SPEC §9: a customer's data, found by address, shown whole or erased. */
+/** A customer's data, found by address, shown whole or erased. */
 export function personalDataRoutes(database: Database): Route[] {
   return [
     defineRoute({

@@ -4,7 +4,7 @@ import type { Tables } from '../db/schema.ts';
 import type { Reservation } from '../reservations/store.ts';
 import type { Subscription } from '../subscriptions/store.ts';
 
-// The SQL of a customer's data by address (SPEC §9). Every look-up is `lower(column) = key`, the
+// The SQL of a customer's data by address. Every look-up is `lower(column) = key`, the
 // expression of migration 012's indexes, so it reads those and never scans a table; `key` is
 // already lowercased (address.ts).
 

@@ -22,7 +22,7 @@ const NO_SETTINGS: PreorderSettings = {
 };
 
 /**
- * Creates a product's campaign or changes it (SPEC §7). The dates are checked as they will be
+ * Creates a product's campaign or changes it. The dates are checked as they will be
  * stored, so changing one alone cannot put closesAt before an opensAt kept from before. The
  * campaign's row is locked while it changes, so a reservation sees either the old limits or the new.
  */

@@ -1,6 +1,6 @@
 import type { Preorder } from './store.ts';
 
-// What a campaign's row means at a moment (SPEC §7): its state and its seats left.
+// What a campaign's row means at a moment: its state and its seats left.
 
 export type PreorderState = 'upcoming' | 'closed' | 'soldOut' | 'open';
 

@@ -3,7 +3,7 @@ import { isStorable } from '../records/storable-text.ts';
 import { codePointLength } from '../text/code-points.ts';
 import { parseIso8601 } from '../text/iso-8601.ts';
 
-// What the preorder endpoints take and answer with (SPEC §7).
+// What the preorder endpoints take and answer with.
 
 export const PreorderStateSchema = z
   .enum(['upcoming', 'closed', 'soldOut', 'open'])
@@ -64,7 +64,7 @@ export const EmptyBody = z.object({}).describe('No fields');
 
 export const AdminPreorderSchema = z
   .object({
-    id: z.string().describe('pre_<uuid v7>: the campaign a reservation names in preorderId (an extension to SPEC §7)'),
+    id: z.string().describe('pre_<uuid v7>: the campaign a reservation names in preorderId'),
     productSlug: z.string(),
     opensAt: z.string().nullable(),
     closesAt: z.string().nullable(),

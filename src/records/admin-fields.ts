@@ -90,7 +90,7 @@ export function listFilterBody<S extends string>(statuses: readonly [S, ...S[]],
       .optional()
       .describe(`Case-insensitive substring of the ${searched}; % and _ match themselves; '' or absent for all`),
     ...pagingFields,
-    sort: sortField(sorts, 'createdAt desc (SPEC §4)'),
+    sort: sortField(sorts, 'createdAt desc'),
   });
 }
 

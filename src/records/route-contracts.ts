@@ -75,7 +75,7 @@ export function recordPageContract(words: KindWords, notFound: Refusal<AnswerCod
     ...ADMIN_POST,
     tag: words.tag,
     summary: `One ${words.itemKey}, archived or not, with its history`,
-    description: `An extension to SPEC §4, for the console's page of a record: the record with its archive state, and every status move (who: staff or the customer; whether the customer was emailed), memo edit, archiving and restoring, oldest first, each written in the change's own transaction. The messages about it are in POST /api/admin/messages/list ({recordId}). An unknown id is \`404 ${notFound.error}\`.`,
+    description: `For the console's page of a record: the record with its archive state, and every status move (who: staff or the customer; whether the customer was emailed), memo edit, archiving and restoring, oldest first, each written in the change's own transaction. The messages about it are in POST /api/admin/messages/list ({recordId}). An unknown id is \`404 ${notFound.error}\`.`,
     body: RecordGetBody,
     invalid: refusedAs('missing_required_fields', MISSING_ID),
     errors: [notFound.code],

@@ -86,7 +86,7 @@ export function archivedListBody(sortColumns: Readonly<Record<string, string>>) 
     ...pagingFields,
     productSlug: filterString('productSlug'),
     status: filterString('status').describe('The status held when archived; any value, including legacy ones'),
-    sort: sortField(sortNames(archivedSortColumns(sortColumns)), 'archivedAt desc (SPEC §4)'),
+    sort: sortField(sortNames(archivedSortColumns(sortColumns)), 'archivedAt desc'),
   });
 }
 

@@ -44,7 +44,7 @@ export const ActiveReservationSchema = z
       .string()
       .nullable()
       .describe(
-        "The preorder campaign it was taken under (the id in POST /api/admin/preorders/list; a deleted campaign's stays); null for none. An extension to SPEC §4",
+        "The preorder campaign it was taken under (the id in POST /api/admin/preorders/list; a deleted campaign's stays); null for none",
       ),
   })
   .meta({ id: 'Reservation' });

@@ -88,7 +88,7 @@ test('code points are counted, not UTF-16 units', () => {
   assert.equal(makeExcerpt('𠮷'.repeat(50), [], 50).text, '𠮷'.repeat(50));
 });
 
-test('results hold the fields of the seed, in its order', () => {
+test('results hold their fields, in the documented order', () => {
   const index = buildSearchIndex([doc('guides/x', { title: 'VCO', description: 'd', tags: ['vco'], createdAt: '2025-04-12', body: 'b' })]);
   const response = searchSite(index, 'vco', 200);
   assert.deepEqual(Object.keys(response), ['results', 'query', 'totalResults']);

@@ -7,7 +7,7 @@ import { clampExcerptLength, normalizeQuery, searchSite, type SearchResponse } f
 /**
  * The site search as one object, for the service and for browsers alike: GET /api/search answers
  * through it, and it is the package export `tenpo/search-browser`, which a storefront loads with
- * the file GET /api/search-index sends, to search without the service (SPEC §8). So it and
+ * the file GET /api/search-index sends, to search without the service. So it and
  * everything it imports use no Node.js API (the browser build, tsconfig.browser.json, has no
  * Node types and fails on one).
  */

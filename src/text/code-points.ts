@@ -1,7 +1,6 @@
 /**
- * The length of a text as the contract counts it (SPEC: "lengths are counted in characters (code
- * points)"): an emoji or a kanji outside the Basic Multilingual Plane is one, not the two UTF-16
- * units `length` counts.
+ * The length of a text as every limit of the API counts it, in characters (code points): an emoji
+ * or a kanji outside the Basic Multilingual Plane is one, not the two UTF-16 units `length` counts.
  */
 export function codePointLength(text: string): number {
   return [...text].length;

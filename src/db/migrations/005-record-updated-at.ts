@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * `updated_at` on reservations and subscriptions (SPEC §11): the time of the record's last change
+ * `updated_at` on reservations and subscriptions: the time of the record's last change
  * (status, notes, archive flag), which an administrator's status request may name as
  * `expectedUpdatedAt` so that a stale screen cannot undo a colleague's change. Existing rows get the
  * latest time they are known to have changed: their creation, first response or notification, or

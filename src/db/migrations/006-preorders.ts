@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Preorder campaigns (SPEC §7). A campaign keeps its seat count in its own row (`reserved`: its
+ * Preorder campaigns. A campaign keeps its seat count in its own row (`reserved`: its
  * reservations that are not cancelled) and each address's count in `preorder_customers`, so a
  * reservation checks and takes a seat by locking that one row and updating two counters, instead
  * of counting reservations; on PostgreSQL that lock is what keeps several instances from selling

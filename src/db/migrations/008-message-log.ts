@@ -3,7 +3,7 @@ import { sql, type Kysely, type SqlBool } from 'kysely';
 const STATUSES = ['pending', 'sent', 'skipped', 'dead'] as const;
 
 /**
- * The message log (SPEC §6.5): staff list the outbox newest first, by status and channel, and
+ * The message log: staff list the outbox newest first, by status and channel, and
  * messages are deleted once kept long enough.
  *
  * Newest first is `created_at desc, id desc`, read backwards from `outbox_log` (unfiltered) or from

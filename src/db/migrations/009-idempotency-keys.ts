@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * The public forms' Idempotency-Key answers (SPEC §9): one row per client and key, claimed in the
+ * The public forms' Idempotency-Key answers: one row per client and key, claimed in the
  * transaction that writes the record it answers with, so a key and its record exist together or not
  * at all. `record_id` is the id the first answer named (written with the claim); keys are
  * deleted once `expires_at` has passed, in batches found through its index.

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * What happened to each record (issue 16): its status moves, memo edits, archiving and restoring,
+ * What happened to each record: its status moves, memo edits, archiving and restoring,
  * one row per change, written in the change's own transaction, so the history never misses a change
  * nor shows one that was rolled back. Keyed by the record's id (reservations' and subscriptions' ids
  * never collide: `res_…`, `ntf_…`), with no foreign key, so that erasing a record's personal data

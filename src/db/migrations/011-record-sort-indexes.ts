@@ -1,7 +1,7 @@
 import { sql, type Kysely, type SqlBool } from 'kysely';
 
 /**
- * The lists' sortable columns (issue 16): for each one, an index in that column's order with the id
+ * The lists' sortable columns: for each one, an index in that column's order with the id
  * as the tie-break, over the active records and over the archived ones (partial, as 001's), so a
  * page of any sort is read in index order, not sorted from every row. The default orders (newest
  * first, most recently archived first) have theirs since 001.

@@ -1,8 +1,8 @@
 import { sql, type Kysely, type SqlBool } from 'kysely';
 
 /**
- * Finding everything held about one address (SPEC §9: a customer's request to see or erase their
- * data) by `lower(email)`, on every table that holds one, so the look-up reads an index instead of
+ * Finding everything held about one address (a customer's request to see or erase their data) by
+ * `lower(email)`, on every table that holds one, so the look-up reads an index instead of
  * every row. An expression index rather than a stored lowercased column: the public forms already
  * store addresses lowercased, and `lower()` keeps rows written any other way (imports, the previous
  * system) findable without a second copy of the address to keep in step. Addresses are ASCII (the
