@@ -33,6 +33,7 @@ import { preorderRoutes } from './preorders/routes.ts';
 import type { WriteReservation } from './reservations/reserve.ts';
 import { reservationRoutes } from './reservations/routes.ts';
 import { searchRoutes, type SearchServices } from './search/routes.ts';
+import { shopRoutes } from './shop/routes.ts';
 import type { WriteSignup } from './subscriptions/signup.ts';
 import { subscriptionRoutes } from './subscriptions/routes.ts';
 import { browserPageRoutes, type BuiltPage } from './web-assets/browser-page.ts';
@@ -100,6 +101,7 @@ export function allRoutes(services: Services): Route[] {
       wakeDispatcher,
     }),
     ...personalDataRoutes(services.database),
+    ...shopRoutes(services.database),
     ...emailTemplateRoutes({
       database: services.database,
       catalog: services.catalog,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import type { DispatcherTimings } from '../src/messaging/delivery/dispatcher.ts';
 import { DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
 import { launchBrowser, recordPage, screenshot } from './helpers/browser.ts';
@@ -33,6 +33,14 @@ for (const dialect of DIALECTS) {
         },
         dispatcher: FAST,
       });
+      (
+        await app.call('/api/admin/shop/update', {
+          name: 'テンポ楽器',
+          address: '東京都渋谷区神宮前1-2-3',
+          phone: '03-1234-5678',
+          contactEmail: 'shop@tenpo.example',
+        })
+      ).success();
     });
     after(async () => {
       await app.close();
@@ -41,10 +49,10 @@ for (const dialect of DIALECTS) {
     beforeEach(() => (api.requests.length = 0));
 
     /** A reservation and the page path its confirmation email links to. */
-    async function reserve(): Promise<{ id: string; path: string }> {
+    async function reserve(productSlug = 'kumo-vco-2'): Promise<{ id: string; path: string }> {
       const response = await app.request('/api/reservation', {
         method: 'POST',
-        body: JSON.stringify({ name: '山田 <太郎>', email: 'secret-address@example.com', productSlug: 'kumo-vco-2' }),
+        body: JSON.stringify({ name: '山田 <太郎>', email: 'secret-address@example.com', productSlug }),
       });
       const { reservationId } = (await app.read('/api/reservation', response)).success();
       const sent = await waitUntil(() =>
@@ -59,49 +67,101 @@ for (const dialect of DIALECTS) {
       api.requests.length = 0;
       return { id: reservationId, path: url };
     }
-    const form = (token: string) =>
+    const form = (token: string, extra: Record<string, string> = {}) =>
       app.request('/reservations/manage', {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: `token=${encodeURIComponent(token)}`,
+        body: new URLSearchParams({ token, ...extra }).toString(),
+        redirect: 'manual',
       });
+    const messagesAbout = async (id: string) =>
+      (await app.services.database.db.selectFrom('outbox').select('id').where('record_id', '=', id).execute()).length;
     const tokenOf = (path: string) => decodeURIComponent(path.split('token=')[1]!);
 
-    test('the page shows number, product, status and time, never the address; pending → a cancel form', async () => {
+    test('the page: number, product, the status in the customer’s words, time, the shop’s name and contact; never the address; pending → a cancel form', async () => {
       const { id, path } = await reserve();
       const response = await app.request(path);
       assert.equal(response.status, 200);
       assert.match(response.headers.get('content-type') ?? '', /^text\/html/);
       assert.match(response.headers.get('content-security-policy') ?? '', /frame-ancestors 'none'/);
       const html = await response.text();
-      for (const shown of [id, 'Kumo VCO II', '未対応', '年', '<form method="post" action="/reservations/manage">'])
+      for (const shown of [
+        id,
+        'Kumo VCO II',
+        '<dd>受付中</dd>',
+        '年',
+        '<form method="post" action="/reservations/manage">',
+        'テンポ楽器',
+        '東京都渋谷区神宮前1-2-3',
+        '<a href="tel:0312345678">03-1234-5678</a>',
+        '<a href="mailto:shop@tenpo.example">shop@tenpo.example</a>',
+      ])
         assert.ok(html.includes(shown), shown);
-      assert.ok(!html.includes('secret-address'));
-      assert.ok(!html.includes('山田'), 'the page needs no name either');
+      for (const hidden of ['secret-address', '山田', '未対応', '発送予定']) assert.ok(!html.includes(hidden), hidden);
     });
 
-    test('a form POST cancels once: the cancellation email and a chat notice; again changes nothing and says why', async () => {
+    test('a preorder’s page says when it ships and the campaign’s note', async () => {
+      (
+        await app.call('/api/admin/preorders/upsert', {
+          productSlug: 'hayate-wavefolder',
+          shipsIn: '2027年2月下旬',
+          note: '入荷次第、お支払い方法をご案内します。\n<b>店頭</b>受け取りもできます。',
+        })
+      ).success();
+      const { path } = await reserve('hayate-wavefolder');
+      const html = await (await app.request(path)).text();
+      assert.ok(html.includes('<dt>発送予定</dt><dd>2027年2月下旬</dd>'), html);
+      assert.ok(
+        html.includes('<dd class="note">入荷次第、お支払い方法をご案内します。\n&lt;b&gt;店頭&lt;/b&gt;受け取りもできます。</dd>'),
+        html,
+      );
+    });
+
+    test('a form cancels in two steps: without confirm it asks and changes nothing; with confirm=yes it cancels once and answers 303 to the page', async () => {
       const { id, path } = await reserve();
-      const response = await form(tokenOf(path));
-      assert.equal(response.status, 200);
-      const html = await response.text();
-      assert.ok(html.includes('ご予約をキャンセルしました'));
-      assert.ok(html.includes('キャンセル') && !html.includes('<form'));
+      const token = tokenOf(path);
+      const asked = await form(token);
+      assert.equal(asked.status, 200);
+      const question = await asked.text();
+      assert.ok(question.includes('このご予約をキャンセルしますか？'), question);
+      assert.ok(question.includes('<input type="hidden" name="confirm" value="yes">'));
+      assert.ok(
+        question.includes(
+          `<a href="/reservations/manage?token=${encodeURIComponent(token).replaceAll('&', '&amp;')}">キャンセルせずに戻る</a>`,
+        ),
+      );
+      const before = await app.call('/api/admin/reservations/get', { id });
+      assert.equal(before.success().reservation.status, 'pending', 'asking changes nothing');
+      assert.equal(await messagesAbout(id), 2, 'nothing queued by asking');
+
+      const done = await form(token, { confirm: 'yes' });
+      assert.equal(done.status, 303);
+      assert.equal(done.headers.get('location'), `/reservations/manage?token=${encodeURIComponent(token)}`);
+      const page = await (await app.request(done.headers.get('location')!)).text();
+      assert.ok(page.includes('<dd>キャンセル済み</dd>'));
+      assert.ok(page.includes('このご予約はキャンセル済みです。'));
+      assert.ok(!page.includes('<form'));
       const email = EmailApiBody.parse((await api.waitForAccepted(1, '/emails'))[0]!.body);
       assert.equal(email.subject, 'ご予約をキャンセルしました（Kumo VCO II）');
       const chat = SlackBody.parse((await api.waitForAccepted(1, WEBHOOK))[0]!.body);
       assert.match(chat.text, /キャンセル/);
       assert.ok(JSON.stringify(chat.blocks).includes(id));
-      const again = await form(tokenOf(path));
-      assert.equal(again.status, 200);
-      assert.ok((await again.text()).includes('このご予約はすでにキャンセルされています。'));
-      const status = (await app.call('/api/admin-reservations-list', {})).success().reservations.find((r) => r.id === id)?.status;
-      assert.equal(status, 'cancelled');
-      const rows = await app.services.database.db.selectFrom('outbox').select('channel').where('record_id', '=', id).execute();
-      assert.equal(rows.length, 4, 'received email and chat, cancellation email and chat: nothing more');
+      const reservation = (await app.call('/api/admin/reservations/get', { id })).success().reservation;
+      assert.deepEqual(
+        [reservation.status, reservation.respondedAt],
+        ['cancelled', null],
+        'the customer’s cancel is not the shop’s response',
+      );
+
+      // The same post again (a double click, a resubmitted form): nothing more, and the page as it stands.
+      const again = await form(token, { confirm: 'yes' });
+      assert.equal(again.status, 303);
+      const asking = await (await form(token)).text();
+      assert.ok(asking.includes('このご予約はキャンセル済みです。') && !asking.includes('キャンセルしますか'), 'nothing left to ask');
+      assert.equal(await messagesAbout(id), 4, 'received email and chat, cancellation email and chat: nothing more');
     });
 
-    test('JSON answers {success, status}; a confirmed reservation is not cancelled and says why', async () => {
+    test('JSON cancels in one step and answers {success, status}; a confirmed reservation is not cancelled and the page says how to reach the shop', async () => {
       const { id, path } = await reserve();
       (await app.call('/api/admin-reservations-status', { id, productSlug: 'kumo-vco-2', status: 'confirmed' })).success();
       const json = (body: unknown) =>
@@ -118,8 +178,14 @@ for (const dialect of DIALECTS) {
         error: 'Reservation is not pending',
         code: 'reservation_not_pending',
       });
-      const page = await (await form(tokenOf(path))).text();
-      assert.ok(page.includes('このご予約は「確定」のため、このページからはキャンセルできません。'));
+      for (const page of [await (await app.request(path)).text(), await (await form(tokenOf(path))).text()]) {
+        assert.ok(page.includes('このご予約は「確定」のため、このページからはキャンセルできません。'), page);
+        assert.ok(page.includes('ご予約番号を添えて下記のショップまでご連絡ください。'));
+        assert.ok(page.includes('<a href="mailto:shop@tenpo.example">'), 'how to reach the shop');
+        assert.ok(!page.includes('<form'));
+      }
+      assert.equal((await form(tokenOf(path), { confirm: 'yes' })).status, 303);
+      assert.equal((await app.call('/api/admin/reservations/get', { id })).success().reservation.status, 'confirmed');
       (await app.call('/api/admin-reservations-status', { id, productSlug: 'kumo-vco-2', status: 'pending' })).success();
       const cancelled = await json({ token: tokenOf(path) });
       assert.equal(cancelled.status, 200);
@@ -138,6 +204,18 @@ for (const dialect of DIALECTS) {
       const row = await app.services.database.db.selectFrom('reservations').select('status').where('id', '=', id).executeTakeFirstOrThrow();
       assert.equal(row.status, 'pending');
       assert.equal((await post('https://shop.example.jp')).status, 200);
+      const confirmed = await app.request('/reservations/manage', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example' },
+        body: `token=${encodeURIComponent(tokenOf(path))}&confirm=yes`,
+      });
+      assert.equal(confirmed.status, 403, 'the second step too');
+      const after = await app.services.database.db
+        .selectFrom('reservations')
+        .select('status')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      assert.equal(after.status, 'pending');
     });
 
     test('a bad token is a 400 page; no token, an altered one, a subscription’s, wrong types', async () => {
@@ -148,6 +226,7 @@ for (const dialect of DIALECTS) {
         assert.equal(response.status, 400, bad);
         assert.ok((await response.text()).includes('リンクが無効です'));
         assert.equal((await form(bad)).status, 400);
+        assert.equal((await form(bad, { confirm: 'yes' })).status, 400);
       }
       assert.equal((await app.request('/reservations/manage')).status, 400);
       assert.equal((await app.request('/reservations/manage?token=a&token=b')).status, 400);
@@ -176,6 +255,22 @@ describe('the customer page in Chromium', () => {
     // The page posts to its own origin, which must be PUBLIC_BASE_URL's to pass the cross-site check.
     const port = await freePort();
     app = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '0', PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}` } });
+    (
+      await app.call('/api/admin/shop/update', {
+        name: 'テンポ楽器 渋谷店',
+        address: '〒150-0001\n東京都渋谷区神宮前1-2-3 テンポビル2F',
+        phone: '03-1234-5678',
+        contactEmail: 'shop@tenpo.example',
+        hours: '11:00〜19:00（水曜定休）',
+      })
+    ).success();
+    (
+      await app.call('/api/admin/preorders/upsert', {
+        productSlug: 'hayate-wavefolder',
+        shipsIn: '2027年2月下旬',
+        note: '入荷次第、お支払い方法とお受け取り方法をメールでご案内します。',
+      })
+    ).success();
     browser = await launchBrowser();
   });
   // A browser that did not launch leaves `browser` unset: the app must still close, or its open
@@ -185,42 +280,77 @@ describe('the customer page in Chromium', () => {
     await app?.close();
   });
 
+  /** A reservation of a preorder, and its page's path as the confirmation email links to it. */
+  async function reserve(): Promise<{ id: string; path: string }> {
+    const response = await app.request('/api/reservation', {
+      method: 'POST',
+      body: JSON.stringify({ name: '山田', email: 'a@example.com', productSlug: 'hayate-wavefolder' }),
+    });
+    const { reservationId } = (await app.read('/api/reservation', response)).success();
+    const row = await waitUntil(() =>
+      app.services.database.db
+        .selectFrom('outbox')
+        .select('payload')
+        .where('record_id', '=', reservationId)
+        .where('channel', '=', 'email')
+        .executeTakeFirst(),
+    );
+    const manageUrl = (JSON.parse(row.payload) as { facts: { manageUrl: string } }).facts.manageUrl;
+    return { id: reservationId, path: manageUrl.slice(manageUrl.indexOf('/reservations/manage')) };
+  }
+  const status = (page: Page) => page.locator('dt:text-is("状態") + dd').textContent();
+
   for (const [name, viewport] of [
     ['laptop', { width: 1366, height: 768 }],
     ['phone', { width: 390, height: 844 }],
   ] as const) {
-    test(`without JavaScript at ${name} size: read, cancel, read again`, async () => {
-      const response = await app.request('/api/reservation', {
-        method: 'POST',
-        body: JSON.stringify({ name: '山田', email: 'a@example.com', productSlug: 'kumo-vco-2' }),
-      });
-      const { reservationId } = (await app.read('/api/reservation', response)).success();
-      const row = await waitUntil(() =>
-        app.services.database.db
-          .selectFrom('outbox')
-          .select('payload')
-          .where('record_id', '=', reservationId)
-          .where('channel', '=', 'email')
-          .executeTakeFirst(),
-      );
-      const manageUrl = (JSON.parse(row.payload) as { facts: { manageUrl: string } }).facts.manageUrl;
+    test(`without JavaScript at ${name} size: read, ask, cancel, land on the page, reload`, async () => {
+      const { id, path } = await reserve();
       const context = await browser.newContext({ viewport, javaScriptEnabled: false });
       const page = await context.newPage();
       const record = recordPage(page);
-      await page.goto(app.url + manageUrl.slice(manageUrl.indexOf('/reservations/manage')));
+      const posts: string[] = [];
+      page.on('request', (request) => void (request.method() === 'POST' && posts.push(request.url())));
+      const noOverflow = async () => {
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        assert.ok(overflow <= 0, 'nothing wider than the screen');
+      };
+      await page.goto(app.url + path);
       assert.equal(await page.locator('h1').textContent(), 'ご予約の確認');
-      assert.equal(await page.locator('dd').nth(2).textContent(), '未対応');
-      const overflow = await page
-        .evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
-        .catch(() => 0);
-      assert.ok(overflow <= 0, 'nothing wider than the screen');
+      assert.equal(await status(page), '受付中');
+      assert.equal(await page.locator('dt:text-is("発送予定") + dd').textContent(), '2027年2月下旬');
+      assert.match(
+        (await page.locator('.shop').textContent()) ?? '',
+        /テンポ楽器 渋谷店.*東京都渋谷区神宮前1-2-3.*03-1234-5678.*shop@tenpo\.example/s,
+      );
+      await noOverflow();
       await screenshot(page, 'customer-page', `${name}-1-pending`);
-      await page.getByRole('button', { name: '予約をキャンセルする' }).click();
+
+      await page.getByRole('button', { name: '予約をキャンセルする…' }).click();
       await page.waitForLoadState();
-      assert.match((await page.locator('.notice').textContent()) ?? '', /キャンセルしました/);
-      assert.equal(await page.locator('dd').nth(2).textContent(), 'キャンセル');
+      assert.match((await page.getByRole('alert').textContent()) ?? '', /このご予約をキャンセルしますか？/);
+      const stillPending = await app.call('/api/admin/reservations/get', { id });
+      assert.equal(stillPending.success().reservation.status, 'pending', 'asking changed nothing');
+      await noOverflow();
+      await screenshot(page, 'customer-page', `${name}-2-asking`);
+
+      await page.getByRole('button', { name: 'キャンセルする', exact: true }).click();
+      await page.waitForLoadState();
+      // 303 to the page's own GET URL: the address bar holds the link from the email again.
+      assert.equal(page.url(), app.url + path);
+      assert.equal(await status(page), 'キャンセル済み');
       assert.equal(await page.getByRole('button').count(), 0);
-      await screenshot(page, 'customer-page', `${name}-2-cancelled`);
+      await noOverflow();
+      await screenshot(page, 'customer-page', `${name}-3-cancelled`);
+
+      // A reload reads the page again and posts nothing: no resubmission, no second cancellation.
+      const postsBefore = posts.length;
+      await page.reload();
+      assert.equal(posts.length, postsBefore, 'nothing posted by the reload');
+      assert.equal(await status(page), 'キャンセル済み');
+      assert.deepEqual(posts, [app.url + '/reservations/manage', app.url + '/reservations/manage']);
+      const history = (await app.call('/api/admin/reservations/get', { id })).success().history;
+      assert.equal(history.filter((entry) => entry.type === 'status').length, 1, 'cancelled once');
       assert.deepEqual(record.errors, []);
       assert.ok(
         record.urls.every((u) => u.startsWith(app.url)),
@@ -229,4 +359,16 @@ describe('the customer page in Chromium', () => {
       await context.close();
     });
   }
+
+  test('with JavaScript on, the same two steps', async () => {
+    const { path } = await reserve();
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await page.goto(app.url + path);
+    await page.getByRole('button', { name: '予約をキャンセルする…' }).click();
+    await page.getByRole('button', { name: 'キャンセルする', exact: true }).click();
+    await page.waitForURL(app.url + path);
+    assert.equal(await status(page), 'キャンセル済み');
+    await context.close();
+  });
 });

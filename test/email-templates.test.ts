@@ -25,7 +25,7 @@ for (const dialect of DIALECTS) {
     });
     after(() => close());
 
-    test('the five kinds, in the table’s order, each a Japanese default at version 1', async () => {
+    test('the five kinds, in the table’s order, each a Japanese default, at version 2 (the wording that names the shop)', async () => {
       const body = (await app.call('/api/admin/email-templates/list', {})).success();
       assert.deepEqual(
         body.templates.map((t) => t.kind),
@@ -42,21 +42,36 @@ for (const dialect of DIALECTS) {
           'updatedAt',
           'version',
         ]);
-        assert.equal(t.version, 1);
+        assert.equal(t.version, 2);
         assert.equal(t.isDefault, true);
+        assert.match(t.body, /\{\{shopSignature\}\}$/, 'ends with the shop’s signature');
         assert.equal(t.enabled, true);
         assert.match(t.subject, /[ぁ-んァ-ン一-龯]/);
       }
       assert.deepEqual(
         body.templates[0]!.placeholders,
-        ['name', 'productName', 'productUrl', 'price', 'reservationId', 'reservedAt', 'manageUrl'].map((name) => ({
+        [
+          'name',
+          'productName',
+          'productUrl',
+          'price',
+          'reservationId',
+          'reservedAt',
+          'manageUrl',
+          'shipsIn',
+          'preorderNote',
+          'shopSignature',
+        ].map((name) => ({
           name,
           required: name === 'manageUrl',
         })),
       );
       assert.deepEqual(
         body.templates[4]!.placeholders,
-        ['productName', 'productUrl', 'price', 'unsubscribeUrl'].map((name) => ({ name, required: name === 'unsubscribeUrl' })),
+        ['productName', 'productUrl', 'price', 'unsubscribeUrl', 'shopSignature'].map((name) => ({
+          name,
+          required: name === 'unsubscribeUrl' || name === 'shopSignature',
+        })),
       );
     });
 
@@ -65,18 +80,20 @@ for (const dialect of DIALECTS) {
       const first = (
         await app.call('/api/admin/email-templates/update', { kind, subject: '確定: {{ productName }}', enabled: false })
       ).success().template;
-      assert.deepEqual([first.version, first.isDefault, first.enabled], [2, false, false]);
+      assert.deepEqual([first.version, first.isDefault, first.enabled], [3, false, false]);
       const second = (await app.call('/api/admin/email-templates/update', { kind, body: '{{name}} 様\n\n{{manageUrl}}' })).success()
         .template;
-      assert.deepEqual([second.version, second.subject, second.enabled], [3, '確定: {{ productName }}', false]);
+      assert.deepEqual([second.version, second.subject, second.enabled], [4, '確定: {{ productName }}', false]);
       const { versions } = (await app.call('/api/admin/email-templates/versions', { kind })).success();
       assert.deepEqual(
         versions.map((v) => v.version),
-        [3, 2, 1],
+        [4, 3, 2, 1],
       );
       assert.deepEqual(Object.keys(versions[0]!).sort(), ['body', 'createdAt', 'enabled', 'subject', 'version']);
-      const reverted = (await app.call('/api/admin/email-templates/revert', { kind, version: 1 })).success().template;
-      assert.deepEqual([reverted.version, reverted.isDefault, reverted.enabled, reverted.subject], [4, true, true, versions[2]!.subject]);
+      const reverted = (await app.call('/api/admin/email-templates/revert', { kind, version: 2 })).success().template;
+      assert.deepEqual([reverted.version, reverted.isDefault, reverted.enabled, reverted.subject], [5, true, true, versions[2]!.subject]);
+      const first1 = (await app.call('/api/admin/email-templates/revert', { kind, version: 1 })).success().template;
+      assert.deepEqual([first1.version, first1.isDefault], [6, false], 'the first wording is not today’s default');
       assert.deepEqual((await app.call('/api/admin/email-templates/revert', { kind, version: 99 })).failure(404), {
         success: false,
         error: 'Version not found',
@@ -86,7 +103,7 @@ for (const dialect of DIALECTS) {
       const saved = await Promise.all(
         [1, 2, 3, 4].map((n) => app.call('/api/admin/email-templates/update', { kind, subject: `同時 ${n}` })),
       );
-      assert.deepEqual(saved.map((a) => a.success().template.version).sort(), [5, 6, 7, 8]);
+      assert.deepEqual(saved.map((a) => a.success().template.version).sort(), [10, 7, 8, 9]);
     });
 
     test('every problem in details, each naming its field; nothing is saved', async () => {
@@ -112,9 +129,9 @@ for (const dialect of DIALECTS) {
       ).failure(400);
       assert.deepEqual(
         long.details?.map((d) => d.field),
-        ['subject', 'body', 'body'],
+        ['subject', 'body', 'body', 'body'],
       );
-      assert.equal((await app.call('/api/admin/email-templates/versions', { kind: 'reservation-received' })).success().versions.length, 1);
+      assert.equal((await app.call('/api/admin/email-templates/versions', { kind: 'reservation-received' })).success().versions.length, 2);
     });
 
     test('a body of 9,000 {{ is refused with a small answer: the first unclosed one, not each of them', async () => {
@@ -178,7 +195,10 @@ for (const dialect of DIALECTS) {
         success: false,
         error: 'Invalid template',
         code: 'invalid_template',
-        details: [{ field: 'body', message: 'Missing required placeholder: {{unsubscribeUrl}}' }],
+        details: [
+          { field: 'body', message: 'Missing required placeholder: {{unsubscribeUrl}}' },
+          { field: 'body', message: 'Missing required placeholder: {{shopSignature}}' },
+        ],
       });
     });
 
@@ -211,7 +231,7 @@ for (const dialect of DIALECTS) {
       const second = email((await api.waitForAccepted(2, '/emails'))[1]!);
       assert.equal(second.subject, '新しい件名 Kumo VCO II');
       assert.match(second.text, /^新しい本文 https:\/\/shop\.example\.jp\/reservations\/manage\?token=\S+\n$/);
-      (await app.call('/api/admin/email-templates/revert', { kind: 'reservation-received', version: 1 })).success();
+      (await app.call('/api/admin/email-templates/revert', { kind: 'reservation-received', version: 2 })).success();
     });
   });
 }

@@ -193,8 +193,18 @@ describe('markup shown as text, rendered in Chromium', () => {
         ...slack.blocks.flatMap((block) => [...(block.fields ?? []), ...(block.elements ?? [])].map((f) => f.text)),
       ];
       for (const text of mrkdwn) assert.doesNotMatch(text, /[<>]|&(?!amp;|lt;|gt;)/, `${post.path}: ${text}`);
-      // Shown literally: no block text is mrkdwn or turns :codes: into emoji, and the notification text is not mrkdwn.
-      const blockTexts = slack.blocks
+      // Shown literally: no block text is mrkdwn or turns :codes: into emoji, and the notification text is not mrkdwn;
+      // but the one block that is the service's own link to the record's page in the console, made of nothing the customer wrote.
+      const [links, blocks] = [
+        slack.blocks.filter((block) => block.text?.type === 'mrkdwn'),
+        slack.blocks.filter((block) => block.text?.type !== 'mrkdwn'),
+      ];
+      for (const link of links)
+        assert.match(
+          link.text!.text,
+          /^<https:\/\/shop\.example\.jp\/admin#\/(reservations|subscriptions)\?record=(res|ntf)_[\w-]+\|管理画面で(予約|登録)を開く>$/,
+        );
+      const blockTexts = blocks
         .flatMap((block) => [block.text, ...(block.fields ?? []), ...(block.elements ?? [])])
         .filter((t) => t !== undefined);
       assert.deepEqual(new Set(blockTexts.map((t) => `${t.type} ${t.emoji}`)), new Set(['plain_text false']), post.path);

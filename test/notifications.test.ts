@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
 import type { DispatcherTimings } from '../src/messaging/delivery/dispatcher.ts';
 import { countUndelivered } from '../src/messaging/figures.ts';
+import { formatJapanTime } from '../src/text/japan-format.ts';
 import { claimDueMessages, enqueueMessages } from '../src/messaging/outbox/store.ts';
 import { DIALECTS, startTestApp, type Dialect, type TestApp } from './helpers/app.ts';
 import { startHttpReceiver, type HttpReceiver, type ReceivedRequest } from './helpers/http-receiver.ts';
@@ -98,7 +99,9 @@ for (const dialect of DIALECTS) {
       for (const expected of ['Kumo VCO II', 'kumo-vco-2', '山田 太郎', 'taro@example.com', id])
         assert.ok(text.includes(expected), expected);
       const createdAt = (await app.call('/api/admin-reservations-list', {})).success().reservations[0]!.createdAt;
-      assert.ok(JSON.stringify(chat!.body).includes(createdAt), 'the timestamp');
+      assert.ok(text.includes(`\n${formatJapanTime(createdAt)}\n`), 'the time, in Japan time');
+      assert.ok(!JSON.stringify(chat!.body).includes(createdAt), 'never a raw UTC time');
+      assert.ok(text.endsWith(`管理画面で予約を開く: ${app.services.config.publicBaseUrl}/admin#/reservations?record=${id}`), text);
 
       await settle(200);
       assert.equal(receiver.requests.length, 2, 'nothing is sent twice');

@@ -8,6 +8,7 @@ import { startHttpReceiver, type HttpReceiver } from './helpers/http-receiver.ts
 import { startPostgres } from './helpers/postgres.ts';
 import { publicFormRules } from './helpers/public-form.ts';
 import { SlackBody } from './helpers/sent-bodies.ts';
+import { formatJapanTime } from '../src/text/japan-format.ts';
 import { settle } from './helpers/wait.ts';
 
 // POST /api/notify, the public restock signup, over real HTTP on both dialects.
@@ -179,7 +180,11 @@ for (const dialect of DIALECTS) {
       const notice = SlackBody.parse(chat!.body);
       for (const expected of ['Kumo VCO II', 'kumo-vco-2', 'taro@example.com', id]) assert.ok(notice.text.includes(expected), expected);
       const [row] = await subscriptions();
-      assert.equal(notice.blocks[2]?.elements?.[0]?.text, row!.created_at);
+      assert.equal(notice.blocks.at(-1)?.elements?.[0]?.text, formatJapanTime(row!.created_at), 'in Japan time');
+      assert.equal(
+        notice.blocks[2]?.text?.text,
+        `<${app.services.config.publicBaseUrl}/admin#/subscriptions?record=${id}|管理画面で登録を開く>`,
+      );
       await signUp();
       await settle(200);
       assert.equal(receiver.accepted(WEBHOOK_PATH).length, 1, 'a repeated signup sends no second notice');

@@ -174,6 +174,29 @@ describe('two instances on one PostgreSQL', () => {
     assert.equal((await supersededBy(a)) + (await supersededBy(b)), count, 'each superseded once, between the two');
   });
 
+  test('the shop’s details saved on A are what B reads and what every email says from then on, whichever instance sends it', async () => {
+    const saved = await call(a, '/api/admin/shop/update', {
+      name: 'テンポ楽器',
+      contactEmail: 'shop@tenpo.example',
+      address: '東京都渋谷区',
+    });
+    assert.deepEqual((await call(b, '/api/admin/shop/get', {})).shop, saved.shop);
+    receiver.requests.length = 0;
+    const ids = await Promise.all(
+      [a, b, a, b].map(
+        async (service, i) =>
+          (await call(service, '/api/reservation', { name: `客 ${i}`, email: `shop${i}@example.com`, productSlug: 'kumo-vco-2' }))
+            .reservationId,
+      ),
+    );
+    const emails = await receiver.waitForAccepted(ids.length, '/emails', 20_000);
+    for (const email of emails) {
+      const body = EmailApiBody.parse(email.body);
+      assert.ok(body.text.endsWith('\n\nテンポ楽器\n東京都渋谷区\nメール: shop@tenpo.example\n'), body.text);
+      assert.equal(body.headers?.['Reply-To'], 'shop@tenpo.example');
+    }
+  });
+
   test('searches on either instance land in one keyword log', async () => {
     const stamp = Date.now().toString(36);
     await a.request(`/api/search?q=${encodeURIComponent(`シンセ ${stamp}a`)}`);

@@ -52,6 +52,7 @@ import type {
   StatusResponse as ReservationStatusResponse,
 } from '../reservations/schemas.ts';
 import type { IndexFileSchema, SearchQuery, SearchResponseSchema, SuggestQuery, SuggestResponse } from '../search/routes.ts';
+import type { GetBody as ShopGetBody, ShopResponse, UpdateBody as ShopUpdateBody } from '../shop/schemas.ts';
 import type { SendBody, SendResponse } from '../subscriptions/admin-routes.ts';
 import type { SignupBody, SignupResponse } from '../subscriptions/public-routes.ts';
 import type {
@@ -126,6 +127,8 @@ export interface Endpoints {
   '/api/admin/messages/retry': Endpoint<In<typeof MessageRetryBody> & { ids: string[] }, Out<typeof MessageRetryResponse>>;
   '/api/admin/personal-data/export': Endpoint<In<typeof PersonalDataBody>, Out<typeof PersonalDataExportResponse>>;
   '/api/admin/personal-data/erase': Endpoint<In<typeof PersonalDataBody>, Out<typeof PersonalDataEraseResponse>>;
+  '/api/admin/shop/get': Endpoint<In<typeof ShopGetBody>, Out<typeof ShopResponse>>;
+  '/api/admin/shop/update': Endpoint<In<typeof ShopUpdateBody>, Out<typeof ShopResponse>>;
 }
 
 /**

@@ -49,6 +49,8 @@ export const ENDPOINTS = {
   '/api/admin/messages/retry': { method: 'POST', admin: true },
   '/api/admin/personal-data/export': { method: 'POST', admin: true },
   '/api/admin/personal-data/erase': { method: 'POST', admin: true },
+  '/api/admin/shop/get': { method: 'POST', admin: true },
+  '/api/admin/shop/update': { method: 'POST', admin: true },
 } as const satisfies { [P in keyof Endpoints]: { method: Method; admin: boolean; idempotent?: true } };
 
 export type EndpointPath = keyof Endpoints;

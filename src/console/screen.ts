@@ -1,4 +1,4 @@
-import type { TenpoClient } from '../client/tenpo-client.ts';
+import type { Output, TenpoClient } from '../client/tenpo-client.ts';
 import type { ProductOption } from './api/products.ts';
 
 // The one contract between the shell and a screen: how it is shown, and how it is left.
@@ -11,6 +11,8 @@ export interface ScreenContext {
   announce(message: string, tone: 'success' | 'error'): void;
   /** Reports a failed call in staff's words (api/errors.ts); a refused token ends the session. */
   fail(error: unknown): void;
+  /** The shop's settings were saved: the warning above every screen follows them. */
+  shopChanged(shop: Output<'/api/admin/shop/get'>['shop']): void;
 }
 
 /** A screen as it is shown once: made for each visit (openScreen), so its state is that visit's own. */

@@ -15,6 +15,8 @@ import * as addressLookup from './migrations/012-address-lookup.ts';
 import * as keywordSuggestions from './migrations/013-keyword-suggestions.ts';
 import * as supersededMessages from './migrations/014-superseded-messages.ts';
 import * as historyRetries from './migrations/015-history-retries.ts';
+import * as shopSettings from './migrations/016-shop-settings.ts';
+import * as defaultWordingWithShop from './migrations/017-default-wording-with-shop.ts';
 
 /** Every migration, in order. A new one is a new file here, never an edit to a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -33,6 +35,8 @@ const migrations: Record<string, Migration> = {
   '013-keyword-suggestions': keywordSuggestions,
   '014-superseded-messages': supersededMessages,
   '015-history-retries': historyRetries,
+  '016-shop-settings': shopSettings,
+  '017-default-wording-with-shop': defaultWordingWithShop,
 };
 
 const ATTEMPTS = 4;

@@ -19,6 +19,7 @@ export interface Tables {
   email_template_versions: EmailTemplateVersionRow;
   idempotency_keys: IdempotencyKeyRow;
   record_history: RecordHistoryRow;
+  shop_settings: ShopSettingsRow;
 }
 
 export interface ReservationRow {
@@ -188,4 +189,17 @@ export interface RecordHistoryRow {
   notes_after: string | null;
   /** The message a 'retry' sent again; null on every other row. */
   message_id: string | null;
+}
+
+/** The shop's own name and contact (migration 016): one row, id 1; '' for a field never set. */
+export interface ShopSettingsRow {
+  id: number;
+  name: string;
+  contact_email: string;
+  phone: string;
+  /** Lines separated by \n. */
+  address: string;
+  hours: string;
+  /** The last save; null until the first. */
+  updated_at: string | null;
 }

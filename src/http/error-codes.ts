@@ -47,7 +47,7 @@ export const ERROR_CODES = {
   subscription_archived: { status: 409, meaning: 'The subscription is archived: unarchive it first' },
   changed_by_someone_else: {
     status: 409,
-    meaning: 'The record changed after the expectedUpdatedAt the request named; nothing was written',
+    meaning: 'The record (or the shop settings) changed after the expectedUpdatedAt the request named; nothing was written',
   },
   invalid_status_transition: { status: 409, meaning: 'The status table does not allow this move' },
   preorder_full: { status: 409, meaning: 'Moving a cancelled reservation back needs a seat its campaign no longer has' },

@@ -22,6 +22,12 @@ export interface Placeholder {
 /** The placeholders whose values are links: in the HTML part they become `<a>` elements. */
 export const URL_PLACEHOLDERS: ReadonlySet<string> = new Set(['productUrl', 'manageUrl', 'unsubscribeUrl']);
 
+/**
+ * The placeholders whose values may run over several lines: the shop's own words (its name and
+ * contact, a campaign's note), never a customer's, which are kept on one line wherever they go.
+ */
+export const MULTILINE_PLACEHOLDERS: ReadonlySet<string> = new Set(['shopSignature', 'preorderNote']);
+
 const RESERVATION_PLACEHOLDERS: Placeholder[] = [
   { name: 'name', required: false },
   { name: 'productName', required: false },
@@ -30,6 +36,11 @@ const RESERVATION_PLACEHOLDERS: Placeholder[] = [
   { name: 'reservationId', required: false },
   { name: 'reservedAt', required: false },
   { name: 'manageUrl', required: true },
+  // The preorder campaign's (when it ships, the shop's note); '' for a reservation without one.
+  { name: 'shipsIn', required: false },
+  { name: 'preorderNote', required: false },
+  // The shop's name, address, phone, contact address and hours, one per line, the unset ones left out.
+  { name: 'shopSignature', required: false },
 ];
 
 const RESTOCK_PLACEHOLDERS: Placeholder[] = [
@@ -37,6 +48,8 @@ const RESTOCK_PLACEHOLDERS: Placeholder[] = [
   { name: 'productUrl', required: false },
   { name: 'price', required: false },
   { name: 'unsubscribeUrl', required: true },
+  // Required: an advertising email must say who sends it, where they are and how to reach them.
+  { name: 'shopSignature', required: true },
 ];
 
 export interface KindRules {

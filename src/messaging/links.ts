@@ -26,6 +26,12 @@ export function productPageUrl(publicBaseUrl: string, product: Pick<Product, 'de
   return URL.canParse(joined) ? joined : `${publicBaseUrl}/`;
 }
 
+/** The record's own page in the staff console (`<PUBLIC_BASE_URL>/admin`), which a chat notice links to. */
+export function consoleRecordUrl(publicBaseUrl: string, recordId: string): string {
+  const screen = recordId.startsWith('ntf_') ? 'subscriptions' : 'reservations';
+  return `${publicBaseUrl}/admin#/${screen}?record=${encodeURIComponent(recordId)}`;
+}
+
 /** The one-click unsubscribe link of a token (unsubscribeToken). */
 export function unsubscribeUrl(publicBaseUrl: string, token: string): string {
   return `${publicBaseUrl}${UNSUBSCRIBE_PATH}?token=${encodeURIComponent(token)}`;

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Catalog } from '../catalog/catalog.ts';
 import type { Product } from '../catalog/product.ts';
 import type { Tables } from '../db/schema.ts';
-import { customerCancelNotice, reservationTakenMessages, statusEmail, type ReservationRecord } from './events/reservations.ts';
+import { campaignsOf, customerCancelNotice, reservationTakenMessages, statusEmail, type ReservationRecord } from './events/reservations.ts';
 import { restockAnnouncement, restockEmails, signupNotice, type SubscriptionRecord } from './events/restock.ts';
 import { capFormEmails } from './events/daily-cap.ts';
 import { enqueueMessages } from './outbox/store.ts';
@@ -52,7 +52,18 @@ export function createMessaging(settings: MessagingSettings): Messaging {
   return {
     reservationsTaken: async (trx, taken) => {
       if (taken.length === 0) return;
-      const messages = taken.flatMap(({ reservation, product }) => reservationTakenMessages(settings, reservation, product));
+      const campaigns = await campaignsOf(
+        trx,
+        taken.map(({ reservation }) => reservation),
+      );
+      const messages = taken.flatMap(({ reservation, product }) =>
+        reservationTakenMessages(
+          settings,
+          reservation,
+          product,
+          reservation.preorder_id ? campaigns.get(reservation.preorder_id) : undefined,
+        ),
+      );
       const at = new Date(taken.at(-1)!.reservation.created_at);
       await enqueueMessages(trx, await capFormEmails(trx, messages, settings.emailsPerAddressPerDay, at));
     },
@@ -68,7 +79,7 @@ export function createMessaging(settings: MessagingSettings): Messaging {
     signupsTaken: (trx, signups) =>
       enqueueMessages(
         trx,
-        signups.map(({ subscription, product }) => signupNotice(subscription, product)),
+        signups.map(({ subscription, product }) => signupNotice(settings, subscription, product)),
       ),
     restockSent: (trx, product, subscriptions, at) => enqueueMessages(trx, restockEmails(settings, product, subscriptions, at)),
     restockAnnounced: (trx, product, at) => enqueueMessages(trx, [restockAnnouncement(settings, product, at)]),

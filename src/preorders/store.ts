@@ -18,6 +18,16 @@ export async function listPreorders(db: Kysely<Tables>, productSlugs?: string[])
   return query.execute();
 }
 
+/** What these campaigns tell their customers (when it ships, the shop's note), by campaign id; a campaign deleted since is absent. */
+export async function campaignNotes(
+  db: Kysely<Tables>,
+  preorderIds: string[],
+): Promise<Map<string, { shipsIn: string | null; note: string | null }>> {
+  if (preorderIds.length === 0) return new Map();
+  const rows = await db.selectFrom('preorders').select(['id', 'ships_in', 'note']).where('id', 'in', preorderIds).execute();
+  return new Map(rows.map((row) => [row.id, { shipsIn: row.ships_in, note: row.note }]));
+}
+
 /**
  * The campaigns of these products, locked on PostgreSQL until the transaction ends, in slug order
  * (so two transactions locking several never wait on each other in a circle). Every change to a

@@ -34,8 +34,8 @@ export const PREORDER_FULL = { code: 'preorder_full', error: 'Preorder is full' 
  * 2. staying on the same status with the same notes changes nothing (`updatedAt` stays);
  * 3. a campaign's reservation gives its seat back when cancelled, and takes one again when moved
  *    back from cancelled, which a campaign with no seat left refuses;
- * 4. the move is written; the first move away from `pending` records when the shop responded, a
- *    time never overwritten;
+ * 4. the move is written; the shop's first move away from `pending` (not the customer's own cancel)
+ *    records when the shop responded, a time never overwritten;
  * 5. messaging is told of the move, and queues the customer's email about it (and, for their own
  *    cancel, the shop's chat notice);
  * 6. the record's history gets the move and the memo edit.
@@ -61,7 +61,9 @@ export async function changeReservationStatus(
     if (!cancelled && change.status === 'cancelled') await releaseSeat(trx, reservation);
 
     const at = changeTime(reservation.updated_at, now);
-    const firstResponse = reservation.responded_at === null && reservation.status === 'pending' && change.status !== 'pending';
+    // The shop's first response: a customer's own cancel is theirs, not the shop's.
+    const firstResponse =
+      !change.byCustomer && reservation.responded_at === null && reservation.status === 'pending' && change.status !== 'pending';
     const record = await updateReservation(trx, reservation.id, {
       status: change.status,
       updated_at: at.toISOString(),

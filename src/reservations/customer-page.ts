@@ -1,7 +1,12 @@
+import type { Catalog } from '../catalog/catalog.ts';
 import type { Database } from '../db/database.ts';
 import { verifyManageToken } from '../messaging/links.ts';
-import { changeReservationStatus } from './change-status.ts';
 import type { Messaging } from '../messaging/messaging.ts';
+import { campaignNotes } from '../preorders/store.ts';
+import type { ShopContact } from '../shop/contact.ts';
+import { readShop } from '../shop/shop.ts';
+import { changeReservationStatus } from './change-status.ts';
+import type { PageContext } from './manage-page.ts';
 import { findReservation, type Reservation } from './store.ts';
 
 // The customer's own page of a reservation, reached by the signed link in every reservation email:
@@ -9,6 +14,7 @@ import { findReservation, type Reservation } from './store.ts';
 
 export interface CustomerPageDeps {
   database: Database;
+  catalog: Catalog;
   messaging: Messaging;
   /** Signs the page's links (UNSUBSCRIBE_SECRET). */
   manageSecret: string;
@@ -26,6 +32,21 @@ export async function customerReservation(
   if (id === undefined) return { ok: false, reason: 'bad-token' };
   const reservation = await findReservation(deps.database.db, id);
   return reservation ? { ok: true, reservation } : { ok: false, reason: 'not-found' };
+}
+
+/** What the page says besides the reservation: its product's name, its campaign's words, and the shop's own name and contact. */
+export async function pageContext(deps: Pick<CustomerPageDeps, 'database' | 'catalog'>, reservation: Reservation): Promise<PageContext> {
+  const campaigns = reservation.preorder_id ? await campaignNotes(deps.database.db, [reservation.preorder_id]) : undefined;
+  return {
+    productName: deps.catalog.bySlug.get(reservation.product_slug)?.name ?? reservation.product_slug,
+    campaign: reservation.preorder_id ? campaigns?.get(reservation.preorder_id) : undefined,
+    shop: await shopContact(deps),
+  };
+}
+
+/** The shop's name and contact, which even a page refusing its link shows. */
+export function shopContact(deps: Pick<CustomerPageDeps, 'database'>): Promise<ShopContact> {
+  return readShop(deps.database.db);
 }
 
 /**

@@ -1,17 +1,31 @@
 import { z } from 'zod';
-import type { Catalog } from '../catalog/catalog.ts';
 import { requestHeader } from '../http/request.ts';
 import { JA } from '../http/storefront-texts.ts';
 import { reply, replyJson } from '../http/reply.ts';
 import { defineRoute, type Route } from '../http/route.ts';
 import { ErrorSchema } from '../http/schemas.ts';
 import { HTML_PAGE_HEADERS } from '../text/html-page.ts';
-import { cancelByCustomer, customerReservation, type CustomerPageDeps, type PageRefusal } from './customer-page.ts';
-import { invalidManageLinkPage, reservationGonePage, reservationPage, type PageNotice } from './manage-page.ts';
-import type { Reservation } from './store.ts';
+import {
+  cancelByCustomer,
+  customerReservation,
+  pageContext,
+  shopContact,
+  type CustomerPageDeps,
+  type PageRefusal,
+} from './customer-page.ts';
+import { cancelQuestionPage, invalidManageLinkPage, managePageUrl, reservationGonePage, reservationPage } from './manage-page.ts';
 
 /** Anything but one string reads as no token, and gets the invalid-link page like a wrong one. */
 const Token = z.object({ token: z.string().optional().catch(undefined).describe('The token of the link in a reservation email') });
+
+/** The form's post: the token, and `confirm=yes` from the page that asked first. */
+const CancelBody = Token.extend({
+  confirm: z
+    .string()
+    .optional()
+    .catch(undefined)
+    .describe('`yes` (a form): cancel now; absent: the page asks first and changes nothing. A JSON request cancels without it'),
+});
 
 export const CancelResponse = z.object({
   success: z.boolean().describe('true: cancelled now; false: nothing changed (see status)'),
@@ -31,13 +45,13 @@ const PAGE = (description: string) => ({ description, schema: z.string(), conten
 const isJson = (c: Parameters<Route['handle']>[0]) => /^\s*application\/json\s*(;|$)/i.test(requestHeader(c, 'content-type') ?? '');
 
 /** The customer's own reservation page and its cancel. */
-export function manageRoutes(deps: CustomerPageDeps & { catalog: Catalog }): Route[] {
-  const productName = (r: Reservation) => deps.catalog.bySlug.get(r.product_slug)?.name ?? r.product_slug;
-  const page = (r: Reservation, token: string, notice?: PageNotice) => reservationPage(r, productName(r), token, notice);
-  const refusedPage = (refused: PageRefusal) =>
-    refused.reason === 'bad-token'
-      ? { status: 400 as const, html: invalidManageLinkPage() }
-      : { status: 404 as const, html: reservationGonePage() };
+export function manageRoutes(deps: CustomerPageDeps): Route[] {
+  const refusedPage = async (refused: PageRefusal) => {
+    const shop = await shopContact(deps);
+    return refused.reason === 'bad-token'
+      ? { status: 400 as const, html: invalidManageLinkPage(shop) }
+      : { status: 404 as const, html: reservationGonePage(shop) };
+  };
 
   return [
     defineRoute({
@@ -46,7 +60,7 @@ export function manageRoutes(deps: CustomerPageDeps & { catalog: Catalog }): Rou
       tag: 'Reservations',
       summary: 'The customer’s reservation page (the link in every reservation email)',
       description:
-        'A Japanese page with the reservation (number, product, status, reserved at) and, while it is pending, a form to cancel it.',
+        'A Japanese page with the reservation (number, product, status in the customer’s words, reserved at; for a preorder, when it ships and the campaign’s note), the shop’s name and contact, and while it is pending a form to cancel it; otherwise why it cannot be cancelled here and how to reach the shop.',
       cors: 'none',
       query: Token,
       serverError: JA.serverError,
@@ -59,10 +73,11 @@ export function manageRoutes(deps: CustomerPageDeps & { catalog: Catalog }): Rou
       handle: async (c, { query }) => {
         const found = await customerReservation(deps, query.token);
         if (!found.ok) {
-          const refused = refusedPage(found);
+          const refused = await refusedPage(found);
           return reply(c, refused.status, refused.html, PAGE_HEADERS);
         }
-        return reply(c, 200, page(found.reservation, query.token!), PAGE_HEADERS);
+        const page = reservationPage(found.reservation, query.token!, await pageContext(deps, found.reservation));
+        return reply(c, 200, page, PAGE_HEADERS);
       },
     }),
     defineRoute({
@@ -71,14 +86,17 @@ export function manageRoutes(deps: CustomerPageDeps & { catalog: Catalog }): Rou
       tag: 'Reservations',
       summary: 'The customer cancels a pending reservation',
       description:
-        'Takes `token` as a form field or in a JSON body. A pending reservation becomes cancelled, and the cancellation email and a chat notice to the shop are queued with it; anything else changes nothing and says why. A form gets the page (200); a request with `Content-Type: application/json` gets `{success, status}` (200 cancelled now, 409 nothing changed). A bad token gets the 400 page either way.',
+        'Takes `token` as a form field or in a JSON body. A form takes two steps, with or without JavaScript: without `confirm` the answer is a page asking 「このご予約をキャンセルしますか？」 (200; nothing changes), whose form posts again with `confirm=yes`, which cancels and answers `303 See Other` to the page’s own GET URL (the same token), so a reload shows the reservation as it now stands. A pending reservation becomes cancelled, and the cancellation email and a chat notice to the shop are queued with it; anything else changes nothing and the page says why. A request with `Content-Type: application/json` cancels at once (the storefront asks first) and gets `{success, status}` (200 cancelled now, 409 nothing changed). A bad token gets the 400 page either way.',
       cors: 'none',
       acceptsForm: true,
       origins: 'shop-or-service',
-      body: Token,
+      body: CancelBody,
       serverError: JA.serverError,
       responses: {
-        200: PAGE('The page, saying what happened (a JSON request: `{success: true, status}`)'),
+        200: PAGE(
+          'The question (a form without confirm), or the page saying why it cannot be cancelled (a JSON request: `{success: true, status}`)',
+        ),
+        303: { description: 'Cancelled (or nothing to cancel): to the page’s own GET URL', schema: z.string(), contentType: HTML },
         400: PAGE('The token is missing or altered'),
         404: PAGE('The reservation was erased'),
         409: { description: 'A JSON request: not pending, nothing changed', schema: CancelResponse },
@@ -86,17 +104,33 @@ export function manageRoutes(deps: CustomerPageDeps & { catalog: Catalog }): Rou
         500: { description: 'Unexpected failure', schema: ErrorSchema },
       },
       handle: async (c, { body }) => {
+        const json = isJson(c);
+        if (!json && body.confirm !== 'yes') {
+          // The first step: ask, and change nothing.
+          const found = await customerReservation(deps, body.token);
+          if (!found.ok) {
+            const refused = await refusedPage(found);
+            return reply(c, refused.status, refused.html, PAGE_HEADERS);
+          }
+          const context = await pageContext(deps, found.reservation);
+          const asking = found.reservation.status === 'pending' && found.reservation.archived_at === null;
+          const page = asking
+            ? cancelQuestionPage(found.reservation, body.token!, context)
+            : reservationPage(found.reservation, body.token!, context);
+          return reply(c, 200, page, PAGE_HEADERS);
+        }
         const result = await cancelByCustomer(deps, body.token);
         if (!result.ok) {
-          const refused = refusedPage(result);
+          const refused = await refusedPage(result);
           return reply(c, refused.status, refused.html, PAGE_HEADERS);
         }
-        if (isJson(c)) {
+        if (json) {
           const { status } = result.reservation;
           if (result.outcome === 'cancelled') return replyJson(c, 200, { success: true, status });
           return replyJson(c, 409, { success: false, status, error: 'Reservation is not pending', code: 'reservation_not_pending' });
         }
-        return reply(c, 200, page(result.reservation, body.token!, result.outcome), PAGE_HEADERS);
+        // Cancelled, or already not pending: either way the page as it stands now, by GET, so a reload repeats nothing.
+        return reply(c, 303, '', { ...PAGE_HEADERS, Location: managePageUrl(body.token!) });
       },
     }),
   ];

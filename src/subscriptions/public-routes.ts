@@ -9,6 +9,7 @@ import { reply, replyJson } from '../http/reply.ts';
 import { defineRoute, refusedAs, type Route } from '../http/route.ts';
 import { errorResponses, ErrorSchema } from '../http/schemas.ts';
 import { EmailField, ProductSlugField } from '../records/form-fields.ts';
+import { readShop } from '../shop/shop.ts';
 import { signUp, type WriteSignup } from './signup.ts';
 import { unsubscribe } from './unsubscribe.ts';
 import { invalidLinkPage, UNSUBSCRIBE_PAGE_HEADERS, unsubscribedPage } from './unsubscribe-page.ts';
@@ -55,7 +56,7 @@ export function publicSubscriptionRoutes(deps: PublicSubscriptionDeps): Route[] 
       summary: method === 'GET' ? 'Unsubscribe through the link of a restock email' : 'One-click unsubscribe (RFC 8058)',
       description:
         method === 'GET'
-          ? 'Moves the subscription to unsubscribed (from any status) and shows a short page; repeating it changes nothing. HEAD only checks the token.'
+          ? 'Moves the subscription to unsubscribed (from any status) and shows a short page with the shop’s name and contact; repeating it changes nothing. HEAD only checks the token.'
           : 'What mail clients POST (body `List-Unsubscribe=One-Click`, not read) to the List-Unsubscribe URL; the same effect and pages as GET.',
       cors: 'none',
       query: UnsubscribeQuery,
@@ -63,9 +64,10 @@ export function publicSubscriptionRoutes(deps: PublicSubscriptionDeps): Route[] 
       responses: PAGE_DOCS,
       handle: async (c, { query }) => {
         const result = await unsubscribe(deps, query.token, { apply: c.req.method !== 'HEAD' });
-        if (!result.ok) return reply(c, 400, invalidLinkPage(), UNSUBSCRIBE_PAGE_HEADERS);
+        const shop = await readShop(deps.database.db);
+        if (!result.ok) return reply(c, 400, invalidLinkPage(shop), UNSUBSCRIBE_PAGE_HEADERS);
         const product = result.productSlug === undefined ? undefined : deps.catalog.bySlug.get(result.productSlug);
-        return reply(c, 200, unsubscribedPage(product?.name), UNSUBSCRIBE_PAGE_HEADERS);
+        return reply(c, 200, unsubscribedPage(product?.name, shop), UNSUBSCRIBE_PAGE_HEADERS);
       },
     });
 

@@ -1,6 +1,6 @@
-// Staff's words for the API's status values, the same wherever they appear: the console, the CSV
-// export and the customer's reservation page (whose statuses are the console's). The server and the
-// console both import them from here; neither imports the other.
+// Staff's words for the API's status values, the same wherever they appear: the console and the CSV
+// export; and the customer's words for a reservation's status, on their own page. The server and
+// the console both import them from here; neither imports the other.
 
 export const RESERVATION_STATUS_LABELS: Record<string, string> = {
   pending: '未対応',
@@ -10,6 +10,20 @@ export const RESERVATION_STATUS_LABELS: Record<string, string> = {
   // Statuses of records from the previous system, still found in the archive.
   reserved: '予約済み（旧）',
   responded: '対応済み（旧）',
+};
+
+/**
+ * A reservation's status as its customer reads it on their own page: not staff's 未対応 ("nobody
+ * has looked at it yet") but 受付中 (taken, being handled).
+ */
+export const CUSTOMER_RESERVATION_STATUS_LABELS: Record<string, string> = {
+  pending: '受付中',
+  confirmed: '確定',
+  fulfilled: 'お渡し済み',
+  cancelled: 'キャンセル済み',
+  // Statuses of records from the previous system.
+  reserved: '受付中',
+  responded: '対応済み',
 };
 
 export const SUBSCRIPTION_STATUS_LABELS: Record<string, string> = {
@@ -26,6 +40,15 @@ export const MESSAGE_STATUS_LABELS: Record<string, string> = {
   dead: '送信失敗',
   superseded: '送信取りやめ（状況が変わったため）',
 };
+
+/** The shop's own settings (店舗情報), wherever they are named. */
+export const SHOP_FIELD_LABELS = {
+  name: '店名',
+  contactEmail: '連絡先メールアドレス',
+  phone: '電話番号',
+  address: '所在地',
+  hours: '営業時間',
+} as const;
 
 export const CHANNEL_LABELS: Record<string, string> = { email: 'メール', chat: 'チャット' };
 

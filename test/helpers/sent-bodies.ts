@@ -35,7 +35,9 @@ export const DiscordBody = z.strictObject({
   embeds: z.array(
     z.strictObject({
       title: z.string(),
+      url: z.string().optional(),
       fields: z.array(z.strictObject({ name: z.string(), value: z.string(), inline: z.boolean() })),
+      footer: z.strictObject({ text: z.string() }),
       timestamp: z.string(),
     }),
   ),

@@ -1,4 +1,5 @@
 import { ApiError, type ErrorCode } from '../../client/tenpo-client.ts';
+import { SHOP_FIELD_LABELS } from '../../words/labels.ts';
 
 // What staff read when a call fails: from the error's code, a sentence in Japanese saying what
 // happened and what to do. The service's text (English, for the admin API) is neither shown nor
@@ -102,6 +103,8 @@ const FIELD_WORDS: Record<string, string> = {
   body: '本文',
   status: 'ステータス',
   ids: '選択した件',
+  ...SHOP_FIELD_LABELS,
+  limit: '送信する件数',
 };
 
 export const WRONG_TOKEN = sentence(ERROR_WORDS.unauthorized);

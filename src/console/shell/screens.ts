@@ -17,4 +17,5 @@ export const SCREENS: ScreenEntry[] = [
   { hash: '#/email-templates', label: 'メールテンプレート', load: () => import('../screens/email-templates/email-templates.ts') },
   { hash: '#/messages', label: '送信履歴', load: () => import('../screens/messages/messages.ts') },
   { hash: '#/personal-data', label: '個人情報', load: () => import('../screens/personal-data/personal-data.ts') },
+  { hash: '#/shop', label: '店舗情報', load: () => import('../screens/shop/shop.ts') },
 ];

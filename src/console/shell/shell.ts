@@ -1,9 +1,10 @@
 import { ApiError, type TenpoClient } from '../../client/tenpo-client.ts';
 import { errorMessage, TOKEN_REJECTED } from '../api/errors.ts';
-import { loadProducts, type ProductOption } from '../api/products.ts';
+import { loadProducts } from '../api/products.ts';
 import type { Screen, ScreenContext } from '../screen.ts';
 import { h, replace } from '../ui/dom.ts';
 import { SCREENS, type ScreenEntry } from './screens.ts';
+import { shopWarning } from './shop-warning.ts';
 import { readParams, screenHash } from './url-state.ts';
 
 const SUCCESS_SHOWN_MS = 8_000;
@@ -17,6 +18,7 @@ const SUCCESS_SHOWN_MS = 8_000;
 export function renderShell(root: HTMLElement, options: { api: TenpoClient; onSignOut: (message?: string) => void }): () => void {
   const { api } = options;
   const notice = h('p', { class: 'notice', role: 'status', hidden: true });
+  const warning = shopWarning();
   const area = h('div', { class: 'screen' });
   const nav = h('nav', { 'aria-label': '画面' }, ...SCREENS.map((entry) => h('a', { href: entry.hash }, entry.label)));
   let fadeTimer: ReturnType<typeof setTimeout> | undefined;
@@ -84,8 +86,9 @@ export function renderShell(root: HTMLElement, options: { api: TenpoClient; onSi
   async function start(): Promise<void> {
     replace(area, h('p', { class: 'loading' }, '読み込み中…'));
     try {
-      const products: Map<string, ProductOption> = await loadProducts(api);
-      context = { api, products, announce, fail };
+      const [products, { shop }] = await Promise.all([loadProducts(api), api.call('/api/admin/shop/get', {})]);
+      warning.show(shop);
+      context = { api, products, announce, fail, shopChanged: warning.show };
       await show(entryOf(screenHash()), context);
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) return options.onSignOut(TOKEN_REJECTED);
@@ -106,7 +109,7 @@ export function renderShell(root: HTMLElement, options: { api: TenpoClient; onSi
       nav,
       h('button', { type: 'button', class: 'sign-out', onClick: async () => (await mayLeave()) && options.onSignOut() }, 'ログアウト'),
     ),
-    h('main', {}, notice, area),
+    h('main', {}, warning.element, notice, area),
   );
   window.addEventListener('hashchange', onHashChange);
   void start();

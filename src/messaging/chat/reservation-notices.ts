@@ -2,8 +2,8 @@ import type { Product } from '../../catalog/product.ts';
 import { formatJapanTime } from '../../text/japan-format.ts';
 import type { ChatContent } from '../outbox/message.ts';
 
-// The customer's emails about a reservation are templates the shop edits (src/email-templates);
-// the shop's own chat notices are fixed here.
+// The customer's emails about a reservation are templates the shop edits (templates/); the shop's
+// own chat notices are fixed here, each with a link to the reservation's page in the console.
 
 /** A reservation as just taken: what its confirmation and chat notice are made from. */
 export interface NewReservation {
@@ -14,7 +14,7 @@ export interface NewReservation {
 }
 
 /** The shop's chat notice of a new reservation, with everything needed to act on it. */
-export function reservationChatMessage(reservation: NewReservation, product: Product): ChatContent {
+export function reservationChatMessage(reservation: NewReservation, product: Product, pageUrl: string): ChatContent {
   return {
     title: `新しい予約: ${product.name}`,
     fields: [
@@ -25,6 +25,7 @@ export function reservationChatMessage(reservation: NewReservation, product: Pro
       { label: '受付日時', value: formatJapanTime(reservation.createdAt) },
     ],
     timestamp: reservation.createdAt,
+    link: { label: '管理画面で予約を開く', url: pageUrl },
   };
 }
 
@@ -33,6 +34,7 @@ export function reservationCancelledChatMessage(
   reservation: { id: string; name: string; email: string; product_slug: string },
   productName: string,
   at: string,
+  pageUrl: string,
 ): ChatContent {
   return {
     title: `お客様が予約をキャンセルしました: ${productName}`,
@@ -44,5 +46,6 @@ export function reservationCancelledChatMessage(
       { label: 'キャンセル日時', value: formatJapanTime(at) },
     ],
     timestamp: at,
+    link: { label: '管理画面で予約を開く', url: pageUrl },
   };
 }

@@ -6,11 +6,14 @@ import { restockPublicChatMessage, restockSignupChatMessage } from './restock-no
 const product = { slug: 'kumo-vco-2', name: 'Kumo <VCO> & "II"', price: 42000, detailHref: '/products/kumo-vco-2' } as Product;
 const productUrl = 'https://shop.example.jp/products/kumo-vco-2?a=1&b=2';
 
-test('the shop chat notice of a signup names product, address, number and time', () => {
+test('the shop chat notice of a signup names product, address, number and time, and links to the signup’s page', () => {
+  const url = 'https://shop.example.jp/admin#/subscriptions?record=ntf_1-abcdefghij';
   const chat = restockSignupChatMessage(
     { id: 'ntf_1-abcdefghij', email: 'taro@example.com', createdAt: '2026-01-02T15:04:05.000Z' },
     product,
+    url,
   );
+  assert.deepEqual(chat.link, { label: '管理画面で登録を開く', url });
   assert.deepEqual(
     chat.fields.map((f) => f.label),
     ['商品', 'メールアドレス', '登録番号', '登録日時'],
@@ -31,4 +34,5 @@ test('the public announcement is made of catalog facts only', () => {
     { label: '価格', value: '¥42,000' },
     { label: '商品ページ', value: productUrl },
   ]);
+  assert.equal(chat.link, undefined, 'nothing of the console in a public channel');
 });

@@ -10,7 +10,7 @@ export interface NewSubscription {
 }
 
 /** The shop's chat notice of a new restock signup (the restock webhook). */
-export function restockSignupChatMessage(subscription: NewSubscription, product: Product): ChatContent {
+export function restockSignupChatMessage(subscription: NewSubscription, product: Product, pageUrl: string): ChatContent {
   return {
     title: `入荷通知の登録: ${product.name}`,
     fields: [
@@ -20,12 +20,14 @@ export function restockSignupChatMessage(subscription: NewSubscription, product:
       { label: '登録日時', value: formatJapanTime(subscription.createdAt) },
     ],
     timestamp: subscription.createdAt,
+    link: { label: '管理画面で登録を開く', url: pageUrl },
   };
 }
 
 /**
  * The public announcement that a product is back (the public webhook). It goes to a channel anyone
- * may read, so it is built from catalog facts only: no address, no name, no subscriber count.
+ * may read, so it is built from catalog facts only: no address, no name, no subscriber count, no
+ * link into the console.
  */
 export function restockPublicChatMessage(product: Product, productUrl: string, at: string): ChatContent {
   return {

@@ -12,6 +12,7 @@ const content: ChatContent = {
     { label: '予約番号', value: 'res_1' },
   ],
   timestamp: '2026-01-02T03:04:05.006Z',
+  link: { label: '管理画面で予約を開く', url: 'https://shop.example.jp/admin#/reservations?record=res_1&x=<y>' },
 };
 
 test('Discord shape for discord.com and discordapp.com hosts only', () => {
@@ -44,11 +45,27 @@ test('Slack: {text, mrkdwn: false, blocks}, all plain text, with <, > and & esca
     payload.blocks[1]?.fields?.map((f) => f.text),
     ['お名前\n&lt;!channel&gt; @everyone *bold* _it_ :joy: [click](https://evil.example) &amp; co line', '予約番号\nres_1'],
   );
-  assert.equal(payload.blocks[2]?.elements?.[0]?.text, content.timestamp);
-  const texts = payload.blocks
+  // The time in Japan time; the record's page as the one link, the service's own, escaped as Slack asks.
+  assert.equal(payload.blocks[3]?.elements?.[0]?.text, '2026年1月2日 12:04');
+  assert.ok(
+    payload.text.includes(
+      '\n2026年1月2日 12:04\n管理画面で予約を開く: https://shop.example.jp/admin#/reservations?record=res_1&amp;x=&lt;y&gt;',
+    ),
+    payload.text,
+  );
+  assert.deepEqual(payload.blocks[2]?.text, {
+    type: 'mrkdwn',
+    text: '<https://shop.example.jp/admin#/reservations?record=res_1&amp;x=&lt;y&gt;|管理画面で予約を開く>',
+  });
+  const texts = [0, 1, 3]
+    .map((i) => payload.blocks[i]!)
     .flatMap((block) => [block.text, ...(block.fields ?? []), ...(block.elements ?? [])])
     .filter((t) => t !== undefined);
-  assert.deepEqual(new Set(texts.map((t) => `${t.type} ${t.emoji}`)), new Set(['plain_text false']), 'no mrkdwn, no :emoji: codes');
+  assert.deepEqual(
+    new Set(texts.map((t) => `${t.type} ${t.emoji}`)),
+    new Set(['plain_text false']),
+    'no mrkdwn, no :emoji: codes in any value',
+  );
 });
 
 test('Discord: {content, embeds} with mentions switched off and markdown escaped', () => {
@@ -59,6 +76,8 @@ test('Discord: {content, embeds} with mentions switched off and markdown escaped
   assert.equal(embed?.title, '新しい予約\\: Kumo VCO II');
   assert.equal(payload.content, embed?.title);
   assert.equal(embed?.timestamp, content.timestamp);
+  assert.equal(embed?.footer.text, '2026年1月2日 12:04');
+  assert.equal(embed?.url, content.link!.url, 'the title links to the record’s page');
   const name = embed!.fields[0]!;
   assert.equal(name.name, 'お名前');
   assert.ok(name.value.includes('\\@everyone \\*bold\\* \\_it\\_ \\:joy\\: \\[click\\]\\(https\\://evil.example\\)'), name.value);

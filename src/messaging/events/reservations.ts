@@ -2,9 +2,10 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Product } from '../../catalog/product.ts';
 import type { ReservationRow, Tables } from '../../db/schema.ts';
 import { uuidV7 } from '../../db/time-ordered-id.ts';
+import { campaignNotes } from '../../preorders/store.ts';
 import { reservationCancelledChatMessage, reservationChatMessage } from '../chat/reservation-notices.ts';
 import { statusEmailKind } from '../kinds.ts';
-import { manageUrl, productPageUrl } from '../links.ts';
+import { consoleRecordUrl, manageUrl, productPageUrl } from '../links.ts';
 import type { MessagingSettings } from '../messaging.ts';
 import type { OutboxEntry } from '../outbox/message.ts';
 import { reservationEmailFacts, type ReservationEmailFacts } from '../templates/facts.ts';
@@ -14,10 +15,25 @@ import { currentVersion } from '../templates/store.ts';
 // a cause written twice queues once) and what they state.
 
 /** A reservation as its messages name it: a row of the reservations table. */
-export type ReservationRecord = Pick<Selectable<ReservationRow>, 'id' | 'name' | 'email' | 'product_slug' | 'created_at'>;
+export type ReservationRecord = Pick<Selectable<ReservationRow>, 'id' | 'name' | 'email' | 'product_slug' | 'created_at'> & {
+  /** Its preorder campaign, whose words its emails carry; null (or absent) without one. */
+  preorder_id?: string | null;
+};
+
+/** What the campaigns of these reservations tell their customers, read in the caller's transaction (none read when none has a campaign). */
+export async function campaignsOf(trx: Kysely<Tables>, reservations: ReservationRecord[]): Promise<Map<string, Campaign>> {
+  return campaignNotes(trx, [...new Set(reservations.flatMap((r) => (r.preorder_id ? [r.preorder_id] : [])))]);
+}
+
+type Campaign = { shipsIn: string | null; note: string | null };
 
 /** A reservation just taken: the customer's confirmation email and the shop's chat notice, both due when it was taken. */
-export function reservationTakenMessages(settings: MessagingSettings, reservation: ReservationRecord, product: Product): OutboxEntry[] {
+export function reservationTakenMessages(
+  settings: MessagingSettings,
+  reservation: ReservationRecord,
+  product: Product,
+  campaign: Campaign | undefined,
+): OutboxEntry[] {
   const { id, email, created_at: queuedAt } = reservation;
   return [
     {
@@ -27,7 +43,7 @@ export function reservationTakenMessages(settings: MessagingSettings, reservatio
       message: {
         channel: 'email',
         to: email,
-        email: { template: 'reservation-received', facts: reservationFacts(settings, reservation, product) },
+        email: { template: 'reservation-received', facts: reservationFacts(settings, reservation, product, campaign) },
       },
     },
     {
@@ -37,7 +53,11 @@ export function reservationTakenMessages(settings: MessagingSettings, reservatio
       message: {
         channel: 'chat',
         webhook: 'reservation',
-        content: reservationChatMessage({ id, name: reservation.name, email, createdAt: queuedAt }, product),
+        content: reservationChatMessage(
+          { id, name: reservation.name, email, createdAt: queuedAt },
+          product,
+          consoleRecordUrl(settings.publicBaseUrl, id),
+        ),
       },
     },
   ];
@@ -61,6 +81,7 @@ export async function statusEmail(
   if (!kind || from === reservation.status) return undefined;
   const template = await currentVersion(trx, kind);
   if (!template?.enabled) return undefined;
+  const campaign = reservation.preorder_id ? (await campaignsOf(trx, [reservation])).get(reservation.preorder_id) : undefined;
   // A product gone from the catalog is named by its slug, its price unknown.
   const product = settings.catalog.bySlug.get(reservation.product_slug) ?? {
     name: reservation.product_slug,
@@ -74,7 +95,7 @@ export async function statusEmail(
     message: {
       channel: 'email',
       to: reservation.email,
-      email: { template: kind, version: template.version, facts: reservationFacts(settings, reservation, product) },
+      email: { template: kind, version: template.version, facts: reservationFacts(settings, reservation, product, campaign) },
     },
   };
 }
@@ -89,19 +110,30 @@ export function customerCancelNotice(settings: MessagingSettings, reservation: R
     message: {
       channel: 'chat',
       webhook: 'reservation',
-      content: reservationCancelledChatMessage(reservation, productName, at.toISOString()),
+      content: reservationCancelledChatMessage(
+        reservation,
+        productName,
+        at.toISOString(),
+        consoleRecordUrl(settings.publicBaseUrl, reservation.id),
+      ),
     },
   };
 }
 
-/** What every email about a reservation states: the reservation, the product as it is today, and the links. */
+/** What every email about a reservation states: the reservation, the product as it is today, the links, and its campaign's words. */
 function reservationFacts(
   settings: MessagingSettings,
   reservation: ReservationRecord,
   product: Pick<Product, 'name' | 'price' | 'detailHref'>,
+  campaign: Campaign | undefined,
 ): ReservationEmailFacts {
-  return reservationEmailFacts({ id: reservation.id, name: reservation.name, createdAt: reservation.created_at }, product, {
-    productUrl: productPageUrl(settings.publicBaseUrl, product),
-    manageUrl: manageUrl(settings.publicBaseUrl, settings.linkSecret, reservation.id),
-  });
+  return reservationEmailFacts(
+    { id: reservation.id, name: reservation.name, createdAt: reservation.created_at },
+    product,
+    {
+      productUrl: productPageUrl(settings.publicBaseUrl, product),
+      manageUrl: manageUrl(settings.publicBaseUrl, settings.linkSecret, reservation.id),
+    },
+    campaign,
+  );
 }

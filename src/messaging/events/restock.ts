@@ -3,7 +3,7 @@ import type { Product } from '../../catalog/product.ts';
 import type { SubscriptionRow } from '../../db/schema.ts';
 import { uuidV7 } from '../../db/time-ordered-id.ts';
 import { restockPublicChatMessage, restockSignupChatMessage } from '../chat/restock-notices.ts';
-import { productPageUrl, unsubscribeToken, unsubscribeUrl } from '../links.ts';
+import { consoleRecordUrl, productPageUrl, unsubscribeToken, unsubscribeUrl } from '../links.ts';
 import type { MessagingSettings } from '../messaging.ts';
 import type { OutboxEntry } from '../outbox/message.ts';
 import { restockEmailFacts } from '../templates/facts.ts';
@@ -14,13 +14,17 @@ import { restockEmailFacts } from '../templates/facts.ts';
 export type SubscriptionRecord = Pick<Selectable<SubscriptionRow>, 'id' | 'email' | 'created_at'>;
 
 /** The shop's chat notice of a new signup (the restock webhook), due when it was made. */
-export function signupNotice(subscription: SubscriptionRecord, product: Product): OutboxEntry {
+export function signupNotice(settings: MessagingSettings, subscription: SubscriptionRecord, product: Product): OutboxEntry {
   const { id, email, created_at: queuedAt } = subscription;
   return {
     idempotencyKey: `subscription/${id}/chat`,
     recordId: id,
     queuedAt,
-    message: { channel: 'chat', webhook: 'restock', content: restockSignupChatMessage({ id, email, createdAt: queuedAt }, product) },
+    message: {
+      channel: 'chat',
+      webhook: 'restock',
+      content: restockSignupChatMessage({ id, email, createdAt: queuedAt }, product, consoleRecordUrl(settings.publicBaseUrl, id)),
+    },
   };
 }
 

@@ -25,8 +25,10 @@ export interface EmailContent {
 export interface ChatContent {
   title: string;
   fields: { label: string; value: string }[];
-  /** ISO timestamp the message is about. */
+  /** ISO timestamp the message is about (shown in Japan time). */
   timestamp: string;
+  /** The record's own page in the console; none for a public announcement (or a notice queued before they had one). */
+  link?: { label: string; url: string };
 }
 
 export type OutgoingMessage =

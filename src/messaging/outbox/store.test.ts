@@ -69,7 +69,8 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(claimed[0]!.message, {
         channel: 'email',
         to: 'early@example.com',
-        email: { template: 'restock-available', version: 1, facts: notice('early') },
+        // Version 2: the default wording that names the shop (migration 017) follows the first.
+        email: { template: 'restock-available', version: 2, facts: notice('early') },
       });
       assert.deepEqual(
         (await claim(700)).map((m) => m.idempotencyKey),

@@ -1,15 +1,19 @@
 import type { TemplateKind, TemplateText } from '../kinds.ts';
 
-// The Japanese text each kind has until staff edit it, keeping the wording of the emails the service
-// sent before templates were editable: what a template is compared with for `isDefault`. The
-// store's version 1 of each kind is migration 007's own copy of this text as it was then; a new
-// wording needs a migration of its own (src/messaging/README.md says how).
+// The Japanese text each kind has until staff edit it: what a template is compared with for
+// `isDefault`. Every one ends with the shop's signature (its name, address and how to reach it), a
+// line left out while the shop has set none. The store's version 1 of each kind is migration 007's
+// own copy of the first wording, and this one is migration 017's; a new wording needs a migration
+// of its own (src/messaging/README.md says how).
 
 const RESERVATION_DETAILS = ['ご予約番号: {{reservationId}}', '商品: {{productName}}', '価格: {{price}}', '受付日時: {{reservedAt}}'].join(
   '\n',
 );
+/** The preorder campaign's note to its customers: a line left out for a reservation without one. */
+const PREORDER_NOTE = '{{preorderNote}}';
 const MANAGE = 'ご予約の確認・キャンセルはこちらのページから行えます:\n{{manageUrl}}';
-const SEND_ONLY = 'このメールは送信専用のアドレスからお送りしています。お心当たりのない場合は、このメールを破棄してください。';
+const CONTACT = 'ご不明な点やお心当たりのない場合は、お手数ですが下記までお問い合わせください。';
+const SIGNATURE = '{{shopSignature}}';
 
 export const DEFAULT_TEMPLATES: Record<TemplateKind, TemplateText> = {
   'reservation-received': {
@@ -18,9 +22,11 @@ export const DEFAULT_TEMPLATES: Record<TemplateKind, TemplateText> = {
       '{{name}} 様',
       'このたびはご予約いただき、誠にありがとうございます。\n以下の内容でご予約を受け付けました。',
       RESERVATION_DETAILS,
+      PREORDER_NOTE,
       '■ 今後の流れ\n1. 担当者がご予約内容を確認し、あらためてメールでご連絡いたします。\n2. 商品のご用意ができ次第、お支払い方法とお受け取り方法をご案内いたします。',
       MANAGE,
-      SEND_ONLY,
+      CONTACT,
+      SIGNATURE,
     ].join('\n\n'),
   },
   'reservation-confirmed': {
@@ -29,18 +35,20 @@ export const DEFAULT_TEMPLATES: Record<TemplateKind, TemplateText> = {
       '{{name}} 様',
       'ご予約いただいた商品について、担当者が内容を確認し、ご予約を確定いたしました。\n商品のご用意ができ次第、お支払い方法とお受け取り方法をあらためてご案内いたします。',
       RESERVATION_DETAILS,
-      MANAGE,
-      SEND_ONLY,
+      PREORDER_NOTE,
+      'ご予約の内容はこちらのページでご確認いただけます。確定したご予約のキャンセルは、下記までご連絡ください:\n{{manageUrl}}',
+      CONTACT,
+      SIGNATURE,
     ].join('\n\n'),
   },
   'reservation-fulfilled': {
     subject: '商品のお渡しが完了しました（{{productName}}）',
     body: [
       '{{name}} 様',
-      'ご予約の商品のお渡しが完了しました。\nこのたびはご利用いただき、誠にありがとうございました。製品についてご不明な点がございましたら、お気軽にショップまでお問い合わせください。',
+      'ご予約の商品のお渡しが完了しました。\nこのたびはご利用いただき、誠にありがとうございました。製品についてご不明な点がございましたら、お気軽に下記までお問い合わせください。',
       RESERVATION_DETAILS,
       'ご予約の記録:\n{{manageUrl}}',
-      SEND_ONLY,
+      SIGNATURE,
     ].join('\n\n'),
   },
   'reservation-cancelled': {
@@ -50,7 +58,8 @@ export const DEFAULT_TEMPLATES: Record<TemplateKind, TemplateText> = {
       '以下のご予約をキャンセルいたしました。\nまたのご利用を心よりお待ちしております。',
       RESERVATION_DETAILS,
       'ご予約の記録:\n{{manageUrl}}',
-      'お心当たりのない場合は、お手数ですがショップまでお問い合わせください。このメールは送信専用のアドレスからお送りしています。',
+      CONTACT,
+      SIGNATURE,
     ].join('\n\n'),
   },
   'restock-available': {
@@ -59,8 +68,9 @@ export const DEFAULT_TEMPLATES: Record<TemplateKind, TemplateText> = {
       '入荷通知にご登録いただいた商品が入荷しました。\n数に限りがございますので、お早めに商品ページをご確認ください。',
       '商品: {{productName}}\n価格: {{price}}',
       '商品ページを見る:\n{{productUrl}}',
-      'このメールは、この商品の入荷通知にご登録いただいた方にお送りしています。送信専用のアドレスからお送りしているため、ご返信いただいてもお答えできません。',
+      'このメールは、この商品の入荷通知にご登録いただいた方に、下記のショップからお送りしています。',
       '配信停止（この商品の入荷通知を解除する）:\n{{unsubscribeUrl}}',
+      SIGNATURE,
     ].join('\n\n'),
   },
 };

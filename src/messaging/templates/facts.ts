@@ -1,9 +1,11 @@
 import type { Product } from '../../catalog/product.ts';
+import { shopContactLines, type ShopContact } from '../../shop/contact.ts';
 import { formatJapanTime, formatYen } from '../../text/japan-format.ts';
 import type { ReservationTemplateKind, TemplateKind } from '../kinds.ts';
 
 // What a queued email states, fixed when it is queued (the product's name and price that day, the
-// links), and the placeholder values made from it when it is rendered.
+// links, the preorder campaign's words), and the placeholder values made from it, and from the
+// shop's own details as they are, when it is rendered.
 
 export interface ReservationEmailFacts {
   reservationId: string;
@@ -14,6 +16,9 @@ export interface ReservationEmailFacts {
   productUrl: string;
   price: number | null;
   manageUrl: string;
+  /** The campaign's `shipsIn` and note when it was queued ('' without them; absent in emails queued before they were stated). */
+  shipsIn?: string;
+  preorderNote?: string;
 }
 
 export interface RestockEmailFacts {
@@ -41,6 +46,7 @@ export function reservationEmailFacts(
   reservation: { id: string; name: string; createdAt: string },
   product: Pick<Product, 'name' | 'price'>,
   links: { productUrl: string; manageUrl: string },
+  campaign: { shipsIn: string | null; note: string | null } | undefined,
 ): ReservationEmailFacts {
   return {
     reservationId: reservation.id,
@@ -49,6 +55,8 @@ export function reservationEmailFacts(
     productName: product.name,
     price: product.price,
     ...links,
+    shipsIn: campaign?.shipsIn ?? '',
+    preorderNote: campaign?.note ?? '',
   };
 }
 
@@ -59,10 +67,15 @@ export function restockEmailFacts(
   return { productName: product.name, price: product.price, ...links };
 }
 
-/** The placeholders' values, formatted as the customer reads them. */
-export function placeholderValues(email: Pick<QueuedEmail, 'template' | 'facts'>): Record<string, string> {
+/** The placeholders' values, formatted as the customer reads them, with the shop's details as they are now. */
+export function placeholderValues(email: Pick<QueuedEmail, 'template' | 'facts'>, shop: ShopContact): Record<string, string> {
   const { facts } = email;
-  const common = { productName: facts.productName, productUrl: facts.productUrl, price: formatYen(facts.price) };
+  const common = {
+    productName: facts.productName,
+    productUrl: facts.productUrl,
+    price: formatYen(facts.price),
+    shopSignature: shopContactLines(shop).join('\n'),
+  };
   if ('unsubscribeUrl' in facts) return { ...common, unsubscribeUrl: facts.unsubscribeUrl };
   return {
     ...common,
@@ -70,14 +83,23 @@ export function placeholderValues(email: Pick<QueuedEmail, 'template' | 'facts'>
     reservationId: facts.reservationId,
     reservedAt: formatJapanTime(facts.createdAt),
     manageUrl: facts.manageUrl,
+    shipsIn: facts.shipsIn ?? '',
+    preorderNote: facts.preorderNote ?? '',
   };
 }
 
 /**
- * Headers a kind's email carries: a restock email names its unsubscribe link in List-Unsubscribe
- * (RFC 2369) and asks for RFC 8058's one-click POST, which mail clients show as a button.
+ * Headers a kind's email carries: a reply goes to the shop's contact address when it is set (the
+ * sender may be a no-reply address); a restock email names its unsubscribe link in
+ * List-Unsubscribe (RFC 2369) and asks for RFC 8058's one-click POST, which mail clients show as a
+ * button.
  */
-export function emailHeaders(email: Pick<QueuedEmail, 'facts'>): Record<string, string> | undefined {
-  if (!('unsubscribeUrl' in email.facts)) return undefined;
-  return { 'List-Unsubscribe': `<${email.facts.unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
+export function emailHeaders(email: Pick<QueuedEmail, 'facts'>, shop: ShopContact): Record<string, string> | undefined {
+  const headers: Record<string, string> = {};
+  if (shop.contactEmail) headers['Reply-To'] = shop.contactEmail;
+  if ('unsubscribeUrl' in email.facts) {
+    headers['List-Unsubscribe'] = `<${email.facts.unsubscribeUrl}>`;
+    headers['List-Unsubscribe-Post'] = 'List-Unsubscribe=One-Click';
+  }
+  return Object.keys(headers).length > 0 ? headers : undefined;
 }

@@ -38,13 +38,17 @@ test('an opening {{ inside another placeholder is unbalanced', () => {
   assert.deepEqual(parseTemplate('{{name {{price}}').unbalanced, [1]);
 });
 
-test('lengths count characters, not UTF-16 units; the restock kind requires its unsubscribe link', () => {
-  const body = '{{unsubscribeUrl}}';
+test('lengths count characters, not UTF-16 units; the restock kind requires its unsubscribe link and the shop’s signature', () => {
+  const body = '{{unsubscribeUrl}}\n{{shopSignature}}';
   assert.deepEqual(templateProblems('restock-available', { subject: '𝄞'.repeat(200), body }), []);
   assert.deepEqual(templateProblems('restock-available', { subject: '𝄞'.repeat(201), body: '' }), [
     { field: 'subject', message: 'subject must be 1–200 characters (it has 201)' },
     { field: 'body', message: 'body must be 1–20,000 characters (it has 0)' },
     { field: 'body', message: 'Missing required placeholder: {{unsubscribeUrl}}' },
+    { field: 'body', message: 'Missing required placeholder: {{shopSignature}}' },
+  ]);
+  assert.deepEqual(templateProblems('restock-available', { subject: 's', body: '{{unsubscribeUrl}}' }), [
+    { field: 'body', message: 'Missing required placeholder: {{shopSignature}}' },
   ]);
   assert.deepEqual(templateProblems('reservation-confirmed', { subject: 's', body: '{{manageUrl}} {{unsubscribeUrl}}', enabled: false }), [
     { field: 'body', message: 'Unknown placeholder: {{unsubscribeUrl}}' },

@@ -1,6 +1,8 @@
 import type { Catalog } from '../../catalog/catalog.ts';
 import type { Database } from '../../db/database.ts';
 import { uuidV7 } from '../../db/time-ordered-id.ts';
+import { listPreorders } from '../../preorders/store.ts';
+import { readShop } from '../../shop/shop.ts';
 import { productPageUrl } from '../links.ts';
 import { isTemplateKind, type TemplateKind } from '../kinds.ts';
 import type { EmailContent } from '../outbox/message.ts';
@@ -12,7 +14,8 @@ import { currentVersion } from './store.ts';
 
 /**
  * The given text (or the current one) rendered as a customer would receive it, with the values of
- * a real catalog product and a made-up reservation.
+ * a real catalog product (and its preorder campaign, if it has one), a made-up reservation and the
+ * shop's own details as saved.
  */
 export async function previewTemplate(
   deps: { database: Database; catalog: Catalog; publicBaseUrl: string },
@@ -23,14 +26,19 @@ export async function previewTemplate(
   const text = { subject: request.subject ?? current.subject, body: request.body ?? current.body };
   const details = templateProblems(request.kind, text);
   if (details.length > 0) return { ok: false, reason: 'invalid', details };
-  const email = sampleEmail(deps, request.kind);
-  return { ok: true, email: renderTemplate(text, placeholderValues(email), emailHeaders(email)) };
+  const email = await sampleEmail(deps, request.kind);
+  const shop = await readShop(deps.database.db);
+  return { ok: true, email: renderTemplate(text, placeholderValues(email, shop), emailHeaders(email, shop)) };
 }
 
-/** An email of `kind` about a real product (one with a price, if any has) and a sample customer. */
-export function sampleEmail(deps: { catalog: Catalog; publicBaseUrl: string }, kind: TemplateKind): Omit<QueuedEmail, 'version'> {
+/** An email of `kind` about a real product (one with a price, if any has; its campaign's words, if it has one) and a sample customer. */
+async function sampleEmail(
+  deps: { database: Database; catalog: Catalog; publicBaseUrl: string },
+  kind: TemplateKind,
+): Promise<Omit<QueuedEmail, 'version'>> {
   const products = deps.catalog.entries.map((e) => e.product);
-  const product = products.find((p) => p.price !== null) ?? products[0] ?? { name: 'サンプル商品', price: null, detailHref: null };
+  const product = products.find((p) => p.price !== null) ??
+    products[0] ?? { slug: '', name: 'サンプル商品', price: null, detailHref: null };
   const productUrl = productPageUrl(deps.publicBaseUrl, product);
   if (kind === 'restock-available') {
     return {
@@ -44,6 +52,7 @@ export function sampleEmail(deps: { catalog: Catalog; publicBaseUrl: string }, k
     };
   }
   const reservationId = `res_${uuidV7()}`;
+  const [campaign] = product.slug ? await listPreorders(deps.database.db, [product.slug]) : [];
   return {
     template: kind,
     facts: {
@@ -54,6 +63,8 @@ export function sampleEmail(deps: { catalog: Catalog; publicBaseUrl: string }, k
       productUrl,
       price: product.price,
       manageUrl: `${deps.publicBaseUrl}/reservations/manage?token=sample`,
+      shipsIn: campaign?.ships_in ?? '',
+      preorderNote: campaign?.note ?? '',
     },
   };
 }

@@ -1,4 +1,6 @@
 import type { Database } from '../../db/database.ts';
+import type { ShopContact } from '../../shop/contact.ts';
+import { readShop } from '../../shop/shop.ts';
 import type { TemplateKind, TemplateText } from '../kinds.ts';
 import type { EmailContent } from '../outbox/message.ts';
 import { DEFAULT_TEMPLATES } from './defaults.ts';
@@ -7,8 +9,10 @@ import { renderTemplate } from './render.ts';
 import { findVersion } from './store.ts';
 
 /**
- * Renders queued emails at send time with the version they were queued with. Versions never
- * change, so each is read from the store once and kept.
+ * Renders queued emails at send time with the version they were queued with, and the shop's own
+ * details as they are at that moment (saved on any instance). Versions never change, so each is
+ * read from the store once and kept; the shop's details are read for each email, one read shared
+ * by the emails rendered at the same moment.
  */
 export function createEmailRenderer(database: Database): (email: QueuedEmail) => Promise<EmailContent> {
   const versions = new Map<string, Promise<TemplateText>>();
@@ -22,9 +26,12 @@ export function createEmailRenderer(database: Database): (email: QueuedEmail) =>
     }
     return text;
   };
+  let reading: Promise<ShopContact> | undefined;
+  const shopNow = () => (reading ??= readShop(database.db).finally(() => (reading = undefined)));
   return async (email) => {
     // Emails queued before templates existed name the kind the old way and no version: the defaults.
     const kind = LEGACY_KINDS[email.template] ?? email.template;
-    return renderTemplate(await textOf(kind, email.version ?? 1), placeholderValues(email), emailHeaders(email));
+    const [text, shop] = await Promise.all([textOf(kind, email.version ?? 1), shopNow()]);
+    return renderTemplate(text, placeholderValues(email, shop), emailHeaders(email, shop));
   };
 }

@@ -10,26 +10,87 @@ const links = {
   productUrl: 'https://shop.example.jp/products/kumo?a=1&b=2',
   manageUrl: 'https://shop.example.jp/reservations/manage?token=res_1.MAC',
 };
-const email = { template: 'reservation-received', facts: reservationEmailFacts(reservation, product, links) } as const;
+const email = { template: 'reservation-received', facts: reservationEmailFacts(reservation, product, links, undefined) } as const;
+const NO_SHOP = { name: '', contactEmail: '', phone: '', address: '', hours: '' };
+const SHOP = {
+  name: 'tenpo <モジュラー>',
+  contactEmail: 'shop@tenpo.example',
+  phone: '03-1234-5678',
+  address: '〒150-0001\n東京都渋谷区神宮前1-2-3',
+  hours: '11:00〜19:00',
+};
 
 test('values fill the text on one line each; price in yen, the time in Japan', () => {
-  const out = renderTemplate(DEFAULT_TEMPLATES['reservation-received'], placeholderValues(email));
+  const out = renderTemplate(DEFAULT_TEMPLATES['reservation-received'], placeholderValues(email, SHOP));
   assert.equal(out.subject, 'ご予約を受け付けました（Kumo <VCO> & "II"）');
   assert.ok(out.text.startsWith('<b>太郎</b> X-Evil: 1 https://evil.example 様\n\n'), out.text);
   assert.ok(out.text.includes('価格: ¥12,800\n受付日時: 2026年11月23日 15:04\n'), out.text);
   assert.ok(out.text.includes(`\n${links.manageUrl}\n`));
-  assert.ok(out.text.endsWith('破棄してください。\n'));
   const unpriced = {
     template: 'reservation-received',
-    facts: reservationEmailFacts(reservation, { ...product, price: null }, links),
+    facts: reservationEmailFacts(reservation, { ...product, price: null }, links, undefined),
   } as const;
-  assert.equal(placeholderValues(unpriced).price, '価格未定');
+  assert.equal(placeholderValues(unpriced, SHOP).price, '価格未定');
+});
+
+test('every default text ends with the shop’s name, address, phone, contact address and hours, one per line', () => {
+  const restock = {
+    template: 'restock-available',
+    facts: restockEmailFacts(product, { productUrl: links.productUrl, unsubscribeUrl: 'https://shop.example.jp/u?t=1' }),
+  } as const;
+  for (const [kind, template] of Object.entries(DEFAULT_TEMPLATES)) {
+    const out = renderTemplate(template, placeholderValues(kind === 'restock-available' ? restock : email, SHOP));
+    assert.ok(
+      out.text.endsWith(
+        '\n\ntenpo <モジュラー>\n〒150-0001\n東京都渋谷区神宮前1-2-3\nTEL: 03-1234-5678\nメール: shop@tenpo.example\n営業時間: 11:00〜19:00\n',
+      ),
+      `${kind}:\n${out.text}`,
+    );
+    assert.ok(
+      out.html.includes(
+        '<p>tenpo &lt;モジュラー&gt;<br>\n〒150-0001<br>\n東京都渋谷区神宮前1-2-3<br>\nTEL: 03-1234-5678<br>\nメール: shop@tenpo.example<br>\n営業時間: 11:00〜19:00</p>\n</body>',
+      ),
+      `${kind}: ${out.html}`,
+    );
+  }
+});
+
+test('a line of only placeholders that all render empty is left out, with the blank line it would double; others stay', () => {
+  const template = {
+    subject: '{{shopSignature}}',
+    body: '{{shipsIn}}\n\nA {{shipsIn}}\n{{shipsIn}} {{preorderNote}}\nB\n\n{{preorderNote}}\n\nC\n{{name}}\n\n{{shopSignature}}\n',
+  };
+  const values = { ...placeholderValues(email, NO_SHOP), name: '' };
+  const out = renderTemplate(template, values);
+  assert.equal(out.text, 'A \nB\n\nC\n');
+  assert.equal(out.subject, '', 'the subject is not a body line: left as it renders');
+  assert.equal(out.html.match(/<p>/g)?.length, 2, out.html);
+  // The same lines, with values: kept.
+  const campaign = { shipsIn: '2027年2月下旬', note: '入荷次第、お支払い方法をご案内します。\n\n店頭受け取りもできます。' };
+  const withCampaign = { template: 'reservation-received', facts: reservationEmailFacts(reservation, product, links, campaign) } as const;
+  const full = renderTemplate(
+    { subject: 's', body: '{{shipsIn}}\n{{preorderNote}}\n{{shopSignature}}' },
+    placeholderValues(withCampaign, SHOP),
+  );
+  assert.equal(
+    full.text,
+    '2027年2月下旬\n入荷次第、お支払い方法をご案内します。\n店頭受け取りもできます。\ntenpo <モジュラー>\n〒150-0001\n東京都渋谷区神宮前1-2-3\nTEL: 03-1234-5678\nメール: shop@tenpo.example\n営業時間: 11:00〜19:00\n',
+  );
+  // An email queued before the campaign's words were stated renders them empty.
+  const older = { template: 'reservation-received', facts: { ...email.facts, shipsIn: undefined, preorderNote: undefined } } as const;
+  assert.equal(renderTemplate({ subject: 's', body: 'x\n{{shipsIn}}\ny' }, placeholderValues(older, SHOP)).text, 'x\ny\n');
+});
+
+test('the default of a reservation without a campaign, and with the shop unset, leaves no empty line behind', () => {
+  const out = renderTemplate(DEFAULT_TEMPLATES['reservation-received'], placeholderValues(email, NO_SHOP));
+  assert.doesNotMatch(out.text, /\n\n\n/, out.text);
+  assert.ok(out.text.endsWith('下記までお問い合わせください。\n'), out.text);
 });
 
 test('the HTML: paragraphs from blank lines, escaped values, links only for URLs of the template and link placeholders', () => {
   const { html } = renderTemplate(
     { subject: 's', body: '{{name}} 様\n\n詳しくは https://shop.example.jp/faq?x=1&y=2 まで。\n{{manageUrl}}\n\n\n<i>{{productName}}</i>' },
-    placeholderValues(email),
+    placeholderValues(email, SHOP),
   );
   assert.ok(html.includes('<p>&lt;b&gt;太郎&lt;/b&gt; X-Evil: 1 https://evil.example 様</p>'), html);
   assert.ok(
@@ -42,16 +103,18 @@ test('the HTML: paragraphs from blank lines, escaped values, links only for URLs
   assert.ok(!html.includes('href="https://evil.example'));
 });
 
-test('a restock email names its unsubscribe link in List-Unsubscribe, asking for one click', () => {
+test('a reply goes to the shop’s contact address; a restock email names its unsubscribe link in List-Unsubscribe, asking for one click', () => {
   const restock = {
     template: 'restock-available',
     facts: restockEmailFacts(product, { productUrl: links.productUrl, unsubscribeUrl: 'https://shop.example.jp/u?t=1' }),
   } as const;
-  const out = renderTemplate(DEFAULT_TEMPLATES['restock-available'], placeholderValues(restock), emailHeaders(restock));
+  const out = renderTemplate(DEFAULT_TEMPLATES['restock-available'], placeholderValues(restock, SHOP), emailHeaders(restock, SHOP));
   assert.deepEqual(out.headers, {
+    'Reply-To': 'shop@tenpo.example',
     'List-Unsubscribe': '<https://shop.example.jp/u?t=1>',
     'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
   });
   assert.ok(out.html.includes('<a href="https://shop.example.jp/u?t=1">'));
-  assert.equal(emailHeaders(email), undefined);
+  assert.deepEqual(emailHeaders(email, SHOP), { 'Reply-To': 'shop@tenpo.example' });
+  assert.equal(emailHeaders(email, NO_SHOP), undefined);
 });

@@ -22,6 +22,9 @@ export const PLACEHOLDER_LABELS: Record<string, string> = {
   reservedAt: '受付日時',
   manageUrl: '予約確認ページURL',
   unsubscribeUrl: '配信停止URL',
+  shipsIn: '発送予定',
+  preorderNote: '予約受付のお知らせ',
+  shopSignature: 'ショップの署名',
 };
 
 const FIELD_WORDS: Record<'subject' | 'body', string> = { subject: '件名', body: '本文' };

@@ -1,0 +1,39 @@
+import type { Database } from '../db/database.ts';
+import { AppError } from '../http/app-error.ts';
+import { replyJson } from '../http/reply.ts';
+import { defineRoute, type Route } from '../http/route.ts';
+import { errorResponses } from '../http/schemas.ts';
+import { GetBody, ShopResponse, UpdateBody } from './schemas.ts';
+import { readShop, updateShop } from './shop.ts';
+
+const TAG = 'Admin: shop settings';
+
+/** The shop's own name and contact: read by anyone signed in, saved by staff (the shop's owner once accounts have roles). */
+export function shopRoutes(database: Database): Route[] {
+  const common = { method: 'POST', tag: TAG, cors: 'any', admin: true } as const;
+  return [
+    defineRoute({
+      ...common,
+      path: '/api/admin/shop/get',
+      summary: 'The shop’s name and contact, as every email and the customer’s pages show them',
+      body: GetBody,
+      responses: { 200: { description: 'The settings', schema: ShopResponse }, ...errorResponses(400, 401, 413, 500) },
+      handle: async (c) => replyJson(c, 200, { success: true, shop: await readShop(database.db) }),
+    }),
+    defineRoute({
+      ...common,
+      path: '/api/admin/shop/update',
+      summary: 'Save the shop’s name and contact',
+      description:
+        "Fields left out keep their value; `''` clears one. Limits: `name` ≤ 100, `contactEmail` a valid address or `''`, `phone` ≤ 30 of digits, spaces and `+-()`, `address` ≤ 300 (line breaks allowed), `hours` ≤ 200; each trimmed, all but `address` one line. With `expectedUpdatedAt` (the `updatedAt` last read, null for never saved), settings saved since → 409 and nothing written.",
+      body: UpdateBody,
+      errors: ['changed_by_someone_else'],
+      responses: { 200: { description: 'The settings as saved', schema: ShopResponse }, ...errorResponses(400, 401, 409, 413, 500) },
+      handle: async (c, { body }) => {
+        const result = await updateShop(database, body);
+        if (!result.ok) throw new AppError('changed_by_someone_else', 'Shop settings were changed by someone else');
+        return replyJson(c, 200, { success: true, shop: result.shop });
+      },
+    }),
+  ];
+}
