@@ -53,7 +53,7 @@ describe('the email API and the webhooks down for 60 s', { concurrency: true }, 
         await post('/api/notify', { email: `waiting${i}@example.com`, productSlug: 'tsuki-dual-lfo' });
       }
       const send = await app.admin('/api/admin/notify/send', { productSlug: 'tsuki-dual-lfo' });
-      assert.deepEqual(await send.json(), { success: true, notifiedCount: 3 });
+      assert.deepEqual(await send.json(), { success: true, notifiedCount: 3, remaining: 0 });
       // And one more halfway through.
       await sleepUntil(outageStarted + OUTAGE_MS / 2);
       await post('/api/reservation', { name: '客 3', email: 'buyer3@example.com', productSlug: 'kumo-vco-2' });

@@ -104,7 +104,7 @@ for (const dialect of DIALECTS) {
       const before = new Date().toISOString();
       const { status, body } = await send('kumo-vco-2');
       assert.equal(status, 200);
-      assert.deepEqual(body, { success: true, notifiedCount: 3 });
+      assert.deepEqual(body, { success: true, notifiedCount: 3, remaining: 0 });
 
       for (const id of waiting) {
         const r = await row(id);
@@ -146,10 +146,10 @@ for (const dialect of DIALECTS) {
 
     test('a second send notifies nobody: no email, no announcement', async () => {
       await signUp('taro@example.com');
-      assert.deepEqual((await send('kumo-vco-2')).body, { success: true, notifiedCount: 1 });
+      assert.deepEqual((await send('kumo-vco-2')).body, { success: true, notifiedCount: 1, remaining: 0 });
       await smtp.waitForMails(1);
       await chat.waitForAccepted(1, PUBLIC_PATH);
-      assert.deepEqual((await send('kumo-vco-2')).body, { success: true, notifiedCount: 0 });
+      assert.deepEqual((await send('kumo-vco-2')).body, { success: true, notifiedCount: 0, remaining: 0 });
       await settle(300);
       assert.equal(smtp.mails.length, 1);
       assert.equal(chat.accepted(PUBLIC_PATH).length, 1);
@@ -162,12 +162,70 @@ for (const dialect of DIALECTS) {
       assert.equal(emails.length, 1);
     });
 
+    test('waves: `limit` notifies the oldest first and says how many still wait; the public hears of it with the last wave', async () => {
+      const ids: string[] = [];
+      for (const n of [1, 2, 3, 4, 5]) ids.push(await signUp(`wave${n}@example.com`));
+      const sendSome = (limit: number) => app.call('/api/admin/notify/send', { productSlug: 'kumo-vco-2', limit });
+      const notified = async () =>
+        (await app.services.database.db.selectFrom('subscriptions').select('id').where('status', '=', 'notified').execute()).map(
+          (r) => r.id,
+        );
+
+      assert.deepEqual((await sendSome(2)).success(), { success: true, notifiedCount: 2, remaining: 3 });
+      assert.deepEqual((await notified()).sort(), ids.slice(0, 2).sort(), 'the two oldest');
+      await smtp.waitForMails(2);
+      assert.deepEqual((await sendSome(2)).success(), { success: true, notifiedCount: 2, remaining: 1 });
+      assert.deepEqual((await notified()).sort(), ids.slice(0, 4).sort(), 'then the next two');
+      await smtp.waitForMails(4);
+      await settle(200);
+      assert.equal(chat.accepted(PUBLIC_PATH).length, 0, 'subscribers are still waiting: nothing public yet');
+      assert.deepEqual((await sendSome(5)).success(), { success: true, notifiedCount: 1, remaining: 0 });
+      await chat.waitForAccepted(1, PUBLIC_PATH);
+      await smtp.waitForMails(5);
+      assert.deepEqual(
+        smtp.mails.map((mail) => mail.envelopeTo[0]).sort(),
+        [1, 2, 3, 4, 5].map((n) => `wave${n}@example.com`),
+        'each once',
+      );
+      assert.deepEqual((await sendSome(5)).success(), { success: true, notifiedCount: 0, remaining: 0 });
+      await settle(200);
+      assert.equal(chat.accepted(PUBLIC_PATH).length, 1, 'one announcement');
+    });
+
+    test('limit: an integer from 1 to 100,000, else 400 Invalid parameters naming it; a missing product is said first', async () => {
+      await signUp('limit@example.com');
+      for (const limit of [0, -1, 1.5, 100_001, '5', null, true]) {
+        const failure = (await app.call('/api/admin/notify/send', { productSlug: 'kumo-vco-2', limit })).failure(400);
+        assert.deepEqual(
+          [failure.error, failure.code, failure.details?.map((d) => d.field)],
+          ['Invalid parameters', 'invalid_parameters', ['limit']],
+          String(limit),
+        );
+      }
+      assert.equal((await app.call('/api/admin/notify/send', { limit: 0 })).failure(400).error, 'Missing required fields: productSlug');
+      assert.equal((await row(await signUp('still@example.com'))).status, 'pending', 'nothing sent by a refused request');
+      assert.deepEqual((await app.call('/api/admin/notify/send', { productSlug: 'kumo-vco-2', limit: 100_000 })).success(), {
+        success: true,
+        notifiedCount: 2,
+        remaining: 0,
+      });
+    });
+
+    test('two waves at once notify each subscriber once, never more than the two limits', async () => {
+      for (const n of [1, 2, 3, 4, 5]) await signUp(`both${n}@example.com`);
+      const answers = await Promise.all([2, 2].map((limit) => app.call('/api/admin/notify/send', { productSlug: 'kumo-vco-2', limit })));
+      const counts = answers.map((answer) => answer.success().notifiedCount);
+      assert.equal(counts[0]! + counts[1]!, 4, counts.join());
+      const pending = await app.services.database.db.selectFrom('subscriptions').select('id').where('status', '=', 'pending').execute();
+      assert.equal(pending.length, 1);
+    });
+
     test('moved back to pending by an administrator, a subscriber is told again at the next send', async () => {
       const id = await signUp('taro@example.com');
       await send('kumo-vco-2');
       await smtp.waitForMails(1);
       assert.equal((await app.admin('/api/admin-notify-status', { id, productSlug: 'kumo-vco-2', status: 'pending' })).status, 200);
-      assert.deepEqual((await send('kumo-vco-2')).body, { success: true, notifiedCount: 1 });
+      assert.deepEqual((await send('kumo-vco-2')).body, { success: true, notifiedCount: 1, remaining: 0 });
       await smtp.waitForMails(2);
     });
 
@@ -282,7 +340,7 @@ for (const dialect of DIALECTS) {
         wakeDispatcher: () => app.services.dispatcher.wake(),
       };
       try {
-        await assert.rejects(sendRestockNotices(deps, 'kumo-vco-2', { batchSize: 4 }));
+        await assert.rejects(sendRestockNotices(deps, { productSlug: 'kumo-vco-2' }, { batchSize: 4 }));
       } finally {
         await sql
           .raw(dialect === 'sqlite' ? 'drop trigger refuse_email' : 'drop trigger refuse_email on outbox; drop function refuse_email')
@@ -301,7 +359,11 @@ for (const dialect of DIALECTS) {
       );
 
       // Sending again finishes the job: the rest, and the one announcement.
-      assert.deepEqual(await sendRestockNotices(deps, 'kumo-vco-2', { batchSize: 4 }), { ok: true, notifiedCount: 4 });
+      assert.deepEqual(await sendRestockNotices(deps, { productSlug: 'kumo-vco-2' }, { batchSize: 4 }), {
+        ok: true,
+        notifiedCount: 4,
+        remaining: 0,
+      });
       assert.deepEqual(await queued(), [...ids].sort());
       await smtp.waitForMails(12);
       await chat.waitForAccepted(1, PUBLIC_PATH);
@@ -328,7 +390,7 @@ for (const dialect of DIALECTS) {
         messaging: app.services.messaging,
         wakeDispatcher: () => {},
       };
-      const results = await Promise.all([1, 2, 3].map(() => sendRestockNotices(deps, 'kumo-vco-2', { batchSize: 20 })));
+      const results = await Promise.all([1, 2, 3].map(() => sendRestockNotices(deps, { productSlug: 'kumo-vco-2' }, { batchSize: 20 })));
       assert.equal(
         results.reduce((sum, r) => sum + (r.ok ? r.notifiedCount : 0), 0),
         300,
@@ -348,7 +410,11 @@ for (const dialect of DIALECTS) {
         messaging: app.services.messaging,
         wakeDispatcher: () => {},
       };
-      assert.deepEqual(await sendRestockNotices(deps, 'kumo-vco-2', { batchSize: 5 }), { ok: true, notifiedCount: 10 });
+      assert.deepEqual(await sendRestockNotices(deps, { productSlug: 'kumo-vco-2' }, { batchSize: 5 }), {
+        ok: true,
+        notifiedCount: 10,
+        remaining: 0,
+      });
       const outbox = await app.services.database.db
         .selectFrom('outbox')
         .select(['channel', 'destination'])
@@ -379,7 +445,7 @@ for (const dialect of DIALECTS) {
         api.delayAnswers(1_000);
         const started = performance.now();
         const response = await app.admin('/api/admin/notify/send', { productSlug: 'kumo-vco-2' });
-        assert.deepEqual(await response.json(), { success: true, notifiedCount: 2 });
+        assert.deepEqual(await response.json(), { success: true, notifiedCount: 2, remaining: 0 });
         assert.ok(performance.now() - started < 1_000, 'answered before any delivery could finish');
         assert.equal(api.requests.length, 0);
         const delivered = await api.waitForAccepted(2, '/emails');
@@ -567,7 +633,7 @@ for (const dialect of DIALECTS) {
             app.services.dispatcher.wake();
           },
         };
-        assert.deepEqual(await sendRestockNotices(deps, 'kumo-vco-2'), { ok: true, notifiedCount: COUNT });
+        assert.deepEqual(await sendRestockNotices(deps, { productSlug: 'kumo-vco-2' }), { ok: true, notifiedCount: COUNT, remaining: 0 });
         // The batch that finds fewer than a full batch is the last; here it finds none.
         assert.equal(batches, COUNT / SEND_BATCH_SIZE + 1);
         const retained = `${dialect}: at most ${MB(held)} MB more held at the end of any of the ${batches} batches than before the send`;

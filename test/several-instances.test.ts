@@ -104,6 +104,11 @@ describe('two instances on one PostgreSQL', () => {
   });
 
   test('both dispatchers claim from one outbox and no message is sent twice', async () => {
+    // What earlier tests queued is delivered first, so that only this test's messages are counted.
+    await waitUntil(async () => (await call(a, '/api/admin/messages/list', { status: 'pending' })).total === 0, {
+      what: 'the outbox drained',
+    });
+    await receiver.quiet();
     receiver.requests.length = 0;
     receiver.delayAnswers(20); // a backlog both dispatchers work at
     const ids = await Promise.all(
@@ -217,7 +222,11 @@ describe('two instances on one PostgreSQL', () => {
 
   test('a restock signup on B, the send on A, and the email’s unsubscribe link works on B (same secret everywhere)', async () => {
     const { subscriptionId } = await call(b, '/api/notify', { email: 'waiting@example.com', productSlug: 'tsuki-dual-lfo' });
-    assert.deepEqual(await call(a, '/api/admin/notify/send', { productSlug: 'tsuki-dual-lfo' }), { success: true, notifiedCount: 1 });
+    assert.deepEqual(await call(a, '/api/admin/notify/send', { productSlug: 'tsuki-dual-lfo' }), {
+      success: true,
+      notifiedCount: 1,
+      remaining: 0,
+    });
     const email = await waitUntil(
       () => receiver.accepted('/emails').find((r) => String(r.headers['idempotency-key']).includes(subscriptionId)),
       { what: 'the restock email' },

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { AppError } from '../http/app-error.ts';
 import { replyJson } from '../http/reply.ts';
-import { defineRoute, refusedAs, type Route } from '../http/route.ts';
+import { defineRoute, INVALID_PARAMETERS, type InvalidInput, type Route } from '../http/route.ts';
+import { detailsFrom } from '../http/validation.ts';
 import { errorResponses } from '../http/schemas.ts';
 import { required } from '../records/admin-fields.ts';
 import { listActive } from '../records/lists.ts';
@@ -28,11 +29,34 @@ import {
 
 const MISSING_PRODUCT = 'Missing required fields: productSlug';
 
-export const SendBody = z.object({ productSlug: required(MISSING_PRODUCT).describe('The product that is back in stock') });
+const LIMIT_MESSAGE = 'limit must be an integer from 1 to 100000';
+
+export const SendBody = z.object({
+  productSlug: required(MISSING_PRODUCT).describe('The product that is back in stock'),
+  limit: z
+    .number({ error: LIMIT_MESSAGE })
+    .int(LIMIT_MESSAGE)
+    .min(1, LIMIT_MESSAGE)
+    .max(100_000, LIMIT_MESSAGE)
+    .optional()
+    .describe('Notify at most this many, oldest first (a wave); absent: everyone waiting'),
+});
+
+/** The send's 400: `Missing required fields: productSlug` when the product is missing, else `Invalid parameters` naming the field. */
+const sendProblem: InvalidInput = {
+  codes: ['missing_required_fields', 'invalid_parameters'],
+  error(issues) {
+    const details = detailsFrom(issues);
+    if (issues.some((issue) => issue.path[0] === 'productSlug'))
+      return new AppError('missing_required_fields', MISSING_PRODUCT, { details });
+    return new AppError('invalid_parameters', INVALID_PARAMETERS, { details });
+  },
+};
 
 export const SendResponse = z.object({
   success: z.literal(true),
   notifiedCount: z.number().int().describe('Subscriptions notified by this request (0 when none waited)'),
+  remaining: z.number().int().describe("The product's pending subscriptions left after a send with `limit`; 0 without one"),
 });
 
 export function subscriptionAdminRoutes(deps: RestockSendDeps): Route[] {
@@ -85,22 +109,22 @@ export function subscriptionAdminRoutes(deps: RestockSendDeps): Route[] {
       method: 'POST',
       path: '/api/admin/notify/send',
       tag: WORDS.tag,
-      summary: 'Tell every waiting subscriber that a product is back in stock',
+      summary: 'Tell the waiting subscribers, all or the oldest `limit` of them, that a product is back in stock',
       description:
-        'Each active pending subscription of the product gets a restock email (queued) and becomes notified, in batches, each subscription in the same transaction as its email; one public chat message without personal data is queued when anyone was notified. Answers once everything is queued, without waiting for delivery. Sending again notifies nobody twice.',
+        'Each active pending subscription of the product (with `limit`, at most that many, oldest first by createdAt then id) gets a restock email (queued) and becomes notified, in batches, each subscription in the same transaction as its email. One public chat message without personal data is queued when anyone was notified, by a send without `limit`, or with one that leaves nobody waiting. Answers once everything is queued, without waiting for delivery, with `remaining`: those still waiting after a send with `limit` (0 without). Sending again notifies nobody twice.',
       cors: 'any',
       admin: true,
       body: SendBody,
-      invalid: refusedAs('missing_required_fields', MISSING_PRODUCT),
+      invalid: sendProblem,
       errors: ['unknown_product'],
       responses: {
         200: { description: 'Queued', schema: SendResponse },
         ...errorResponses(400, 401, 404, 413, 500),
       },
       handle: async (c, { body }) => {
-        const result = await sendRestockNotices(deps, body.productSlug);
+        const result = await sendRestockNotices(deps, body);
         if (!result.ok) throw new AppError('unknown_product', 'Product not found');
-        return replyJson(c, 200, { success: true, notifiedCount: result.notifiedCount });
+        return replyJson(c, 200, { success: true, notifiedCount: result.notifiedCount, remaining: result.remaining });
       },
     }),
   ];

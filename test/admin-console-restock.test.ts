@@ -1,0 +1,114 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import type { TenpoClient } from 'tenpo/client';
+import type { TestApp } from './helpers/app.ts';
+import { ARTIFACTS, screenshot, type PageRecord } from './helpers/browser.ts';
+import { closeConsoleTest, signedInConsole, startConsoleTest } from './helpers/console.ts';
+
+// The restock send in the console's 再入荷通知 in headless Chromium, against the whole service on
+// SQLite: the product picker with the most waited-for products first, a wave of the oldest few
+// with the count of emails said before anything is sent, and a warning for a product without a
+// price. Laptop (1366x768) and phone (390x844).
+
+const SHOTS = 'admin-console-restock';
+/** A product of the sample catalog without a price. */
+const OCTAVE = 'Tsuki Octave LFO';
+
+let app: TestApp;
+let api: TenpoClient;
+let browser: Browser;
+const record: PageRecord = { console: [], errors: [], urls: [] };
+const kumo: string[] = [];
+
+before(async () => {
+  ({ app, api, browser } = await startConsoleTest());
+  for (const n of [1, 2, 3, 4, 5])
+    kumo.push((await api.call('/api/notify', { email: `kumo${n}@example.com`, productSlug: 'kumo-vco-2' })).subscriptionId);
+  for (const n of [1, 2]) await api.call('/api/notify', { email: `octave${n}@example.com`, productSlug: 'tsuki-octave-lfo' });
+  await api.call('/api/notify', { email: 'hayate@example.com', productSlug: 'hayate-wavefolder' });
+});
+
+after(() => closeConsoleTest({ app, browser }));
+
+const signedIn = (viewport: { width: number; height: number }) => signedInConsole(browser, app.url, 'subscriptions', viewport, record);
+
+test('the picker lists the most waited-for products first and those nobody waits for last', async () => {
+  const page = await signedIn({ width: 1366, height: 768 });
+  await page.locator('#restock-product option[value="kumo-vco-2"]', { hasText: '（通知待ち 5 件）' }).waitFor({ state: 'attached' });
+  const options = await page.locator('#restock-product option').allTextContents();
+  assert.deepEqual(options.slice(0, 4), [
+    '商品を選択',
+    'Kumo VCO II（通知待ち 5 件）',
+    `${OCTAVE}（通知待ち 2 件）`,
+    'ハヤテ ウェーブフォルダー（通知待ち 1 件）',
+  ]);
+  assert.ok(
+    options.slice(4).every((option) => option.endsWith('（通知待ち 0 件）')),
+    'nobody waiting: last',
+  );
+  await page.context().close();
+});
+
+test('a wave: the oldest two of five, the count said before sending, the rest still waiting and nothing public yet', async () => {
+  const page = await signedIn({ width: 1366, height: 768 });
+  await page.locator('#restock-product option[value="kumo-vco-2"]').waitFor({ state: 'attached' });
+  await page.selectOption('#restock-product', 'kumo-vco-2');
+  await page.click('text=再入荷通知を送信…');
+  const dialog = page.locator('dialog[open]');
+  await dialog.waitFor();
+  assert.equal(
+    await dialog.locator('.confirm-count').textContent(),
+    '「Kumo VCO II」の再入荷通知を5 件のメールアドレスに送信します。送信した登録は「通知済み」になります。',
+  );
+  assert.equal(await dialog.locator('.no-price').count(), 0, 'it has a price');
+  await dialog.locator('#restock-some').check();
+  await dialog.locator('#restock-limit').fill('2');
+  assert.equal(
+    await dialog.locator('.confirm-count').textContent(),
+    '「Kumo VCO II」の再入荷通知を2 件のメールアドレスに送信します（登録の早い順）。送信した登録は「通知済み」になります。残りの 3 件は通知待ちのままです。',
+  );
+  assert.match((await dialog.locator('p.hint').textContent())!, /通知待ちの方がいなくなる送信のときに投稿されます/);
+  assert.equal(await dialog.locator('button.primary').textContent(), '2 件に送信する');
+  await screenshot(page, SHOTS, '01-wave-laptop');
+  await dialog.locator('button.primary').click();
+  await page.waitForFunction(
+    () =>
+      document.querySelector('main > .notice')?.textContent === '「Kumo VCO II」の再入荷通知を 2 件送信しました。通知待ちは残り 3 件です。',
+  );
+  const notified = (await api.call('/api/admin-notify-list', { status: 'notified', productSlug: 'kumo-vco-2' })).subscriptions.map(
+    (s) => s.id,
+  );
+  assert.deepEqual(notified.sort(), kumo.slice(0, 2).sort(), 'the two who signed up first');
+  await page.locator('#restock-product option[value="kumo-vco-2"]', { hasText: '（通知待ち 3 件）' }).waitFor({ state: 'attached' });
+  await page.context().close();
+});
+
+test('on a phone: a product without a price is said before sending', async () => {
+  const page = await signedIn({ width: 390, height: 844 });
+  await page.locator('#restock-product option[value="tsuki-octave-lfo"]').waitFor({ state: 'attached' });
+  await page.selectOption('#restock-product', 'tsuki-octave-lfo');
+  await page.click('text=再入荷通知を送信…');
+  const dialog = page.locator('dialog[open]');
+  await dialog.waitFor();
+  assert.equal(
+    await dialog.locator('.no-price').textContent(),
+    'この商品には価格が設定されていません。メールの価格は「価格未定」と表示されます。',
+  );
+  await dialog.locator('#restock-some').check();
+  await dialog.locator('#restock-limit').fill('0');
+  assert.equal(await dialog.locator('button.primary').isDisabled(), true, 'nothing to send');
+  assert.equal(await dialog.locator('.confirm-count').textContent(), '送信する件数を1以上の整数で入力してください。');
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.ok(overflow <= 0, 'nothing wider than the screen');
+  await dialog.locator('#restock-limit').fill('1');
+  await screenshot(page, SHOTS, '02-no-price-phone');
+  await dialog.screenshot({ path: join(ARTIFACTS, SHOTS, '03-no-price-dialog-phone.png') });
+  await dialog.locator('button.primary').click();
+  await page.waitForFunction(() =>
+    document.querySelector('main > .notice')?.textContent?.includes('1 件送信しました。通知待ちは残り 1 件です。'),
+  );
+  assert.deepEqual(record.errors, []);
+  await page.context().close();
+});
