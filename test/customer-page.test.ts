@@ -10,8 +10,9 @@ import { EmailApiBody, SlackBody } from './helpers/sent-bodies.ts';
 import { waitUntil } from './helpers/wait.ts';
 
 // The signed link in every reservation email opens the customer's page; while pending it
-// cancels, queuing the cancellation email and a chat notice. Through HTTP on both dialects, and in
-// Chromium at laptop and phone sizes without JavaScript.
+// cancels, queuing the cancellation email and a chat notice; once confirmed, it says how to reach
+// the shop instead. Through HTTP on both dialects, and in Chromium at laptop and phone sizes
+// without JavaScript.
 
 const FAST: Partial<DispatcherTimings> = { pollIntervalMs: 25, retryBaseMs: 40, retryCapMs: 100, leaseMs: 5_000 };
 const WEBHOOK = '/services/T000/B000/reservation-hook';
@@ -356,6 +357,26 @@ describe('the customer page in Chromium', () => {
         record.urls.every((u) => u.startsWith(app.url)),
         'loads nothing from elsewhere',
       );
+      await context.close();
+    });
+
+    test(`a confirmed reservation at ${name} size: no button, and how to reach the shop instead`, async () => {
+      const { id, path } = await reserve();
+      (await app.call('/api/admin-reservations-status', { id, productSlug: 'hayate-wavefolder', status: 'confirmed' })).success();
+      const context = await browser.newContext({ viewport, javaScriptEnabled: false });
+      const page = await context.newPage();
+      await page.goto(app.url + path);
+      assert.equal(await status(page), '確定');
+      assert.equal(await page.getByRole('button').count(), 0);
+      assert.match(
+        (await page.locator('body').textContent()) ?? '',
+        /このページからはキャンセルできません。.*下記のショップまでご連絡ください。/s,
+      );
+      assert.equal(await page.locator('.shop a[href="mailto:shop@tenpo.example"]').textContent(), 'shop@tenpo.example');
+      assert.equal(await page.locator('.shop a[href="tel:0312345678"]').textContent(), '03-1234-5678');
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      assert.ok(overflow <= 0, 'nothing wider than the screen');
+      await screenshot(page, 'customer-page', `${name}-4-confirmed`);
       await context.close();
     });
   }

@@ -12,7 +12,8 @@ import { waitUntil } from './helpers/wait.ts';
 // Every default email names the shop: each of the five kinds, as a real SMTP receiver gets it, ends
 // with the shop's name, address, phone, contact address and hours, and a reply goes to the shop;
 // the reservation kinds carry the preorder campaign's note. On both dialects; the HTML parts read
-// on a 390 px phone in Chromium without scrolling sideways, the long page link wrapped.
+// on a 390 px phone in Chromium without scrolling sideways, the long page link wrapped, and the
+// unsubscribe page the restock email links to names the shop at laptop and phone sizes.
 
 const SHOP = {
   name: 'テンポ楽器 渋谷店',
@@ -194,6 +195,37 @@ for (const dialect of DIALECTS) {
             if (kind !== 'restock-available') assert.ok(longest > 100, `${kind}: a link long enough to need wrapping (${longest})`);
             await screenshot(page, 'emails', `${kind}-phone`);
             await page.close();
+          }
+        } finally {
+          await browser?.close();
+        }
+      });
+
+      test('the unsubscribe page, opened from the restock email in Chromium at laptop and phone sizes, says it is done and names the shop', async () => {
+        const link = /https:\/\/shop\.example\.jp(\/api\/notify\/unsubscribe\?token=\S+)/.exec(
+          received.get('restock-available')!.parsed.text!,
+        )![1]!;
+        let browser: Browser | undefined;
+        try {
+          browser = await launchBrowser();
+          for (const [size, viewport] of [
+            ['laptop', { width: 1366, height: 768 }],
+            ['phone', { width: 390, height: 844 }],
+          ] as const) {
+            const context = await browser.newContext({ viewport, javaScriptEnabled: false });
+            const page = await context.newPage();
+            await page.goto(app.url + link);
+            assert.equal(await page.locator('h1').textContent(), '配信を停止しました');
+            assert.equal(await page.locator('.shop strong').textContent(), SHOP.name);
+            assert.equal(await page.locator('.shop a[href="mailto:shop@tenpo.example"]').textContent(), SHOP.contactEmail);
+            assert.equal(await page.locator('.shop a[href="tel:0312345678"]').textContent(), SHOP.phone);
+            const [scrollWidth, clientWidth] = await page.evaluate(() => [
+              document.documentElement.scrollWidth,
+              document.documentElement.clientWidth,
+            ]);
+            assert.ok(scrollWidth <= clientWidth, `${size}: ${scrollWidth} px wide on a ${clientWidth} px screen`);
+            await screenshot(page, 'emails', `unsubscribed-${size}`);
+            await context.close();
           }
         } finally {
           await browser?.close();
