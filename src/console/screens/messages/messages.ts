@@ -99,7 +99,7 @@ export function openScreen(context: ScreenContext): Screen {
           return {
             retried: new Set(answer.retriedIds),
             superseded: new Set(errors.filter((e) => e.code === 'message_superseded').map((e) => e.id)),
-            failed: [...new Set(errors.map((e) => reasonOf(e.code)))],
+            failed: [...new Set(errors.filter((e) => e.code !== 'message_superseded').map((e) => reasonOf(e.code)))],
           };
         } catch (error) {
           context.fail(error);
@@ -117,9 +117,16 @@ export function openScreen(context: ScreenContext): Screen {
         retryButton.disabled = true;
         const outcome = await retry(dead.map((m) => m.id));
         if (outcome) {
-          const failed = dead.length - outcome.retried.size;
-          const text = `${formatCount(outcome.retried.size)} 件を再送の待ち行列に戻しました。まもなく送信されます。${failed > 0 ? `${formatCount(failed)} 件は再送できませんでした（${outcome.failed.join('、')}）。` : ''}`;
-          context.announce(text, failed > 0 ? 'error' : 'success');
+          const { retried, superseded } = outcome;
+          const failed = dead.length - retried.size - superseded.size;
+          const text = [
+            retried.size > 0 && `${formatCount(retried.size)} 件を再送の待ち行列に戻しました。まもなく送信されます。`,
+            superseded.size > 0 && `${formatCount(superseded.size)} 件は再送しませんでした（${reasonOf('message_superseded')}）。`,
+            failed > 0 && `${formatCount(failed)} 件は再送できませんでした（${outcome.failed.join('、')}）。`,
+          ]
+            .filter(Boolean)
+            .join('');
+          context.announce(text, retried.size < dead.length ? 'error' : 'success');
           selected.clear();
           await load();
         }
