@@ -89,6 +89,7 @@ export function allRoutes(services: Services): Route[] {
       now: services.now,
       messaging: services.messaging,
       manageSecret: services.config.unsubscribeSecret,
+      idempotencySecret: services.config.idempotencySecret,
     }),
     ...preorderRoutes({ database: services.database, catalog: services.catalog, now: services.now }),
     ...subscriptionRoutes({
@@ -99,6 +100,7 @@ export function allRoutes(services: Services): Route[] {
       messaging: services.messaging,
       unsubscribeSecret: services.config.unsubscribeSecret,
       wakeDispatcher,
+      idempotencySecret: services.config.idempotencySecret,
     }),
     ...personalDataRoutes(services.database),
     ...shopRoutes(services.database),

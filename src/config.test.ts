@@ -92,6 +92,13 @@ describe('the admin token', () => {
     assert.equal(config.unsubscribeSecret, loadConfig({ PREORDER_API_TOKEN: 'tok' }).unsubscribeSecret);
     assert.equal(loadConfig({ PREORDER_API_TOKEN: 'tok', UNSUBSCRIBE_SECRET: 's' }).unsubscribeSecret, 's');
   });
+
+  test('the idempotency secret is derived from the unsubscribe secret: the same on every instance, equal to no other secret', () => {
+    const config = loadConfig({ PREORDER_API_TOKEN: 'tok', UNSUBSCRIBE_SECRET: 'shared' });
+    assert.equal(config.idempotencySecret, loadConfig({ PREORDER_API_TOKEN: 'other', UNSUBSCRIBE_SECRET: 'shared' }).idempotencySecret);
+    assert.notEqual(config.idempotencySecret, loadConfig({ PREORDER_API_TOKEN: 'tok', UNSUBSCRIBE_SECRET: 'another' }).idempotencySecret);
+    for (const other of ['tok', 'shared', config.keywordLogClientSecret]) assert.notEqual(config.idempotencySecret, other);
+  });
 });
 
 describe('bad values name the variable', () => {

@@ -50,6 +50,8 @@ export interface Config {
   keywordLogRetentionDays: number;
   /** Keys the hash the keyword log keeps a searching client as (for suggestions); derived from the unsubscribe secret, so every instance has the same. */
   keywordLogClientSecret: string;
+  /** Keys the fingerprint an Idempotency-Key keeps of its request; derived from the unsubscribe secret, so every instance has the same. */
+  idempotencySecret: string;
   /** Which X-Forwarded-For entries to believe: none, those of n proxies, or those of proxies at these addresses. */
   trustProxy: ProxyTrust;
   /** Open connections one peer address may hold (0: no limit); the proxies TRUST_PROXY trusts are exempt. */
@@ -299,6 +301,7 @@ export function loadConfig(env: Record<string, string | undefined>, sources: Con
     emailsPerAddressPerDay: e.EMAILS_PER_ADDRESS_PER_DAY,
     keywordLogRetentionDays: e.KEYWORD_LOG_RETENTION_DAYS,
     keywordLogClientSecret: deriveSecret('keyword-log-clients', unsubscribeSecret),
+    idempotencySecret: deriveSecret('idempotency-fingerprints', unsubscribeSecret),
     metricsToken: e.METRICS_TOKEN,
     shutdownDrainMs: (e.SHUTDOWN_DRAIN_SECONDS ?? (e.APP_ENV === 'development' ? 0 : 5)) * 1000,
     logLevel: e.LOG_LEVEL,

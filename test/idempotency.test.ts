@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
+import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { startKeyPurge } from '../src/idempotency/purge.ts';
 import { createLogger } from '../src/log.ts';
@@ -291,6 +292,9 @@ for (const dialect of DIALECTS) {
       const stored = JSON.stringify(rows);
       for (const secret of ['秘密', '花子', 'private@example.com', 'example.com']) assert.ok(!stored.includes(secret), secret);
       assert.match(rows[0]!.fingerprint, /^[0-9a-f]{64}$/);
+      // Nor can it be confirmed by hashing a guess: the fingerprint is keyed by the service's secret.
+      const guess = JSON.stringify(['reservation', '秘密 花子', 'private@example.com', valid.productSlug]);
+      assert.notEqual(rows[0]!.fingerprint, createHash('sha256').update(guess).digest('hex'));
     });
 
     test('a write that fails leaves neither the record nor the key: the retry is the first', async () => {

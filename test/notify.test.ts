@@ -123,7 +123,7 @@ for (const dialect of DIALECTS) {
       const write: WriteSignup = ({ item }) =>
         database.db.transaction().execute((trx) => writeSignups(trx, messaging, [item]).then(([result]) => ({ kind: 'written', result })));
       const results = await Promise.all(
-        Array.from({ length: 20 }, () => signUpDomain({ catalog, write, wakeDispatcher: () => {} }, valid)),
+        Array.from({ length: 20 }, () => signUpDomain({ catalog, write, wakeDispatcher: () => {}, idempotencySecret: 'secret' }, valid)),
       );
       const rows = await subscriptions();
       assert.equal(rows.length, 1);

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 
 /** A client's Idempotency-Key as the request carried it: keys are per client address. */
 export interface IdempotencyKey {
@@ -19,10 +19,11 @@ export const KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
  * fixed order (the name trimmed, the address lowercased), hashed. A retry that serialises its JSON
  * differently (key order, spacing, escapes, extra fields the form ignores) is the same request,
  * because it would write the same record; raw bytes would call it a different one and answer 422.
- * Hashed, so the table holds no name or address.
+ * An HMAC under the service's secret, so the table holds no name or address, and one who reads it
+ * cannot confirm a guessed name and address by hashing them (a plain hash of so little would).
  */
-export function claimOf(key: IdempotencyKey, form: string, fields: readonly string[]): Claim {
-  const fingerprint = createHash('sha256')
+export function claimOf(secret: string, key: IdempotencyKey, form: string, fields: readonly string[]): Claim {
+  const fingerprint = createHmac('sha256', secret)
     .update(JSON.stringify([form, ...fields]))
     .digest('hex');
   return { client: key.client, key: key.key, fingerprint };

@@ -41,6 +41,8 @@ export interface PublicReservationDeps {
   write: WriteReservation;
   rateLimit: RateLimit;
   wakeDispatcher: () => void;
+  /** Keys the fingerprint an Idempotency-Key keeps of its request. */
+  idempotencySecret: string;
   /** The time a reservation is taken at, which decides its campaign's state (tests set it). */
   now: () => Date;
 }

@@ -28,7 +28,12 @@ after(async () => {
 test('the reservation and its messages carry the time it was taken, each its own in a shared commit', async () => {
   let wakes = 0;
   const messaging = createMessaging({ catalog, publicBaseUrl: 'https://shop.example', linkSecret: 'secret', emailsPerAddressPerDay: 10 });
-  const deps = { catalog, write: reservationWriter(database, messaging), wakeDispatcher: () => void (wakes += 1) };
+  const deps = {
+    catalog,
+    write: reservationWriter(database, messaging),
+    wakeDispatcher: () => void (wakes += 1),
+    idempotencySecret: 'secret',
+  };
   const request = { name: '山田 太郎', email: 'taro@example.com', productSlug: 'kumo-vco-2' };
   const times = [new Date('2030-01-01T09:00:00.000Z'), new Date('2030-01-01T09:00:00.250Z')];
   // Asked for in the same turn, so both are written by one transaction.

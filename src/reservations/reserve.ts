@@ -40,7 +40,7 @@ export type WriteReservation = (reservation: Keyed<ReservationWrite>) => Promise
  * nothing and taking no seat; one first sent with another is refused.
  */
 export async function reserve(
-  deps: { catalog: Catalog; write: WriteReservation; wakeDispatcher: () => void },
+  deps: { catalog: Catalog; write: WriteReservation; wakeDispatcher: () => void; idempotencySecret: string },
   request: ReservationRequest,
   now: Date = new Date(),
   key?: IdempotencyKey,
@@ -59,7 +59,7 @@ export async function reserve(
   };
   const outcome = await deps.write({
     item: { row, product },
-    claim: key && claimOf(key, 'reservation', [request.name, request.email, request.productSlug]),
+    claim: key && claimOf(deps.idempotencySecret, key, 'reservation', [request.name, request.email, request.productSlug]),
   });
   if (outcome.kind === 'replay') return { ok: true, reservationId: outcome.recordId };
   if (outcome.kind === 'mismatch') return { ok: false, reason: 'keyReused' };

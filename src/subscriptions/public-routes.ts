@@ -45,6 +45,8 @@ export interface PublicSubscriptionDeps {
   rateLimit: RateLimit;
   unsubscribeSecret: string;
   wakeDispatcher: () => void;
+  /** Keys the fingerprint an Idempotency-Key keeps of its request. */
+  idempotencySecret: string;
 }
 
 export function publicSubscriptionRoutes(deps: PublicSubscriptionDeps): Route[] {

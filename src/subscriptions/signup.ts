@@ -42,7 +42,7 @@ const ATTEMPTS = 3;
  * sent with another is refused.
  */
 export async function signUp(
-  deps: { catalog: Catalog; write: WriteSignup; wakeDispatcher: () => void },
+  deps: { catalog: Catalog; write: WriteSignup; wakeDispatcher: () => void; idempotencySecret: string },
   request: SignupRequest,
   now: Date = new Date(),
   key?: IdempotencyKey,
@@ -50,7 +50,7 @@ export async function signUp(
   const product = deps.catalog.bySlug.get(request.productSlug);
   if (!product) return { ok: false, reason: 'unknown-product' };
 
-  const claim = key && claimOf(key, 'notify', [request.email, request.productSlug]);
+  const claim = key && claimOf(deps.idempotencySecret, key, 'notify', [request.email, request.productSlug]);
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     const row: NewSubscriptionRow = {
       id: subscriptionId(now.getTime()),
