@@ -55,5 +55,18 @@ for (const dialect of DIALECTS) {
       await settle(200);
       assert.equal(mailsTo('victim@example.com').length, 3, 'the skipped ones are never sent');
     });
+
+    test('a +tag, gmail dots or googlemail make no new mailbox: the cap counts the canonical address', async () => {
+      const spellings = ['flood+1@gmail.com', 'f.l.o.o.d@googlemail.com', 'flood+x@gmail.com', 'Flood@Gmail.com'];
+      const ids = [];
+      for (const email of spellings) ids.push(await reserve(email));
+      const delivered = () =>
+        env.api.accepted('/emails').filter((request) => spellings.includes((request.body as { to: string[] }).to[0]!));
+      await waitUntil(() => delivered().length === 3, { what: 'three emails to the one mailbox' });
+      const [last] = (await env.app.call('/api/admin/messages/list', { recordId: ids[3]!, channel: 'email' })).success().messages;
+      assert.deepEqual([last!.status, last!.lastError], ['skipped', REASON]);
+      await settle(200);
+      assert.equal(delivered().length, 3);
+    });
   });
 }

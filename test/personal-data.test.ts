@@ -160,6 +160,46 @@ for (const dialect of DIALECTS) {
       );
     });
 
+    test('one customer, one address: the records made as a +tag, with gmail dots or at googlemail are found and erased with the address', async () => {
+      assert.equal(
+        (await app.call('/api/admin/preorders/upsert', { productSlug: 'tsuki-dual-lfo', capacity: 10, perCustomerLimit: 2 })).status,
+        200,
+      );
+      const theirs = [
+        await reserve('Ume.Tanaka+synth@gmail.com', 'tsuki-dual-lfo'),
+        await reserve('umetanaka@googlemail.com', 'tsuki-dual-lfo'),
+        await signup('u.m.e.tanaka@gmail.com'),
+      ];
+      const others = [await reserve('ume.tanaka@example.com'), await reserve('umetanaka@gmail.co.jp')];
+      await allDelivered();
+      const data = await exported('UmeTanaka@Gmail.com');
+      assert.equal(data.email, 'umetanaka@gmail.com', 'the address as looked up, in its canonical form');
+      assert.deepEqual([...data.reservations, ...data.subscriptions].map((r) => r.id).sort(), [...theirs].sort());
+      assert.deepEqual(
+        data.reservations.map((r) => r.email).sort(),
+        ['ume.tanaka+synth@gmail.com', 'umetanaka@googlemail.com'],
+        'each record keeps the address as typed',
+      );
+      assert.deepEqual(
+        data.messages
+          .filter((m) => m.channel === 'email')
+          .map((m) => m.to)
+          .sort(),
+        ['ume.tanaka+synth@gmail.com', 'umetanaka@googlemail.com'],
+      );
+
+      const { erased } = (await app.call(ERASE, { email: 'ume.tanaka+other@googlemail.com' })).success();
+      assert.deepEqual([erased.reservations, erased.subscriptions], [2, 1]);
+      const left = await app.services.database.db.selectFrom('reservations').select('id').orderBy('id').execute();
+      assert.deepEqual(
+        left.map((r) => r.id),
+        [...others].sort(),
+      );
+      const counts = await app.services.database.db.selectFrom('preorder_customers').selectAll().execute();
+      assert.deepEqual(counts, [], "the customer's seat count went with them");
+      assert.equal((await exported('ume.tanaka@example.com')).reservations.length, 1, 'dots count outside gmail: another customer');
+    });
+
     test('an address that holds nothing exports empty lists and erases nothing', async () => {
       await reserve('someone@example.com');
       const data = await exported('nobody@example.com');
@@ -329,13 +369,13 @@ for (const dialect of DIALECTS) {
     test('the look-ups by address read the address indexes, not the tables', async () => {
       const { db } = app.services.database;
       const plans = [
-        [db.selectFrom('reservations').selectAll().where(atAddress('email', 'a@example.com')), 'reservations_address'],
-        [db.selectFrom('subscriptions').selectAll().where(atAddress('email', 'a@example.com')), 'subscriptions_address'],
-        [db.deleteFrom('preorder_customers').where(atAddress('email', 'a@example.com')), 'preorder_customers_address'],
+        [db.selectFrom('reservations').selectAll().where(atAddress('email', 'a@example.com')), 'reservations_customer'],
+        [db.selectFrom('subscriptions').selectAll().where(atAddress('email', 'a@example.com')), 'subscriptions_customer'],
+        [db.deleteFrom('preorder_customers').where('email', '=', 'a@example.com'), 'preorder_customers_email'],
         // As the outbox store writes it: the channel a literal, which the partial index's condition must match.
         [
           db.selectFrom('outbox').selectAll().where('channel', '=', sql.lit('email')).where(atAddress('destination', 'a@example.com')),
-          'outbox_address',
+          'outbox_customer',
         ],
       ] as const;
       for (const [query, index] of plans) {

@@ -236,6 +236,26 @@ for (const dialect of DIALECTS) {
       assert.equal((await existing(slug)).reserved, 3);
     });
 
+    test('the per-customer limit counts one customer however the address is spelled: a +tag, gmail dots, googlemail', async () => {
+      const slug = 'larkspur-multimode-filter';
+      (await upsert({ productSlug: slug, perCustomerLimit: 1, capacity: 100 })).success();
+      const first = await reserved(slug, 'Ume.Tanaka+synth@gmail.com');
+      for (const spelling of ['umetanaka@gmail.com', 'u.m.e.t.a.n.a.k.a+again@googlemail.com', 'ume.tanaka@GMAIL.com']) {
+        const refused = await reserve(slug, spelling);
+        assert.equal(refused.status, 409, spelling);
+        assert.equal((await app.read('/api/reservation', refused)).failure(409).code, 'customer_limit_reached');
+      }
+      // Outside gmail the dots are the address's own: another customer.
+      assert.equal((await reserve(slug, 'ume.tanaka@example.com')).status, 200);
+      assert.equal((await reserve(slug, 'ume.tanaka+shop@example.com')).status, 409, 'a +tag is the same mailbox at any domain');
+      // The address is stored as typed (lowercased), and cancelling it gives the customer's seat back under any spelling.
+      const stored = (await reservations(slug)).find((r) => r.id === first.reservationId);
+      assert.equal(stored?.email, 'ume.tanaka+synth@gmail.com');
+      assert.equal((await setStatus(first.reservationId, slug, 'cancelled')).status, 200);
+      assert.equal((await reserve(slug, 'umetanaka@googlemail.com')).status, 200);
+      (await app.call('/api/admin/preorders/delete', { productSlug: slug })).success();
+    });
+
     test('GET /api/preorders: the storefront view, filtered by product, without personal data, not cached', async () => {
       const all = await app.request('/api/preorders', { headers: { origin: 'https://shop.example.jp' } });
       assert.equal(all.status, 200);

@@ -17,9 +17,10 @@ import * as supersededMessages from './migrations/014-superseded-messages.ts';
 import * as historyRetries from './migrations/015-history-retries.ts';
 import * as shopSettings from './migrations/016-shop-settings.ts';
 import * as defaultWordingWithShop from './migrations/017-default-wording-with-shop.ts';
+import * as canonicalAddresses from './migrations/018-canonical-addresses.ts';
 
 /** Every migration, in order. A new one is a new file here, never an edit to a shipped one. */
-const migrations: Record<string, Migration> = {
+export const MIGRATIONS: Record<string, Migration> = {
   '001-initial': initial,
   '002-outbox-record': outboxRecord,
   '003-keyword-log-hours': keywordLogHours,
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   '015-history-retries': historyRetries,
   '016-shop-settings': shopSettings,
   '017-default-wording-with-shop': defaultWordingWithShop,
+  '018-canonical-addresses': canonicalAddresses,
 };
 
 const ATTEMPTS = 4;
@@ -60,7 +62,7 @@ export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {
 }
 
 async function migrateOnce(db: Kysely<unknown>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } });
   const { error, results = [] } = await migrator.migrateToLatest();
   if (error) {
     const reason = error instanceof Error ? error.message : String(error);

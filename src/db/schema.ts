@@ -137,6 +137,7 @@ export interface PreorderRow {
 /** How many of a campaign's reservations that are not cancelled an address holds. */
 export interface PreorderCustomerRow {
   preorder_id: string;
+  /** The address in its canonical form (src/text/canonical-address.ts; migration 018). */
   email: string;
   reserved: number;
 }

@@ -10,9 +10,9 @@ import { chunks } from './outbox/store.ts';
 const EMAIL = sql.lit('email');
 
 /**
- * Every message about these records and, given an address's key, every email to that address
- * (one whose record is gone, or from before messages named their record), newest first. The
- * channel is a literal so the planner can match the partial index `outbox_address`.
+ * Every message about these records and, given a canonical address, every email to an address of
+ * that form (one whose record is gone, or from before messages named their record), newest first.
+ * The channel is a literal so the planner can match the partial index `outbox_customer`.
  */
 export async function messagesAbout(db: Kysely<Tables>, recordIds: string[], addressKey?: string): Promise<LoggedMessage[]> {
   const found = new Map<string, Selectable<OutboxRow>>();

@@ -1,18 +1,19 @@
 import type { Database } from '../db/database.ts';
 import { releaseSeat } from '../preorders/seats.ts';
 import { deleteHistoryOf } from '../records/history-store.ts';
-import { addressKey } from './address.ts';
+import { canonicalAddress } from '../text/canonical-address.ts';
 import { personalReservation, personalSubscription } from './schemas.ts';
 import { eraseMessagesAbout, messagesAbout } from '../messaging/about-records.ts';
 import { deleteCampaignCountsAt, deleteRecordsAt, findReservationsAt, findSubscriptionsAt } from './store.ts';
 
 // A customer's request to see or erase what the shop holds about them: every reservation and restock
 // subscription at their address, archived ones included, and every message about those or sent to
-// the address.
+// the address. The address is compared in its canonical form (text/canonical-address.ts), so the
+// records the customer made as taro+shop@ or t.a.r.o@gmail.com are theirs too.
 
 /** Everything held about the address. */
 export async function exportPersonalData(database: Database, address: string) {
-  const key = addressKey(address);
+  const key = canonicalAddress(address);
   const reservations = await findReservationsAt(database.db, key);
   const subscriptions = await findSubscriptionsAt(database.db, key);
   const messages = await messagesAbout(
@@ -41,7 +42,7 @@ export async function erasePersonalData(
   database: Database,
   address: string,
 ): Promise<{ reservations: number; subscriptions: number; messages: number }> {
-  const key = addressKey(address);
+  const key = canonicalAddress(address);
   return database.db.transaction().execute(async (trx) => {
     const { reservations, subscriptions } = await deleteRecordsAt(trx, key);
     for (const reservation of reservations) if (reservation.status !== 'cancelled') await releaseSeat(trx, reservation);

@@ -23,7 +23,9 @@ export const AddressBody = z.object({
       (email) => codePointLength(email) <= 254 && isStorable(email) && /^[^\s@]+@[^\s@]+$/u.test(email) && email.isWellFormed(),
       EMAIL_MESSAGE,
     )
-    .describe('The customer’s address; matched case-insensitively (a Unicode domain matches its punycode form)'),
+    .describe(
+      'The customer’s address; matched in its canonical form: case-insensitively, without a +tag, and for gmail.com and googlemail.com without dots and as one domain (a Unicode domain matches its punycode form)',
+    ),
 });
 
 const archivedAt = z.string().nullable().describe('When it was archived; null while active');
@@ -37,7 +39,9 @@ export const PersonalSubscriptionSchema = ActiveSubscriptionSchema.extend({ arch
 
 export const ExportResponse = z.object({
   success: z.literal(true),
-  email: z.string().describe('The address as looked up: trimmed, lowercased, its domain in ASCII'),
+  email: z
+    .string()
+    .describe('The address as looked up: its canonical form (trimmed, lowercased, its domain in ASCII, no +tag, gmail’s dots removed)'),
   reservations: z.array(PersonalReservationSchema).describe('Active and archived, newest first'),
   subscriptions: z.array(PersonalSubscriptionSchema).describe('Active and archived, newest first'),
   messages: z

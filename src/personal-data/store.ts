@@ -4,9 +4,9 @@ import type { Tables } from '../db/schema.ts';
 import type { Reservation } from '../reservations/store.ts';
 import type { Subscription } from '../subscriptions/store.ts';
 
-// The SQL of a customer's data by address. Every look-up is `lower(column) = key`, the
-// expression of migration 012's indexes, so it reads those and never scans a table; `key` is
-// already lowercased (address.ts).
+// The SQL of a customer's data by address. Every look-up compares the canonical form of the
+// stored address (db/address.ts), the expression of migration 018's indexes, so it reads those and
+// never scans a table; `key` is already canonical (text/canonical-address.ts).
 
 export async function findReservationsAt(db: Kysely<Tables>, key: string): Promise<Reservation[]> {
   return db
@@ -40,5 +40,6 @@ export async function deleteRecordsAt(
 
 /** Forgets the address's per-campaign seat counts; run once its reservations are gone (and their seats given back). */
 export async function deleteCampaignCountsAt(db: Kysely<Tables>, key: string): Promise<void> {
-  await db.deleteFrom('preorder_customers').where(atAddress('email', key)).execute();
+  // A campaign counts seats under the canonical address already (preorders/seats.ts).
+  await db.deleteFrom('preorder_customers').where('email', '=', key).execute();
 }

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../db/database.ts';
 import type { Tables } from '../db/schema.ts';
+import { canonicalAddress } from '../text/canonical-address.ts';
 import { preorderState, withinCustomerLimit, type SeatRefusal } from './campaign.ts';
 import { addSeats, customerSeats, lockPreorders, moveSeat } from './store.ts';
 
@@ -20,18 +21,21 @@ export type SeatOutcome = { taken: true; preorderId: string | null } | { taken: 
  * against its campaign's dates, seats and its address's limit as they stand after the requests
  * before it, and the counters move once per campaign. A batch may ask for more seats than are
  * left: the first requests take them and the rest are refused, none counted twice, and a product
- * without a campaign never waits for a lock.
+ * without a campaign never waits for a lock. An address's seats are counted under its canonical
+ * form (text/canonical-address.ts): taro+1@ and taro+2@ are one customer against the limit.
  */
 export async function takeSeats(trx: Kysely<Tables>, dialect: Dialect, requests: SeatRequest[]): Promise<SeatOutcome[]> {
   const preorders = await lockPreorders(trx, dialect, [...new Set(requests.map((r) => r.productSlug))]);
   const outcomes: SeatOutcome[] = requests.map(() => ({ taken: true, preorderId: null }));
   for (const preorder of preorders) {
     const indexes = requests.flatMap((r, i) => (r.productSlug === preorder.product_slug ? [i] : []));
-    const held = await customerSeats(trx, preorder.id, [...new Set(indexes.map((i) => requests[i]!.email))]);
+    const customers = new Map(indexes.map((i) => [i, canonicalAddress(requests[i]!.email)]));
+    const held = await customerSeats(trx, preorder.id, [...new Set(customers.values())]);
     const added = new Map<string, number>();
     const seats = { ...preorder };
     for (const i of indexes) {
-      const { email, at } = requests[i]!;
+      const { at } = requests[i]!;
+      const email = customers.get(i)!;
       const state = preorderState(seats, at);
       const refusal: SeatRefusal | undefined =
         state !== 'open'
@@ -60,7 +64,7 @@ export interface SeatHolder {
 
 /** Gives back a reservation's seat (it was cancelled or erased), in the caller's transaction. */
 export async function releaseSeat(trx: Kysely<Tables>, reservation: SeatHolder): Promise<void> {
-  if (reservation.preorder_id !== null) await moveSeat(trx, reservation.preorder_id, reservation.email, -1);
+  if (reservation.preorder_id !== null) await moveSeat(trx, reservation.preorder_id, canonicalAddress(reservation.email), -1);
 }
 
 /**
@@ -70,5 +74,5 @@ export async function releaseSeat(trx: Kysely<Tables>, reservation: SeatHolder):
  */
 export async function retakeSeat(trx: Kysely<Tables>, reservation: SeatHolder): Promise<boolean> {
   if (reservation.preorder_id === null) return true;
-  return (await moveSeat(trx, reservation.preorder_id, reservation.email, 1)) !== 'full';
+  return (await moveSeat(trx, reservation.preorder_id, canonicalAddress(reservation.email), 1)) !== 'full';
 }

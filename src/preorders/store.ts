@@ -58,7 +58,7 @@ export async function deletePreorder(db: Kysely<Tables>, productSlug: string): P
   return Number(result.numDeletedRows) > 0;
 }
 
-/** How many seats each of these addresses holds in the campaign (addresses holding none are absent). */
+/** How many seats each of these (canonical) addresses holds in the campaign (addresses holding none are absent). */
 export async function customerSeats(db: Kysely<Tables>, preorderId: string, emails: string[]): Promise<Map<string, number>> {
   if (emails.length === 0) return new Map();
   const rows = await db
