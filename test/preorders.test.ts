@@ -378,14 +378,16 @@ describe('preorder campaigns across two service processes on one PostgreSQL', ()
       (await a.admin('/api/admin/preorders/upsert', { productSlug: 'kumo-vco-2', capacity: 60, perCustomerLimit: 2 })).status,
       200,
     );
-    const answers = await Promise.all(
-      Array.from({ length: 400 }, (_, i) =>
-        (i % 2 ? a : b).request('/api/reservation', {
-          method: 'POST',
-          body: JSON.stringify({ name: '客', email: `fan${i % 50}@example.com`, productSlug: 'kumo-vco-2' }),
-        }),
-      ),
-    );
+    // As a storefront sends them: each with an Idempotency-Key, sent again once when the connection
+    // drops before the answer (a kept-alive connection the server closed as it was reused, which a
+    // loaded machine makes likelier), so a retry can never take a second seat.
+    const send = (i: number) => () =>
+      (i % 2 ? a : b).request('/api/reservation', {
+        method: 'POST',
+        headers: { 'idempotency-key': `fan-request-${i}` },
+        body: JSON.stringify({ name: '客', email: `fan${i % 50}@example.com`, productSlug: 'kumo-vco-2' }),
+      });
+    const answers = await Promise.all(Array.from({ length: 400 }, (_, i) => send(i)().catch(send(i))));
     const bodies = await Promise.all(answers.map((answer) => readAnswer(check, '/api/reservation', answer)));
     assert.equal(bodies.filter((r) => r.status === 200).length, 60);
     assert.ok(
