@@ -5,7 +5,7 @@ import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { startPostgres } from '../test/helpers/postgres.ts';
 import { cpuMilliseconds } from './lib/process-cpu.ts';
-import { printTable, verdict } from './lib/report.ts';
+import { percentile, printTable, verdict } from './lib/report.ts';
 import { startTenpo, type TenpoProcess } from './lib/tenpo-process.ts';
 
 // CSV export of reservations (POST /api/admin/reservations/export) on SQLite and on
@@ -15,6 +15,8 @@ import { startTenpo, type TenpoProcess } from './lib/tenpo-process.ts';
 // peak resident memory (VmHWM) before and after says how much the export grew it. Bounded memory
 // means the growth for 100,000 rows is about that for 10,000, not ten times it. Time and the
 // service's CPU per 1,000 rows are printed too (the CPU is steadier than the time on a shared machine).
+// Then eight clients export the 100,000 rows at once while another asks /healthz one request after
+// another: the exports take turns with other requests between their batches, so its p99 stays short.
 
 const PORTS = { sqlite: 18881, postgres: 18882 };
 /**
@@ -42,6 +44,7 @@ export async function run(): Promise<string[]> {
   const dir = mkdtempSync(join(tmpdir(), 'tenpo-bench-csv-'));
   const cluster = await startPostgres({ durable: true });
   const rows: Record<string, string | number>[] = [];
+  const parallel: Record<string, string | number>[] = [];
   const verdicts: string[] = [];
   try {
     for (const dialect of ['sqlite', 'postgres'] as const) {
@@ -70,6 +73,26 @@ export async function run(): Promise<string[]> {
             // The same export again: what memory the first kept would show as more growth here.
             await exportCsv(tenpo, {});
             const again = peakRss(tenpo);
+            if (size === SIZES.at(-1)) {
+              const beside = await healthBeside(tenpo, () => Promise.all(Array.from({ length: PARALLEL }, () => exportCsv(tenpo, {}))));
+              parallel.push({
+                [dialect]: `${PARALLEL} × ${size.toLocaleString('en-US')} rows`,
+                'exports took, ms': beside.ms,
+                '/healthz answers': beside.latencies.length,
+                'p50 ms': percentile(beside.latencies, 0.5),
+                'p99 ms': percentile(beside.latencies, 0.99),
+                'max ms': percentile(beside.latencies, 1),
+              });
+              const p99 = percentile(beside.latencies, 0.99);
+              verdicts.push(
+                verdict(
+                  `/healthz p99 during ${PARALLEL} parallel exports of ${size.toLocaleString('en-US')} rows on ${dialect}`,
+                  p99 < 50,
+                  `${p99} ms over ${beside.latencies.length} answers`,
+                  '< 50 ms',
+                ),
+              );
+            }
             growth.push(after - before);
             rows.push({
               [dialect]: `${size.toLocaleString('en-US')} rows`,
@@ -110,7 +133,28 @@ export async function run(): Promise<string[]> {
       `CSV export of reservations on ${dialect} (a fresh process per size, node ${NODE_OPTIONS})`,
       rows.filter((r) => dialect in r),
     );
+  printTable(`/healthz, one request at a time, while ${PARALLEL} clients export at once (the same processes)`, parallel);
   return verdicts;
+}
+
+/** Exports downloaded at once while /healthz is asked, one request after another, by another client. */
+const PARALLEL = 8;
+
+/** Runs `work` while asking /healthz one request at a time; each answer's time in ms, and the work's. */
+async function healthBeside(tenpo: TenpoProcess, work: () => Promise<unknown>): Promise<{ latencies: number[]; ms: number }> {
+  const latencies: number[] = [];
+  let done = false;
+  const started = performance.now();
+  const running = work().finally(() => (done = true));
+  while (!done) {
+    const sent = performance.now();
+    const response = await fetch(`${tenpo.url}/healthz`);
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error(`/healthz answered ${response.status}`);
+    latencies.push(performance.now() - sent);
+  }
+  await running;
+  return { latencies, ms: Math.round(performance.now() - started) };
 }
 
 /** Downloads the export and counts its lines (CRLF) and bytes, keeping none of it. */

@@ -4,7 +4,7 @@ import { openDatabase, type Database } from '../src/db/database.ts';
 import { createLogger } from '../src/log.ts';
 import { storedMessage } from '../test/helpers/outbox.ts';
 import { onBothStores } from './lib/both-stores.ts';
-import { printTable, verdict } from './lib/report.ts';
+import { percentile, printTable, verdict } from './lib/report.ts';
 import { startTenpo } from './lib/tenpo-process.ts';
 
 // The outbox retention purge must not stall requests: 100,000 messages past their retention
@@ -131,10 +131,4 @@ async function reserveUntil(url: string, done: () => Promise<boolean>): Promise<
   stop = true;
   await Promise.all(clients);
   return latencies;
-}
-
-function percentile(values: number[], p: number): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  return Number(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!.toFixed(1));
 }

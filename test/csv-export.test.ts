@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { formulaLike } from '../src/text/csv.ts';
 import { request as httpRequest } from 'node:http';
 import { after, before, beforeEach, describe, test } from 'node:test';
+import { sql } from 'kysely';
 import { EXPORT_BATCH } from '../src/records/export.ts';
 import { DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
 import { waitUntil } from './helpers/wait.ts';
@@ -404,7 +405,23 @@ for (const dialect of DIALECTS) {
       }
     });
 
+    test('an export that cannot read its records answers 500 with the error, never a 200 file cut short', async () => {
+      await insertReservations([{ id: 'res_000001', createdAt: '2026-01-01T00:00:00.000Z' }]);
+      const { db } = app.services.database;
+      await sql`alter table reservations rename to reservations_away`.execute(db);
+      try {
+        const response = await app.admin(RESERVATIONS, {});
+        assert.equal(response.status, 500);
+        assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
+        assert.equal(((await response.json()) as { code: string }).code, 'internal_error');
+      } finally {
+        await sql`alter table reservations_away rename to reservations`.execute(db);
+      }
+      assert.equal((await download(RESERVATIONS, {})).rows.length, 2, 'the export works again');
+    });
+
     test('a client that hangs up mid-download stops the export without an error; the service serves on', async () => {
+      const logsBefore = app.logs.length;
       await insertReservations(
         Array.from({ length: EXPORT_BATCH * 5 }, (_, i) => ({
           id: `res_${String(i).padStart(6, '0')}`,
@@ -432,7 +449,7 @@ for (const dialect of DIALECTS) {
         what: 'the service answering',
       });
       assert.deepEqual(
-        app.logs.filter((line) => Number(line.level) >= 50),
+        app.logs.slice(logsBefore).filter((line) => Number(line.level) >= 50),
         [],
         'nothing at error level',
       );

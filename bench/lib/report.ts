@@ -20,3 +20,10 @@ export function formatNumber(value: number): string {
 export function verdict(label: string, ok: boolean, measured: string, target: string): string {
   return `${ok ? 'PASS' : 'FAIL'}  ${label}: ${measured} (target ${target})`;
 }
+
+/** The nearest-rank p-quantile of the values (0.99: p99; 1: the largest) to 0.1; 0 for none. */
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]! * 10) / 10;
+}

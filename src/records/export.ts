@@ -38,7 +38,12 @@ export function japanTime(iso: string | null): string {
   return Number.isNaN(time) ? iso : new Date(time + JAPAN_OFFSET_MS).toISOString().slice(0, 19).replace('T', ' ');
 }
 
-/** The CSV of the records the request selects: the byte-order mark and header first, then one chunk of lines per batch. */
+/**
+ * The CSV of the records the request selects, one chunk per batch: the first holds the byte-order
+ * mark, the header and the first batch, so an export that cannot read its records fails before
+ * anything is answered. Before each later batch it lets the event loop turn, so other requests
+ * (`/healthz`, a customer's reservation) are answered between the batches of however many exports.
+ */
 export async function* recordCsv<T extends RecordTable>(
   database: Database,
   lists: RecordLists<T>,
@@ -46,7 +51,7 @@ export async function* recordCsv<T extends RecordTable>(
   request: ExportRequest,
   productName: (slug: string) => string,
 ): AsyncGenerator<string> {
-  yield CSV_BOM + csvLine(columns.map((column) => column.header));
+  let head = CSV_BOM + csvLine(columns.map((column) => column.header));
   const archived = request.archived === true;
   const filter = activeFilter(lists, request);
   const order = archived
@@ -54,8 +59,10 @@ export async function* recordCsv<T extends RecordTable>(
     : orderOf(request.sort, lists.sortColumns, NEWEST_FIRST);
   let after: KeysetPosition | undefined;
   for (;;) {
+    if (after) await new Promise((resolve) => setImmediate(resolve));
     const rows: RecordRow<T>[] = await recordsAfter(database.db, lists.table, filter, archived, order, after, EXPORT_BATCH);
-    if (rows.length > 0) yield rows.map((row) => csvLine(columns.map((column) => column.value(row, productName)))).join('');
+    yield head + rows.map((row) => csvLine(columns.map((column) => column.value(row, productName)))).join('');
+    head = '';
     if (rows.length < EXPORT_BATCH) return;
     const last = rows.at(-1)! as Record<string, unknown> & { id: string };
     after = { value: String(last[order.column]), id: last.id };
@@ -71,18 +78,22 @@ export function exportFileName(name: string, archived: boolean, now: Date): stri
 /**
  * Chunks as a byte stream that asks for the next only when the response has taken the last
  * (highWaterMark 0: nothing is read ahead), so a slow client holds the export back instead of it
- * piling up in memory. A client that hangs up cancels it; a failure mid-way (the answer has begun,
- * so no error answer is possible) is logged and cuts the response short.
+ * piling up in memory. The first chunk is read before the stream is made: a failure there rejects,
+ * so the answer is an error rather than a 200 cut short. A client that hangs up cancels it; a
+ * failure mid-way (the answer has begun, so no error answer is possible) is logged and cuts the
+ * response short.
  */
-export function byteStream(chunks: AsyncGenerator<string>, onError: (error: unknown) => void): ReadableStream<Uint8Array> {
+export async function byteStream(chunks: AsyncGenerator<string>, onError: (error: unknown) => void): Promise<ReadableStream<Uint8Array>> {
   const encoder = new TextEncoder();
+  let first: IteratorResult<string> | undefined = await chunks.next();
   // A hang-up cancels the stream while a batch is being read; that batch is then dropped.
   let cancelled = false;
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
         try {
-          const { done, value } = await chunks.next();
+          const { done, value } = first ?? (await chunks.next());
+          first = undefined;
           if (cancelled) return;
           if (done) controller.close();
           else controller.enqueue(encoder.encode(value));

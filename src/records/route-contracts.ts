@@ -156,9 +156,17 @@ export function csvExportContract<B extends z.ZodType>(words: KindWords, csv: { 
   };
 }
 
-/** A CSV export's answer: its chunks streamed as the client takes them, as a file named for now (Japan time). */
-export function csvAnswer(c: Context<AppEnv>, file: { name: string; archived: boolean }, chunks: AsyncGenerator<string>): Response {
-  const body = byteStream(chunks, (error) => requestLog(c).error({ err: error }, 'CSV export failed after it began'));
+/**
+ * A CSV export's answer: its chunks streamed as the client takes them, as a file named for now
+ * (Japan time). One that fails before its first rows rejects, so the client gets the 500 error
+ * answer instead of a 200 file cut short.
+ */
+export async function csvAnswer(
+  c: Context<AppEnv>,
+  file: { name: string; archived: boolean },
+  chunks: AsyncGenerator<string>,
+): Promise<Response> {
+  const body = await byteStream(chunks, (error) => requestLog(c).error({ err: error }, 'CSV export failed after it began'));
   return reply(c, 200, body, {
     'Content-Type': 'text/csv; charset=utf-8',
     'Content-Disposition': `attachment; filename="${exportFileName(file.name, file.archived, new Date())}"`,
