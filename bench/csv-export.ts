@@ -76,7 +76,8 @@ export async function run(): Promise<string[]> {
             if (size === SIZES.at(-1)) {
               const beside = await healthBeside(tenpo, () => Promise.all(Array.from({ length: PARALLEL }, () => exportCsv(tenpo, {}))));
               parallel.push({
-                [dialect]: `${PARALLEL} × ${size.toLocaleString('en-US')} rows`,
+                store: dialect,
+                exports: `${PARALLEL} × ${size.toLocaleString('en-US')} rows`,
                 'exports took, ms': beside.ms,
                 '/healthz answers': beside.latencies.length,
                 'p50 ms': percentile(beside.latencies, 0.5),

@@ -13,6 +13,8 @@ const SUITES: Record<string, () => Promise<{ run(): Promise<string[]> }>> = {
   idempotency: () => import('./idempotency.ts'),
   'admin-console': () => import('./admin-console.ts'),
   'csv-export': () => import('./csv-export.ts'),
+  'keyword-log-flood': () => import('./keyword-log-flood.ts'),
+  'slow-connections': () => import('./slow-connections.ts'),
   sustained: () => import('./sustained.ts'),
 };
 

@@ -26,8 +26,8 @@ export interface CsvColumn<T extends RecordTable> {
   value(row: RecordRow<T>, productName: (slug: string) => string): string;
 }
 
-/** Rows per read: a few hundred kilobytes of CSV. */
-export const EXPORT_BATCH = 1_000;
+/** Rows per read: about 100 KB of CSV, and a few milliseconds of work between two turns of the event loop. */
+export const EXPORT_BATCH = 500;
 
 const JAPAN_OFFSET_MS = 9 * 3_600_000;
 
@@ -39,10 +39,31 @@ export function japanTime(iso: string | null): string {
 }
 
 /**
+ * The exports of the process take turns: one batch (its read and its lines) at a time, and the
+ * event loop turns between two batches, so other requests (`/healthz`, a customer's reservation)
+ * wait for one batch at most, however many exports run at once, instead of one of each.
+ */
+const turns: (() => void)[] = [];
+let batchRunning = false;
+
+async function inTurn<T>(batch: () => Promise<T>): Promise<T> {
+  if (batchRunning) await new Promise<void>((resolve) => turns.push(resolve));
+  batchRunning = true;
+  try {
+    return await batch();
+  } finally {
+    setImmediate(() => {
+      const next = turns.shift();
+      if (next) next();
+      else batchRunning = false;
+    });
+  }
+}
+
+/**
  * The CSV of the records the request selects, one chunk per batch: the first holds the byte-order
  * mark, the header and the first batch, so an export that cannot read its records fails before
- * anything is answered. Before each later batch it lets the event loop turn, so other requests
- * (`/healthz`, a customer's reservation) are answered between the batches of however many exports.
+ * anything is answered. Batches take turns with those of other exports (inTurn).
  */
 export async function* recordCsv<T extends RecordTable>(
   database: Database,
@@ -59,9 +80,12 @@ export async function* recordCsv<T extends RecordTable>(
     : orderOf(request.sort, lists.sortColumns, NEWEST_FIRST);
   let after: KeysetPosition | undefined;
   for (;;) {
-    if (after) await new Promise((resolve) => setImmediate(resolve));
-    const rows: RecordRow<T>[] = await recordsAfter(database.db, lists.table, filter, archived, order, after, EXPORT_BATCH);
-    yield head + rows.map((row) => csvLine(columns.map((column) => column.value(row, productName)))).join('');
+    const position = after;
+    const [rows, text] = await inTurn(async () => {
+      const rows: RecordRow<T>[] = await recordsAfter(database.db, lists.table, filter, archived, order, position, EXPORT_BATCH);
+      return [rows, rows.map((row) => csvLine(columns.map((column) => column.value(row, productName)))).join('')] as const;
+    });
+    yield head + text;
     head = '';
     if (rows.length < EXPORT_BATCH) return;
     const last = rows.at(-1)! as Record<string, unknown> & { id: string };
