@@ -152,7 +152,7 @@ async function postgresStore(url: string): Promise<Store> {
       await client.query('begin');
       await client.query(`insert into keyword_logs (keyword, timestamp, result_count)
         select case when i % 10 = 0 then ${wordOf('i', 'postgres')} else 'flood' || (i % 500000) end,
-          to_char(to_timestamp((${start} + i * ${step}) / 1000.0) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+          to_char(to_timestamp((${start} + i::bigint * ${step}) / 1000.0) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
           case when i % 10 = 0 then 3 else 0 end
         from generate_series(0, ${ENTRIES - 1}) as i`);
       await client.query(aggregates);
