@@ -126,7 +126,7 @@ export function restockSender(context: ScreenContext, reload: () => void): HTMLE
             { class: 'how-many' },
             h('legend', {}, `通知待ち ${formatCount(waiting)} 件のうち`),
             h('label', { for: 'restock-all' }, all, `全員（${formatCount(waiting)} 件）に送る`),
-            h('label', { for: 'restock-some' }, some, '登録の早い順に ', count, ' 件だけ送る'),
+            h('label', { for: 'restock-some' }, some, '登録の早い順に', h('span', { class: 'count-field' }, count, '件だけ送る')),
           )
         : null,
       waiting > 0 ? stated : h('p', { class: 'confirm-count' }, `「${name}」に通知待ちの登録はありません。`),
