@@ -41,7 +41,7 @@ const KEPT_HEADERS = ['content-type', 'content-length', 'etag', 'vary', 'access-
 /** Nanoseconds one request observation takes, over a realistic mix of routes and statuses (median of 5 runs). */
 function timeRequestObservation(): number {
   const metrics = createMetrics({
-    outboxBacklog: async () => ({ pending: 0, dead: 0, oldestPendingAt: null }),
+    outboxBacklog: async () => ({ pending: 0, dead: 0, superseded: 0, oldestPendingAt: null }),
     deliveryAttempts: () => [],
     keywordLogCounts: () => ({ queued: 0, written: 0, skipped: 0 }),
   });

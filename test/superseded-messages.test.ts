@@ -54,6 +54,13 @@ for (const dialect of DIALECTS) {
         return messages.every((m) => m.status !== 'pending') ? Object.fromEntries(messages.map((m) => [m.kind, m])) : undefined;
       });
     const subjects = () => smtp.mails.map((mail) => mail.parsed.subject);
+    /** The superseded messages the store keeps, as /metrics says. */
+    const supersededInMetrics = async () => {
+      const response = await app.request('/metrics', { headers: { authorization: `Bearer ${app.env.PREORDER_API_TOKEN}` } });
+      const figure = /^tenpo_outbox_messages\{status="superseded"\} (\d+)$/m.exec(await response.text());
+      assert.ok(figure, 'a superseded figure');
+      return Number(figure[1]);
+    };
 
     test('the provider refused the confirmations, staff cancelled, then resent every failed one: only the cancellation reaches the customer, the rest is superseded', async () => {
       smtp.failNext(2, { code: 550, message: 'Mailbox unavailable' });
@@ -71,6 +78,7 @@ for (const dialect of DIALECTS) {
       const dead = (await app.call('/api/admin/messages/list', { status: 'dead', pageSize: 100 })).success().messages;
       const deadHere = dead.filter((m) => m.recordId === id);
       assert.equal(deadHere.length, 2);
+      const supersededBefore = await supersededInMetrics();
       const answer = (await app.call('/api/admin/messages/retry', { ids: deadHere.map((m) => m.id) })).success();
       assert.deepEqual(answer, {
         success: true,
@@ -87,6 +95,7 @@ for (const dialect of DIALECTS) {
       assert.equal(emails['reservation-confirmed']!.sentAt, null, 'never sent');
       const listed = (await app.call('/api/admin/messages/list', { status: 'superseded', recordId: id })).success();
       assert.equal(listed.total, 2, 'the filter finds them');
+      assert.equal(await supersededInMetrics(), supersededBefore + 2, '/metrics counts them');
       // The reservation's page: its history shows each email as it stands, and no resend (none was made).
       const history = (await app.call('/api/admin/reservations/get', { id })).success().history;
       assert.deepEqual(

@@ -58,9 +58,11 @@ export async function countDeliveredSince(
   return { sent: Number(sent.n), skipped: Number(skipped.n), superseded: Number(superseded.n) };
 }
 
-/** What waits, what was given up, and when the oldest waiting message was queued (null: none waits), for /metrics. */
-export async function outboxBacklog(db: Kysely<Tables>): Promise<{ pending: number; dead: number; oldestPendingAt: string | null }> {
-  // One statement, so the three figures are read from one snapshot: read apart, a message delivered
+/** What waits to be delivered, what was given up or superseded (kept until retention), and when the oldest waiting message was queued (null: none waits), for /metrics. */
+export async function outboxBacklog(
+  db: Kysely<Tables>,
+): Promise<{ pending: number; dead: number; superseded: number; oldestPendingAt: string | null }> {
+  // One statement, so the figures are read from one snapshot: read apart, a message delivered
   // in between showed as nothing waiting with an oldest waiting age.
   const row = await db
     .selectNoFrom((eb) => [
@@ -76,10 +78,20 @@ export async function outboxBacklog(db: Kysely<Tables>): Promise<{ pending: numb
         .as('dead'),
       eb
         .selectFrom('outbox')
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .where('status', '=', SUPERSEDED)
+        .as('superseded'),
+      eb
+        .selectFrom('outbox')
         .select((e) => e.fn.min<string>('created_at').as('at'))
         .where('status', '=', PENDING)
         .as('oldestPendingAt'),
     ])
     .executeTakeFirstOrThrow();
-  return { pending: Number(row.pending), dead: Number(row.dead), oldestPendingAt: row.oldestPendingAt ?? null };
+  return {
+    pending: Number(row.pending),
+    dead: Number(row.dead),
+    superseded: Number(row.superseded),
+    oldestPendingAt: row.oldestPendingAt ?? null,
+  };
 }

@@ -5,7 +5,7 @@ import { RequestHistogram } from './request-histogram.ts';
 /** What the metrics read at each scrape, from the parts that keep the figures. */
 export interface MetricsSources {
   /** Messages waiting and given up, and when the oldest waiting one was queued (one query). */
-  outboxBacklog(): Promise<{ pending: number; dead: number; oldestPendingAt: string | null }>;
+  outboxBacklog(): Promise<{ pending: number; dead: number; superseded: number; oldestPendingAt: string | null }>;
   /** Delivery attempts since the start, by channel and outcome. */
   deliveryAttempts(): { channel: string; outcome: string; count: number }[];
   /** Keyword-log entries since the start. */
@@ -42,7 +42,7 @@ export function createMetrics(sources: MetricsSources): Metrics {
   registry.registerMetric(requests as unknown as Histogram);
   const outboxMessages = new Gauge({
     name: 'tenpo_outbox_messages',
-    help: 'Outbox messages waiting to be delivered (pending) and given up after their last attempt (dead).',
+    help: 'Outbox messages waiting to be delivered (pending), given up after their last attempt (dead), and not sent because their record changed so that they were no longer true (superseded); the last two are kept until retention deletes them.',
     labelNames: ['status'] as const,
     registers: [registry],
   });
@@ -76,6 +76,7 @@ export function createMetrics(sources: MetricsSources): Metrics {
       const backlog = await sources.outboxBacklog();
       outboxMessages.set({ status: 'pending' }, backlog.pending);
       outboxMessages.set({ status: 'dead' }, backlog.dead);
+      outboxMessages.set({ status: 'superseded' }, backlog.superseded);
       oldestPending.set(backlog.oldestPendingAt ? Math.max(0, (now() - Date.parse(backlog.oldestPendingAt)) / 1000) : 0);
       outboxUp.set(1);
     } catch {
