@@ -2,72 +2,80 @@ import { existsSync } from 'node:fs';
 import { ConfigError, generateToken, loadConfig, type Config } from './config.ts';
 import { keptToken } from './kept-token.ts';
 import { createLogger } from './log.ts';
+import type { ServiceCode } from './built/service-manifest.ts';
 import { startServer } from './server.ts';
 
 // The service as a process: configuration → store → app → listen, and a graceful stop on
-// SIGTERM/SIGINT. Started by main.ts.
+// SIGTERM/SIGINT. Started by main.ts, from the bundle `npm run build` made of this file when it is
+// current, else from here (`code` says which).
 
-if (existsSync('.env')) process.loadEnvFile('.env');
+export async function run(code: ServiceCode): Promise<void> {
+  if (existsSync('.env')) process.loadEnvFile('.env');
 
-let config: Config;
-try {
-  // oxlint-disable-next-line node/no-process-env -- the one place the environment is read; config.ts gets it from here
-  config = loadConfig(process.env, {
-    keptToken: (file) => {
-      try {
-        return keptToken(file, generateToken);
-      } catch (error) {
-        throw new ConfigError(`cannot keep the development admin token in ${file}: ${(error as Error).message}`);
-      }
-    },
-  });
-} catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
-  process.stderr.write(`tenpo: configuration error: ${error.message}\n`);
-  process.exit(1);
-}
+  let config: Config;
+  try {
+    // oxlint-disable-next-line node/no-process-env -- the one place the environment is read; config.ts gets it from here
+    config = loadConfig(process.env, {
+      keptToken: (file) => {
+        try {
+          return keptToken(file, generateToken);
+        } catch (error) {
+          throw new ConfigError(`cannot keep the development admin token in ${file}: ${(error as Error).message}`);
+        }
+      },
+    });
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`tenpo: configuration error: ${error.message}\n`);
+    process.exit(1);
+  }
 
-const log = createLogger(config.logLevel);
+  const log = createLogger(config.logLevel);
 
-// An error that escapes every handler leaves the process in a state nobody can vouch for: it is
-// logged with its stack, and the process exits with 1 so that its supervisor starts a clean one.
-// Nothing is lost by exiting: a reservation and its messages are committed before it is answered,
-// and messages not yet delivered wait in the outbox for the next process (or another instance).
-for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
-  process.on(event, (error) => {
-    log.fatal({ err: error, event }, 'uncaught error: exiting');
-    process.exitCode = 1;
-    // The log is written asynchronously: exit once it is out, or after a second if it cannot be.
-    log.flush(() => process.exit(1));
-    setTimeout(() => process.exit(1), 1_000).unref();
-  });
-}
+  // An error that escapes every handler leaves the process in a state nobody can vouch for: it is
+  // logged with its stack, and the process exits with 1 so that its supervisor starts a clean one.
+  // Nothing is lost by exiting: a reservation and its messages are committed before it is answered,
+  // and messages not yet delivered wait in the outbox for the next process (or another instance).
+  for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
+    process.on(event, (error) => {
+      log.fatal({ err: error, event }, 'uncaught error: exiting');
+      process.exitCode = 1;
+      // The log is written asynchronously: exit once it is out, or after a second if it cannot be.
+      log.flush(() => process.exit(1));
+      setTimeout(() => process.exit(1), 1_000).unref();
+    });
+  }
 
-if (config.adminTokenGenerated) {
-  // Printed once, to the terminal, never through the log: it is a secret, if a throwaway one.
-  const lasting = config.adminTokenFile ? `kept in ${config.adminTokenFile}` : 'for this run';
-  process.stdout.write(`tenpo: no PREORDER_API_TOKEN set; admin token ${lasting}: ${config.adminToken}\n`);
-}
+  if (config.adminTokenGenerated) {
+    // Printed once, to the terminal, never through the log: it is a secret, if a throwaway one.
+    const lasting = config.adminTokenFile ? `kept in ${config.adminTokenFile}` : 'for this run';
+    process.stdout.write(`tenpo: no PREORDER_API_TOKEN set; admin token ${lasting}: ${config.adminToken}\n`);
+  }
 
-try {
-  const server = await startServer(config, log);
-  log.info({ url: server.url, environment: config.appEnv, database: config.database.dialect }, 'tenpo is listening');
+  try {
+    const server = await startServer(config, log);
+    log.info(
+      { url: server.url, environment: config.appEnv, database: config.database.dialect, code: code.bundle ? 'build/service' : 'src' },
+      'tenpo is listening',
+    );
+    if (code.why) log.info({ why: code.why }, 'running from src/, not its bundle (npm run build makes it): it starts slower');
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'shutting down');
-    await server.close();
-    log.info('stopped');
+    let stopping = false;
+    const stop = async (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      log.info({ signal }, 'shutting down');
+      await server.close();
+      log.info('stopped');
+      log.flush();
+      process.exitCode = 0;
+    };
+    process.on('SIGTERM', (signal) => void stop(signal));
+    process.on('SIGINT', (signal) => void stop(signal));
+  } catch (error) {
+    log.fatal({ err: error }, 'cannot start');
     log.flush();
-    process.exitCode = 0;
-  };
-  process.on('SIGTERM', (signal) => void stop(signal));
-  process.on('SIGINT', (signal) => void stop(signal));
-} catch (error) {
-  log.fatal({ err: error }, 'cannot start');
-  log.flush();
-  process.stderr.write(`tenpo: cannot start: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exitCode = 1;
+    process.stderr.write(`tenpo: cannot start: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  }
 }

@@ -1,3 +1,5 @@
+import { bundleService } from '../src/built/service-bundle.ts';
+import { serviceCode } from '../src/built/service-manifest.ts';
 import { createLogger } from '../src/log.ts';
 import { loadBrowserPages } from '../src/web-assets/browser-page.ts';
 import { findChromium } from './helpers/browser.ts';
@@ -9,12 +11,14 @@ import { startPostgres, type PostgresCluster } from './helpers/postgres.ts';
 // start, so they do not all unpack it at once. The pages served to browsers are bundled again if
 // their sources changed since `npm run build`, as a development start would: the tests run the
 // console as it is now, and the test files that start the service in production find it current.
+// So is the service's own bundle, which every start of the service then runs, as `npm start` would.
 
 let cluster: PostgresCluster | undefined;
 
 export async function globalSetup(): Promise<void> {
   findChromium();
   await loadBrowserPages({ development: true, log: createLogger('silent') });
+  if (!serviceCode().bundle) await bundleService();
   cluster = await startPostgres();
   process.env.TENPO_TEST_POSTGRES_URL = cluster.url;
 }

@@ -172,3 +172,14 @@ test('SIGTERM lets a request in flight finish, refuses new connections, then exi
   assert.match(response, /"reservationId":"res_[0-9a-f-]{36}"/);
   assert.equal((await exited).code, 0);
 });
+
+test('npm start runs the service from its bundle, and `node src/main.ts` runs the same bundle while it is current', async () => {
+  const start = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start;
+  assert.equal(start, 'node build/service/main.js');
+  for (const entry of ['build/service/main.js', 'src/main.ts']) {
+    const service = await startServiceProcess({ env: { DATABASE_URL: `sqlite:${join(dir, `${Math.random()}.db`)}` }, entry });
+    await service.stop();
+    const listening = service.logs().find((line) => line.msg === 'tenpo is listening');
+    assert.equal(listening?.code, 'build/service', `${entry}: ${service.stdout}`);
+  }
+});

@@ -104,8 +104,8 @@ export function makeQueries(sample: ContentDocument[], count: number, seed = 7):
 }
 
 /**
- * Queries of the shapes that cost most per query (the search bounds them), `count` distinct ones of
- * each: lone Japanese characters apart, by spaces (~110 ms each before the search bounded them) or by ・; long
+ * Queries of the shapes that cost most per query (a query's words past the first 10 are ignored, which bounds them), `count` distinct ones of
+ * each: lone Japanese characters apart, by spaces (~110 ms each before that bound) or by ・; long
  * words, fuzzy up to 3 edits each; one word as long as a query can be; many two-letter prefixes;
  * many whole words of the content; lone characters glued to prefixes.
  */
@@ -132,4 +132,77 @@ export function makeCostlyQueries(sample: ContentDocument[], count: number, seed
       return [shape, [...queries]];
     }),
   );
+}
+
+/**
+ * `count` distinct queries of the site's own words, as shoppers who know what they want type them:
+ * one to three words of one page (Japanese runs of 2 to 8 characters, a fifth of them in hiragana;
+ * Latin words), so most find something, and a stream of them repeats words but seldom a query.
+ */
+export function makeWordQueries(sample: ContentDocument[], count: number, seed = 23): string[] {
+  const random = seededRandom(seed);
+  const pages = sample.map((d) => {
+    const text = `${d.title}\n${d.description}\n${d.tags.join(' ')}\n${d.body}`;
+    return {
+      japanese: [...new Set(text.match(/[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}ー]{2,8}/gu) ?? [])],
+      latin: [...new Set((text.match(/[A-Za-z][A-Za-z0-9]{2,}/g) ?? []).map((w) => w.toLowerCase()))],
+    };
+  });
+  return distinct(count, () => {
+    const page = pick(random, pages);
+    const word = () => {
+      if (page.japanese.length === 0 || (page.latin.length > 0 && random() < 0.45)) return pick(random, page.latin);
+      const run = pick(random, page.japanese);
+      return random() < 0.2 ? toHiragana(run) : run;
+    };
+    return Array.from({ length: 1 + Math.floor(random() * 3) }, word).join(' ');
+  });
+}
+
+/**
+ * `count` distinct queries whose words are nearly all new to a running service: slices of a
+ * page's Japanese text from any offset, 2 to 6 characters long (so they cut across words), and
+ * Latin words of the page with one letter changed; one or two of them a query.
+ */
+export function makeNewWordQueries(sample: ContentDocument[], count: number, seed = 29): string[] {
+  const random = seededRandom(seed);
+  const pages = sample.map((d) => {
+    const text = `${d.title}\n${d.description}\n${d.body}`;
+    return {
+      japanese: text.match(/[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}ー]{2,}/gu) ?? [],
+      latin: [...new Set((text.match(/[A-Za-z]{4,}/g) ?? []).map((w) => w.toLowerCase()))],
+    };
+  });
+  const letters = [...'abcdefghijklmnopqrstuvwxyz'];
+  return distinct(count, () => {
+    const page = pick(random, pages);
+    const word = () => {
+      if (page.japanese.length === 0 || (page.latin.length > 0 && random() < 0.5)) {
+        const latin = pick(random, page.latin);
+        const at = Math.floor(random() * latin.length);
+        return (
+          latin.slice(0, at) +
+          pick(
+            random,
+            letters.filter((letter) => letter !== latin[at]),
+          ) +
+          latin.slice(at + 1)
+        );
+      }
+      const chars = Array.from(pick(random, page.japanese));
+      const length = Math.min(chars.length, 2 + Math.floor(random() * 5));
+      const from = Math.floor(random() * (chars.length - length + 1));
+      return chars.slice(from, from + length).join('');
+    };
+    return Array.from({ length: 1 + Math.floor(random() * 2) }, word).join(' ');
+  });
+}
+
+function distinct(count: number, make: () => string): string[] {
+  const queries = new Set<string>();
+  for (let tries = 0; queries.size < count; tries++) {
+    if (tries > count * 20) throw new Error(`only ${queries.size} distinct queries of ${count}`);
+    queries.add(make());
+  }
+  return [...queries];
 }

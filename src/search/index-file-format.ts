@@ -29,10 +29,15 @@ export function serializeSearchIndex(index: SearchIndex, fingerprint: string): U
  * was built from other content or code.
  */
 export function deserializeSearchIndex(file: Uint8Array, fingerprint?: string): SearchIndex | undefined {
-  const expected = new TextEncoder().encode(fingerprint === undefined ? head() : `${head()}"fingerprint":${JSON.stringify(fingerprint)},`);
-  if (file.length < expected.length || expected.some((byte, i) => file[i] !== byte)) return undefined;
+  if (!isIndexFile(file, fingerprint)) return undefined;
   const { documents, synonyms, index } = JSON.parse(new TextDecoder().decode(file)) as IndexFile;
   return { documents, miniSearch: MiniSearch.loadJS(index, INDEX_OPTIONS), synonyms };
+}
+
+/** Whether `file` is an index file (built with `fingerprint`, when one is given), told from its first bytes. */
+export function isIndexFile(file: Uint8Array, fingerprint?: string): boolean {
+  const expected = new TextEncoder().encode(fingerprint === undefined ? head() : `${head()}"fingerprint":${JSON.stringify(fingerprint)},`);
+  return file.length >= expected.length && expected.every((byte, i) => file[i] === byte);
 }
 
 function head(): string {

@@ -4,22 +4,27 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '../log.ts';
 import { readContentSources, readSynonymsSource, type ContentSource } from './content-sources.ts';
-import { deserializeSearchIndex, serializeSearchIndex } from './index-file-format.ts';
+import { deserializeHeapIndex, serializeHeapIndex } from './index-heap-file.ts';
+import { deserializeSearchIndex, isIndexFile, serializeSearchIndex } from './index-file-format.ts';
 import { buildSearchIndex, type SearchIndex } from './index-fields.ts';
 
 /**
  * The site's index, as the service starts with it. Parsing the markdown and front matter of the
  * sample alone took the cold start past 500 ms (bench/catalog.ts), so `npm install`/`npm run build`
  * writes the index to a file (scripts/build-search-index.ts) and a start loads that file when it was
- * built from this very content by this very code; otherwise (content edited since, a different
- * CONTENT_DIR, no build) the start parses and builds, slower but never stale.
+ * built from this very content by this very code (from its heap form beside it, heapIndexPath, when
+ * that was written by this Node.js); otherwise (content edited since, a different CONTENT_DIR, no
+ * build) the start parses and builds, slower but never stale.
  */
 export async function loadSiteIndex(contentDir: string, indexPath: string, log: Logger): Promise<IndexWithFile> {
   const sources = readSources(contentDir);
   const fingerprint = indexFingerprint(sources);
   const file = readIndexFile(indexPath);
-  const prebuilt = file && deserializeSearchIndex(file, fingerprint);
-  if (file && prebuilt) return { index: prebuilt, file, fingerprint };
+  if (file && isIndexFile(file, fingerprint)) {
+    const heap = readIndexFile(heapIndexPath(indexPath));
+    const prebuilt = (heap && deserializeHeapIndex(heap, fingerprint)) || deserializeSearchIndex(file, fingerprint);
+    if (prebuilt) return { index: prebuilt, file, fingerprint };
+  }
   log.info({ contentDir, documents: sources.pages.length }, 'no prebuilt search index for this content; building it');
   return buildWithFile(sources, fingerprint);
 }
@@ -45,6 +50,19 @@ export interface IndexWithFile {
 export async function buildIndexFile(contentDir: string): Promise<IndexWithFile> {
   const sources = readSources(contentDir);
   return buildWithFile(sources, indexFingerprint(sources));
+}
+
+/** Where the index's heap form (index-heap-file.ts) is written beside its file. */
+export function heapIndexPath(indexPath: string): string {
+  return `${indexPath}.v8`;
+}
+
+/**
+ * The heap form of a built index: of the index as a start reads it from its file, since MiniSearch
+ * orders its tree by the order terms were inserted in, and scores are summed in the tree's order.
+ */
+export function heapIndexFile({ file, fingerprint }: IndexWithFile): Buffer {
+  return serializeHeapIndex(deserializeSearchIndex(file, fingerprint)!, fingerprint);
 }
 
 async function buildWithFile(sources: Sources, fingerprint: string): Promise<IndexWithFile> {

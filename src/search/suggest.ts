@@ -46,11 +46,16 @@ export function createSuggester(
   now: () => number = Date.now,
 ): Suggester {
   const byLength = (a: string, b: string) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
-  const tags = [...new Set(documents.flatMap((document) => document.tags))].sort(byLength).map((tag) => candidate(tag, 'tag'));
-  const titles = documents
-    .map((document) => document.title)
-    .sort(byLength)
-    .map((title) => candidate(title, 'title'));
+  // Made on the first request, not at start: a site of thousands of pages has as many titles to normalise.
+  let fixed: { tags: Candidate[]; titles: Candidate[] } | undefined;
+  const fixedCandidates = () =>
+    (fixed ??= {
+      tags: [...new Set(documents.flatMap((document) => document.tags))].sort(byLength).map((tag) => candidate(tag, 'tag')),
+      titles: documents
+        .map((document) => document.title)
+        .sort(byLength)
+        .map((title) => candidate(title, 'title')),
+    });
   let keywords: Candidate[] = [];
   let loadedAt = Number.NEGATIVE_INFINITY;
   let loading: Promise<void> | undefined;
@@ -77,6 +82,7 @@ export function createSuggester(
       const first: Suggestion[] = [];
       const then: Suggestion[] = [];
       const seen = new Set<string>();
+      const { tags, titles } = fixedCandidates();
       for (const group of [keywords, tags, titles]) {
         for (const { text, kind, whole, later } of group) {
           if (first.length >= MAX_SUGGESTIONS) break;

@@ -17,6 +17,8 @@ after(() => rmSync(root, { recursive: true, force: true }));
 const manifestPath = join(root, 'admin', 'manifest.json');
 const readBuilt = () => JSON.parse(readFileSync(manifestPath, 'utf8')) as PageManifest;
 const writeBuilt = (manifest: PageManifest) => writeFileSync(manifestPath, JSON.stringify(manifest));
+/** A source as an older build read it: another content, size and time. */
+const OLDER = { hash: 'an older content', size: 1, mtimeMs: 0 };
 
 function logger(): { log: ReturnType<typeof createLogger>; lines: Record<string, unknown>[] } {
   const lines: Record<string, unknown>[] = [];
@@ -45,12 +47,12 @@ test('a current build is served as built: its page preloads what the entry impor
 test('outside development, a build older than its sources stops the start naming the source and the command', async () => {
   const current = readBuilt();
   try {
-    writeBuilt({ ...current, sources: { ...current.sources, 'src/console/main.ts': 'an older content' } });
+    writeBuilt({ ...current, sources: { ...current.sources, 'src/console/main.ts': OLDER } });
     await assert.rejects(
       loadBrowserPages({ development: false, log: logger().log, root }),
       /the \/admin page's build \(.*admin\) is out of date: src\/console\/main\.ts changed since; run npm run build/,
     );
-    writeBuilt({ ...current, sources: { ...current.sources, 'src/console/screens/gone.ts': 'x' } });
+    writeBuilt({ ...current, sources: { ...current.sources, 'src/console/screens/gone.ts': OLDER } });
     await assert.rejects(loadBrowserPages({ development: false, log: logger().log, root }), /src\/console\/screens\/gone\.ts is gone/);
     rmSync(manifestPath);
     await assert.rejects(loadBrowserPages({ development: false, log: logger().log, root }), /out of date: it was never built/);
@@ -61,7 +63,7 @@ test('outside development, a build older than its sources stops the start naming
 
 test('in development, a build older than its sources is bundled again at the start, in one line of the log', async () => {
   const current = readBuilt();
-  writeBuilt({ ...current, sources: { ...current.sources, 'src/console/ui/dom.ts': 'an older content' } });
+  writeBuilt({ ...current, sources: { ...current.sources, 'src/console/ui/dom.ts': OLDER } });
   const { log, lines } = logger();
   const pages = await loadBrowserPages({ development: true, log, root });
   assert.deepEqual(

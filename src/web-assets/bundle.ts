@@ -1,7 +1,8 @@
 import { rmSync, renameSync, mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { build, type Metafile } from 'esbuild';
-import { hashSources, PROJECT_ROOT, WEB_BUILD_ROOT, type PageManifest } from './page-manifest.ts';
+import { stampSources } from '../built/sources.ts';
+import { PROJECT_ROOT, WEB_BUILD_ROOT, type PageManifest } from './page-manifest.ts';
 import { BROWSER_PAGES, type PageName } from './pages.ts';
 
 // A browser page's code bundled by esbuild: at `npm run build` (scripts/build-web.ts), and in
@@ -78,6 +79,6 @@ function manifestOf(metafile: Metafile, entry: string, stylesheet: string): Page
     stylesheet: basename(stylePath),
     preload: [...preload].map((path) => basename(path)),
     files: outputs.map(([path, output]) => ({ name: basename(path), ...(output.entryPoint ? { holds: output.entryPoint } : {}) })),
-    sources: hashSources([...Object.keys(metafile.inputs), THIS_FILE].sort()),
+    sources: stampSources([...Object.keys(metafile.inputs), THIS_FILE].sort()),
   };
 }

@@ -1,11 +1,11 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { firstChanged, PROJECT_ROOT, type SourceStamp } from '../built/sources.ts';
 
 // What a page's build (bundle.ts) leaves beside its files, and the one check of whether it is still
 // the build of the sources as they are now.
 
-export const PROJECT_ROOT = join(import.meta.dirname, '..', '..');
+export { PROJECT_ROOT };
 
 /** Where `npm run build` writes each page's files and manifest: build/web/<name>/. */
 export const WEB_BUILD_ROOT = join(PROJECT_ROOT, 'build', 'web');
@@ -18,24 +18,8 @@ export interface PageManifest {
   preload: string[];
   /** Every file of the build; `holds` names the module a file starts from (the entry, a screen). */
   files: { name: string; holds?: string }[];
-  /** Every source the build read (project-relative, packages included), with a hash of its content. */
-  sources: Record<string, string>;
-}
-
-/** Each source with a hash of its content as it is now; a source that cannot be read has none (''). */
-export function hashSources(paths: string[]): Record<string, string> {
-  return Object.fromEntries(paths.map((path) => [path, contentHash(path)]));
-}
-
-function contentHash(path: string): string {
-  try {
-    return createHash('sha256')
-      .update(readFileSync(join(PROJECT_ROOT, path)))
-      .digest('hex')
-      .slice(0, 32);
-  } catch {
-    return '';
-  }
+  /** Every source the build read (project-relative, packages included), as it was then (src/built/sources.ts). */
+  sources: Record<string, SourceStamp>;
 }
 
 /**
@@ -45,11 +29,7 @@ function contentHash(path: string): string {
  */
 export function outOfDate(manifest: PageManifest | undefined): string | undefined {
   if (!manifest) return 'it was never built';
-  for (const [path, hash] of Object.entries(manifest.sources)) {
-    const now = contentHash(path);
-    if (now !== hash) return now === '' ? `${path} is gone` : `${path} changed since`;
-  }
-  return undefined;
+  return firstChanged(manifest.sources);
 }
 
 /** The manifest of the build in `dir`, if there is one. */

@@ -30,6 +30,10 @@ export interface ServiceOptions {
   wrap?: (command: string[]) => string[];
   /** 'capture' (default) keeps stdout and stderr for the test; 'inherit' shows both; 'ignore' drops stdout (the log) and shows stderr. */
   output?: 'capture' | 'inherit' | 'ignore';
+  /** Another checkout of tenpo to run (its own src/, build/, content/): the benchmarks compare one with this. Default: this one. */
+  root?: string;
+  /** The script node runs, relative to the root; default src/main.ts (the benchmarks run what `npm start` runs). */
+  entry?: string;
 }
 
 export interface ServiceProcess {
@@ -77,7 +81,8 @@ export async function launchServiceProcess(options: ServiceOptions): Promise<Ser
   const env: Record<string, string> = { HOST: '127.0.0.1', PORT: String(port), ...options.env };
   const url = `http://127.0.0.1:${port}`;
   const output = options.output ?? 'capture';
-  const command = options.wrap ? options.wrap([process.execPath, 'src/main.ts']) : [process.execPath, 'src/main.ts'];
+  const node = [process.execPath, options.entry ?? 'src/main.ts'];
+  const command = options.wrap ? options.wrap(node) : node;
   let stdout = '';
   let stderr = '';
   let child!: ChildProcess;
@@ -85,7 +90,7 @@ export async function launchServiceProcess(options: ServiceOptions): Promise<Ser
 
   const launch = () => {
     child = spawn(command[0]!, command.slice(1), {
-      cwd: ROOT,
+      cwd: options.root ?? ROOT,
       // A group of its own, signalled as a whole: a wrapper such as runuser has the service as its
       // child, and a SIGKILL that reached only the wrapper would leave the service running.
       detached: true,
