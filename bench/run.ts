@@ -5,6 +5,7 @@ const SUITES: Record<string, () => Promise<{ run(): Promise<string[]> }>> = {
   catalog: () => import('./catalog.ts'),
   reservations: () => import('./reservations.ts'),
   search: () => import('./search.ts'),
+  'search-load': () => import('./search-load.ts'),
   'search-browser': () => import('./search-browser.ts'),
   'search-suggest': () => import('./search-suggest.ts'),
   subscriptions: () => import('./subscriptions.ts'),
@@ -16,6 +17,8 @@ const SUITES: Record<string, () => Promise<{ run(): Promise<string[]> }>> = {
   'keyword-log-flood': () => import('./keyword-log-flood.ts'),
   'slow-connections': () => import('./slow-connections.ts'),
   sustained: () => import('./sustained.ts'),
+  startup: () => import('./startup.ts'),
+  capacity: () => import('./capacity.ts'),
 };
 
 const chosen = process.argv.slice(2);

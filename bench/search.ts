@@ -10,7 +10,7 @@ import { createLogger } from '../src/log.ts';
 import { readContentSources } from '../src/search/content-sources.ts';
 import { parseContent } from '../src/search/content.ts';
 import { matchQuery } from '../src/search/query.ts';
-import { buildSearchIndex, type ContentDocument, type SearchIndex } from '../src/search/index-fields.ts';
+import type { ContentDocument, SearchIndex } from '../src/search/index-fields.ts';
 import { CACHE_ENTRIES } from '../src/search/routes.ts';
 import { MAX_RESULTS, normalizeQuery, searchSite } from '../src/search/search.ts';
 import { buildIndexFile } from '../src/search/prebuilt-index.ts';
@@ -18,12 +18,12 @@ import { startPostgres } from '../test/helpers/postgres.ts';
 import { startBareServer, type RecordedResponse } from './lib/bare-server.ts';
 import { compareServers } from './lib/compare.ts';
 import { load } from './lib/load.ts';
-import { cpuMilliseconds } from './lib/process-cpu.ts';
 import { printTable, verdict } from './lib/report.ts';
-import { makeCostlyQueries, makeQueries, seededRandom, writeCorpus } from './lib/search-corpus.ts';
+import { makeQueries, seededRandom, writeCorpus } from './lib/search-corpus.ts';
 import { startTenpo, type TenpoProcess } from './lib/tenpo-process.ts';
 
-// Site search and the keyword log:
+// Site search and the keyword log (streams of queries new to the process, and the costliest
+// queries, are bench/search-load.ts):
 // 1. GET /api/search with 200 distinct queries, over the sample and over a generated site of 5,000
 //    pages, under 50 connections against a bare node:http server sending the same bytes (as the
 //    catalog suite), and each query's first, uncached answer one at a time; and over the sample
@@ -31,9 +31,7 @@ import { startTenpo, type TenpoProcess } from './lib/tenpo-process.ts';
 //    holds the one asked: the cost of searching itself under load;
 // 2. the index of 5,000 pages: build time, file size, load time and heap in a fresh process, and
 //    each query's cost in this process: matching alone (MiniSearch), and the whole answer;
-// 3. the costliest queries: CPU per query by shape on the sample, and /healthz while 8
-//    connections send nothing but queries of 100 lone kanji;
-// 4. GET /api/keyword-logs (default 30-day window) with 1,000,000 entries, on SQLite and PostgreSQL.
+// 3. GET /api/keyword-logs (default 30-day window) with 1,000,000 entries, on SQLite and PostgreSQL.
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = 3;
@@ -48,7 +46,6 @@ const PORTS = {
   postgres: 18856,
   uncached: 18857,
   uncachedBare: 18858,
-  costly: 18859,
 };
 const UNCACHED_QUERIES = 3 * CACHE_ENTRIES;
 const KEPT_HEADERS = [
@@ -87,10 +84,6 @@ export async function run(): Promise<string[]> {
       PORTS.uncachedBare,
       true,
     );
-
-    // Before the corpus of 5,000 pages fills this process's heap, whose collections would land in them.
-    const costRows = measureCostlyQueries(buildSearchIndex(sample), makeCostlyQueries(sample, 30));
-    const worst = Math.max(...costRows.map((row) => row['max CPU ms']));
 
     const corpusDir = writeCorpus(join(dir, 'corpus'), sample, CORPUS_SIZE);
     const indexFacts = await measureIndex(corpusDir, join(dir, 'corpus-index.bin'));
@@ -150,30 +143,6 @@ export async function run(): Promise<string[]> {
         onSample.coldStartMs < 500,
         `${Math.round(onSample.coldStartMs)} ms`,
         '< 500 ms',
-      ),
-    );
-
-    const onCostly = await startTenpo({ DATABASE_URL: `sqlite:${join(dir, 'costly.db')}` }, { port: PORTS.costly });
-    const health = await measureHealthUnderCostlyLoad(
-      onCostly,
-      makeCostlyQueries(sample, UNCACHED_QUERIES, 17)['100 lone kanji/kana, spaced']!,
-    );
-    await onCostly.stop();
-    printTable(
-      'The costliest queries, 30 distinct of each shape, on the sample index in this process: CPU per whole answer (excerpt_length 500)',
-      costRows,
-    );
-    printTable(
-      `/healthz probed one request at a time while 8 connections send queries of 100 lone kanji/kana (${UNCACHED_QUERIES} distinct, none cached), ${SECONDS} s`,
-      [health.row],
-    );
-    verdicts.push(
-      verdict('costliest query on the sample, CPU per query', worst < 20, `${worst.toFixed(1)} ms`, '< 20 ms'),
-      verdict(
-        '/healthz p99 while 8 connections send 100-kanji queries',
-        health.p99 < 50,
-        `${health.p99.toFixed(1)} ms (max ${health.max.toFixed(1)})`,
-        '< 50 ms',
       ),
     );
 
@@ -289,63 +258,6 @@ function measureInProcess(index: SearchIndex, sample: ContentDocument[], queries
   };
   return { match: timed((query) => matchQuery(index, query, MAX_RESULTS)), answer: timed((query) => searchSite(index, query, 200)) };
 }
-
-/**
- * CPU of the thread answering (not wall time: the machine is shared; not the process's, which
- * counts the collector's helper threads too) for each whole answer, as a miss costs it, for 30
- * distinct queries of each shape after 3 not measured.
- */
-function measureCostlyQueries(index: SearchIndex, shapes: Record<string, string[]>) {
-  return Object.entries(shapes).map(([shape, queries]) => {
-    for (const query of queries.slice(0, 3)) searchSite(index, normalizeQuery(query), 500);
-    const costs = queries.map((query) => {
-      const normalized = normalizeQuery(query);
-      const started = process.threadCpuUsage();
-      searchSite(index, normalized, 500);
-      const used = process.threadCpuUsage(started);
-      return (used.user + used.system) / 1000;
-    });
-    return { shape, 'mean CPU ms': Math.round(mean(costs) * 100) / 100, 'max CPU ms': Math.round(Math.max(...costs) * 100) / 100 };
-  });
-}
-
-/** 8 connections of costly queries, and /healthz asked one request at a time meanwhile. */
-async function measureHealthUnderCostlyLoad(tenpo: TenpoProcess, queries: string[]) {
-  const requests = queries.map((q) => ({ path: `/api/search?q=${encodeURIComponent(q)}` }));
-  let loading = true;
-  const probes: number[] = [];
-  const probing = (async () => {
-    while (loading) {
-      const started = performance.now();
-      await getText(`${tenpo.url}/healthz`);
-      probes.push(performance.now() - started);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  })();
-  const cpuBefore = cpuMilliseconds(tenpo.child.pid!);
-  const loaded = await load({ url: tenpo.url, requests, connections: 8, seconds: SECONDS, shared: true });
-  const cpuPerRequest = (cpuMilliseconds(tenpo.child.pid!) - cpuBefore) / loaded.total;
-  loading = false;
-  await probing;
-  const p99 = percentile(probes, 0.99);
-  const max = Math.max(...probes);
-  return {
-    p99,
-    max,
-    row: {
-      'costly req/s': Math.round(loaded.requestsPerSecond),
-      'costly p99 ms': loaded.p99Ms,
-      'server CPU ms/req': Math.round(cpuPerRequest * 100) / 100,
-      'healthz probes': probes.length,
-      'healthz p50 ms': percentile(probes, 0.5),
-      'healthz p99 ms': p99,
-      'healthz max ms': Math.round(max * 10) / 10,
-      errors: loaded.errors + loaded.non2xx,
-    },
-  };
-}
-
-const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
 
 async function measureKeywordLogs(dialect: 'sqlite' | 'postgres', dir: string) {
   const cluster = dialect === 'postgres' ? await startPostgres({ durable: true }) : undefined;

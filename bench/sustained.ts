@@ -1,13 +1,12 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readContentSources } from '../src/search/content-sources.ts';
-import { parseContent } from '../src/search/content.ts';
 import { startPostgres } from '../test/helpers/postgres.ts';
 import { deliveringTo, startCountingReceiver, type CountingReceiver } from './lib/counting-receiver.ts';
-import { runMixedLoad, type Endpoint, type LoadCall, type MixedLoadResult } from './lib/mixed-load.ts';
+import { runMixedLoad, type Endpoint, type MixedLoadResult } from './lib/mixed-load.ts';
 import { printTable, verdict } from './lib/report.ts';
-import { makeQueries, seededRandom } from './lib/search-corpus.ts';
+import { seededRandom } from './lib/search-corpus.ts';
+import { shopTraffic } from './lib/shop-traffic.ts';
 import { startTenpo, type TenpoProcess } from './lib/tenpo-process.ts';
 
 // Sustained mixed traffic against one service process, on SQLite and on PostgreSQL: 50 connections
@@ -28,12 +27,6 @@ const CONNECTIONS = 50;
 const PORTS = { sqlite: 18891, postgres: 18892, receiver: 18893 };
 const TOKEN = 'bench-admin-token';
 const RSS_TOLERANCE = 0.2;
-
-interface Product {
-  slug: string;
-  name: string;
-  tags: string[];
-}
 
 export async function run(): Promise<string[]> {
   const receiver = await startCountingReceiver(PORTS.receiver);
@@ -68,7 +61,7 @@ async function runOn(store: string, databaseUrl: string, port: number, receiver:
   );
   try {
     const random = seededRandom(20260307);
-    const endpoints = shopTraffic(random);
+    const endpoints = shopTraffic(random, TOKEN);
     const rss = sampleRss(tenpo);
     const warmUp = await warmUpUntilSettled(tenpo.url, endpoints, random, rss);
     const rssAfterWarmUp = rss.now();
@@ -131,118 +124,6 @@ async function runOn(store: string, databaseUrl: string, port: number, receiver:
   } finally {
     await tenpo.stop();
   }
-}
-
-/**
- * The shop's traffic, by weight out of 100: shoppers browsing the catalog and searching (80), reserving
- * and signing up for restocks (15), staff in the admin console (5: status moves 2.5, lists 2, the
- * dashboard 0.5, whose aggregates over every search logged are the heaviest request of all). Varied
- * enough that caches do not answer everything: 200 catalog queries, 300 search queries, new
- * customers, moves of real reservations.
- */
-function shopTraffic(random: () => number): Endpoint[] {
-  const products = JSON.parse(readFileSync('data/products.json', 'utf8')) as Product[];
-  const pick = <T>(items: T[]) => items[Math.floor(random() * items.length)]!;
-  const tags = [...new Set(products.flatMap((p) => p.tags))];
-  const words = [...new Set(products.flatMap((p) => p.name.split(/\s+/)).filter((w) => w.length >= 3))];
-  const catalogPaths = Array.from({ length: 200 }, (_, i) => {
-    const query = [
-      () => `tag=${pick(tags)}`,
-      () => `tag=${pick(tags)}&tag=${pick(tags)}`,
-      () => `q=${encodeURIComponent(pick(words))}`,
-      () => `q=${encodeURIComponent(pick(words).slice(0, 3))}&tag=${pick(tags)}`,
-      () => `page=${1 + Math.floor(random() * 4)}&per_page=20`,
-    ][i % 5]!();
-    return `/api/products?${query}`;
-  });
-  const searchPaths = makeQueries(parseContent(readContentSources('content')), 300).map((q) => `/api/search?q=${encodeURIComponent(q)}`);
-  const admin = { authorization: `Bearer ${TOKEN}` };
-  const statuses = ['pending', 'confirmed', 'fulfilled', 'cancelled'];
-  const restockProducts = products.slice(0, 10).map((p) => p.slug);
-
-  // Reservations the staff can move, each out of the pool while a move is under way (a second move
-  // of the same one at the same time could rightly be refused).
-  const movable: { id: string; productSlug: string; status: string }[] = [];
-  const moving = new Map<string, { id: string; productSlug: string; status: string }>();
-  const nextStatus = (status: string) =>
-    ({ pending: 'confirmed', confirmed: random() < 0.2 ? 'cancelled' : 'fulfilled', fulfilled: 'confirmed', cancelled: 'pending' })[
-      status
-    ]!;
-  let customer = 0;
-
-  return [
-    { name: 'GET /api/products', weight: 40, next: () => ({ method: 'GET', path: pick(catalogPaths) }) },
-    { name: 'GET /api/search', weight: 40, next: () => ({ method: 'GET', path: pick(searchPaths) }) },
-    {
-      name: 'POST /api/reservation',
-      weight: 10,
-      next: () => ({
-        method: 'POST',
-        path: '/api/reservation',
-        body: { name: `負荷 太郎 ${++customer}`, email: `buyer${customer}@example.com`, productSlug: pick(products).slug },
-      }),
-      answered: (call: LoadCall, body: string) => {
-        if (movable.length < 5_000)
-          movable.push({
-            id: JSON.parse(body).reservationId,
-            productSlug: (call.body as { productSlug: string }).productSlug,
-            status: 'pending',
-          });
-      },
-    },
-    {
-      name: 'POST /api/notify',
-      weight: 5,
-      // Some addresses sign up again: answered with their existing subscription.
-      next: () => ({
-        method: 'POST',
-        path: '/api/notify',
-        body: { email: `waiting${Math.floor(random() * 20_000)}@example.com`, productSlug: pick(restockProducts) },
-      }),
-    },
-    {
-      name: 'POST /api/admin-reservations-list',
-      weight: 1.2,
-      next: () => ({
-        method: 'POST',
-        path: '/api/admin-reservations-list',
-        headers: admin,
-        body: { productSlug: pick(products).slug, status: pick(statuses) },
-      }),
-    },
-    {
-      name: 'POST /api/admin-reservations-status',
-      weight: 2.5,
-      next: () => {
-        if (movable.length === 0) return undefined;
-        const [reservation] = movable.splice(Math.floor(random() * movable.length), 1);
-        const status = nextStatus(reservation!.status);
-        moving.set(reservation!.id, { ...reservation!, status });
-        return {
-          method: 'POST',
-          path: '/api/admin-reservations-status',
-          headers: admin,
-          body: { id: reservation!.id, productSlug: reservation!.productSlug, status, notes: `→ ${status}` },
-        };
-      },
-      answered: (call: LoadCall) => {
-        const id = (call.body as { id: string }).id;
-        movable.push(moving.get(id)!);
-        moving.delete(id);
-      },
-      failed: (call: LoadCall) => moving.delete((call.body as { id: string }).id),
-    },
-    {
-      name: 'POST /api/admin-notify-list',
-      weight: 0.8,
-      next: () => ({ method: 'POST', path: '/api/admin-notify-list', headers: admin, body: { productSlug: pick(restockProducts) } }),
-    },
-    {
-      name: 'POST /api/admin-dashboard-stats',
-      weight: 0.5,
-      next: () => ({ method: 'POST', path: '/api/admin-dashboard-stats', headers: admin, body: {} }),
-    },
-  ];
 }
 
 /** The traffic in 5 s rounds until RSS has settled (see the top of the file). */

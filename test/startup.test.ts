@@ -175,7 +175,7 @@ test('SIGTERM lets a request in flight finish, refuses new connections, then exi
 
 test('npm start runs the service from its bundle, and `node src/main.ts` runs the same bundle while it is current', async () => {
   const start = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start;
-  assert.equal(start, 'node build/service/main.js');
+  assert.match(start, /^node (--\S+ )*build\/service\/main\.js$/);
   for (const entry of ['build/service/main.js', 'src/main.ts']) {
     const service = await startServiceProcess({ env: { DATABASE_URL: `sqlite:${join(dir, `${Math.random()}.db`)}` }, entry });
     await service.stop();

@@ -49,6 +49,8 @@ export async function runMixedLoad(options: {
   endpoints: Endpoint[];
   connections: number;
   seconds: number;
+  /** Stop after this many requests, if the time has not run out first. */
+  requests?: number;
   random: () => number;
   headers?: Record<string, string>;
 }): Promise<MixedLoadResult> {
@@ -110,9 +112,10 @@ export async function runMixedLoad(options: {
 
   const deadline = performance.now() + options.seconds * 1000;
   const started = performance.now();
+  let begun = 0;
   await Promise.all(
     Array.from({ length: options.connections }, async () => {
-      while (performance.now() < deadline) {
+      while (performance.now() < deadline && begun++ < (options.requests ?? Number.POSITIVE_INFINITY)) {
         const [endpoint, call] = choose();
         const result = results.get(endpoint)!;
         const sent = performance.now();

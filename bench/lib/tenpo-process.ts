@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { launchServiceProcess } from '../../test/helpers/service-process.ts';
+import { startCommand } from './checkouts.ts';
 
 export interface TenpoProcess {
   url: string;
@@ -11,16 +12,24 @@ export interface TenpoProcess {
 }
 
 /**
- * Starts `node src/main.ts` as its own process (as `npm start` would; test/helpers/service-process.ts)
- * with the given environment, and waits until /healthz answers 200. Logs go to /dev/null unless
+ * Starts tenpo as `npm start` would (the script it names, test/helpers/service-process.ts) in its
+ * own process, from this checkout or from `root` (another checkout, bench/lib/checkouts.ts), with
+ * the given environment, and waits until /healthz answers 200. Logs go to /dev/null unless
  * TENPO_BENCH_LOGS is set; stderr is shown.
  */
-export async function startTenpo(env: Record<string, string> & { DATABASE_URL: string }, options: { port: number }): Promise<TenpoProcess> {
+export async function startTenpo(
+  env: Record<string, string> & { DATABASE_URL: string },
+  options: { port: number; root?: string },
+): Promise<TenpoProcess> {
+  const { flags, script } = startCommand(options.root);
   const started = performance.now();
   const service = await launchServiceProcess({
     env: { PREORDER_API_TOKEN: 'bench-admin-token', ...env },
     port: options.port,
     output: process.env.TENPO_BENCH_LOGS ? 'inherit' : 'ignore',
+    root: options.root,
+    entry: script,
+    wrap: ([node, ...rest]) => [node!, ...flags, ...rest],
   });
   await service.ready();
   return {

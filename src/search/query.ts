@@ -1,8 +1,8 @@
 import type { Query, SearchOptions } from 'minisearch';
 import { codePointLength } from '../text/code-points.ts';
 import { normalize } from '../text/normalize.ts';
-import { isJapaneseTerm, textRuns, tokenize, type TextRun } from '../text/tokenize.ts';
-import { matchAll, type Match } from './run-matches.ts';
+import { bigrams, isJapaneseTerm, textRuns, tokenize, type TextRun } from '../text/tokenize.ts';
+import { matchAll, type Compound, type Match, type Word } from './run-matches.ts';
 import { useFastLookups } from './term-lookups.ts';
 import { synonymsOf } from './synonyms.ts';
 import { FIELD_BOOSTS, type SearchIndex } from './index-fields.ts';
@@ -69,14 +69,7 @@ export function matchQuery(index: SearchIndex, query: string, limit: number): Qu
   if (runs.length === 0) return { total: 0, hits: [], targets: { words: new Set(), japanese } };
 
   useFastLookups(index.miniSearch);
-  let results = ranked(
-    index,
-    matchAll(
-      index.miniSearch,
-      runs.map((run) => ({ key: run.text, query: () => runQuery(run) })),
-      SEARCH_OPTIONS,
-    ),
-  );
+  let results = ranked(index, matchAll(index.miniSearch, runs.map(runWord), SEARCH_OPTIONS));
   const synonyms = runs.map((run) => synonymsOf(index.synonyms, run.text));
   if (synonyms.some((words) => words.length > 0)) {
     results = results.concat(throughSynonyms(index, runs, synonyms, results));
@@ -113,8 +106,8 @@ const SYNONYM_WEIGHT = 0.5;
  * `egg`); a Japanese one by its bigrams, as any Japanese run.
  */
 function throughSynonyms(index: SearchIndex, runs: TextRun[], synonyms: string[][], withWords: Match[]): Match[] {
-  const words = runs.map((run, i) => {
-    if (synonyms[i]!.length === 0) return { key: run.text, query: () => runQuery(run) };
+  const words = runs.map((run, i): Word | Compound => {
+    if (synonyms[i]!.length === 0) return runWord(run);
     const query = (): Query => {
       // Inside an OR each alternative must AND its own terms (a Japanese run's bigrams).
       const asTyped = runQuery(run);
@@ -129,6 +122,17 @@ function throughSynonyms(index: SearchIndex, runs: TextRun[], synonyms: string[]
   const more = matchAll(index.miniSearch, words, SEARCH_OPTIONS).filter((result) => !found.has(result.id));
   for (const result of more) result.score = Math.min(result.score * SYNONYM_WEIGHT, ceiling);
   return ranked(index, more);
+}
+
+/**
+ * A run as matchAll finds it: a Japanese run of two bigrams or more by its bigrams, each once
+ * (MiniSearch ANDs a query's terms, after SEARCH_OPTIONS.tokenize), any other run as one query.
+ */
+function runWord(run: TextRun): Word | Compound {
+  const word = { key: run.text, query: () => runQuery(run) };
+  if (run.kind !== 'japanese') return word;
+  const parts = [...new Set(bigrams(run.text))];
+  return parts.length < 2 ? word : { key: run.text, parts: parts.map((bigram) => ({ key: bigram, query: () => bigram })) };
 }
 
 function runQuery(run: TextRun): Query {

@@ -41,16 +41,33 @@ interface Kept {
 
 const keptByIndex = new WeakMap<MiniSearch, Kept>();
 
+/** A query MiniSearch runs, under a key that names it: equal keys must mean equal queries. */
+export interface Word {
+  key: string;
+  query: () => Query;
+}
+
 /**
- * The documents matching every one of `words`: each is a query MiniSearch runs with `options`
- * (combineWith AND), under a key that names it: equal keys must mean equal queries, and every call
- * on one index passes the same options.
+ * A word whose matches are those of all its parts (two or more), as MiniSearch finds a query of
+ * several terms: a Japanese run, the AND of its bigrams, each found and kept on its own, and the
+ * run kept too. A new run is mostly made of bigrams asked before (a slice of a page's text is), so
+ * it costs no lookup.
  */
-export function matchAll(miniSearch: MiniSearch, words: { key: string; query: () => Query }[], options: SearchOptions): Match[] {
+export interface Compound {
+  key: string;
+  parts: Word[];
+}
+
+/**
+ * The documents matching every one of `words`, each found as MiniSearch runs it with `options`
+ * (combineWith AND); every call on one index passes the same options.
+ */
+export function matchAll(miniSearch: MiniSearch, words: (Word | Compound)[], options: SearchOptions): Match[] {
   const internals = miniSearch as unknown as Internals;
   let kept = keptByIndex.get(miniSearch);
   if (!kept) keptByIndex.set(miniSearch, (kept = { words: new Map(), matches: 0 }));
-  const raws = words.map(({ key, query }) => wordMatches(kept, key, () => internals.executeQuery(query(), options)));
+  const find = ({ key, query }: Word) => wordMatches(kept, key, () => internals.executeQuery(query(), options));
+  const raws = words.map((word) => ('parts' in word ? wordMatches(kept, word.key, () => word.parts.map(find).reduce(and)) : find(word)));
   const combined = raws.length === 0 ? new Map() : raws.reduce(and);
   // As MiniSearch's search() makes its results of the combination.
   const matches: Match[] = [];

@@ -13,9 +13,13 @@ import { JAPANESE } from '../text/tokenize.ts';
  * - `get` (a query term as it is): a hash map of every term;
  * - `atPrefix` (a word's longer forms, a character's bigrams): the root's child is found by its
  *   first UTF-16 unit (siblings in a radix tree never share one), the rest as the tree does;
- * - `fuzzyGet` for a word (no Japanese character, no surrogate): the walk over the terms that are
- *   not all Japanese. A term made only of Japanese characters shares no UTF-16 unit with such a
- *   word, so its distance is at least the word's length, always beyond the fuzziness query.ts allows;
+ * - `fuzzyGet` for a word (no Japanese character, no surrogate): the terms that are not all
+ *   Japanese (a term made only of Japanese characters shares no UTF-16 unit with such a word, so
+ *   its distance is at least the word's length, always beyond the fuzziness query.ts allows). One
+ *   edit away (words of 5 to 9 characters, the typo a shopper makes): the terms that share a form
+ *   with one character deleted with it (itself included), each checked to be one edit away, as
+ *   Levenshtein's distance counts them; walking the tree of those terms with a Levenshtein matrix
+ *   was the largest part of a search for a word with a typo. Further: that walk;
  * - `fuzzyGet` for one UTF-16 unit at distance 1 (a lone Japanese character, see query.ts
  *   characterQuery): the terms of two units that hold it, and itself. The walk also finds every
  *   other term of one unit (one substitution away); characterQuery's boostDocument drops those, as
@@ -48,6 +52,7 @@ export function useFastLookups(miniSearch: MiniSearch): void {
   }
   const rank = new Map([...order.keys()].map((term, position) => [term, position]));
   const byRank = (a: [string, unknown], b: [string, unknown]) => rank.get(a[0])! - rank.get(b[0])!;
+  let oneEdit: Map<string, string[]> | undefined;
 
   terms.get = (key) => order.get(key);
 
@@ -72,10 +77,70 @@ export function useFastLookups(miniSearch: MiniSearch): void {
       return new Map((short.get(key) ?? []).map(([term, data]) => [term, [data, term === key ? 0 : 1]]));
     }
     if (maxDistance < key.length && !SURROGATE.test(key) && !JAPANESE_CHARACTER.test(key)) {
+      if (maxDistance === 1 && key.length >= MIN_ONE_EDIT_KEY) {
+        oneEdit ??= deletionNeighbours(words.keys());
+        const found: [string, [TermData, number]][] = [];
+        const seen = new Set<string>();
+        for (const form of withOneDeleted(key)) {
+          for (const term of oneEdit.get(form) ?? []) {
+            if (seen.has(term)) continue;
+            seen.add(term);
+            const distance = term === key ? 0 : oneEditApart(term, key) ? 1 : 2;
+            if (distance <= 1) found.push([term, [order.get(term)!, distance]]);
+          }
+        }
+        return new Map(found.sort(byRank));
+      }
       return new Map([...words.fuzzyGet(key, maxDistance)].sort(byRank));
     }
     return walk(key, maxDistance);
   };
+}
+
+/**
+ * Keys from this length on are looked up one edit away through deletionNeighbours (shorter ones are
+ * not fuzzy at all in query.ts), so a term within one edit of them has at least one character less.
+ */
+const MIN_ONE_EDIT_KEY = 5;
+
+/**
+ * Each form of the terms (of MIN_ONE_EDIT_KEY - 1 characters or more) with one character deleted,
+ * and the term itself, to the terms it is made from. Two strings are at most one edit apart only
+ * when they share such a form (a substitution deletes the same position from both, an insertion
+ * is the other's deletion), so these are every term one edit away, and some that are not.
+ */
+function deletionNeighbours(terms: Iterable<string>): Map<string, string[]> {
+  const neighbours = new Map<string, string[]>();
+  for (const term of terms) {
+    if (term.length < MIN_ONE_EDIT_KEY - 1) continue;
+    for (const form of withOneDeleted(term)) {
+      const list = neighbours.get(form);
+      if (list) list.push(term);
+      else neighbours.set(form, [term]);
+    }
+  }
+  return neighbours;
+}
+
+/** The word itself, and each distinct form of it with one UTF-16 unit deleted. */
+function withOneDeleted(word: string): Set<string> {
+  const forms = new Set([word]);
+  for (let i = 0; i < word.length; i++) forms.add(word.slice(0, i) + word.slice(i + 1));
+  return forms;
+}
+
+/** Whether two different strings are one substitution, insertion or deletion apart (in UTF-16 units). */
+function oneEditApart(a: string, b: string): boolean {
+  if (a.length === b.length) {
+    let differences = 0;
+    for (let i = 0; i < a.length; i++) if (a.charCodeAt(i) !== b.charCodeAt(i) && ++differences > 1) return false;
+    return differences === 1;
+  }
+  const [longer, shorter] = a.length > b.length ? [a, b] : [b, a];
+  if (longer.length !== shorter.length + 1) return false;
+  let i = 0;
+  while (i < shorter.length && longer.charCodeAt(i) === shorter.charCodeAt(i)) i++;
+  return longer.slice(i + 1) === shorter.slice(i);
 }
 
 /** Every term with its data, in the order MiniSearch's fuzzy walk visits them (its tree's key order). */

@@ -1,0 +1,97 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { onBothStores } from './lib/both-stores.ts';
+import { checkouts } from './lib/checkouts.ts';
+import { deliveringTo, startCountingReceiver } from './lib/counting-receiver.ts';
+import { runMixedLoad } from './lib/mixed-load.ts';
+import { cpuMilliseconds } from './lib/process-cpu.ts';
+import { printTable, verdict } from './lib/report.ts';
+import { seededRandom } from './lib/search-corpus.ts';
+import { consoleFirstVisit, shopTraffic } from './lib/shop-traffic.ts';
+import { startTenpo } from './lib/tenpo-process.ts';
+
+// How much shop one process serves, the figure a deployment is sized by (docs/operations.md): the
+// shop's traffic (catalog, search, reservations, restock signups, admin lists and moves, the
+// dashboard, and staff opening the console for the first time; bench/lib/shop-traffic.ts), with
+// every message delivered to a local receiver meanwhile, from more and more connections (each one
+// request at a time) for 10 s each, until the p99 of all requests passes 50 ms. Reported per step:
+// req/s, p50/p99, and the CPU the service process used, in cores; the capacity is the req/s of the
+// last step under 50 ms, and per core that divided by the cores it used. On SQLite and on
+// PostgreSQL (durable, fsync on), for this checkout and the one TENPO_BENCH_BEFORE names.
+// Ports 18921-18923.
+
+const STEPS = [1, 2, 4, 8, 16, 32, 64];
+const SECONDS = Number(process.env.BENCH_CAPACITY_SECONDS ?? 10);
+const P99_LIMIT_MS = 50;
+const PORTS = { service: 18921, receiver: 18923 };
+const TOKEN = 'bench-admin-token';
+
+export async function run(): Promise<string[]> {
+  const receiver = await startCountingReceiver(PORTS.receiver);
+  const dir = mkdtempSync(join(tmpdir(), 'tenpo-bench-capacity-'));
+  const verdicts: string[] = [];
+  const summary: Record<string, string | number>[] = [];
+  try {
+    await onBothStores('capacity', async (store, databaseUrl) => {
+      for (const checkout of checkouts()) {
+        const url = store === 'sqlite' ? `sqlite:${join(dir, `${checkout.label}.db`)}` : databaseUrl;
+        const tenpo = await startTenpo(
+          { DATABASE_URL: url, RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'warn', ...deliveringTo(receiver.url, ['reservation', 'restock']) },
+          { port: PORTS.service, root: checkout.root },
+        );
+        const random = seededRandom(20260311);
+        const endpoints = [...shopTraffic(random, TOKEN), await consoleFirstVisit(tenpo.url, 2)];
+        await runMixedLoad({ url: tenpo.url, endpoints, connections: 8, seconds: 5, random }); // warm-up
+        const rows = [];
+        let capacity: { connections: number; rps: number; cores: number; p99: number } | undefined;
+        for (const connections of STEPS) {
+          const cpuBefore = cpuMilliseconds(tenpo.child.pid!);
+          const result = await runMixedLoad({ url: tenpo.url, endpoints, connections, seconds: SECONDS, random });
+          const cores = (cpuMilliseconds(tenpo.child.pid!) - cpuBefore) / (result.seconds * 1000);
+          const rps = result.total / result.seconds;
+          const p99 = result.overall.percentile(99) / 1000;
+          rows.push({
+            connections,
+            'req/s': Math.round(rps),
+            'p50 ms': Math.round(result.overall.percentile(50) / 100) / 10,
+            'p99 ms': Math.round(p99 * 10) / 10,
+            'service cores': cores.toFixed(2),
+            'req/s per core': Math.round(rps / cores),
+            errors: result.errors,
+          });
+          if (p99 > P99_LIMIT_MS) break;
+          capacity = { connections, rps, cores, p99 };
+        }
+        await tenpo.stop();
+        printTable(
+          `${store}, ${checkout.label}: the shop's traffic from more and more connections, ${SECONDS} s each, until p99 passes ${P99_LIMIT_MS} ms`,
+          rows,
+        );
+        summary.push({
+          store,
+          checkout: checkout.label,
+          connections: capacity?.connections ?? 0,
+          'req/s at p99 ≤ 50 ms': Math.round(capacity?.rps ?? 0),
+          'p99 ms': capacity ? Math.round(capacity.p99 * 10) / 10 : '',
+          'service cores': capacity?.cores.toFixed(2) ?? '',
+          'req/s per core': capacity ? Math.round(capacity.rps / capacity.cores) : 0,
+        });
+        if (checkout.label === 'now')
+          verdicts.push(
+            verdict(
+              `capacity on ${store} at p99 ≤ ${P99_LIMIT_MS} ms (informational: docs/operations.md)`,
+              true,
+              capacity ? `${Math.round(capacity.rps)} req/s, ${Math.round(capacity.rps / capacity.cores)} per core of the service` : 'none',
+              'none set',
+            ),
+          );
+      }
+    });
+  } finally {
+    await receiver.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  printTable(`Capacity: the last step with p99 ≤ ${P99_LIMIT_MS} ms`, summary);
+  return verdicts;
+}
