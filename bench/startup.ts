@@ -148,7 +148,7 @@ async function memoryPerPage(checkout: Checkout, contentDir: string, indexPath: 
   const env = buildIndex(checkout, contentDir, indexPath);
   const tenpo = await startTenpo(
     { DATABASE_URL: `sqlite:${join(dir, `${checkout.label}-large.db`)}`, ...env },
-    { port: PORTS.large, root: checkout.root },
+    { port: PORTS.large, root: checkout.root, readyWithinMs: 300_000 },
   );
   try {
     await settle();

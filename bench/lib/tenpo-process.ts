@@ -19,7 +19,7 @@ export interface TenpoProcess {
  */
 export async function startTenpo(
   env: Record<string, string> & { DATABASE_URL: string },
-  options: { port: number; root?: string },
+  options: { port: number; root?: string; readyWithinMs?: number },
 ): Promise<TenpoProcess> {
   const { flags, script } = startCommand(options.root);
   const started = performance.now();
@@ -31,7 +31,7 @@ export async function startTenpo(
     entry: script,
     wrap: ([node, ...rest]) => [node!, ...flags, ...rest],
   });
-  await service.ready();
+  await service.ready(options.readyWithinMs);
   return {
     url: service.url,
     coldStartMs: performance.now() - started,

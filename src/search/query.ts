@@ -21,8 +21,8 @@ import { FIELD_BOOSTS, type SearchIndex } from './index-fields.ts';
  * A word in a synonym group also finds the pages with the group's other words, after all those
  * with the words as typed (throughSynonyms).
  *
- * Only the first MAX_QUERY_WORDS runs count: each run is a lookup of its own, so this
- * bounds what one query can cost (100 lone kanji took ~110 ms of CPU).
+ * Only the first MAX_QUERY_WORDS runs count: each run is a lookup of its own, so this bounds what
+ * one query can cost (100 lone kanji took ~110 ms of CPU before it).
  *
  * MiniSearch scores: BM25+ per field with FIELD_BOOSTS, prefix and fuzzy matches weighted down by
  * its defaults. Equal scores go to the newer page.

@@ -2,15 +2,16 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Query, SearchOptions } from 'minisearch';
 import { normalize } from '../text/normalize.ts';
-import { textRuns, tokenize } from '../text/tokenize.ts';
+import { bigrams, isJapaneseTerm, textRuns, tokenize } from '../text/tokenize.ts';
 import { readContentSources } from './content-sources.ts';
 import { parseContent } from './content.ts';
 import { buildSearchIndex, FIELD_BOOSTS } from './index-fields.ts';
-import { matchAll } from './run-matches.ts';
+import { matchAll, type Compound, type Word } from './run-matches.ts';
 
 // Keeping each word's matches must not move a score: matchAll against MiniSearch's own search of
 // the whole query, on a copy of the index that keeps nothing, for queries asked in two orders (so
-// a word is combined both fresh and kept, first and later in a query).
+// a word is combined both fresh and kept, first and later in a query), Japanese words found whole
+// or as the AND of their bigrams kept one by one.
 
 const OPTIONS: SearchOptions = { combineWith: 'AND', boost: FIELD_BOOSTS, tokenize, prefix: (term) => term.length >= 2, fuzzy: 0.2 };
 
@@ -28,13 +29,15 @@ test('the matches of every word, kept or not, combine exactly as MiniSearch comb
     run.length > 5 ? run.slice(0, 2) + run.slice(3) : run[0]!,
   ]);
   let matched = 0;
-  for (const query of [...queries, ...queries.toReversed()]) {
+  for (const [n, query] of [...queries, ...queries.toReversed()].entries()) {
     const words = textRuns(normalize(query)).map((run) => run.text);
-    const found = matchAll(
-      kept,
-      words.map((word) => ({ key: word, query: (): Query => word })),
-      OPTIONS,
-    );
+    // A Japanese word as one query, or (every other query) as the AND of its bigrams kept one by one.
+    const asParts = (word: string): Word | Compound => {
+      const parts = [...new Set(bigrams(word))];
+      if (n % 2 === 0 || !isJapaneseTerm(word) || parts.length < 2) return { key: word, query: (): Query => word };
+      return { key: word, parts: parts.map((part) => ({ key: part, query: (): Query => part })) };
+    };
+    const found = matchAll(kept, words.map(asParts), OPTIONS);
     const expected = plain.search({ queries: words }, OPTIONS);
     const byId = (a: { id: number }, b: { id: number }) => a.id - b.id;
     assert.deepEqual(

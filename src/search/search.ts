@@ -31,15 +31,17 @@ export const MAX_EXCERPT_LENGTH = 500;
 export const MAX_RESULTS = 50;
 
 /**
- * The query as the search answers it, and as the response and the keyword log show it: NFKC, trimmed,
+ * The query as search answers it, and as the response and the keyword log show it: NFKC, trimmed,
  * inner whitespace collapsed, cut to 200 code points.
  */
 export function normalizeQuery(q: string): string {
   const collapsed = q.normalize('NFKC').trim().replace(/\s+/g, ' ');
+  // Code points never outnumber UTF-16 units: a query this short is not cut.
+  if (collapsed.length <= MAX_QUERY_LENGTH) return collapsed;
   return Array.from(collapsed).slice(0, MAX_QUERY_LENGTH).join('').trimEnd();
 }
 
-/** An integer clamped into 50..500; absent or not a number → 200. A fraction is cut. */
+/** The excerpt length asked for: an integer clamped into 50..500; absent or not a number → 200. A fraction is cut. */
 export function clampExcerptLength(length: number | undefined): number {
   if (length === undefined || !Number.isFinite(length)) return DEFAULT_EXCERPT_LENGTH;
   return Math.min(Math.max(Math.trunc(length), MIN_EXCERPT_LENGTH), MAX_EXCERPT_LENGTH);

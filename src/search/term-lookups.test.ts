@@ -40,9 +40,15 @@ test('over the sample content, every lookup query.ts makes answers as the walk d
       .filter((term) => /^[a-z0-9]{5,}$/.test(term))
       .flatMap((term): [string, number][] => {
         const distance = Math.floor(term.length * 0.2);
+        // As typed, and with typos: a letter deleted and another changed, one inserted, one
+        // deleted, one changed, two swapped (two edits, which one-edit lookups must not find).
         return [
           [term, distance],
           [`${term.slice(0, 2)}${term.slice(3, -1)}q`, distance],
+          [`${term.slice(0, 3)}e${term.slice(3)}`, distance],
+          [`${term.slice(0, 1)}${term.slice(2)}`, distance],
+          [`${term.slice(0, -1)}a`, distance],
+          [`${term.slice(1, 2)}${term.slice(0, 1)}${term.slice(2)}`, distance],
         ];
       });
     return [...units, ...words, ['ないもの', 1], ['zzzzz', 1], ['zzzzzzzzzz', 2]];
