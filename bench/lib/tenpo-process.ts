@@ -31,7 +31,13 @@ export async function startTenpo(
     entry: script,
     wrap: ([node, ...rest]) => [node!, ...flags, ...rest],
   });
-  await service.ready(options.readyWithinMs);
+  try {
+    await service.ready(options.readyWithinMs);
+  } catch (error) {
+    // One that never answered must not hold the port for the next.
+    if (service.child.exitCode === null) await service.kill();
+    throw error;
+  }
   return {
     url: service.url,
     coldStartMs: performance.now() - started,
