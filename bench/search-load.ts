@@ -1,18 +1,18 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readContentSources } from '../src/search/content-sources.ts';
 import { parseContent } from '../src/search/content.ts';
 import { buildSearchIndex, type SearchIndex } from '../src/search/index-fields.ts';
 import { normalizeQuery, searchSite } from '../src/search/search.ts';
-import { startBareServer, type RecordedResponse } from './lib/bare-server.ts';
+import { recordResponse, SEARCH_HEADERS, startBareServer, type RecordedResponse } from './lib/bare-server.ts';
 import { checkouts, type Checkout } from './lib/checkouts.ts';
 import { load, type LoadResult } from './lib/load.ts';
 import { cpuMilliseconds } from './lib/process-cpu.ts';
 import { printTable, verdict } from './lib/report.ts';
 import { makeCostlyQueries, makeNewWordQueries, makeWordQueries } from './lib/search-corpus.ts';
 import { startTenpo, type TenpoProcess } from './lib/tenpo-process.ts';
+import { getText, median, percentile } from './lib/stats.ts';
 
 // Search as a running shop sees it, for this checkout (and the one TENPO_BENCH_BEFORE names,
 // bench/lib/checkouts.ts, in the same rounds):
@@ -33,15 +33,6 @@ const BARE_ANSWERS = 20_000;
 const COMPARED = 2_000;
 const COSTLY_QUERIES = 300;
 const PORTS = { now: 18941, before: 18942, bare: 18943, record: 18944, worst: 18945 };
-const KEPT_HEADERS = [
-  'content-type',
-  'content-length',
-  'etag',
-  'cache-control',
-  'access-control-allow-origin',
-  'access-control-expose-headers',
-  'x-request-id',
-];
 
 export async function run(): Promise<string[]> {
   const dir = mkdtempSync(join(tmpdir(), 'tenpo-bench-search-load-'));
@@ -172,9 +163,7 @@ async function record(tenpo: TenpoProcess, paths: string[]): Promise<Map<string,
     Array.from({ length: 16 }, async () => {
       while (next < paths.length) {
         const path = paths[next++]!;
-        const response = await fetch(tenpo.url + path);
-        const headers = Object.fromEntries([...response.headers].filter(([name]) => KEPT_HEADERS.includes(name)));
-        recorded.set(path, { status: response.status, headers, body: Buffer.from(await response.arrayBuffer()).toString('base64') });
+        recorded.set(path, await recordResponse(await fetch(tenpo.url + path), SEARCH_HEADERS));
       }
     }),
   );
@@ -290,27 +279,4 @@ async function healthUnderLoad(tenpo: TenpoProcess, paths: string[]) {
   loading = false;
   await probing;
   return { loaded, cpuPerRequest, probes };
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return Math.round(sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]! * 10) / 10;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
-
-function getText(url: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    request(url, (response) => {
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk) => (text += chunk));
-      response.on('end', () => resolve(text));
-    })
-      .on('error', reject)
-      .end();
-  });
 }

@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseDatabaseUrl } from '../src/config.ts';
@@ -15,12 +14,13 @@ import { CACHE_ENTRIES } from '../src/search/routes.ts';
 import { MAX_RESULTS, normalizeQuery, searchSite } from '../src/search/search.ts';
 import { buildIndexFile } from '../src/search/prebuilt-index.ts';
 import { startPostgres } from '../test/helpers/postgres.ts';
-import { startBareServer, type RecordedResponse } from './lib/bare-server.ts';
+import { recordResponse, SEARCH_HEADERS, startBareServer, type RecordedResponse } from './lib/bare-server.ts';
 import { compareServers } from './lib/compare.ts';
 import { load } from './lib/load.ts';
 import { printTable, verdict } from './lib/report.ts';
 import { makeQueries, seededRandom, writeCorpus } from './lib/search-corpus.ts';
 import { startTenpo, type TenpoProcess } from './lib/tenpo-process.ts';
+import { getText, percentile } from './lib/stats.ts';
 
 // Site search and the keyword log (streams of queries new to the process, and the costliest
 // queries, are bench/search-load.ts):
@@ -48,15 +48,6 @@ const PORTS = {
   uncachedBare: 18858,
 };
 const UNCACHED_QUERIES = 3 * CACHE_ENTRIES;
-const KEPT_HEADERS = [
-  'content-type',
-  'content-length',
-  'etag',
-  'cache-control',
-  'access-control-allow-origin',
-  'access-control-expose-headers',
-  'x-request-id',
-];
 
 export async function run(): Promise<string[]> {
   const dir = mkdtempSync(join(tmpdir(), 'tenpo-bench-search-'));
@@ -177,12 +168,10 @@ async function measureSearch(label: string, tenpo: TenpoProcess, paths: string[]
   let results = 0;
   for (const path of paths) {
     const started = performance.now();
-    const response = await fetch(tenpo.url + path);
-    const body = Buffer.from(await response.arrayBuffer());
+    const answer = await recordResponse(await fetch(tenpo.url + path), SEARCH_HEADERS);
     first.push(performance.now() - started);
-    results += (JSON.parse(body.toString()) as { totalResults: number }).totalResults;
-    const headers = Object.fromEntries([...response.headers].filter(([name]) => KEPT_HEADERS.includes(name)));
-    recorded[path] = { status: response.status, headers, body: body.toString('base64') };
+    results += (JSON.parse(Buffer.from(answer.body, 'base64').toString()) as { totalResults: number }).totalResults;
+    recorded[path] = answer;
   }
   const bare = await startBareServer(recorded, barePort);
   const { ours, baseline, ratio, cpuPerRequest } = await compareServers({
@@ -312,22 +301,4 @@ async function measureKeywordLogs(dialect: 'sqlite' | 'postgres', dir: string) {
   } finally {
     cluster?.stop();
   }
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return Math.round(sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]! * 10) / 10;
-}
-
-function getText(url: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    request(url, (response) => {
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk) => (text += chunk));
-      response.on('end', () => resolve(text));
-    })
-      .on('error', reject)
-      .end();
-  });
 }

@@ -11,6 +11,7 @@ import { printTable, verdict } from './lib/report.ts';
 import { seededRandom, writeCorpus } from './lib/search-corpus.ts';
 import { shopTraffic } from './lib/shop-traffic.ts';
 import { startTenpo, type TenpoProcess } from './lib/tenpo-process.ts';
+import { median } from './lib/stats.ts';
 
 // The first request after a deploy, and what the service holds: for this checkout (and the one
 // TENPO_BENCH_BEFORE names, bench/lib/checkouts.ts, measured the same way in the same run):
@@ -210,9 +211,4 @@ async function repeat(times: number, measure: () => Promise<number>): Promise<nu
   const values: number[] = [];
   for (let i = 0; i < times; i++) values.push(await measure());
   return values;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }

@@ -13,6 +13,23 @@ export interface RecordedResponse {
   body: string; // base64
 }
 
+/** The headers of a search answer the baseline sends as tenpo sent them. */
+export const SEARCH_HEADERS = [
+  'content-type',
+  'content-length',
+  'etag',
+  'cache-control',
+  'access-control-allow-origin',
+  'access-control-expose-headers',
+  'x-request-id',
+];
+
+/** An answer as the baseline replays it, with the headers named in `kept`. */
+export async function recordResponse(response: Response, kept: string[]): Promise<RecordedResponse> {
+  const headers = Object.fromEntries([...response.headers].filter(([name]) => kept.includes(name)));
+  return { status: response.status, headers, body: Buffer.from(await response.arrayBuffer()).toString('base64') };
+}
+
 export function startBareServer(responses: Record<string, RecordedResponse>, port: number): Promise<ChildServer> {
   const file = join(tmpdir(), `tenpo-bare-${process.pid}-${port}.json`);
   writeFileSync(file, JSON.stringify(responses));

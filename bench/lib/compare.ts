@@ -1,5 +1,6 @@
 import { load, type LoadRequest, type LoadResult } from './load.ts';
 import { cpuMilliseconds } from './process-cpu.ts';
+import { median } from './stats.ts';
 
 export interface Comparison {
   ours: LoadResult;
@@ -54,11 +55,6 @@ export async function compareServers(options: {
   const ratios = ours.map((o, i) => o.requestsPerSecond / baseline[i]!.requestsPerSecond);
   const cpuPerRequest = options.pids ? { ours: median(cpu.ours), baseline: median(cpu.baseline) } : undefined;
   return { ours: medianBy(ours), baseline: medianBy(baseline), ratio: median(ratios), okResponses, cpuPerRequest };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 function medianBy(results: LoadResult[]): LoadResult {

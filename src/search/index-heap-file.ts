@@ -20,19 +20,21 @@ interface HeapFile {
   miniSearch: MiniSearchState;
 }
 
-/** MiniSearch's own fields (as its loadJS sets them), the tree of terms included. */
-interface MiniSearchState {
-  documentCount: number;
-  nextId: number;
-  fieldIds: Record<string, number>;
-  averageFieldLength: number[];
-  dirtCount: number;
-  documentIds: Map<number, unknown>;
-  idToShortId: Map<unknown, number>;
-  fieldLength: Map<number, number[]>;
-  storedFields: Map<number, unknown>;
-  tree: Map<string, unknown>;
-}
+/** MiniSearch's own fields (as its loadJS sets them), kept in the file under their own names. */
+const STATE_FIELDS = [
+  '_documentCount',
+  '_nextId',
+  '_fieldIds',
+  '_avgFieldLength',
+  '_dirtCount',
+  '_documentIds',
+  '_idToShortId',
+  '_fieldLength',
+  '_storedFields',
+] as const;
+
+/** The fields, and the tree of terms apart from the class that holds it. */
+type MiniSearchState = Pick<Internals, (typeof STATE_FIELDS)[number]> & { tree: Map<string, unknown> };
 
 interface Internals {
   _documentCount: number;
@@ -49,23 +51,13 @@ interface Internals {
 
 export function serializeHeapIndex(index: SearchIndex, fingerprint: string): Buffer {
   const m = index.miniSearch as unknown as Internals;
+  const fields = Object.fromEntries(STATE_FIELDS.map((name) => [name, m[name]])) as Pick<Internals, (typeof STATE_FIELDS)[number]>;
   const file: HeapFile = {
     fingerprint,
     v8: process.versions.v8,
     documents: index.documents,
     synonyms: index.synonyms,
-    miniSearch: {
-      documentCount: m._documentCount,
-      nextId: m._nextId,
-      fieldIds: m._fieldIds,
-      averageFieldLength: m._avgFieldLength,
-      dirtCount: m._dirtCount,
-      documentIds: m._documentIds,
-      idToShortId: m._idToShortId,
-      fieldLength: m._fieldLength,
-      storedFields: m._storedFields,
-      tree: m._index._tree,
-    },
+    miniSearch: { ...fields, tree: m._index._tree },
   };
   return serialize(file);
 }
@@ -83,11 +75,11 @@ export function deserializeHeapIndex(file: Uint8Array, fingerprint: string): Sea
   // An empty index of this version's making, then its fields as the file holds them.
   const miniSearch = MiniSearch.loadJS(
     {
-      documentCount: state.documentCount,
-      nextId: state.nextId,
-      fieldIds: state.fieldIds,
-      averageFieldLength: state.averageFieldLength,
-      dirtCount: state.dirtCount,
+      documentCount: state._documentCount,
+      nextId: state._nextId,
+      fieldIds: state._fieldIds,
+      averageFieldLength: state._avgFieldLength,
+      dirtCount: state._dirtCount,
       documentIds: {},
       fieldLength: {},
       storedFields: {},
@@ -97,10 +89,7 @@ export function deserializeHeapIndex(file: Uint8Array, fingerprint: string): Sea
     INDEX_OPTIONS,
   );
   const m = miniSearch as unknown as Internals;
-  m._documentIds = state.documentIds;
-  m._idToShortId = state.idToShortId;
-  m._fieldLength = state.fieldLength;
-  m._storedFields = state.storedFields;
+  for (const name of STATE_FIELDS) Object.assign(m, { [name]: state[name] });
   m._index = new m._index.constructor(state.tree) as Internals['_index'];
   return { documents: read.documents, miniSearch, synonyms: read.synonyms };
 }
