@@ -71,7 +71,7 @@ export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {
 async function upToDate(db: Kysely<unknown>): Promise<boolean> {
   try {
     const { rows } = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db);
-    const names = Object.keys(migrations);
+    const names = Object.keys(MIGRATIONS);
     return rows.length === names.length && rows.every((row, i) => row.name === names[i]);
   } catch {
     return false;
