@@ -16,6 +16,7 @@ const SUITES: Record<string, () => Promise<{ run(): Promise<string[]> }>> = {
   'csv-export': () => import('./csv-export.ts'),
   'keyword-log-flood': () => import('./keyword-log-flood.ts'),
   'slow-connections': () => import('./slow-connections.ts'),
+  'sign-in': () => import('./sign-in.ts'),
   sustained: () => import('./sustained.ts'),
   startup: () => import('./startup.ts'),
   capacity: () => import('./capacity.ts'),

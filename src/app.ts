@@ -16,8 +16,9 @@ import { errorHandler, notFound } from './http/error-handler.ts';
 import { mountRoutes } from './http/mount.ts';
 import { personalDataRoutes } from './personal-data/routes.ts';
 import { requestContext } from './http/request-context.ts';
+import type { SessionReader } from './http/admin-auth.ts';
 import type { AdminThrottle } from './http/admin-throttle.ts';
-import type { RateLimit } from './http/rate-limit.ts';
+import type { Budgets, RateLimit } from './http/rate-limit.ts';
 import type { Route } from './http/route.ts';
 import type { KeywordLogStore } from './keyword-log/store.ts';
 import { keywordLogRoutes } from './keyword-log/routes.ts';
@@ -34,6 +35,7 @@ import type { WriteReservation } from './reservations/reserve.ts';
 import { reservationRoutes } from './reservations/routes.ts';
 import { searchRoutes, type SearchServices } from './search/routes.ts';
 import { shopRoutes } from './shop/routes.ts';
+import { sessionRoutes, staffRoutes } from './staff/routes.ts';
 import type { WriteSignup } from './subscriptions/signup.ts';
 import { subscriptionRoutes } from './subscriptions/routes.ts';
 import { browserPageRoutes, type BuiltPage } from './web-assets/browser-page.ts';
@@ -62,6 +64,10 @@ export interface Services {
   publicWriteLimit: RateLimit;
   /** Failed admin authentications per client: past ADMIN_AUTH_FAILURES_PER_MINUTE, 429 for the rest of the minute. */
   adminThrottle: AdminThrottle;
+  /** Failed sign-ins per address: ten in 15 minutes lock that address's sign-in until they pass. */
+  signInFailures: Budgets;
+  /** The staff's signed-in sessions, which the console's cookie names. */
+  sessions: SessionReader;
   /** The site search, the index's file (which browsers search with) and suggestions. */
   search: SearchServices;
   keywordLogStore: KeywordLogStore;
@@ -76,6 +82,13 @@ export interface Services {
 /** Every route the service serves; the app and the API reference are both built from this list. */
 export function allRoutes(services: Services): Route[] {
   const wakeDispatcher = () => services.dispatcher.wake();
+  const staffDeps = {
+    database: services.database,
+    accountFailures: services.signInFailures,
+    adminThrottle: services.adminThrottle,
+    secureCookie: new URL(services.config.publicBaseUrl).protocol === 'https:',
+    now: services.now,
+  };
   const routes: Route[] = [
     ...frontPageRoutes(services.config.appEnv),
     ...healthRoutes(services.config.appEnv, services.database, services.readiness),
@@ -104,6 +117,8 @@ export function allRoutes(services: Services): Route[] {
     }),
     ...personalDataRoutes(services.database),
     ...shopRoutes(services.database),
+    ...sessionRoutes(staffDeps),
+    ...staffRoutes(staffDeps),
     ...emailTemplateRoutes({
       database: services.database,
       catalog: services.catalog,
@@ -135,6 +150,7 @@ export function createApp(services: Services): Hono<AppEnv> {
   mountRoutes(app, allRoutes(services), {
     adminToken: services.config.adminToken,
     adminThrottle: services.adminThrottle,
+    sessions: services.sessions,
     isShopOrigin: shopOrigins(services.config.cors),
     serviceOrigin: new URL(services.config.publicBaseUrl).origin,
     clientAddress: clientAddressOf(services.config.trustProxy),

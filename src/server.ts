@@ -18,6 +18,8 @@ import { createDelivery } from './messaging/delivery/delivery.ts';
 import { Dispatcher, type DispatcherTimings } from './messaging/delivery/dispatcher.ts';
 import { reservationWriter } from './reservations/reserve.ts';
 import { signupWriter } from './subscriptions/signup.ts';
+import { sessionReader } from './staff/sessions.ts';
+import { ACCOUNT_FAILURES } from './staff/sign-in.ts';
 import { loadBrowserPages } from './web-assets/browser-page.ts';
 import { outboxBacklog } from './messaging/figures.ts';
 import { createMessaging } from './messaging/messaging.ts';
@@ -71,9 +73,10 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
   const pages = await loadBrowserPages({ development: config.appEnv === 'development', log });
   const database = await openDatabase(config.database, log);
   // One after the other: each limiter creates the shared table if it is missing.
-  const [budgets, adminFailureBudgets] = await (async (): Promise<[Budgets, Budgets]> => [
+  const [budgets, adminFailureBudgets, signInFailures] = await (async (): Promise<[Budgets, Budgets, Budgets]> => [
     await clientBudgets(database, config.rateLimitPerMinute, 'public-writes'),
     await clientBudgets(database, config.adminAuthFailuresPerMinute, 'admin-auth-failures'),
+    await clientBudgets(database, ACCOUNT_FAILURES.allowed, 'sign-in-failures', ACCOUNT_FAILURES.windowSeconds),
   ])().catch(async (error: unknown) => {
     await database.close();
     throw error;
@@ -122,6 +125,8 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
     writeSignup,
     publicWriteLimit,
     adminThrottle: adminFailures,
+    signInFailures,
+    sessions: sessionReader(database.db, now),
     search: {
       siteSearch: siteSearch(searchIndex),
       indexFile,
@@ -182,9 +187,9 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
 }
 
 /** On PostgreSQL every instance shares the counts; SQLite serves one instance, which keeps them in memory. */
-async function clientBudgets(database: Database, perMinute: number, name: string): Promise<Budgets> {
-  if (database.dialect === 'postgres' && perMinute > 0) return sharedBudgets(database, perMinute, name);
-  return new ClientBudgets(perMinute, Date.now);
+async function clientBudgets(database: Database, perWindow: number, name: string, windowSeconds = 60): Promise<Budgets> {
+  if (database.dialect === 'postgres' && perWindow > 0) return sharedBudgets(database, perWindow, name, windowSeconds);
+  return new ClientBudgets(perWindow, Date.now, windowSeconds * 1000);
 }
 
 function listen(

@@ -52,7 +52,7 @@ for (const dialect of DIALECTS) {
         assert.ok(served.has(expected), expected);
     });
 
-    test('marks every admin operation with the bearer scheme and its 401, and only those', () => {
+    test('marks every admin operation with the bearer scheme or the session cookie and its 401, and only those', () => {
       const operations = Object.entries(contract.document.paths).flatMap(([path, ops]) =>
         Object.entries(ops).map(([method, op]) => ({ path, method, op })),
       );
@@ -61,11 +61,18 @@ for (const dialect of DIALECTS) {
         scheme: 'bearer',
         description: contract.document.components.securitySchemes.adminToken?.description,
       });
+      assert.deepEqual(contract.document.components.securitySchemes.staffSession, {
+        type: 'apiKey',
+        in: 'cookie',
+        name: 'tenpo_session',
+        description: contract.document.components.securitySchemes.staffSession?.description,
+      });
       for (const { path, method, op } of operations) {
-        const admin = path.startsWith('/api/admin') || path === '/metrics';
+        // Signing in is what an admin route needs first.
+        const admin = (path.startsWith('/api/admin') && path !== '/api/admin/session') || path === '/metrics';
         assert.equal(Boolean(op.security), admin, `${method} ${path} security`);
         if (admin) {
-          assert.deepEqual(op.security, [{ adminToken: [] }]);
+          assert.deepEqual(op.security, [{ adminToken: [] }, { staffSession: [] }]);
           assert.ok(op.responses['401'], `${method} ${path} documents 401`);
         }
         assert.ok(

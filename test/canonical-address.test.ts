@@ -92,7 +92,11 @@ for (const dialect of DIALECTS) {
             { preorder_id: 'pre_b', email: 'ume.tanaka@gmail.com', reserved: 1 },
           ])
           .execute();
-        assert.deepEqual(await migrateToLatest(db as Kysely<unknown>), ['018-canonical-addresses']);
+        const merged = await migrator.migrateTo('018-canonical-addresses');
+        assert.deepEqual(
+          merged.results?.map((result) => [result.migrationName, result.status]),
+          [['018-canonical-addresses', 'Success']],
+        );
         const counts = await db.selectFrom('preorder_customers').selectAll().orderBy('preorder_id').orderBy('email').execute();
         assert.deepEqual(
           counts.map((row) => [row.preorder_id, row.email, Number(row.reserved)]),

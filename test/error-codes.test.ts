@@ -100,7 +100,8 @@ describe('a route answering a code it does not declare', () => {
     });
   mountRoutes(app, [route('/declared', 'not_found'), route('/undeclared', 'reservation_not_found')], {
     adminToken: ADMIN_TOKEN,
-    adminThrottle: (_c, authenticate) => authenticate(),
+    adminThrottle: async (_c, authenticate) => authenticate(),
+    sessions: { read: async () => undefined },
     isShopOrigin: shopOrigins({}),
     serviceOrigin: 'http://localhost',
     clientAddress: () => '192.0.2.1',

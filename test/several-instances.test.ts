@@ -319,6 +319,44 @@ describe('two instances on one PostgreSQL', () => {
     }
   });
 
+  test('a staff session made on A works on B; a disable on A signs it out on B, a sign-out on B on A; an address’s failed sign-ins are one count', async () => {
+    const origin = 'https://shop.example.jp';
+    const signIn = async (service: ServiceProcess, email: string, password: string) => {
+      const answer = await service.request('/api/admin/session', {
+        method: 'POST',
+        headers: { origin, 'x-forwarded-for': client() },
+        body: JSON.stringify({ email, password }),
+      });
+      return { status: answer.status, cookie: answer.headers.get('set-cookie')?.split(';')[0] ?? '' };
+    };
+    const asked = (service: ServiceProcess, cookie: string) =>
+      service.request('/api/admin/session/get', { method: 'POST', headers: { cookie, origin, 'x-forwarded-for': client() }, body: '{}' });
+    const { staff } = await call(a, '/api/admin/staff/create', {
+      email: 'shared@example.jp',
+      name: '共有 花子',
+      role: 'staff',
+      password: 'one password, two instances',
+    });
+    const first = await signIn(a, 'shared@example.jp', 'one password, two instances');
+    const second = await signIn(b, 'shared@example.jp', 'one password, two instances');
+    assert.deepEqual([first.status, second.status], [200, 200]);
+    assert.equal((await asked(b, first.cookie)).status, 200, 'made on A, accepted on B');
+    assert.equal((await asked(a, second.cookie)).status, 200, 'made on B, accepted on A');
+
+    const end = await b.request('/api/admin/session/end', { method: 'POST', headers: { cookie: second.cookie, origin }, body: '{}' });
+    assert.equal(end.status, 200);
+    assert.equal((await asked(a, second.cookie)).status, 401, 'ended on B, refused on A');
+
+    await call(a, '/api/admin/staff/update', { id: staff.id, disabled: true });
+    assert.equal((await asked(b, first.cookie)).status, 401, 'disabled on A, signed out on B');
+
+    // Ten failures spread over A and B lock the address on both.
+    const statuses = [];
+    for (let i = 0; i < 11; i++) statuses.push((await signIn(i % 2 === 0 ? a : b, 'locked@example.jp', `guess ${i}`)).status);
+    assert.deepEqual(statuses, [...Array(10).fill(401), 429]);
+    assert.equal((await signIn(b, 'locked@example.jp', 'guess 11')).status, 429);
+  });
+
   test('SIGTERM stops one instance cleanly while the other goes on, delivering what is queued', async () => {
     receiver.requests.length = 0;
     const stopping = a.stop();

@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import type { Route } from '../http/route.ts';
 import type { ResponseDoc } from '../http/schemas.ts';
+import { SESSION_COOKIE } from '../http/session-cookie.ts';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -12,6 +13,7 @@ export interface DocumentInfo {
 }
 
 const SECURITY_SCHEME = 'adminToken';
+const SESSION_SCHEME = 'staffSession';
 
 /**
  * The OpenAPI 3.1 document of these routes, from the very schemas their handlers validate with:
@@ -39,7 +41,14 @@ export function openApiDocument(routes: Route[], info: DocumentInfo, serverUrl: 
           type: 'http',
           scheme: 'bearer',
           description:
-            'The administrator token (PREORDER_API_TOKEN or ADMIN_API_TOKEN). Missing or wrong: 401, checked before the body is read.',
+            'The administrator token (PREORDER_API_TOKEN or ADMIN_API_TOKEN), for scripts; it acts as an owner. Missing or wrong: 401, checked before the body is read.',
+        },
+        [SESSION_SCHEME]: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: SESSION_COOKIE,
+          description:
+            'A staff account’s session, set by POST /api/admin/session (the console). Ended, expired or of a disabled account: 401; sent from a page not the service’s own: 403 Origin not allowed; a `staff` account on an owner-only route: 403 Forbidden.',
         },
       },
     },
@@ -62,7 +71,7 @@ function operation(route: Route, components: NamedSchemas): Record<string, unkno
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
     operationId: operationId(route),
-    ...(route.admin ? { security: [{ [SECURITY_SCHEME]: [] }] } : {}),
+    ...(route.admin ? { security: [{ [SECURITY_SCHEME]: [] }, { [SESSION_SCHEME]: [] }] } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(route.body
       ? { requestBody: { required: true, content: { 'application/json': { schema: components.convert(route.body, 'input') } } } }

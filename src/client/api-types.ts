@@ -53,6 +53,17 @@ import type {
 } from '../reservations/schemas.ts';
 import type { IndexFileSchema, SearchQuery, SearchResponseSchema, SuggestQuery, SuggestResponse } from '../search/routes.ts';
 import type { GetBody as ShopGetBody, ShopResponse, UpdateBody as ShopUpdateBody } from '../shop/schemas.ts';
+import type {
+  CreateBody as StaffCreateBody,
+  EmptyBody as StaffEmptyBody,
+  EndResponse as StaffDoneResponse,
+  ListResponse as StaffListResponse,
+  PasswordBody as StaffPasswordBody,
+  SessionResponse,
+  SignInBody,
+  StaffResponse,
+  UpdateBody as StaffUpdateBody,
+} from '../staff/schemas.ts';
 import type { SendBody, SendResponse } from '../subscriptions/admin-routes.ts';
 import type { SignupBody, SignupResponse } from '../subscriptions/public-routes.ts';
 import type {
@@ -129,6 +140,13 @@ export interface Endpoints {
   '/api/admin/personal-data/erase': Endpoint<In<typeof PersonalDataBody>, Out<typeof PersonalDataEraseResponse>>;
   '/api/admin/shop/get': Endpoint<In<typeof ShopGetBody>, Out<typeof ShopResponse>>;
   '/api/admin/shop/update': Endpoint<In<typeof ShopUpdateBody>, Out<typeof ShopResponse>>;
+  '/api/admin/session': Endpoint<In<typeof SignInBody>, Out<typeof StaffResponse>>;
+  '/api/admin/session/get': Endpoint<In<typeof StaffEmptyBody>, Out<typeof SessionResponse>>;
+  '/api/admin/session/end': Endpoint<In<typeof StaffEmptyBody>, Out<typeof StaffDoneResponse>>;
+  '/api/admin/staff/list': Endpoint<In<typeof StaffEmptyBody>, Out<typeof StaffListResponse>>;
+  '/api/admin/staff/create': Endpoint<In<typeof StaffCreateBody>, Out<typeof StaffResponse>>;
+  '/api/admin/staff/update': Endpoint<In<typeof StaffUpdateBody>, Out<typeof StaffResponse>>;
+  '/api/admin/staff/password': Endpoint<In<typeof StaffPasswordBody>, Out<typeof StaffDoneResponse>>;
 }
 
 /**

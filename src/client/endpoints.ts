@@ -51,6 +51,13 @@ export const ENDPOINTS = {
   '/api/admin/personal-data/erase': { method: 'POST', admin: true },
   '/api/admin/shop/get': { method: 'POST', admin: true },
   '/api/admin/shop/update': { method: 'POST', admin: true },
+  '/api/admin/session': { method: 'POST', admin: false },
+  '/api/admin/session/get': { method: 'POST', admin: true },
+  '/api/admin/session/end': { method: 'POST', admin: true },
+  '/api/admin/staff/list': { method: 'POST', admin: true },
+  '/api/admin/staff/create': { method: 'POST', admin: true },
+  '/api/admin/staff/update': { method: 'POST', admin: true },
+  '/api/admin/staff/password': { method: 'POST', admin: true },
 } as const satisfies { [P in keyof Endpoints]: { method: Method; admin: boolean; idempotent?: true } };
 
 export type EndpointPath = keyof Endpoints;

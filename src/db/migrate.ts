@@ -18,6 +18,7 @@ import * as historyRetries from './migrations/015-history-retries.ts';
 import * as shopSettings from './migrations/016-shop-settings.ts';
 import * as defaultWordingWithShop from './migrations/017-default-wording-with-shop.ts';
 import * as canonicalAddresses from './migrations/018-canonical-addresses.ts';
+import * as staffAccounts from './migrations/019-staff-accounts.ts';
 
 /** Every migration, in order. A new one is a new file here, never an edit to a shipped one. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -39,6 +40,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '016-shop-settings': shopSettings,
   '017-default-wording-with-shop': defaultWordingWithShop,
   '018-canonical-addresses': canonicalAddresses,
+  '019-staff-accounts': staffAccounts,
 };
 
 const ATTEMPTS = 4;

@@ -20,6 +20,8 @@ export interface Tables {
   idempotency_keys: IdempotencyKeyRow;
   record_history: RecordHistoryRow;
   shop_settings: ShopSettingsRow;
+  staff: StaffRow;
+  staff_sessions: StaffSessionRow;
 }
 
 export interface ReservationRow {
@@ -203,4 +205,31 @@ export interface ShopSettingsRow {
   hours: string;
   /** The last save; null until the first. */
   updated_at: string | null;
+}
+
+/** A staff account (migration 019). Never deleted: disabled instead. */
+export interface StaffRow {
+  /** `stf_` and a UUID v7. */
+  id: string;
+  /** As typed (trimmed); one account per address, compared by lower(email). */
+  email: string;
+  name: string;
+  /** 'owner' or 'staff'. */
+  role: string;
+  /** 1 or 0 (an integer on both dialects). */
+  disabled: number;
+  /** `$scrypt$ln=…,r=…,p=…$<salt>$<hash>` (src/staff/password.ts); never answered, never logged. */
+  password_hash: string;
+  created_at: string;
+  last_sign_in_at: string | null;
+}
+
+/** A signed-in session (migration 019): it ends 12 hours after its last request, 7 days after it began at most. */
+export interface StaffSessionRow {
+  /** SHA-256 (hex) of the cookie's token. */
+  id: string;
+  staff_id: string;
+  created_at: string;
+  /** The last request's time, written at most once a minute. */
+  last_seen_at: string;
 }

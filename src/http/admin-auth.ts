@@ -1,5 +1,66 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Context } from 'hono';
+import type { AppEnv } from './app-env.ts';
 import { AppError } from './app-error.ts';
+import type { OriginGuard } from './cors.ts';
+import { requestHeaderLines } from './request.ts';
+import { sessionTokenOf } from './session-cookie.ts';
+
+/** Who an admin request comes from: a signed-in staff account, or the holder of the bearer token. */
+export interface AdminIdentity {
+  /** What the caller may do: an `owner` everything, a `staff` account all but the owner-only routes. */
+  role: 'owner' | 'staff';
+  /** The signed-in account; null for the bearer token, which acts as an owner and is no one's. */
+  staff: { id: string; name: string } | null;
+  /** The session the request came with (its id, never its token); null for the bearer token. */
+  sessionId: string | null;
+}
+
+/** The bearer token's identity: an owner, and no account. */
+export const TOKEN_HOLDER: AdminIdentity = { role: 'owner', staff: null, sessionId: null };
+
+/**
+ * Finds the live session a cookie's token names (the staff domain keeps them): undefined when there
+ * is none, it has ended or expired, or its account is disabled.
+ */
+export interface SessionReader {
+  read(token: string): Promise<AdminIdentity | undefined>;
+}
+
+const UNAUTHORIZED = () => new AppError('unauthorized', 'Unauthorized');
+
+/**
+ * Authenticates an admin request, before its body is read: with an `Authorization` header, by the
+ * bearer token alone (a script; a cookie beside it is ignored); without one, by the session cookie,
+ * provided the request comes from the service's own pages (a signed-in browser posting from another
+ * site is a cross-site request forgery, refused 403 before the session is even looked up). Anything
+ * else is 401.
+ */
+export function adminAuthentication(options: {
+  sessions: SessionReader;
+  checkOrigin: OriginGuard;
+}): (c: Context<AppEnv>, checkToken: (authorization: readonly string[]) => void) => Promise<AdminIdentity> {
+  return async (c, checkToken) => {
+    const authorization = requestHeaderLines(c, 'authorization');
+    if (authorization.length > 0) {
+      checkToken(authorization);
+      return TOKEN_HOLDER;
+    }
+    const token = sessionTokenOf(c);
+    if (token === undefined || token === '') throw UNAUTHORIZED();
+    options.checkOrigin(c, 'service');
+    const identity = await options.sessions.read(token);
+    if (!identity) throw UNAUTHORIZED();
+    return identity;
+  };
+}
+
+/** Who the admin request being served comes from (set by mount.ts once it is authenticated). */
+export function adminIdentity(c: Context<AppEnv>): AdminIdentity {
+  const identity = c.get('admin');
+  if (!identity) throw new Error('adminIdentity() outside an authenticated admin route');
+  return identity;
+}
 
 /**
  * Checks `Authorization: Bearer <token>` against the admin token in constant time: both sides are
@@ -17,7 +78,7 @@ export function adminGuard(adminToken: string, otherToken?: string): (authorizat
     const digest = tokenDigest(presented);
     const admin = timingSafeEqual(digest, expected);
     const accepted = other ? timingSafeEqual(digest, other) || admin : admin;
-    if (!accepted || presented === '') throw new AppError('unauthorized', 'Unauthorized');
+    if (!accepted || presented === '') throw UNAUTHORIZED();
   };
 }
 

@@ -1,5 +1,6 @@
 import type { IdempotencyKey } from '../idempotency/claim.ts';
 import type { Logger } from '../log.ts';
+import type { AdminIdentity } from './admin-auth.ts';
 
 /** What every request carries through the middleware chain. Read with c.get(): c.var copies. */
 export interface AppEnv {
@@ -16,5 +17,7 @@ export interface AppEnv {
     serverErrorMessage: string;
     /** A valid Idempotency-Key and its client, on a route that takes one (idempotency-key.ts). */
     idempotencyKey: IdempotencyKey | undefined;
+    /** Who an admin route's request comes from, once authenticated (read with adminIdentity(c)). */
+    admin: AdminIdentity | undefined;
   };
 }

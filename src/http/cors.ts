@@ -20,23 +20,32 @@ export function shopOrigins(settings: Config['cors']): (origin: string) => boole
 }
 
 /**
- * The check of a route's `origins` (route.ts): a browser's post from another site is refused; one
- * from the service's own pages (the Origin's host is the Host posted to) is not. Two
- * Origin headers are refused too (which one would the browser have sent?).
+ * Which sites a browser may post from: the shop's (`'shop'`, the storefront forms), the shop's or
+ * the service's own (`'shop-or-service'`), or the service's own alone (`'service'`: the console,
+ * signed in by its cookie). The service's own is the origin whose host is the Host posted to, or
+ * PUBLIC_BASE_URL's.
  */
-export function originGuard(
-  isShopOrigin: (origin: string) => boolean,
-  serviceOrigin: string,
-): (c: Context<AppEnv>, allowed: 'shop' | 'shop-or-service') => void {
+export type AllowedOrigins = 'shop' | 'shop-or-service' | 'service';
+
+/** Refuses (403) a request whose `Origin` is not allowed; one without `Origin` (a server, a script) passes. */
+export type OriginGuard = (c: Context<AppEnv>, allowed: AllowedOrigins) => void;
+
+/**
+ * The check of a route's `origins` (route.ts), and of a signed-in console's requests: a browser's
+ * post from another site is refused; one from the service's own pages (the Origin's host is the
+ * Host posted to, or PUBLIC_BASE_URL's origin where allowed) is not. Two Origin headers are refused
+ * too (which one would the browser have sent?).
+ */
+export function originGuard(isShopOrigin: (origin: string) => boolean, serviceOrigin: string): OriginGuard {
   return (c, allowed) => {
     const origins = requestHeaderLines(c, 'origin');
     if (origins.length === 0) return;
     const [origin] = origins;
     if (
       origins.length === 1 &&
-      (isShopOrigin(origin!) ||
-        sameOrigin(origin!, requestHeader(c, 'host')) ||
-        (allowed === 'shop-or-service' && origin === serviceOrigin))
+      (sameOrigin(origin!, requestHeader(c, 'host')) ||
+        (allowed !== 'service' && isShopOrigin(origin!)) ||
+        (allowed !== 'shop' && origin === serviceOrigin))
     )
       return;
     throw new AppError('origin_not_allowed', 'Origin not allowed');

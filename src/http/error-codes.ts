@@ -16,9 +16,24 @@ export const ERROR_CODES = {
   internal_error: { status: 500, meaning: 'An unexpected failure, logged under the request id' },
 
   // Who may ask.
-  unauthorized: { status: 401, meaning: 'The admin token is missing or wrong' },
+  unauthorized: {
+    status: 401,
+    meaning: 'Neither the admin token nor a live session: missing, wrong, ended, expired, or its account disabled',
+  },
   too_many_failed_authentications: { status: 429, meaning: 'Too many failed admin authentications from this client; see Retry-After' },
-  origin_not_allowed: { status: 403, meaning: 'A browser’s post from a site that is not the shop’s' },
+  origin_not_allowed: {
+    status: 403,
+    meaning: 'A browser’s post from a site that is not the shop’s, or a signed-in request from a page not the service’s own',
+  },
+  forbidden: {
+    status: 403,
+    meaning: 'A staff account asked for what only an owner may do, or the bearer token for what only an account has',
+  },
+  invalid_email_or_password: {
+    status: 401,
+    meaning: 'Sign-in refused: no such account, a wrong password, or a disabled account (one answer for all three)',
+  },
+  too_many_failed_sign_ins: { status: 429, meaning: 'Ten failed sign-ins to this address within 15 minutes; see Retry-After' },
   too_many_requests: { status: 429, meaning: 'Over the public forms’ per-client budget; see Retry-After' },
   invalid_idempotency_key: {
     status: 400,
@@ -69,6 +84,12 @@ export const ERROR_CODES = {
   message_superseded: {
     meaning: 'A bulk item: the message is no longer true of its record (superseded), so it is not sent again',
   },
+
+  // Staff accounts.
+  staff_not_found: { status: 404, meaning: 'No staff account with this id' },
+  staff_email_exists: { status: 409, meaning: 'Another staff account has this address (compared case-insensitively)' },
+  owner_required: { status: 409, meaning: 'The change would leave no enabled owner account' },
+  current_password_wrong: { status: 400, meaning: 'The current password given to change one’s own password is wrong' },
 } as const satisfies Record<string, { status?: number; meaning: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -1,17 +1,18 @@
 import type { Context, Hono } from 'hono';
 import type { AppEnv } from './app-env.ts';
-import { adminGuard } from './admin-auth.ts';
+import { adminAuthentication, adminGuard, type SessionReader } from './admin-auth.ts';
 import type { AdminThrottle } from './admin-throttle.ts';
 import { AppError } from './app-error.ts';
 import { corsFor, originGuard, type shopOrigins } from './cors.ts';
 import { readIdempotencyKey } from './idempotency-key.ts';
 import { readInput } from './input.ts';
 import { setHeader } from './reply.ts';
-import { requestHeaderLines } from './request.ts';
 import type { Route } from './route.ts';
 
 interface MountOptions {
   adminToken: string;
+  /** The staff's sessions, which a console's cookie names. */
+  sessions: SessionReader;
   adminThrottle: AdminThrottle;
   isShopOrigin: ReturnType<typeof shopOrigins>;
   /** PUBLIC_BASE_URL's origin: the service's own pages post from it. */
@@ -33,12 +34,14 @@ function undeclared(route: Route, error: unknown): Error | undefined {
 /**
  * Mounts routes one path at a time, so every path behaves the same way around its handlers:
  * OPTIONS is the CORS preflight (204), HEAD is GET without a body, any other method is 405 with an
- * `Allow` header; a cross-site post is refused (the route's `origins`), then the admin check and the
- * rate limit come before the body is read, then the Idempotency-Key is read, then input is validated.
+ * `Allow` header; a cross-site post is refused (the route's `origins`), then the admin check (the
+ * token or a session; then an owner-only route refuses a `staff` account) and the rate limit come
+ * before the body is read, then the Idempotency-Key is read, then input is validated.
  */
 export function mountRoutes(app: Hono<AppEnv>, routes: Route[], options: MountOptions): void {
   const checkAdmin = adminGuard(options.adminToken);
   const checkOrigin = originGuard(options.isShopOrigin, options.serviceOrigin);
+  const authenticate = adminAuthentication({ sessions: options.sessions, checkOrigin });
   for (const [path, pathRoutes] of Map.groupBy(routes, (route) => route.path)) {
     const served = pathRoutes.map((route) => route.method);
     const allow = [...served, ...(served.includes('GET') ? ['HEAD'] : []), 'OPTIONS'];
@@ -60,7 +63,11 @@ export function mountRoutes(app: Hono<AppEnv>, routes: Route[], options: MountOp
       if (!route) throw new AppError('method_not_allowed', 'Method not allowed', { headers: { Allow: allowHeader } });
       c.set('serverErrorMessage', route.serverError);
       if (route.origins) checkOrigin(c, route.origins);
-      if (route.admin) await options.adminThrottle(c, () => guards.get(route)!(requestHeaderLines(c, 'authorization')));
+      if (route.admin) {
+        const identity = await options.adminThrottle(c, () => authenticate(c, guards.get(route)!));
+        c.set('admin', identity);
+        if (route.ownerOnly && identity.role !== 'owner') throw new AppError('forbidden', 'Forbidden');
+      }
       await route.rateLimit?.check(c);
       if (route.idempotent) readIdempotencyKey(c, options.clientAddress);
       try {

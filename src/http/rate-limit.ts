@@ -40,15 +40,17 @@ export function refuseOver(retryAfterSeconds: number): void {
     throw new AppError('too_many_requests', JA.tooManyRequests, { headers: { 'Retry-After': String(retryAfterSeconds) } });
 }
 
-/** Request counts per client and minute window, in this process's memory. */
+/** Request counts per client and window (a minute unless told), in this process's memory. */
 export class ClientBudgets implements Budgets {
-  readonly #perMinute: number;
+  readonly #perWindow: number;
+  readonly #windowMs: number;
   readonly #now: () => number;
   readonly #windows = new Map<string, { start: number; count: number }>();
   #lastSweep: number;
 
-  constructor(perMinute: number, now: () => number) {
-    this.#perMinute = perMinute;
+  constructor(perWindow: number, now: () => number, windowMs = WINDOW_MS) {
+    this.#perWindow = perWindow;
+    this.#windowMs = windowMs;
     this.#now = now;
     this.#lastSweep = now();
   }
@@ -58,24 +60,24 @@ export class ClientBudgets implements Budgets {
     const now = this.#now();
     this.#sweep(now);
     let window = this.#windows.get(client);
-    if (!window || now - window.start >= WINDOW_MS) this.#windows.set(client, (window = { start: now, count: 0 }));
+    if (!window || now - window.start >= this.#windowMs) this.#windows.set(client, (window = { start: now, count: 0 }));
     window.count += 1;
-    if (window.count <= this.#perMinute) return 0;
-    return Math.max(1, Math.ceil((window.start + WINDOW_MS - now) / 1000));
+    if (window.count <= this.#perWindow) return 0;
+    return Math.max(1, Math.ceil((window.start + this.#windowMs - now) / 1000));
   }
 
   exhausted(client: string): number {
     const now = this.#now();
     const window = this.#windows.get(client);
-    if (!window || now - window.start >= WINDOW_MS || window.count < this.#perMinute) return 0;
-    return Math.max(1, Math.ceil((window.start + WINDOW_MS - now) / 1000));
+    if (!window || now - window.start >= this.#windowMs || window.count < this.#perWindow) return 0;
+    return Math.max(1, Math.ceil((window.start + this.#windowMs - now) / 1000));
   }
 
-  /** Forgets ended windows once a minute, so memory follows the clients of the last minute only. */
+  /** Forgets ended windows once a window, so memory follows the clients of the last minute only. */
   #sweep(now: number): void {
-    if (now - this.#lastSweep < WINDOW_MS) return;
+    if (now - this.#lastSweep < this.#windowMs) return;
     this.#lastSweep = now;
-    for (const [client, window] of this.#windows) if (now - window.start >= WINDOW_MS) this.#windows.delete(client);
+    for (const [client, window] of this.#windows) if (now - window.start >= this.#windowMs) this.#windows.delete(client);
   }
 
   get clients(): number {

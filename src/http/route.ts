@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import type { AppEnv } from './app-env.ts';
+import type { AllowedOrigins } from './cors.ts';
 import { AppError } from './app-error.ts';
 import { ALL_ERROR_CODES, ERROR_CODES, type AnswerCode } from './error-codes.ts';
 import type { RateLimit } from './rate-limit.ts';
@@ -31,10 +32,13 @@ interface RouteCommon {
   /**
    * Refuses a browser's cross-site post: a request whose `Origin` is not one of the
    * shop's (`'shop'`), or not one of the shop's nor the service's own (PUBLIC_BASE_URL's,
-   * `'shop-or-service'`, for the service's own pages), gets 403 `Origin not allowed` before anything
-   * else is done. A request without `Origin` (a server, a script) is unaffected.
+   * `'shop-or-service'`, for the service's own pages), or not the service's own (`'service'`, the
+   * console's sign-in) gets 403 `Origin not allowed` before anything else is done. A request
+   * without `Origin` (a server, a script) is unaffected.
    */
-  origins?: 'shop' | 'shop-or-service';
+  origins?: AllowedOrigins;
+  /** Only an owner may call it (an admin route): a signed-in `staff` account gets 403 `Forbidden`. */
+  ownerOnly?: boolean;
   /** Also takes an HTML form's body (`application/x-www-form-urlencoded`), for pages that work without JavaScript. */
   acceptsForm?: boolean;
   /**
@@ -57,7 +61,10 @@ interface RouteCommon {
  * mounts the route on the app and describes it in the OpenAPI document, so the two cannot drift.
  */
 export interface Route extends RouteCommon {
-  /** Requires `Authorization: Bearer <admin token>`, checked before the body is read. */
+  /**
+   * Requires the admin token (`Authorization: Bearer …`) or a signed-in staff account's session
+   * cookie, checked before the body is read (mount.ts).
+   */
   admin: boolean;
   query?: z.ZodType;
   body?: z.ZodType;
@@ -125,19 +132,22 @@ const INVALID = refusedAs('invalid_parameters', INVALID_PARAMETERS);
 export function defineRoute<Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined>(
   definition: RouteDefinition<Q, B>,
 ): Route {
+  if (definition.ownerOnly && !definition.admin) throw new Error(`${definition.path} is owner-only but not an admin route`);
   const invalid = definition.invalid ?? INVALID;
   const notAnObject = definition.notAnObject ?? { code: 'invalid_json_body', message: 'Invalid JSON body' };
   const codes = new Set<AnswerCode>([...UNIVERSAL_CODES, ...(definition.errors ?? [])]);
   if (definition.query || definition.body) for (const code of invalid.codes) codes.add(code);
   if (definition.body) codes.add('payload_too_large').add('request_body_incomplete');
   if (definition.body && !definition.acceptsForm) codes.add(notAnObject.code);
-  if (definition.admin) codes.add('unauthorized').add('too_many_failed_authentications');
+  // A signed-in browser's request from a page not the service's own is refused (admin-auth.ts).
+  if (definition.admin) codes.add('unauthorized').add('too_many_failed_authentications').add('origin_not_allowed');
+  if (definition.ownerOnly) codes.add('forbidden');
   if (definition.origins) codes.add('origin_not_allowed');
   if (definition.rateLimit) codes.add('too_many_requests');
   if (definition.idempotent) codes.add('invalid_idempotency_key').add('idempotency_key_reused');
   const responses: Record<number, ResponseDoc> = {
     // An admin route can be refused for its client's failed authentications (admin-throttle.ts).
-    ...(definition.admin ? errorResponses(429) : {}),
+    ...(definition.admin ? errorResponses(403, 429) : {}),
     ...(definition.origins ? errorResponses(403) : {}),
     ...(definition.idempotent ? errorResponses(422) : {}),
     ...definition.responses,

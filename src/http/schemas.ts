@@ -28,8 +28,8 @@ export const BulkItemErrorSchema = z.object({ id: z.string(), error: z.string(),
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid input',
-  401: 'Missing or wrong admin token',
-  403: 'Origin not allowed: a post from another site',
+  401: 'Not signed in: no admin token and no live session, or a refused sign-in',
+  403: 'Origin not allowed (a post from another site), or Forbidden (an owner-only route asked by a staff account)',
   404: 'Not found',
   405: 'Method not allowed',
   409: 'Conflicts with the current state',

@@ -3,18 +3,16 @@ import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-lim
 import type { Database } from '../db/database.ts';
 import type { Budgets } from './rate-limit.ts';
 
-const WINDOW_SECONDS = 60;
-
 /**
  * Request counts shared by every instance on one PostgreSQL, so a client has one budget however
  * the load balancer spreads its requests: rate-limiter-flexible's PostgreSQL limiter, one upsert a
  * request in its own table (`rate_limits`, created at start if missing; expired rows are deleted
- * by the limiter; `keyPrefix` keeps one budget's counts apart from another's). Its windows are ours: a minute from the client's first request, every request
+ * by the limiter; `keyPrefix` keeps one budget's counts apart from another's). Its windows are ours: a minute (or `windowSeconds`) from the client's first request, every request
  * counted. Its statements run through the service's own pool. While PostgreSQL does not answer,
  * each instance counts in its own memory instead (the limiter's insurance), rather than refusing
  * or letting everyone through.
  */
-export async function sharedBudgets(database: Database, perMinute: number, keyPrefix: string): Promise<Budgets> {
+export async function sharedBudgets(database: Database, perWindow: number, keyPrefix: string, windowSeconds = 60): Promise<Budgets> {
   // The limiter speaks to a pg pool; this is one, carried by Kysely's.
   const pool = {
     query: async ({ text, values }: { text: string; values?: unknown[] }) => {
@@ -29,9 +27,9 @@ export async function sharedBudgets(database: Database, perMinute: number, keyPr
         storeType: 'pool',
         tableName: 'rate_limits',
         keyPrefix,
-        points: perMinute,
-        duration: WINDOW_SECONDS,
-        insuranceLimiter: new RateLimiterMemory({ points: perMinute, duration: WINDOW_SECONDS }),
+        points: perWindow,
+        duration: windowSeconds,
+        insuranceLimiter: new RateLimiterMemory({ points: perWindow, duration: windowSeconds }),
       },
       (error?: Error) => (error ? reject(error) : resolve(created)),
     );
@@ -48,7 +46,7 @@ export async function sharedBudgets(database: Database, perMinute: number, keyPr
     },
     exhausted: async (client) => {
       const counted = await limiter.get(client);
-      return counted && counted.consumedPoints >= perMinute ? secondsLeft(counted) : 0;
+      return counted && counted.consumedPoints >= perWindow ? secondsLeft(counted) : 0;
     },
   };
 }

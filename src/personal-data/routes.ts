@@ -7,7 +7,7 @@ import { AddressBody, EraseResponse, ExportResponse } from './schemas.ts';
 
 const TAG = 'Admin: personal data';
 
-/** A customer's data, found by address, shown whole or erased. */
+/** A customer's data, found by address, shown whole or erased; owners only (a `staff` account gets 403). */
 export function personalDataRoutes(database: Database): Route[] {
   return [
     defineRoute({
@@ -19,10 +19,11 @@ export function personalDataRoutes(database: Database): Route[] {
         'Every reservation and restock subscription at the address (active and archived) and every message about them or emailed to it, to answer a customer’s request to see their data. The address matches in its canonical form (case, a +tag, and gmail’s dots and second domain do not matter); a chat message names its webhook, never the URL.',
       cors: 'any',
       admin: true,
+      ownerOnly: true,
       body: AddressBody,
       responses: {
         200: { description: 'The data', schema: ExportResponse },
-        ...errorResponses(400, 401, 413, 500),
+        ...errorResponses(400, 401, 403, 413, 500),
       },
       handle: async (c, { body }) =>
         replyJson(c, 200, { success: true, ...(await exportPersonalData(database, body.email)) }, { 'Cache-Control': 'no-store' }),
@@ -36,10 +37,11 @@ export function personalDataRoutes(database: Database): Route[] {
         'Deletes, in one transaction, what the export lists: the reservations (their preorder seats are given back), the subscriptions and the messages, delivered or waiting (a waiting one is never sent). Erasing an address that holds nothing answers zeros.',
       cors: 'any',
       admin: true,
+      ownerOnly: true,
       body: AddressBody,
       responses: {
         200: { description: 'Erased', schema: EraseResponse },
-        ...errorResponses(400, 401, 413, 500),
+        ...errorResponses(400, 401, 403, 413, 500),
       },
       handle: async (c, { body }) => replyJson(c, 200, { success: true, erased: await erasePersonalData(database, body.email) }),
     }),

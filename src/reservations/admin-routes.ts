@@ -92,15 +92,17 @@ export function reservationAdminRoutes(deps: ReservationAdminDeps): Route[] {
       path: '/api/admin-reservations-delete',
       tag: WORDS.tag,
       summary: 'Delete a reservation for good (personal-data erasure)',
-      description: 'Removes the reservation, archived or not, and every notification message about it.',
+      description:
+        'Removes the reservation, archived or not, and every notification message about it. Owners only, as every erasure of personal data: a `staff` account gets `403 Forbidden`.',
       cors: 'any',
       admin: true,
+      ownerOnly: true,
       body: DeleteBody,
       invalid: refusedAs('missing_required_fields', MISSING_ID),
       errors: [REFUSALS.notFound.code],
       responses: {
         200: { description: 'Deleted', schema: DeleteResponse },
-        ...errorResponses(400, 401, 404, 413, 500),
+        ...errorResponses(400, 401, 403, 404, 413, 500),
       },
       handle: async (c, { body }) => {
         if (!(await eraseReservation(database, body))) throw refusalError(REFUSALS.notFound);

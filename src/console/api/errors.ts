@@ -28,12 +28,21 @@ export const ERROR_WORDS: Record<ErrorCode, Words> = {
   request_body_incomplete: { what: '送信が途中で途切れました', next: '通信環境を確認して、もう一度お試しください。' },
   internal_error: { what: 'サーバーエラーが発生しました', next: LATER },
 
-  unauthorized: { what: '管理トークンが正しくありません', next: '入力したトークンを確認してください。' },
+  unauthorized: { what: 'ログインが切れたか、管理トークンが正しくありません', next: 'もう一度ログインしてください。' },
   too_many_failed_authentications: {
-    what: '管理トークンの誤りが続いたため、しばらく操作できません',
-    next: '1分ほど待ってから、正しいトークンでお試しください。',
+    what: 'ログインやトークンの誤りが続いたため、しばらく操作できません',
+    next: '1分ほど待ってから、もう一度お試しください。',
   },
   origin_not_allowed: { what: 'このページからの送信は受け付けられませんでした', next: '管理画面を開き直してください。' },
+  forbidden: { what: 'この操作はオーナーの担当者だけが行えます', next: 'オーナーに依頼してください。' },
+  invalid_email_or_password: {
+    what: 'メールアドレスまたはパスワードが正しくありません',
+    next: '入力を確認してください。アカウントが無効にされている場合は、オーナーに確認してください。',
+  },
+  too_many_failed_sign_ins: {
+    what: 'このメールアドレスでのログインの失敗が続いたため、しばらくログインできません',
+    next: '15分ほど待ってから、もう一度お試しください。',
+  },
   too_many_requests: { what: 'リクエストが多すぎます', next: LATER },
   invalid_idempotency_key: { what: '再送信の指定が正しくありません', next: RELOAD_PAGE },
   idempotency_key_reused: { what: '同じ再送信の指定で、別の内容が送られました', next: RELOAD_PAGE },
@@ -84,6 +93,14 @@ export const ERROR_WORDS: Record<ErrorCode, Words> = {
   message_not_found: { what: 'メッセージが見つかりません（保存期間を過ぎて削除された可能性があります）' },
   message_not_dead: { what: '送信失敗ではないため、再送できません' },
   message_superseded: { what: 'その後ご予約や登録の状況が変わり、内容が事実と合わなくなったため、送信を取りやめました' },
+
+  staff_not_found: { what: '担当者のアカウントが見つかりません', next: '一覧を再読み込みしてください。' },
+  staff_email_exists: { what: 'このメールアドレスの担当者はすでに登録されています', next: '別のメールアドレスを入力してください。' },
+  owner_required: {
+    what: '有効なオーナーが一人もいなくなるため、変更できません',
+    next: '先に別の担当者をオーナーにしてください。',
+  },
+  current_password_wrong: { what: '現在のパスワードが正しくありません', next: '入力を確認してください。' },
 };
 
 /** The fields of the admin API's requests, as the screens call them, for saying which one is wrong. */
@@ -107,7 +124,7 @@ const FIELD_WORDS: Record<string, string> = {
   limit: '送信する件数',
 };
 
-export const WRONG_TOKEN = sentence(ERROR_WORDS.unauthorized);
+export const WRONG_TOKEN = '管理トークンが正しくありません。入力したトークンを確認してください。';
 export const TOKEN_REJECTED = '管理トークンが無効になりました（変更された可能性があります）。もう一度ログインしてください。';
 const UNEXPECTED = '予期しないエラーが発生しました。ページを再読み込みしてください。';
 const NO_ANSWER = 'サーバーに接続できませんでした。ネットワークを確認して、もう一度お試しください。';

@@ -1,0 +1,101 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cpuMilliseconds } from './lib/process-cpu.ts';
+import { printTable, verdict } from './lib/report.ts';
+import { startTenpo } from './lib/tenpo-process.ts';
+
+// What one staff sign-in costs, and that its answer does not tell whether the address has an
+// account. POST /api/admin/session on the real service (its own process, SQLite: the time is the
+// password hash's, not the store's), one request at a time, the four kinds taken in turn so that
+// the machine's noise falls on each alike: an address without an account, an account with a
+// wrong password, a disabled account, and the right password. Each failing request names another
+// address or account, so none reaches the ten failures that lock an address. The refusals must
+// take the same time: their medians within 5 % of each other.
+
+const ROUNDS = Number(process.env.BENCH_SIGN_INS ?? 40);
+const PORT = 18891;
+const TOKEN = 'bench-admin-token';
+const PASSWORD = 'a bench password';
+
+type Kind = 'no such account' | 'wrong password' | 'disabled account' | 'right password';
+const KINDS: Kind[] = ['no such account', 'wrong password', 'disabled account', 'right password'];
+
+export async function run(): Promise<string[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'tenpo-bench-sign-in-'));
+  const tenpo = await startTenpo(
+    { DATABASE_URL: `sqlite:${join(dir, 'tenpo.db')}`, LOG_LEVEL: 'warn', PREORDER_API_TOKEN: TOKEN, ADMIN_AUTH_FAILURES_PER_MINUTE: '0' },
+    { port: PORT },
+  );
+  try {
+    const admin = async (path: string, body: unknown) => {
+      const answer = await fetch(tenpo.url + path, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TOKEN}` },
+        body: JSON.stringify(body),
+      });
+      if (!answer.ok) throw new Error(`${path}: ${answer.status} ${await answer.text()}`);
+      return (await answer.json()) as { staff: { id: string } };
+    };
+    // One account a round for each kind that needs one (a wrong password: ten per account at most).
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const kind of ['wrong', 'disabled', 'right']) {
+        const { staff } = await admin('/api/admin/staff/create', {
+          email: `${kind}${round}@example.jp`,
+          name: kind,
+          role: 'staff',
+          password: PASSWORD,
+        });
+        if (kind === 'disabled') await admin('/api/admin/staff/update', { id: staff.id, disabled: true });
+      }
+    }
+    const credentials: Record<Kind, (round: number) => { email: string; password: string; expected: number }> = {
+      'no such account': (round) => ({ email: `nobody${round}@example.jp`, password: PASSWORD, expected: 401 }),
+      'wrong password': (round) => ({ email: `wrong${round}@example.jp`, password: `${PASSWORD}!`, expected: 401 }),
+      'disabled account': (round) => ({ email: `disabled${round}@example.jp`, password: PASSWORD, expected: 401 }),
+      'right password': (round) => ({ email: `right${round}@example.jp`, password: PASSWORD, expected: 200 }),
+    };
+    const times: Record<Kind, number[]> = { 'no such account': [], 'wrong password': [], 'disabled account': [], 'right password': [] };
+    const cpu: Record<Kind, number> = { 'no such account': 0, 'wrong password': 0, 'disabled account': 0, 'right password': 0 };
+    const pid = tenpo.child.pid!;
+    for (let round = 0; round < ROUNDS; round++) {
+      // The order turns each round, so no kind always follows another.
+      for (let i = 0; i < KINDS.length; i++) {
+        const kind = KINDS[(i + round) % KINDS.length]!;
+        const { email, password, expected } = credentials[kind](round);
+        const cpuBefore = cpuMilliseconds(pid);
+        const started = performance.now();
+        const answer = await fetch(`${tenpo.url}/api/admin/session`, { method: 'POST', body: JSON.stringify({ email, password }) });
+        await answer.arrayBuffer();
+        times[kind].push(performance.now() - started);
+        cpu[kind] += cpuMilliseconds(pid) - cpuBefore;
+        if (answer.status !== expected) throw new Error(`${kind}: answered ${answer.status}, not ${expected}`);
+      }
+    }
+    const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) * q)]!;
+    printTable(
+      `POST /api/admin/session, ${ROUNDS} of each kind, one at a time (ms)`,
+      KINDS.map((kind) => ({
+        kind,
+        median: quantile(times[kind], 0.5),
+        p10: quantile(times[kind], 0.1),
+        p90: quantile(times[kind], 0.9),
+        'CPU per sign-in': cpu[kind] / ROUNDS,
+      })),
+    );
+    const refusals = KINDS.filter((kind) => kind !== 'right password').map((kind) => quantile(times[kind], 0.5));
+    const spread = (Math.max(...refusals) - Math.min(...refusals)) / Math.min(...refusals);
+    return [
+      verdict(
+        'sign-in refusals take the same time whether the address has an account, a wrong password or is disabled',
+        spread <= 0.05,
+        `medians ${refusals.map((ms) => ms.toFixed(0)).join(' / ')} ms, ${(spread * 100).toFixed(1)} % apart`,
+        '≤ 5 % apart',
+      ),
+      `INFO  one sign-in (the right password): median ${quantile(times['right password'], 0.5).toFixed(0)} ms, ${(cpu['right password'] / ROUNDS).toFixed(0)} ms of CPU`,
+    ];
+  } finally {
+    await tenpo.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
