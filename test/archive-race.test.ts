@@ -66,6 +66,7 @@ test('a signup taking the key between the check and the update makes that item a
       { id: other, productSlug: 'kumo-vco-2' },
     ],
     new Date().toISOString(),
+    null,
   );
 
   assert.deepEqual(outcome, { doneIds: [other], errors: [{ id: contested, ...ANOTHER_PENDING_SUBSCRIPTION }] });

@@ -116,16 +116,16 @@ for (const dialect of DIALECTS) {
       assert.ok(answer.reservation.archivedAt, 'archived, and still found');
       assert.ok(answer.reservation.respondedAt);
       assert.deepEqual(withoutTimes(answer.history), [
-        { type: 'status', actor: 'staff', from: 'pending', to: 'confirmed', customerEmailed: true },
-        { type: 'memo', actor: 'staff', before: '', after: '入金確認済み' },
-        { type: 'memo', actor: 'staff', before: '入金確認済み', after: '入金確認済み、12月発送' },
-        { type: 'status', actor: 'staff', from: 'confirmed', to: 'pending', customerEmailed: false },
-        { type: 'status', actor: 'staff', from: 'pending', to: 'cancelled', customerEmailed: false },
-        { type: 'status', actor: 'staff', from: 'cancelled', to: 'pending', customerEmailed: false },
-        { type: 'status', actor: 'customer', from: 'pending', to: 'cancelled', customerEmailed: true },
-        { type: 'archived', actor: 'staff' },
-        { type: 'unarchived', actor: 'staff' },
-        { type: 'archived', actor: 'staff' },
+        { type: 'status', actor: 'staff', from: 'pending', to: 'confirmed', customerEmailed: true, staffId: null, staffName: null },
+        { type: 'memo', actor: 'staff', before: '', after: '入金確認済み', staffId: null, staffName: null },
+        { type: 'memo', actor: 'staff', before: '入金確認済み', after: '入金確認済み、12月発送', staffId: null, staffName: null },
+        { type: 'status', actor: 'staff', from: 'confirmed', to: 'pending', customerEmailed: false, staffId: null, staffName: null },
+        { type: 'status', actor: 'staff', from: 'pending', to: 'cancelled', customerEmailed: false, staffId: null, staffName: null },
+        { type: 'status', actor: 'staff', from: 'cancelled', to: 'pending', customerEmailed: false, staffId: null, staffName: null },
+        { type: 'status', actor: 'customer', from: 'pending', to: 'cancelled', customerEmailed: true, staffId: null, staffName: null },
+        { type: 'archived', actor: 'staff', staffId: null, staffName: null },
+        { type: 'unarchived', actor: 'staff', staffId: null, staffName: null },
+        { type: 'archived', actor: 'staff', staffId: null, staffName: null },
       ]);
       // Oldest first, each at the time the record's updatedAt took, the last one its current value.
       const times = answer.history.map((entry) => Date.parse(entry.at));
@@ -192,10 +192,10 @@ for (const dialect of DIALECTS) {
       assert.equal(answer.subscription.status, 'unsubscribed');
       assert.equal(answer.subscription.archivedAt, null);
       assert.deepEqual(withoutTimes(answer.history), [
-        { type: 'status', actor: 'staff', from: 'pending', to: 'unsubscribed', customerEmailed: null },
-        { type: 'status', actor: 'staff', from: 'unsubscribed', to: 'pending', customerEmailed: null },
-        { type: 'status', actor: 'staff', from: 'pending', to: 'notified', customerEmailed: true },
-        { type: 'status', actor: 'customer', from: 'notified', to: 'unsubscribed', customerEmailed: null },
+        { type: 'status', actor: 'staff', from: 'pending', to: 'unsubscribed', customerEmailed: null, staffId: null, staffName: null },
+        { type: 'status', actor: 'staff', from: 'unsubscribed', to: 'pending', customerEmailed: null, staffId: null, staffName: null },
+        { type: 'status', actor: 'staff', from: 'pending', to: 'notified', customerEmailed: true, staffId: null, staffName: null },
+        { type: 'status', actor: 'customer', from: 'notified', to: 'unsubscribed', customerEmailed: null, staffId: null, staffName: null },
       ]);
       assert.equal(answer.history.filter((entry) => entry.type !== 'message').at(-1)!.at, answer.subscription.updatedAt);
     });
@@ -230,6 +230,8 @@ for (const dialect of DIALECTS) {
             attempts: 1,
             to: 'reservation',
             lastError: null,
+            staffId: null,
+            staffName: null,
           },
           {
             type: 'message',
@@ -240,8 +242,19 @@ for (const dialect of DIALECTS) {
             attempts: 1,
             to: 'taro@example.com',
             lastError: null,
+            staffId: null,
+            staffName: null,
           },
-          { type: 'status', actor: 'staff', at: 'confirmed', from: 'pending', to: 'confirmed', customerEmailed: true },
+          {
+            type: 'status',
+            actor: 'staff',
+            at: 'confirmed',
+            from: 'pending',
+            to: 'confirmed',
+            customerEmailed: true,
+            staffId: null,
+            staffName: null,
+          },
           {
             type: 'message',
             at: 'confirmed',
@@ -251,6 +264,8 @@ for (const dialect of DIALECTS) {
             attempts: 1,
             to: 'taro@example.com',
             lastError: null,
+            staffId: null,
+            staffName: null,
           },
         ],
       );

@@ -25,7 +25,9 @@ const freshClient = () => `198.51.100.${nextClient++ % 250}`;
 for (const dialect of DIALECTS) {
   describe(`staff accounts (${dialect})`, () => {
     let app: TestApp;
-    const clock = { now: new Date('2026-12-01T00:00:00.000Z') };
+    // The service's clock, which a test moves; it starts at the real time, as the writes it does not govern use.
+    const start = new Date();
+    const clock = { now: start };
     let adminRoutes: { path: string; method: 'GET' | 'POST' }[];
 
     before(async () => {
@@ -346,8 +348,66 @@ for (const dialect of DIALECTS) {
         hours(1.5);
         assert.equal((await asCookie(busy)('/api/admin/session/get')).status, 401, '7 days after it began');
       } finally {
-        clock.now = new Date('2026-12-01T00:00:00.000Z');
+        clock.now = start;
       }
+    });
+
+    test('every change in a record’s history, and every retry of its messages, names the account that made it; the token’s and the customer’s none', async () => {
+      const aiko = await createStaff('Mori Aiko');
+      const ken = await createStaff('Hayashi Ken');
+      const asAiko = asCookie(aiko.cookie);
+      const asKen = asCookie(ken.cookie);
+      const PRODUCT = 'kumo-vco-2';
+      const reserved = await app.read(
+        '/api/reservation',
+        await post('/api/reservation', { name: '客 太郎', email: 'kyaku@example.com', productSlug: PRODUCT }),
+      );
+      const id = reserved.success().reservationId;
+      (await asAiko('/api/admin-reservations-status', { id, productSlug: PRODUCT, status: 'confirmed' })).success();
+      (await asKen('/api/admin-reservations-status', { id, productSlug: PRODUCT, status: 'confirmed', notes: '入金確認済み' })).success();
+      (await app.call('/api/admin-reservations-status', { id, productSlug: PRODUCT, status: 'fulfilled' })).success();
+      (await asAiko('/api/admin/reservations/archive', { ids: [{ id, productSlug: PRODUCT }] })).success();
+      (await asKen('/api/admin/reservations/unarchive', { ids: [{ id, productSlug: PRODUCT }] })).success();
+      // Its chat notice given up (a chat notice is never superseded), then sent again.
+      const [notice] = await app.services.database.db
+        .selectFrom('outbox')
+        .select('id')
+        .where('record_id', '=', id)
+        .where('channel', '=', 'chat')
+        .execute();
+      await app.services.database.db.updateTable('outbox').set({ status: 'dead' }).where('id', '=', notice!.id).execute();
+      assert.deepEqual((await asKen('/api/admin/messages/retry', { ids: [notice!.id] })).success().retriedIds, [notice!.id]);
+
+      const signup = await app.read('/api/notify', await post('/api/notify', { email: 'kyaku@example.com', productSlug: PRODUCT }));
+      const subscriptionId = signup.success().subscriptionId;
+      (await asKen('/api/admin/notify/send', { productSlug: PRODUCT })).success();
+      (await asAiko('/api/admin-notify-status', { id: subscriptionId, productSlug: PRODUCT, status: 'pending' })).success();
+
+      const who = (history: { type: string; staffId: string | null; staffName: string | null }[]) =>
+        history
+          .filter((entry) => entry.type !== 'message')
+          .map((entry) => `${entry.type} ${entry.staffName ?? '-'} ${entry.staffId ?? '-'}`);
+      const [A, K] = [`Mori Aiko ${aiko.id}`, `Hayashi Ken ${ken.id}`];
+      assert.deepEqual(who((await asAiko('/api/admin/reservations/get', { id })).success().history), [
+        `status ${A}`,
+        `memo ${K}`,
+        'status - -',
+        `archived ${A}`,
+        `unarchived ${K}`,
+        `retry ${K}`,
+      ]);
+      assert.deepEqual(who((await asKen('/api/admin/notify/get', { id: subscriptionId })).success().history), [
+        `status ${K}`,
+        `status ${A}`,
+      ]);
+      const messages = (await asKen('/api/admin/reservations/get', { id })).success().history.filter((entry) => entry.type === 'message');
+      assert.ok(messages.length > 0 && messages.every((entry) => entry.staffId === null && entry.staffName === null));
+      // A renamed account is named as it is now; a disabled one still is.
+      (await app.call('/api/admin/staff/update', { id: ken.id, name: '林 健', disabled: true })).success();
+      assert.equal(
+        (await asAiko('/api/admin/reservations/get', { id })).success().history.find((e) => e.type === 'memo')?.staffName,
+        '林 健',
+      );
     });
 
     test('20 wrong passwords for one address from 20 clients lock that address’s sign-in for 15 minutes, the right password included; other addresses sign in', async () => {

@@ -141,7 +141,7 @@ for (const dialect of DIALECTS) {
       const retries = history.filter((entry) => entry.type === 'retry');
       assert.deepEqual(
         retries.map(({ at, ...entry }) => (assert.ok(Date.parse(at)), entry)),
-        [{ type: 'retry', actor: 'staff', messageId: confirmed.id }],
+        [{ type: 'retry', actor: 'staff', staffId: null, staffName: null, messageId: confirmed.id }],
       );
       const shown = history.find((entry) => entry.type === 'message' && entry.messageId === confirmed.id);
       assert.equal(shown?.type === 'message' && shown.status, 'superseded');

@@ -19,6 +19,7 @@ import * as shopSettings from './migrations/016-shop-settings.ts';
 import * as defaultWordingWithShop from './migrations/017-default-wording-with-shop.ts';
 import * as canonicalAddresses from './migrations/018-canonical-addresses.ts';
 import * as staffAccounts from './migrations/019-staff-accounts.ts';
+import * as historyStaff from './migrations/020-history-staff.ts';
 
 /** Every migration, in order. A new one is a new file here, never an edit to a shipped one. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -41,6 +42,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '017-default-wording-with-shop': defaultWordingWithShop,
   '018-canonical-addresses': canonicalAddresses,
   '019-staff-accounts': staffAccounts,
+  '020-history-staff': historyStaff,
 };
 
 const ATTEMPTS = 4;

@@ -192,6 +192,8 @@ export interface RecordHistoryRow {
   notes_after: string | null;
   /** The message a 'retry' sent again; null on every other row. */
   message_id: string | null;
+  /** The staff account that made the change (migration 020); null for the customer and for the bearer token. */
+  staff_id: string | null;
 }
 
 /** The shop's own name and contact (migration 016): one row, id 1; '' for a field never set. */

@@ -55,6 +55,11 @@ export function adminAuthentication(options: {
   };
 }
 
+/** The signed-in account an admin request comes from, for the history of what it changes; null for the bearer token. */
+export function staffIdOf(c: Context<AppEnv>): string | null {
+  return adminIdentity(c).staff?.id ?? null;
+}
+
 /** Who the admin request being served comes from (set by mount.ts once it is authenticated). */
 export function adminIdentity(c: Context<AppEnv>): AdminIdentity {
   const identity = c.get('admin');

@@ -1,7 +1,7 @@
 import type { Database } from '../db/database.ts';
 import { isUniqueViolation } from '../db/unique-violation.ts';
 import type { ErrorCode } from '../http/error-codes.ts';
-import { recordArchiving } from './history.ts';
+import { byStaff, recordArchiving } from './history.ts';
 import { isStorable } from './storable-text.ts';
 import type { RecordRefusals, RecordTable, Refusal } from './record-rows.ts';
 import { findArchiveStates, setArchivedAt, uniqueKeys, type ArchiveState, type UniqueWhileActive } from './store.ts';
@@ -41,7 +41,7 @@ const ATTEMPTS = 3;
 /**
  * Archives or unarchives each `{id, productSlug}` item on its own terms: items that cannot be
  * changed (malformed, not found, already in the wanted state) are reported and the others are
- * changed, each with a line in its history. The batch is one transaction, so it is applied whole
+ * changed, each with a line in its history naming the staff account (`staffId`; null for the bearer token). The batch is one transaction, so it is applied whole
  * or, on a failure of the store, not at all. Items are taken in order: naming a record twice changes it once and reports the second.
  *
  * A record that must be unique while active (a pending subscription) is checked, then restored;
@@ -55,10 +55,11 @@ export async function bulkSetArchived(
   action: BulkAction,
   items: unknown[],
   now: string,
+  staffId: string | null,
 ): Promise<BulkOutcome> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await applyBatch(database, target, action, items, now);
+      return await applyBatch(database, target, action, items, now, staffId);
     } catch (error) {
       if (attempt === ATTEMPTS || !isUniqueViolation(error)) throw error;
     }
@@ -71,6 +72,7 @@ async function applyBatch(
   action: BulkAction,
   items: unknown[],
   now: string,
+  staffId: string | null,
 ): Promise<BulkOutcome> {
   const wellFormed = items.map(asItem);
   const ids = [...new Set(wellFormed.flatMap((item) => (item ? [item.id] : [])))];
@@ -104,7 +106,7 @@ async function applyBatch(
       outcome.doneIds.push(item.id);
     });
     await setArchivedAt(trx, target.table, outcome.doneIds, action === 'archive' ? now : null, now);
-    await recordArchiving(trx, outcome.doneIds, action, now);
+    await recordArchiving(trx, outcome.doneIds, action, now, byStaff(staffId));
     return outcome;
   });
 }

@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { RecordHistoryRow, Tables } from '../db/schema.ts';
 import { uuidV7 } from '../db/time-ordered-id.ts';
 
-// The record_history table's SQL (migrations 010, 015): rows are added in the transaction of the change
+// The record_history table's SQL (migrations 010, 015, 020): rows are added in the transaction of the change
 // they describe, read per record, and deleted with the record when its personal data is erased.
 
 export type HistoryRow = Selectable<RecordHistoryRow>;
@@ -17,6 +17,11 @@ export async function insertHistory(db: Kysely<Tables>, rows: NewHistoryRow[]): 
     // Time-ordered ids: each insert lands at the end of the index (see uuidV7).
     .values(rows.map((row) => ({ id: uuidV7(Date.parse(row.at)), message_id: null, ...row })))
     .execute();
+}
+
+/** The staff accounts a record's history names. */
+export function staffIdsOf(rows: HistoryRow[]): string[] {
+  return [...new Set(rows.flatMap((row) => (row.staff_id === null ? [] : [row.staff_id])))];
 }
 
 /** A record's history, oldest first. */

@@ -8,14 +8,34 @@ import type { RecordColumns } from './record-rows.ts';
 // A record's history: what is written with each change (and each retry of one of its messages),
 // and how it reads in an answer, with the record's messages as they stand now.
 
-/** Who made a change: the shop's staff (admin API, console) or the customer (their own page or link). */
-export type Actor = 'staff' | 'customer';
+/**
+ * Who made a change: the customer (their own page or link), or the shop's staff: a signed-in
+ * account (its id), or the bearer token (null: a script's, no one's account).
+ */
+export type ChangedBy = { actor: 'customer' } | { actor: 'staff'; staffId: string | null };
+
+export const BY_CUSTOMER: ChangedBy = { actor: 'customer' };
+
+export function byStaff(staffId: string | null): ChangedBy {
+  return { actor: 'staff', staffId };
+}
+
+/** The columns that say who made a change. */
+function whoColumns(by: ChangedBy): { actor: string; staff_id: string | null } {
+  return { actor: by.actor, staff_id: by.actor === 'staff' ? by.staffId : null };
+}
+
+const Who = {
+  staffId: z.string().nullable().describe('The staff account that made it; null for the customer, the bearer token, and a message'),
+  staffName: z.string().nullable().describe('That account’s name (as it is now); null with staffId'),
+};
 
 const Said = {
   at: z.string().describe('When, as the record’s updatedAt was set by the change'),
   actor: z
     .enum(['staff', 'customer'])
     .describe('staff: the admin API or console; customer: their own reservation page or unsubscribe link'),
+  ...Who,
 };
 
 export const HistoryEntrySchema = z
@@ -44,6 +64,7 @@ export const HistoryEntrySchema = z
       sentAt: z.string().nullable(),
       to: z.string().describe("The address of an email; the webhook's name for chat (an extension, as the message log shows it)"),
       lastError: z.string().nullable().describe('Why its last attempt failed (an extension, as the message log shows it)'),
+      ...Who,
     }),
     z.object({
       type: z.literal('retry'),
@@ -70,7 +91,7 @@ export async function recordStatusChange(
   trx: Kysely<Tables>,
   before: RecordColumns,
   after: RecordColumns,
-  how: { actor: Actor; customerEmailed?: boolean },
+  how: { by: ChangedBy; customerEmailed?: boolean },
 ): Promise<void> {
   if (after.updated_at === before.updated_at) return;
   const [notesBefore, notesAfter] = [notesOf(before), notesOf(after)];
@@ -79,7 +100,7 @@ export async function recordStatusChange(
     {
       record_id: after.id,
       at: after.updated_at,
-      actor: how.actor,
+      ...whoColumns(how.by),
       action: 'change',
       from_status: before.status,
       to_status: after.status,
@@ -93,14 +114,15 @@ export async function recordStatusChange(
 /** Writes status moves made outside a status request (the restock send, an unsubscribe link) in their transaction. */
 export async function recordMoves(
   trx: Kysely<Tables>,
-  moves: { id: string; from: string; to: string; at: string; actor: Actor; customerEmailed: boolean | null }[],
+  moves: { id: string; from: string; to: string; at: string; customerEmailed: boolean | null }[],
+  by: ChangedBy,
 ): Promise<void> {
   await insertHistory(
     trx,
     moves.map((move): NewHistoryRow => ({
       record_id: move.id,
       at: move.at,
-      actor: move.actor,
+      ...whoColumns(by),
       action: 'change',
       from_status: move.from,
       to_status: move.to,
@@ -116,14 +138,14 @@ export async function recordRetries(
   trx: Kysely<Tables>,
   retries: { recordId: string; messageId: string }[],
   at: string,
-  actor: Actor = 'staff',
+  by: ChangedBy,
 ): Promise<void> {
   await insertHistory(
     trx,
     retries.map(({ recordId, messageId }): NewHistoryRow => ({
       record_id: recordId,
       at,
-      actor,
+      ...whoColumns(by),
       action: 'retry',
       from_status: null,
       to_status: null,
@@ -141,14 +163,14 @@ export async function recordArchiving(
   ids: string[],
   action: 'archive' | 'unarchive',
   at: string,
-  actor: Actor = 'staff',
+  by: ChangedBy,
 ): Promise<void> {
   await insertHistory(
     trx,
     ids.map((id): NewHistoryRow => ({
       record_id: id,
       at,
-      actor,
+      ...whoColumns(by),
       action,
       from_status: null,
       to_status: null,
@@ -162,10 +184,10 @@ export async function recordArchiving(
 /**
  * Stored rows and the record's messages as the answer's entries, oldest first: a change that moved
  * and edited the memo is two entries, the move first; a message at the time it was queued, after
- * the change that queued it.
+ * the change that queued it. `staffNames` names the accounts the rows name.
  */
-export function historyEntries(rows: HistoryRow[], messages: LoggedMessage[]): HistoryEntry[] {
-  const changes = rows.flatMap(changeEntries);
+export function historyEntries(rows: HistoryRow[], messages: LoggedMessage[], staffNames: ReadonlyMap<string, string>): HistoryEntry[] {
+  const changes = rows.flatMap((row) => changeEntries(row, staffNames));
   const inOrder = [...messages].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
   const sent = inOrder.map((message): HistoryEntry => ({
     type: 'message',
@@ -178,13 +200,20 @@ export function historyEntries(rows: HistoryRow[], messages: LoggedMessage[]): H
     sentAt: message.sentAt,
     to: message.to,
     lastError: message.lastError,
+    staffId: null,
+    staffName: null,
   }));
   // A stable sort of the changes then the messages: at the same time, the change comes first.
   return [...changes, ...sent].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
 }
 
-function changeEntries(row: HistoryRow): HistoryEntry[] {
-  const said = { at: row.at, actor: row.actor === 'customer' ? ('customer' as const) : ('staff' as const) };
+function changeEntries(row: HistoryRow, staffNames: ReadonlyMap<string, string>): HistoryEntry[] {
+  const said = {
+    at: row.at,
+    actor: row.actor === 'customer' ? ('customer' as const) : ('staff' as const),
+    staffId: row.staff_id,
+    staffName: row.staff_id === null ? null : (staffNames.get(row.staff_id) ?? null),
+  };
   if (row.action === 'archive') return [{ type: 'archived', ...said }];
   if (row.action === 'unarchive') return [{ type: 'unarchived', ...said }];
   if (row.action === 'retry') return [{ type: 'retry', ...said, messageId: row.message_id ?? '' }];

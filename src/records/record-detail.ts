@@ -1,14 +1,15 @@
 import type { Database } from '../db/database.ts';
 import { messagesAbout } from '../messaging/about-records.ts';
 import { historyEntries, type HistoryEntry } from './history.ts';
-import { historyOf } from './history-store.ts';
+import { historyOf, staffIdsOf } from './history-store.ts';
+import { staffNames } from '../staff/store.ts';
 import type { RecordRow, RecordTable } from './record-rows.ts';
 import { findRecord } from './store.ts';
 
 /**
  * One record of a kind, archived or not, with its history oldest first (the console's page of a
- * record): its changes, staff's retries of its messages, and its messages as they stand now;
- * undefined when there is none. The record is read first: a change committed in between can only
+ * record): its changes and staff's retries of its messages, each with the name of the account that
+ * made it, and its messages as they stand now; undefined when there is none. The record is read first: a change committed in between can only
  * add a last entry the record does not show yet, never leave one out.
  */
 export async function recordWithHistory<T extends RecordTable>(
@@ -18,5 +19,7 @@ export async function recordWithHistory<T extends RecordTable>(
 ): Promise<{ row: RecordRow<T>; history: HistoryEntry[] } | undefined> {
   const row = await findRecord(database.db, table, id);
   if (!row) return undefined;
-  return { row, history: historyEntries(await historyOf(database.db, id), await messagesAbout(database.db, [id])) };
+  const rows = await historyOf(database.db, id);
+  const names = await staffNames(database.db, staffIdsOf(rows));
+  return { row, history: historyEntries(rows, await messagesAbout(database.db, [id]), names) };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { staffIdOf } from '../http/admin-auth.ts';
 import type { Database } from '../db/database.ts';
 import { replyJson } from '../http/reply.ts';
 import { defineRoute, refusedAs, type Route } from '../http/route.ts';
@@ -72,7 +73,7 @@ export function reservationAdminRoutes(deps: ReservationAdminDeps): Route[] {
         { of: REFUSALS, conflicts: [PREORDER_FULL.code] },
       ),
       handle: async (c, { body }) => {
-        const result = await changeReservationStatus(deps, body);
+        const result = await changeReservationStatus(deps, { ...body, staffId: staffIdOf(c) });
         if (result.outcome !== 'updated') throw statusChangeError(result, REFUSALS);
         deps.wakeDispatcher();
         return replyJson(c, 200, { success: true, reservation: activeReservation(result.record) });

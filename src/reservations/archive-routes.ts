@@ -1,4 +1,5 @@
 import type { Catalog } from '../catalog/catalog.ts';
+import { staffIdOf } from '../http/admin-auth.ts';
 import type { Database } from '../db/database.ts';
 import { replyJson } from '../http/reply.ts';
 import { defineRoute, type Route } from '../http/route.ts';
@@ -47,7 +48,10 @@ export function reservationArchiveRoutes(deps: { database: Database; catalog: Ca
         replyJson(
           c,
           200,
-          bulkArchiveAnswer('archive', await bulkSetArchived(database, ARCHIVE, 'archive', body.ids, new Date().toISOString())),
+          bulkArchiveAnswer(
+            'archive',
+            await bulkSetArchived(database, ARCHIVE, 'archive', body.ids, new Date().toISOString(), staffIdOf(c)),
+          ),
         ),
     }),
     defineRoute({
@@ -57,7 +61,10 @@ export function reservationArchiveRoutes(deps: { database: Database; catalog: Ca
         replyJson(
           c,
           200,
-          bulkArchiveAnswer('unarchive', await bulkSetArchived(database, ARCHIVE, 'unarchive', body.ids, new Date().toISOString())),
+          bulkArchiveAnswer(
+            'unarchive',
+            await bulkSetArchived(database, ARCHIVE, 'unarchive', body.ids, new Date().toISOString(), staffIdOf(c)),
+          ),
         ),
     }),
     defineRoute({

@@ -1,7 +1,7 @@
 import type { Database } from '../db/database.ts';
 import type { Messaging } from '../messaging/messaging.ts';
 import { releaseSeat, retakeSeat } from '../preorders/seats.ts';
-import { recordStatusChange } from '../records/history.ts';
+import { byStaff, BY_CUSTOMER, recordStatusChange } from '../records/history.ts';
 import { changeTime, invalidTransition, NOT_FOUND, refusedStatusChange, type StatusChangeResult } from '../records/status-checks.ts';
 import { findRecordForUpdate } from '../records/store.ts';
 import { RESERVATION_STATUS_TABLE, type ReservationStatus } from './status.ts';
@@ -19,6 +19,8 @@ export interface ReservationStatusChange {
   expectedUpdatedAt?: string;
   /** The customer cancelling on their own page: allowed only from `pending`, recorded as theirs, and the shop is told in chat. */
   byCustomer?: boolean;
+  /** The staff account making it (its history names it); null or absent for the bearer token and the customer. */
+  staffId?: string | null;
 }
 
 /** A campaign's reservation moved back from cancelled needs a seat again. */
@@ -38,7 +40,7 @@ export const PREORDER_FULL = { code: 'preorder_full', error: 'Preorder is full' 
  *    records when the shop responded, a time never overwritten;
  * 5. messaging is told of the move, and queues the customer's email about it (and, for their own
  *    cancel, the shop's chat notice);
- * 6. the record's history gets the move and the memo edit.
+ * 6. the record's history gets the move and the memo edit, and who made them.
  */
 export async function changeReservationStatus(
   deps: { database: Database; messaging: Messaging },
@@ -78,7 +80,10 @@ export async function changeReservationStatus(
       byCustomer: change.byCustomer,
     });
 
-    await recordStatusChange(trx, reservation, record, { actor: change.byCustomer ? 'customer' : 'staff', customerEmailed });
+    await recordStatusChange(trx, reservation, record, {
+      by: change.byCustomer ? BY_CUSTOMER : byStaff(change.staffId ?? null),
+      customerEmailed,
+    });
     return { outcome: 'updated', record };
   });
 }

@@ -23,6 +23,13 @@ export async function findStaff(db: Kysely<Tables>, id: string): Promise<Staff |
   return db.selectFrom('staff').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** The names of these accounts, by id (a record's history names who made each change). */
+export async function staffNames(db: Kysely<Tables>, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('staff').select(['id', 'name']).where('id', 'in', ids).execute();
+  return new Map(rows.map((row) => [row.id, row.name]));
+}
+
 /** The account with this address, compared case-insensitively (read through the unique index on lower(email)). */
 export async function findStaffByEmail(db: Kysely<Tables>, email: string): Promise<Staff | undefined> {
   return db

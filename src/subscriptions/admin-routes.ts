@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { staffIdOf } from '../http/admin-auth.ts';
 import { AppError } from '../http/app-error.ts';
 import { replyJson } from '../http/reply.ts';
 import { defineRoute, INVALID_PARAMETERS, type InvalidInput, type Route } from '../http/route.ts';
@@ -91,7 +92,7 @@ export function subscriptionAdminRoutes(deps: RestockSendDeps): Route[] {
         { of: REFUSALS, conflicts: [ANOTHER_PENDING_SUBSCRIPTION.code] },
       ),
       handle: async (c, { body }) => {
-        const result = await changeSubscriptionStatus(database, body);
+        const result = await changeSubscriptionStatus(database, { ...body, staffId: staffIdOf(c) });
         if (result.outcome !== 'updated') throw statusChangeError(result, REFUSALS);
         return replyJson(c, 200, { success: true, subscription: activeSubscription(result.record) });
       },
@@ -122,7 +123,7 @@ export function subscriptionAdminRoutes(deps: RestockSendDeps): Route[] {
         ...errorResponses(400, 401, 404, 413, 500),
       },
       handle: async (c, { body }) => {
-        const result = await sendRestockNotices(deps, body);
+        const result = await sendRestockNotices(deps, body, { staffId: staffIdOf(c) });
         if (!result.ok) throw new AppError('unknown_product', 'Product not found');
         return replyJson(c, 200, { success: true, notifiedCount: result.notifiedCount, remaining: result.remaining });
       },

@@ -1,4 +1,5 @@
 import type { Catalog } from '../catalog/catalog.ts';
+import { staffIdOf } from '../http/admin-auth.ts';
 import type { Database } from '../db/database.ts';
 import { replyJson } from '../http/reply.ts';
 import { defineRoute, type Route } from '../http/route.ts';
@@ -55,7 +56,7 @@ export function subscriptionArchiveRoutes(deps: { database: Database; catalog: C
           200,
           bulkArchiveAnswer(
             'archive',
-            await bulkSetArchived(database, SUBSCRIPTION_ARCHIVE, 'archive', body.ids, new Date().toISOString()),
+            await bulkSetArchived(database, SUBSCRIPTION_ARCHIVE, 'archive', body.ids, new Date().toISOString(), staffIdOf(c)),
           ),
         ),
     }),
@@ -68,7 +69,7 @@ export function subscriptionArchiveRoutes(deps: { database: Database; catalog: C
           200,
           bulkArchiveAnswer(
             'unarchive',
-            await bulkSetArchived(database, SUBSCRIPTION_ARCHIVE, 'unarchive', body.ids, new Date().toISOString()),
+            await bulkSetArchived(database, SUBSCRIPTION_ARCHIVE, 'unarchive', body.ids, new Date().toISOString(), staffIdOf(c)),
           ),
         ),
     }),

@@ -1,6 +1,6 @@
 import type { Database } from '../db/database.ts';
 import { isUniqueViolation } from '../db/unique-violation.ts';
-import { recordStatusChange } from '../records/history.ts';
+import { byStaff, recordStatusChange } from '../records/history.ts';
 import { changeTime, NOT_FOUND, refusedStatusChange, type StatusChangeResult, type StatusRequest } from '../records/status-checks.ts';
 import { findRecordForUpdate } from '../records/store.ts';
 import { SUBSCRIPTION_STATUS_TABLE, type SubscriptionStatus } from './status.ts';
@@ -14,6 +14,8 @@ export const ANOTHER_PENDING_SUBSCRIPTION = {
 
 export interface SubscriptionStatusChange extends StatusRequest {
   status: SubscriptionStatus;
+  /** The staff account making it (its history names it); null or absent for the bearer token. */
+  staffId?: string | null;
 }
 
 /**
@@ -26,7 +28,7 @@ export interface SubscriptionStatusChange extends StatusRequest {
  *    address and product (the unique index allows one);
  * 4. the move is written: to `notified` with when, back to `pending` clearing that time, since a
  *    pending subscription is one the next send will notify;
- * 5. the record's history gets the move.
+ * 5. the record's history gets the move, and who made it.
  * A signup that takes the address and product between the check and the write makes the store
  * refuse the write: that is the same refusal.
  */
@@ -52,7 +54,7 @@ export async function changeSubscriptionStatus(
         ...(change.status === 'notified' ? { notified_at: at } : {}),
         ...(change.status === 'pending' ? { notified_at: null } : {}),
       });
-      await recordStatusChange(trx, subscription, record, { actor: 'staff' });
+      await recordStatusChange(trx, subscription, record, { by: byStaff(change.staffId ?? null) });
       return { outcome: 'updated', record };
     });
   } catch (error) {

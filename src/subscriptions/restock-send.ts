@@ -1,7 +1,7 @@
 import type { Catalog } from '../catalog/catalog.ts';
 import type { Database } from '../db/database.ts';
 import type { Messaging } from '../messaging/messaging.ts';
-import { recordMoves } from '../records/history.ts';
+import { byStaff, recordMoves } from '../records/history.ts';
 import { countActiveRows } from '../records/store.ts';
 import { markPendingNotified } from './store.ts';
 
@@ -32,7 +32,7 @@ export type RestockSendResult = { ok: true; notifiedCount: number; remaining: nu
 export async function sendRestockNotices(
   deps: RestockSendDeps,
   request: { productSlug: string; limit?: number },
-  options: { batchSize?: number } = {},
+  options: { batchSize?: number; staffId?: string | null } = {},
 ): Promise<RestockSendResult> {
   const product = deps.catalog.bySlug.get(request.productSlug);
   if (!product) return { ok: false, reason: 'unknown-product' };
@@ -49,7 +49,8 @@ export async function sendRestockNotices(
       const notified = await markPendingNotified(trx, database.dialect, product.slug, now, take);
       await recordMoves(
         trx,
-        notified.map(({ id }) => ({ id, from: 'pending', to: 'notified', at: now, actor: 'staff' as const, customerEmailed: true })),
+        notified.map(({ id }) => ({ id, from: 'pending', to: 'notified', at: now, customerEmailed: true })),
+        byStaff(options.staffId ?? null),
       );
       await messaging.restockSent(trx, product, notified, now);
       more = notified.length === take && notifiedCount + notified.length < wanted;

@@ -1,5 +1,5 @@
 import type { Database } from '../db/database.ts';
-import { recordMoves } from '../records/history.ts';
+import { BY_CUSTOMER, recordMoves } from '../records/history.ts';
 import { changeTime } from '../records/status-checks.ts';
 import { findRecordForUpdate } from '../records/store.ts';
 import { markUnsubscribed } from './store.ts';
@@ -29,7 +29,7 @@ export async function unsubscribe(
     if (current.status !== 'unsubscribed') {
       const at = changeTime(current.updated_at, new Date()).toISOString();
       await markUnsubscribed(trx, current.id, at);
-      await recordMoves(trx, [{ id: current.id, from: current.status, to: 'unsubscribed', at, actor: 'customer', customerEmailed: null }]);
+      await recordMoves(trx, [{ id: current.id, from: current.status, to: 'unsubscribed', at, customerEmailed: null }], BY_CUSTOMER);
     }
     return current.product_slug;
   });

@@ -1,6 +1,6 @@
 import type { Database } from '../../db/database.ts';
 import type { BulkItemError } from '../../records/bulk-archive.ts';
-import { recordRetries } from '../../records/history.ts';
+import { byStaff, recordRetries } from '../../records/history.ts';
 import { isStorable } from '../../records/storable-text.ts';
 import { messagesAsTheyStand } from '../outbox/standing.ts';
 import { markDeadSuperseded, requeueDead } from './store.ts';
@@ -19,10 +19,10 @@ export interface RetryOutcome {
  * message that is no longer true (outbox/standing.ts) becomes `superseded` instead, and is
  * reported so, as is one superseded already. Naming a message twice retries it once and reports the
  * second as not dead. The dispatcher asks again before it sends, so a record changed after this
- * check still stops the message. Each retry is written to its record's history, in the transaction
- * that requeues it.
+ * check still stops the message. Each retry is written to its record's history, with the staff
+ * account that asked (`staffId`; null for the bearer token), in the transaction that requeues it.
  */
-export async function retryMessages(database: Database, items: unknown[], now: string): Promise<RetryOutcome> {
+export async function retryMessages(database: Database, items: unknown[], now: string, staffId: string | null): Promise<RetryOutcome> {
   const ids = [...new Set(items.filter(isMessageId))];
   const standing = await messagesAsTheyStand(database.db, ids);
   const untrue = ids.filter((id) => standing.get(id)?.superseded && standing.get(id)?.status === 'dead');
@@ -38,6 +38,7 @@ export async function retryMessages(database: Database, items: unknown[], now: s
       trx,
       rows.flatMap(({ id, recordId }) => (recordId === null ? [] : [{ recordId, messageId: id }])),
       now,
+      byStaff(staffId),
     );
     return rows;
   });

@@ -1,4 +1,5 @@
 import type { Database } from '../../db/database.ts';
+import { staffIdOf } from '../../http/admin-auth.ts';
 import { replyJson } from '../../http/reply.ts';
 import { defineRoute, type Route } from '../../http/route.ts';
 import { errorResponses } from '../../http/schemas.ts';
@@ -43,7 +44,7 @@ export function messageLogRoutes(deps: { database: Database; wakeDispatcher: () 
       invalid: firstProblem,
       responses: { 200: { description: 'Every item handled', schema: RetryResponse }, ...errorResponses(400, 401, 413, 500) },
       handle: async (c, { body }) => {
-        const outcome = await retryMessages(database, body.ids, new Date().toISOString());
+        const outcome = await retryMessages(database, body.ids, new Date().toISOString(), staffIdOf(c));
         if (outcome.retriedIds.length > 0) deps.wakeDispatcher();
         return replyJson(c, 200, {
           success: true,
