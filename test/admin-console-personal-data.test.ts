@@ -31,7 +31,7 @@ async function signedIn(viewport: { width: number; height: number }): Promise<Pa
   recordPage(page, record);
   await page.goto(`${app.url}/admin`);
   await page.fill('#token', ADMIN_TOKEN);
-  await page.click('button[type=submit]');
+  await page.press('#token', 'Enter');
   await page.waitForSelector('header.top');
   await page.click('nav >> text=個人情報');
   await page.locator('h1', { hasText: '個人情報' }).waitFor();

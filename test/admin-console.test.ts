@@ -57,7 +57,7 @@ async function openConsole(viewport = { width: 1280, height: 900 }): Promise<Pag
 
 async function signIn(page: Page, token = ADMIN_TOKEN): Promise<void> {
   await page.fill('#token', token);
-  await page.click('button[type=submit]');
+  await page.press('#token', 'Enter');
 }
 
 async function signedIn(view: string, viewport?: { width: number; height: number }): Promise<Page> {
@@ -75,7 +75,7 @@ describe('signing in', () => {
   test('a wrong token shows a clear message and keeps nothing', async () => {
     const page = await openConsole();
     await signIn(page, 'not-the-token');
-    const message = page.locator('.login .notice.error');
+    const message = page.locator('.login-page .notice.error');
     await message.waitFor();
     assert.equal(await message.textContent(), '管理トークンが正しくありません。入力したトークンを確認してください。');
     assert.equal(await page.evaluate((key) => sessionStorage.getItem(key), TOKEN_KEY), null);
@@ -108,7 +108,7 @@ describe('signing in', () => {
     await rows(page).first().waitFor();
     await page.evaluate((key) => sessionStorage.setItem(key, 'rotated-away'), TOKEN_KEY);
     await page.click('text=再読み込み');
-    const message = page.locator('.login .notice.error');
+    const message = page.locator('.login-page .notice.error');
     await message.waitFor();
     assert.match((await message.textContent())!, /管理トークンが無効になりました/);
     await page.context().close();

@@ -249,7 +249,7 @@ describe('markup shown as text, rendered in Chromium', () => {
     page.on('pageerror', (error) => errors.push(String(error)));
     await page.goto(`${app.url}/admin`);
     await page.fill('#token', ADMIN_TOKEN);
-    await page.click('button[type=submit]');
+    await page.press('#token', 'Enter');
     await page.waitForSelector('.cards');
 
     await page.goto(`${app.url}/admin#/reservations`);

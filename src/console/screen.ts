@@ -1,15 +1,18 @@
 import type { Output, TenpoClient } from '../client/tenpo-client.ts';
 import type { ProductOption } from './api/products.ts';
+import type { SignedIn } from './shell/session.ts';
 
 // The one contract between the shell and a screen: how it is shown, and how it is left.
 
 /** What a screen gets from the shell around it. */
 export interface ScreenContext {
   api: TenpoClient;
+  /** Who the tab is signed in as: a staff account, or the token holder. */
+  who: SignedIn;
   products: Map<string, ProductOption>;
   /** Shows a message above the screen: a success fades, an error stays until the next one. */
   announce(message: string, tone: 'success' | 'error'): void;
-  /** Reports a failed call in staff's words (api/errors.ts); a refused token ends the session. */
+  /** Reports a failed call in staff's words (api/errors.ts); a refused session or token signs the tab out. */
   fail(error: unknown): void;
   /** The shop's settings were saved: the warning above every screen follows them. */
   shopChanged(shop: Output<'/api/admin/shop/get'>['shop']): void;

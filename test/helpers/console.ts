@@ -43,7 +43,7 @@ export async function signedInConsole(
   recordPage(page, record);
   await page.goto(`${baseUrl}/admin`);
   await page.fill('#token', ADMIN_TOKEN);
-  await page.click('button[type=submit]');
+  await page.press('#token', 'Enter');
   await page.waitForSelector('header.top');
   await page.goto(`${baseUrl}/admin#/${view}`);
   return page;

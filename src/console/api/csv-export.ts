@@ -7,18 +7,20 @@ import { saveFile } from '../ui/save-file.ts';
  * Downloads a kind's records as CSV (`<archive prefix>/export`), filtered and ordered as the list
  * shows them.
  * Not through the typed client, which reads JSON: a refusal is read from the envelope into the
- * same ApiError, so a rejected token signs out as any other call does.
+ * same ApiError, so a refused session or token signs out as any other call does.
  */
 export async function downloadCsv(
   archivePrefix: string,
   filter: Filter,
   list: { archived: boolean; sort?: { by: string; order: 'asc' | 'desc' } },
 ): Promise<void> {
+  // The token holder's tab sends its token; a signed-in account's browser sends its session cookie.
+  const token = storedToken();
   let response: Response;
   try {
     response = await fetch(`${archivePrefix}/export`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${storedToken() ?? ''}`, 'content-type': 'application/json' },
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), 'content-type': 'application/json' },
       body: JSON.stringify({ ...filter, ...(list.sort ? { sort: list.sort } : {}), ...(list.archived ? { archived: true } : {}) }),
     });
   } catch (cause) {

@@ -122,10 +122,17 @@ const FIELD_WORDS: Record<string, string> = {
   ids: '選択した件',
   ...SHOP_FIELD_LABELS,
   limit: '送信する件数',
+  role: '役割',
+  password: 'パスワード',
+  current: '現在のパスワード',
+  next: '新しいパスワード',
 };
 
 export const WRONG_TOKEN = '管理トークンが正しくありません。入力したトークンを確認してください。';
 export const TOKEN_REJECTED = '管理トークンが無効になりました（変更された可能性があります）。もう一度ログインしてください。';
+export const SESSION_ENDED =
+  'ログインが終了しました（有効期限が切れたか、別の場所でログアウトしたか、アカウントが無効にされたか、パスワードが再設定されました）。もう一度ログインしてください。';
+export const SIGNED_OUT_ELSEWHERE = '別のタブでログアウトしました。';
 const UNEXPECTED = '予期しないエラーが発生しました。ページを再読み込みしてください。';
 const NO_ANSWER = 'サーバーに接続できませんでした。ネットワークを確認して、もう一度お試しください。';
 
@@ -138,8 +145,11 @@ function wordsOf(code: string | undefined): Words | undefined {
   return code !== undefined && Object.hasOwn(ERROR_WORDS, code) ? ERROR_WORDS[code as ErrorCode] : undefined;
 }
 
-/** What to tell staff about a failed call: what happened and what to do. */
-export function errorMessage(error: unknown): string {
+/**
+ * What to tell staff about a failed call: what happened and what to do. `fields` names a screen's
+ * own fields where the shared words would not (a person's `name` is not the shop's).
+ */
+export function errorMessage(error: unknown, fields: Readonly<Record<string, string>> = {}): string {
   if (!(error instanceof ApiError)) return UNEXPECTED;
   if (error.status === 0) return NO_ANSWER;
   const words = wordsOf(error.code);
@@ -151,8 +161,9 @@ export function errorMessage(error: unknown): string {
   }
   switch (error.code) {
     case 'invalid_parameters': {
-      const fields = [...new Set(error.details.flatMap((d) => (Object.hasOwn(FIELD_WORDS, d.field) ? [FIELD_WORDS[d.field]!] : [])))];
-      return sentence({ ...words, what: fields.length > 0 ? `${words.what}（${fields.join('、')}）` : words.what });
+      const named = { ...FIELD_WORDS, ...fields };
+      const wrong = [...new Set(error.details.flatMap((d) => (Object.hasOwn(named, d.field) ? [named[d.field]!] : [])))];
+      return sentence({ ...words, what: wrong.length > 0 ? `${words.what}（${wrong.join('、')}）` : words.what });
     }
     case 'internal_error':
       return `${sentence(words)}${inquiry}`;

@@ -38,7 +38,11 @@ type HistoryEntry = Output<'/api/admin/reservations/get'>['history'][number];
 type MessageEntry = Extract<HistoryEntry, { type: 'message' }>;
 type ChangeEntry = Exclude<HistoryEntry, MessageEntry>;
 
-const ACTORS: Record<ChangeEntry['actor'], string> = { staff: '担当者', customer: 'お客様ご本人' };
+/** Who made a change: the customer on their own page, the staff account by its name, or the admin token (no one's account). */
+function madeBy(entry: ChangeEntry): string {
+  if (entry.actor === 'customer') return 'お客様ご本人';
+  return entry.staffName ?? '管理トークン';
+}
 
 /** The URL of a record's page: the list's own state (filters, page, sort) and the record. */
 export function recordHref(id: string): string {
@@ -184,7 +188,7 @@ export function renderRecordPage<R extends ActiveRecord, A extends ArchivedRecor
       ...history.map((entry) =>
         entry.type === 'message'
           ? { at: entry.at, what: messageText(entry), who: 'システム', tone: entry.status === 'dead' ? 'bad' : undefined }
-          : { at: entry.at, what: historyText(entry, messages), who: ACTORS[entry.actor] },
+          : { at: entry.at, what: historyText(entry, messages), who: madeBy(entry) },
       ),
     ];
     // Newest first; a tie keeps the order above (the record, then its history in order).

@@ -1,26 +1,47 @@
 import { ApiError, type TenpoClient } from '../../client/tenpo-client.ts';
-import { errorMessage, TOKEN_REJECTED } from '../api/errors.ts';
+import { errorMessage } from '../api/errors.ts';
 import { loadProducts } from '../api/products.ts';
 import type { Screen, ScreenContext } from '../screen.ts';
 import { h, replace } from '../ui/dom.ts';
 import { SCREENS, type ScreenEntry } from './screens.ts';
+import { roleOf, type SignedIn } from './session.ts';
 import { shopWarning } from './shop-warning.ts';
 import { readParams, screenHash } from './url-state.ts';
 
 const SUCCESS_SHOWN_MS = 8_000;
 
+const ROLE_LABELS = { owner: 'オーナー', staff: 'スタッフ' } as const;
+
 /**
- * The signed-in console: header, navigation, the notice line and the screen the location hash names.
- * A screen's module is loaded on its first visit. Every change of the hash leaves the screen shown
- * (asking it first: it may refuse, and the URL is put back) and shows the one the hash names.
- * Returns what stops it, when the session ends.
+ * The signed-in console: header (the navigation, who is signed in, sign-out), the notice line and
+ * the screen the location hash names. A screen's module is loaded on its first visit. Every change
+ * of the hash leaves the screen shown (asking it first: it may refuse, and the URL is put back) and
+ * shows the one the hash names. The navigation holds only the screens the signed-in role may open;
+ * one it may not, reached by its URL, is refused without loading. Returns what stops it, when the
+ * tab signs out.
  */
-export function renderShell(root: HTMLElement, options: { api: TenpoClient; onSignOut: (message?: string) => void }): () => void {
-  const { api } = options;
+export function renderShell(
+  root: HTMLElement,
+  options: {
+    api: TenpoClient;
+    who: SignedIn;
+    /** Signs out on purpose (the header's button). */
+    signOut: () => Promise<void>;
+    /** The service refused the tab's session or token (401). */
+    onRefused: () => void;
+  },
+): () => void {
+  const { api, who } = options;
   const notice = h('p', { class: 'notice', role: 'status', hidden: true });
   const warning = shopWarning();
   const area = h('div', { class: 'screen' });
-  const nav = h('nav', { 'aria-label': '画面' }, ...SCREENS.map((entry) => h('a', { href: entry.hash }, entry.label)));
+  const mayOpen = (entry: ScreenEntry) =>
+    entry.audience === undefined || (entry.audience === 'owners' ? roleOf(who) === 'owner' : who.kind === 'account');
+  const nav = h(
+    'nav',
+    { 'aria-label': '画面' },
+    ...SCREENS.filter((entry) => entry.inNavigation !== false && mayOpen(entry)).map((entry) => h('a', { href: entry.hash }, entry.label)),
+  );
   let fadeTimer: ReturnType<typeof setTimeout> | undefined;
   let context: ScreenContext | undefined;
   /** The screen shown now, once its module has loaded. */
@@ -39,7 +60,7 @@ export function renderShell(root: HTMLElement, options: { api: TenpoClient; onSi
     if (tone === 'success') fadeTimer = setTimeout(() => (notice.hidden = true), SUCCESS_SHOWN_MS);
   };
   const fail = (error: unknown) => {
-    if (error instanceof ApiError && error.status === 401) return options.onSignOut(TOKEN_REJECTED);
+    if (error instanceof ApiError && error.status === 401) return options.onRefused();
     announce(errorMessage(error), 'error');
   };
 
@@ -51,6 +72,7 @@ export function renderShell(root: HTMLElement, options: { api: TenpoClient; onSi
     document.title = `${entry.label} | tenpo 管理`;
     const container = h('section', { class: 'view', 'aria-label': entry.label }, h('p', { class: 'loading' }, '読み込み中…'));
     replace(area, container);
+    if (!mayOpen(entry)) return replace(container, h('h1', {}, entry.label), refusal(entry));
     let module;
     try {
       module = await entry.load();
@@ -86,12 +108,16 @@ export function renderShell(root: HTMLElement, options: { api: TenpoClient; onSi
   async function start(): Promise<void> {
     replace(area, h('p', { class: 'loading' }, '読み込み中…'));
     try {
-      const [products, { shop }] = await Promise.all([loadProducts(api), api.call('/api/admin/shop/get', {})]);
-      warning.show(shop);
-      context = { api, products, announce, fail, shopChanged: warning.show };
+      // The shop's settings are the owners' to read and change, and so is the warning while they are unset.
+      const [products, shop] = await Promise.all([
+        loadProducts(api),
+        roleOf(who) === 'owner' ? api.call('/api/admin/shop/get', {}).then((answer) => answer.shop) : undefined,
+      ]);
+      if (shop) warning.show(shop);
+      context = { api, who, products, announce, fail, shopChanged: warning.show };
       await show(entryOf(screenHash()), context);
     } catch (error) {
-      if (error instanceof ApiError && error.status === 401) return options.onSignOut(TOKEN_REJECTED);
+      if (error instanceof ApiError && error.status === 401) return options.onRefused();
       replace(
         area,
         h('p', { class: 'notice error', role: 'alert' }, errorMessage(error)),
@@ -107,7 +133,16 @@ export function renderShell(root: HTMLElement, options: { api: TenpoClient; onSi
       { class: 'top' },
       h('span', { class: 'brand' }, 'tenpo 管理'),
       nav,
-      h('button', { type: 'button', class: 'sign-out', onClick: async () => (await mayLeave()) && options.onSignOut() }, 'ログアウト'),
+      h(
+        'div',
+        { class: 'signed-in' },
+        signedInAs(who),
+        h(
+          'button',
+          { type: 'button', class: 'sign-out', onClick: async () => (await mayLeave()) && (await options.signOut()) },
+          'ログアウト',
+        ),
+      ),
     ),
     h('main', {}, warning.element, notice, area),
   );
@@ -117,6 +152,27 @@ export function renderShell(root: HTMLElement, options: { api: TenpoClient; onSi
     window.removeEventListener('hashchange', onHashChange);
     showing++;
   };
+}
+
+/** Who is signed in, in the header: an account's name and role, linked to its password change; or the token. */
+function signedInAs(who: SignedIn): HTMLElement {
+  if (who.kind === 'token') return h('span', { class: 'who', title: 'スクリプト用の管理トークン（オーナーの権限）' }, '管理トークン');
+  return h(
+    'a',
+    { class: 'who', href: '#/password', title: `${who.staff.email}（パスワードを変更）` },
+    h('span', { class: 'who-name' }, who.staff.name),
+    h('span', { class: 'role' }, ROLE_LABELS[who.staff.role]),
+  );
+}
+
+function refusal(entry: ScreenEntry): HTMLElement {
+  return h(
+    'p',
+    { class: 'notice error', role: 'alert' },
+    entry.audience === 'owners'
+      ? 'この画面はオーナーだけが使えます。必要なときはオーナーに依頼してください。'
+      : 'この画面は担当者のアカウントでログインしたときに使えます（管理トークンにはパスワードがありません）。',
+  );
 }
 
 function entryOf(hash: string): ScreenEntry {
