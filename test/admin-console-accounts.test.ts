@@ -198,6 +198,11 @@ for (const dialect of DIALECTS) {
         assert.equal(await page.locator('#personal-email, table.staff, .staff-invite, .shop-settings').count(), 0);
       }
       await shot(page, '04-owner-only-phone');
+      // What staff may do, they do with the session alone: the CSV download too.
+      await page.goto(`${app.url}/admin#/reservations`);
+      await page.locator('table.records tbody tr').first().waitFor();
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click('.filters button.export')]);
+      assert.match(download.suggestedFilename(), /^reservations-\d{8}-\d{4}\.csv$/);
       const owners: [string, unknown][] = [
         ['/api/admin/staff/list', {}],
         ['/api/admin/staff/create', { email: 'x@example.jp', name: 'x', role: 'owner', password: 'x'.repeat(12) }],
@@ -241,7 +246,7 @@ for (const dialect of DIALECTS) {
       await aiko.locator('table.records tbody tr').first().waitFor();
       const ken = await newPage(LAPTOP);
       await signIn(ken, KEN);
-      await header(ken).filter({ hasText: KEN.name }).waitFor();
+      await ken.locator('.cards').waitFor();
 
       const owner = await newPage(PHONE);
       await signIn(owner, OWNER);
@@ -326,8 +331,10 @@ for (const dialect of DIALECTS) {
       await signIn(first, AIKO);
       await header(first).filter({ hasText: AIKO.name }).waitFor();
       const second = await newPage(LAPTOP, first.context());
-      await second.goto(`${app.url}/admin#/messages`);
+      await second.goto(`${app.url}/admin#/dashboard`);
       await header(second).filter({ hasText: AIKO.name }).waitFor();
+      // Its screen loaded: no call of its own is left to find the session ended before the other tab says so.
+      await second.locator('.cards').waitFor();
       const [cookie] = await first.context().cookies();
       assert.deepEqual([cookie?.name, cookie?.httpOnly, cookie?.sameSite], ['tenpo_session', true, 'Strict']);
 
