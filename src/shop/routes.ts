@@ -8,21 +8,22 @@ import { readShop, updateShop } from './shop.ts';
 
 const TAG = 'Admin: shop settings';
 
-/** The shop's own name and contact: owners only (a `staff` account gets 403 Forbidden on both). */
+/** The shop's own name and contact: read by anyone signed in (the console warns everyone while it is unset), saved by owners only (a `staff` account gets 403 Forbidden). */
 export function shopRoutes(database: Database): Route[] {
-  const common = { method: 'POST', tag: TAG, cors: 'any', admin: true, ownerOnly: true } as const;
+  const common = { method: 'POST', tag: TAG, cors: 'any', admin: true } as const;
   return [
     defineRoute({
       ...common,
       path: '/api/admin/shop/get',
-      summary: 'The shop’s name and contact, as every email and the customer’s pages show them (owners only)',
+      summary: 'The shop’s name and contact, as every email and the customer’s pages show them',
       body: GetBody,
-      responses: { 200: { description: 'The settings', schema: ShopResponse }, ...errorResponses(400, 401, 403, 413, 500) },
+      responses: { 200: { description: 'The settings', schema: ShopResponse }, ...errorResponses(400, 401, 413, 500) },
       handle: async (c) => replyJson(c, 200, { success: true, shop: await readShop(database.db) }),
     }),
     defineRoute({
       ...common,
       path: '/api/admin/shop/update',
+      ownerOnly: true,
       summary: 'Save the shop’s name and contact (owners only)',
       description:
         "Fields left out keep their value; `''` clears one. Limits: `name` ≤ 100, `contactEmail` a valid address or `''`, `phone` ≤ 30 of digits, spaces and `+-()`, `address` ≤ 300 (line breaks allowed), `hours` ≤ 200; each trimmed, all but `address` one line. With `expectedUpdatedAt` (the `updatedAt` last read, null for never saved), settings saved since → 409 and nothing written.",

@@ -33,7 +33,7 @@ export function renderShell(
 ): () => void {
   const { api, who } = options;
   const notice = h('p', { class: 'notice', role: 'status', hidden: true });
-  const warning = shopWarning();
+  const warning = shopWarning({ mayEdit: roleOf(who) === 'owner' });
   const area = h('div', { class: 'screen' });
   const mayOpen = (entry: ScreenEntry) =>
     entry.audience === undefined || (entry.audience === 'owners' ? roleOf(who) === 'owner' : who.kind === 'account');
@@ -108,12 +108,9 @@ export function renderShell(
   async function start(): Promise<void> {
     replace(area, h('p', { class: 'loading' }, '読み込み中…'));
     try {
-      // The shop's settings are the owners' to read and change, and so is the warning while they are unset.
-      const [products, shop] = await Promise.all([
-        loadProducts(api),
-        roleOf(who) === 'owner' ? api.call('/api/admin/shop/get', {}).then((answer) => answer.shop) : undefined,
-      ]);
-      if (shop) warning.show(shop);
+      // Everyone is warned while the shop is unset; only an owner may change it.
+      const [products, { shop }] = await Promise.all([loadProducts(api), api.call('/api/admin/shop/get', {})]);
+      warning.show(shop);
       context = { api, who, products, announce, fail, shopChanged: warning.show };
       await show(entryOf(screenHash()), context);
     } catch (error) {
