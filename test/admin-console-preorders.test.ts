@@ -70,13 +70,63 @@ test('create a campaign with dates in Japan time, watch its seats fill, then edi
   await page.context().close();
 });
 
+test('a campaign holding reservations: 受付を終了 stops it now, and 削除 first says what deleting lifts', async () => {
+  await api.call('/api/admin/preorders/upsert', { productSlug: 'hayate-wavefolder', capacity: 5, perCustomerLimit: 1 });
+  await api.call('/api/reservation', { name: '予約 次郎', email: 'jiro@example.com', productSlug: 'hayate-wavefolder' });
+  // The phone first, to look at the row's actions; then the laptop, which closes and deletes it.
+  for (const [size, viewport] of [
+    ['phone', { width: 390, height: 844 }],
+    ['laptop', { width: 1366, height: 768 }],
+  ] as const) {
+    const page = await signedIn('preorders', viewport);
+    const row = page.locator('tr[data-product="hayate-wavefolder"]');
+    await row.locator('.state').waitFor();
+    if (size === 'phone') {
+      await screenshot(page, SHOTS, '03-campaign-actions-phone');
+      await page.context().close();
+      continue;
+    }
+    // Deleting: the question says the reservations stay and every limit goes; declined, nothing changes.
+    const question = new Promise<string>((resolve) =>
+      page.once('dialog', (dialog) => {
+        resolve(dialog.message());
+        void dialog.dismiss();
+      }),
+    );
+    await row.locator('button', { hasText: '削除' }).click();
+    const asked = await question;
+    assert.match(asked, /有効な予約が 1 件/);
+    assert.match(asked, /制限なく予約を受け付ける/);
+    assert.match(asked, /受付を終了/);
+    assert.ok((await api.call('/api/admin/preorders/list', {})).preorders.some((p) => p.productSlug === 'hayate-wavefolder'));
+
+    page.once('dialog', (dialog) => void dialog.accept());
+    await row.locator('button', { hasText: '受付を終了' }).click();
+    await page.waitForFunction(() => /の予約受付を終了しました。$/.test(document.querySelector('main > .notice')?.textContent ?? ''));
+    const closed = (await api.call('/api/admin/preorders/list', {})).preorders.find((p) => p.productSlug === 'hayate-wavefolder');
+    assert.equal(closed?.state, 'closed');
+    assert.equal(closed?.reserved, 1, 'what was taken stays counted');
+    await assert.rejects(
+      api.call('/api/reservation', { name: '遅れ 三郎', email: 'late@example.com', productSlug: 'hayate-wavefolder' }),
+      /予約受付は終了しました/,
+    );
+    await screenshot(page, SHOTS, '03-campaign-closed-laptop');
+
+    page.once('dialog', (dialog) => void dialog.accept());
+    await row.locator('button', { hasText: '削除' }).click();
+    await row.waitFor({ state: 'detached' });
+    assert.ok(!(await api.call('/api/admin/preorders/list', {})).preorders.some((p) => p.productSlug === 'hayate-wavefolder'));
+    await page.context().close();
+  }
+});
+
 test('the reservations list marks the campaign’s reservations', async () => {
-  await api.call('/api/admin/preorders/delete', { productSlug: 'kumo-vco-2' });
+  await api.call('/api/admin/preorders/delete', { productSlug: 'kumo-vco-2', force: true });
   await api.call('/api/reservation', { name: '通常 花子', email: 'plain@example.com', productSlug: 'hayate-wavefolder' });
   const page = await signedIn('reservations', { width: 1366, height: 768 });
-  const marked = page.locator('table.records tbody tr', { has: page.locator('.preorder-mark') });
+  const marked = page.locator('table.records tbody tr', { has: page.locator('.preorder-mark'), hasText: 'kumo' });
   await page.locator('table.records tbody tr').first().waitFor();
-  assert.equal(await marked.count(), 2);
+  assert.equal(await marked.count(), 2, 'the two of the first campaign');
   assert.equal(await page.locator('table.records tbody tr', { hasText: '通常 花子' }).locator('.preorder-mark').count(), 0);
   await screenshot(page, SHOTS, '03-reservations-with-campaign-laptop');
   await page.context().close();

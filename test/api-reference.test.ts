@@ -255,11 +255,20 @@ for (const dialect of DIALECTS) {
       await db
         .insertInto('reservations')
         .values([
-          { ...records, id: 'res_legacy_active', name: '旧 太郎', email: 'old1@example.com', status: 'reserved', archived_at: null },
+          {
+            ...records,
+            id: 'res_legacy_active',
+            name: '旧 太郎',
+            name_fold: '旧太郎',
+            email: 'old1@example.com',
+            status: 'reserved',
+            archived_at: null,
+          },
           {
             ...records,
             id: 'res_legacy_archived',
             name: '旧 花子',
+            name_fold: '旧花子',
             email: 'old2@example.com',
             status: 'responded',
             archived_at: created_at,

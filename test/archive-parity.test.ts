@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { z } from 'zod';
 import { DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
+import { foldForMatching } from '../src/text/normalize.ts';
 
 // Subscriptions are archived exactly as reservations are (the contract says "as for reservations"): the same
 // script of archive, unarchive and archived-list requests is played against both kinds, and the two
@@ -44,7 +45,7 @@ async function insert(
   if (kind.name === 'reservations')
     await app.services.database.db
       .insertInto('reservations')
-      .values({ ...common, name: `name ${row.id}` })
+      .values({ ...common, name: `name ${row.id}`, name_fold: foldForMatching(`name ${row.id}`) })
       .execute();
   else await app.services.database.db.insertInto('subscriptions').values(common).execute();
 }

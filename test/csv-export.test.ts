@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import { EXPORT_BATCH } from '../src/records/export.ts';
 import { DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
 import { waitUntil } from './helpers/wait.ts';
+import { foldForMatching } from '../src/text/normalize.ts';
 
 // CSV export of both lists over real HTTP on both dialects. Every answer is read back by
 // the strict RFC 4180 parser below, which refuses anything the RFC does not allow (a bare LF, a
@@ -28,6 +29,7 @@ const RESERVATION_HEADER = [
   '最終更新日時',
   'アーカイブ日時',
   '予約受付ID',
+  'レコードID',
 ];
 const SUBSCRIPTION_HEADER = [
   '登録番号',
@@ -127,6 +129,7 @@ for (const dialect of DIALECTS) {
             rows.slice(i, i + 500).map((row) => ({
               id: row.id,
               name: row.name ?? '山田 太郎',
+              name_fold: foldForMatching(row.name ?? '山田 太郎'),
               email: row.email ?? `${row.id}@example.com`,
               product_slug: row.productSlug ?? 'kumo-vco-2',
               status: row.status ?? 'pending',

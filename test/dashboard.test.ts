@@ -55,6 +55,7 @@ for (const dialect of DIALECTS) {
       const reservation = (id: string, productSlug: string, status: string, archived = false) => ({
         id,
         name: '名前',
+        name_fold: '名前',
         email: `${id}@example.com`,
         product_slug: productSlug,
         status,

@@ -226,7 +226,7 @@ for (const dialect of DIALECTS) {
       assert.equal(await reserve(late, 'late-key'), lateId);
       assert.equal(await remaining(), 0);
       assert.equal((await reservationsOf('late@example.com')).length, 1);
-      (await app.call('/api/admin/preorders/delete', { productSlug: slug })).success();
+      (await app.call('/api/admin/preorders/delete', { productSlug: slug, force: true })).success();
     });
 
     test('an unknown product (400) is not remembered either, and neither is invalid input', async () => {

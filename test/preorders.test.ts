@@ -253,7 +253,7 @@ for (const dialect of DIALECTS) {
       assert.equal(stored?.email, 'ume.tanaka+synth@gmail.com');
       assert.equal((await setStatus(first.reservationId, slug, 'cancelled')).status, 200);
       assert.equal((await reserve(slug, 'umetanaka@googlemail.com')).status, 200);
-      (await app.call('/api/admin/preorders/delete', { productSlug: slug })).success();
+      (await app.call('/api/admin/preorders/delete', { productSlug: slug, force: true })).success();
     });
 
     test('GET /api/preorders: the storefront view, filtered by product, without personal data, not cached', async () => {
@@ -300,10 +300,15 @@ for (const dialect of DIALECTS) {
       assert.deepEqual([kumo.capacity, kumo.reserved, kumo.remaining], [100, 3, 97]);
     });
 
-    test('delete: the campaign goes, its reservations stay, the product takes reservations as before', async () => {
+    test('delete: refused while reservations hold seats, unless forced; then the campaign goes, its reservations stay, the product takes reservations as before', async () => {
       const slug = 'yamabiko-spring-reverb';
       const count = (await reservations(slug)).length;
-      assert.deepEqual((await app.call('/api/admin/preorders/delete', { productSlug: slug })).success(), { success: true });
+      assert.ok((await existing(slug)).reserved > 0, 'reservations hold seats of it');
+      const held = await app.call('/api/admin/preorders/delete', { productSlug: slug });
+      assert.deepEqual(held.failure(409), { success: false, error: 'Preorder has reservations', code: 'preorder_has_reservations' });
+      assert.ok(await campaign(slug), 'nothing deleted');
+      assert.equal((await app.call('/api/admin/preorders/delete', { productSlug: slug, force: 'yes' })).status, 400, 'force is a boolean');
+      assert.deepEqual((await app.call('/api/admin/preorders/delete', { productSlug: slug, force: true })).success(), { success: true });
       const again = await app.call('/api/admin/preorders/delete', { productSlug: slug });
       assert.equal(again.status, 404);
       assert.deepEqual(again.failure(404), { success: false, error: 'Preorder not found', code: 'preorder_not_found' });

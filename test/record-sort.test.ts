@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
+import { foldForMatching } from '../src/text/normalize.ts';
 
 // The lists' `sort: {by, order?}` (an extension of the lists), active and archived, both
 // record kinds, both dialects: the exact order (ties by id in the same direction), pages that join
@@ -51,7 +52,10 @@ for (const dialect of DIALECTS) {
           archived_at: i % 3 === 0 ? new Date(start + (i % 4) * 86_400_000).toISOString() : null,
         });
       }
-      await app.services.database.db.insertInto('reservations').values(rows).execute();
+      await app.services.database.db
+        .insertInto('reservations')
+        .values(rows.map((row) => ({ ...row, name_fold: foldForMatching(row.name) })))
+        .execute();
       await app.services.database.db
         .insertInto('subscriptions')
         .values(

@@ -40,15 +40,17 @@ for (const dialect of DIALECTS) {
 
     test('stores the reservation and answers its res_<uuid v7> id', async () => {
       const body = await reserve({ name: '  山田 花子  ', email: '  Hanako.Yamada+shop@Example.CO.JP ', productSlug: 'kumo-vco-2' });
-      assert.deepEqual(Object.keys(body), ['success', 'reservationId']);
+      assert.deepEqual(Object.keys(body), ['success', 'reservationId', 'reservationNumber']);
       assert.equal(body.success, true);
       assert.match(body.reservationId, RESERVATION_ID);
+      assert.ok(Number.isInteger(body.reservationNumber) && body.reservationNumber! >= 1001, String(body.reservationNumber));
       const stored = (await active()).reservations.find((r) => r.id === body.reservationId);
       assert.ok(stored);
       assert.deepEqual(
         { ...stored, createdAt: undefined, updatedAt: undefined },
         {
           id: body.reservationId,
+          number: body.reservationNumber,
           name: '山田 花子',
           email: 'hanako.yamada+shop@example.co.jp',
           productSlug: 'kumo-vco-2',

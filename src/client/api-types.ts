@@ -30,7 +30,7 @@ import type {
   AdminListResponse as PreorderListResponse,
   DeleteResponse as PreorderDeleteResponse,
   EmptyBody as PreorderListBody,
-  ProductSlugBody as PreorderDeleteBody,
+  DeleteBody as PreorderDeleteBody,
   PublicListResponse as PublicPreorderResponse,
   PublicQuery as PreorderQuery,
   UpsertBody as PreorderUpsertBody,

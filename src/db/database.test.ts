@@ -147,10 +147,11 @@ for (const dialect of DIALECTS) {
         updated_at: new Date().toISOString(),
         responded_at: null,
         archived_at: null,
+        name_fold: "robert');droptablereservations;--🎛️山田",
       };
       await db.insertInto('reservations').values(row).execute();
       const stored = await db.selectFrom('reservations').selectAll().where('id', '=', 'res_1').executeTakeFirstOrThrow();
-      assert.deepEqual({ ...stored }, { ...row, notes: '', preorder_id: null });
+      assert.deepEqual({ ...stored }, { ...row, notes: '', preorder_id: null, number: 1001 });
     });
 
     test('an outbox idempotency key is unique', async () => {

@@ -20,6 +20,8 @@ import * as defaultWordingWithShop from './migrations/017-default-wording-with-s
 import * as canonicalAddresses from './migrations/018-canonical-addresses.ts';
 import * as staffAccounts from './migrations/019-staff-accounts.ts';
 import * as historyStaff from './migrations/020-history-staff.ts';
+import * as reservationNumbers from './migrations/021-reservation-numbers.ts';
+import * as defaultWordingWithNumber from './migrations/022-default-wording-with-number.ts';
 
 /** Every migration, in order. A new one is a new file here, never an edit to a shipped one. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -43,6 +45,8 @@ export const MIGRATIONS: Record<string, Migration> = {
   '018-canonical-addresses': canonicalAddresses,
   '019-staff-accounts': staffAccounts,
   '020-history-staff': historyStaff,
+  '021-reservation-numbers': reservationNumbers,
+  '022-default-wording-with-number': defaultWordingWithNumber,
 };
 
 const ATTEMPTS = 4;

@@ -38,6 +38,10 @@ export interface ReservationRow {
   updated_at: string;
   /** The preorder campaign it was taken under (migration 006); null when its product had none. */
   preorder_id: string | null;
+  /** What customers quote: 1001, 1002, … given by the database as the row is inserted (migration 021). */
+  number: Generated<number>;
+  /** The name as the lists' search compares it (src/text/normalize.ts foldForMatching; migration 021). */
+  name_fold: string;
 }
 
 export interface SubscriptionRow {

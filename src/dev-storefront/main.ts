@@ -158,7 +158,7 @@ async function submitForm(event: SubmitEvent): Promise<void> {
   try {
     const text =
       chosen.form === 'reserve'
-        ? `予約を受け付けました（${(await shop.call('/api/reservation', { name: $<HTMLInputElement>('#name').value, email, productSlug })).reservationId}）`
+        ? `予約を受け付けました（ご予約番号 ${(await shop.call('/api/reservation', { name: $<HTMLInputElement>('#name').value, email, productSlug })).reservationNumber}）`
         : `再入荷をお知らせします（${(await shop.call('/api/notify', { email, productSlug })).subscriptionId}）`;
     $('#order-result').textContent = text;
     $('#order-result').className = 'ok';

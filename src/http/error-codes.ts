@@ -66,6 +66,10 @@ export const ERROR_CODES = {
   },
   invalid_status_transition: { status: 409, meaning: 'The status table does not allow this move' },
   preorder_full: { status: 409, meaning: 'Moving a cancelled reservation back needs a seat its campaign no longer has' },
+  preorder_has_reservations: {
+    status: 409,
+    meaning: 'Deleting the campaign would lift the limits of reservations it holds; close it instead, or send force: true',
+  },
   another_pending_subscription: { status: 409, meaning: 'The address already has an active pending subscription for the product' },
   reservation_not_pending: { status: 409, meaning: 'The customer’s cancel of a reservation that is no longer pending; nothing changed' },
   unknown_product: { status: 404, meaning: 'An admin request names a product the catalog does not have' },

@@ -34,6 +34,8 @@ const RESERVATION_PLACEHOLDERS: Placeholder[] = [
   { name: 'productUrl', required: false },
   { name: 'price', required: false },
   { name: 'reservationId', required: false },
+  // What the customer quotes: 1001, 1002, …
+  { name: 'reservationNumber', required: false },
   { name: 'reservedAt', required: false },
   { name: 'manageUrl', required: true },
   // The preorder campaign's (when it ships, the shop's note); '' for a reservation without one.

@@ -10,7 +10,7 @@ import {
   AdminListResponse,
   DeleteResponse,
   EmptyBody,
-  ProductSlugBody,
+  DeleteBody,
   PublicListResponse,
   PublicQuery,
   UpsertBody,
@@ -113,19 +113,22 @@ export function preorderRoutes(deps: PreorderRouteDeps): Route[] {
     defineRoute({
       method: 'POST',
       path: '/api/admin/preorders/delete',
-      errors: ['preorder_not_found'],
+      errors: ['preorder_not_found', 'preorder_has_reservations'],
       tag: TAG,
       summary: 'Delete a product’s preorder campaign',
-      description: 'Its reservations stay; the product takes reservations without limits again.',
+      description:
+        'Its reservations stay, and the product takes reservations without limits again: so while reservations that are not cancelled hold seats of it, the answer is 409 Preorder has reservations and nothing is deleted, unless `force` is true (to stop taking reservations, set closesAt to now instead).',
       cors: 'any',
       admin: true,
-      body: ProductSlugBody,
+      body: DeleteBody,
       responses: {
         200: { description: 'Deleted', schema: DeleteResponse },
-        ...errorResponses(400, 401, 404, 413, 500),
+        ...errorResponses(400, 401, 404, 409, 413, 500),
       },
       handle: async (c, { body }) => {
-        if (!(await deletePreorder(deps.database.db, body.productSlug))) throw new AppError('preorder_not_found', 'Preorder not found');
+        const outcome = await deletePreorder(deps.database.db, body.productSlug, body.force === true);
+        if (outcome === 'none') throw new AppError('preorder_not_found', 'Preorder not found');
+        if (outcome === 'held') throw new AppError('preorder_has_reservations', 'Preorder has reservations');
         return replyJson(c, 200, { success: true });
       },
     }),

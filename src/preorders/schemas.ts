@@ -60,6 +60,14 @@ export const UpsertBody = z
 
 export const ProductSlugBody = z.object({ productSlug: ProductSlug });
 
+export const DeleteBody = z.object({
+  productSlug: ProductSlug,
+  force: z
+    .boolean({ error: 'force must be a boolean' })
+    .optional()
+    .describe('Delete even while reservations that are not cancelled hold seats of it (lifting the product’s limits)'),
+});
+
 export const EmptyBody = z.object({}).describe('No fields');
 
 export const AdminPreorderSchema = z

@@ -52,10 +52,17 @@ export async function updatePreorder(
   return db.updateTable('preorders').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
 
-/** Deletes a product's campaign (its address counts go with it); true when there was one. */
-export async function deletePreorder(db: Kysely<Tables>, productSlug: string): Promise<boolean> {
-  const result = await db.deleteFrom('preorders').where('product_slug', '=', productSlug).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+/**
+ * Deletes a product's campaign (its address counts go with it): `deleted`; `held` (nothing deleted)
+ * when reservations that are not cancelled hold seats of it and `force` is not given, judged in the
+ * same statement, so a reservation taken at that moment is counted; `none` when there is none.
+ */
+export async function deletePreorder(db: Kysely<Tables>, productSlug: string, force: boolean): Promise<'deleted' | 'held' | 'none'> {
+  let statement = db.deleteFrom('preorders').where('product_slug', '=', productSlug);
+  if (!force) statement = statement.where('reserved', '=', 0);
+  if (Number((await statement.executeTakeFirst()).numDeletedRows) > 0) return 'deleted';
+  const exists = await db.selectFrom('preorders').select('id').where('product_slug', '=', productSlug).executeTakeFirst();
+  return exists ? 'held' : 'none';
 }
 
 /** How many seats each of these (canonical) addresses holds in the campaign (addresses holding none are absent). */

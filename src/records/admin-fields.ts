@@ -84,14 +84,24 @@ export function listFilterBody<S extends string>(statuses: readonly [S, ...S[]],
       .optional()
       .describe("One status; '' or absent for all"),
     productSlug: z.string({ error: 'productSlug must be a string' }).refine(isStorable, 'productSlug must not contain NUL').optional(),
-    q: z
-      .string({ error: QUERY_MESSAGE })
-      .refine((q) => codePointLength(q) <= 200 && isStorable(q), QUERY_MESSAGE)
-      .optional()
-      .describe(`Case-insensitive substring of the ${searched}; % and _ match themselves; '' or absent for all`),
+    q: searchField(searched),
     ...pagingFields,
     sort: sortField(sorts, 'createdAt desc'),
   });
+}
+
+/**
+ * A list's `q`: a substring of the `searched` fields, both sides folded (NFKC, case, Latin accents,
+ * hiragana ≡ katakana, whitespace ignored); `%` and `_` match themselves.
+ */
+export function searchField(searched: string) {
+  return z
+    .string({ error: QUERY_MESSAGE })
+    .refine((q) => codePointLength(q) <= 200 && isStorable(q), QUERY_MESSAGE)
+    .optional()
+    .describe(
+      `A substring of the ${searched}, both folded: full and half width, case, Latin accents (Müller ≡ muller) and hiragana ≡ katakana alike, whitespace ignored (鈴木　一郎 ≡ 鈴木一郎); % and _ match themselves; '' or absent for all`,
+    );
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Database } from '../db/database.ts';
 import type { SortRequest } from './admin-fields.ts';
 import type { RecordLists, RecordRow, RecordTable } from './record-rows.ts';
 import { countActiveRows, listActiveRows, listArchivedRows, type ActiveFilter, type RowOrder } from './store.ts';
+import { foldForMatching } from '../text/normalize.ts';
 
 // A kind's two lists: its active records (all of them, or a page at a time), and its archived ones
 // a page at a time. They answer rows; the kind's route shows them its own way.
@@ -27,6 +28,7 @@ export interface ActiveListRequest {
 export interface ArchivedListRequest {
   status?: string;
   productSlug?: string;
+  q?: string;
   page?: number;
   pageSize?: number;
   sort?: SortRequest;
@@ -70,13 +72,21 @@ export function orderOf(sort: SortRequest | undefined, columns: Readonly<Record<
 export const NEWEST_FIRST: RowOrder = { column: 'created_at', direction: 'desc' };
 export const LATEST_ARCHIVED_FIRST: RowOrder = { column: 'archived_at', direction: 'desc' };
 
-/** An active list's filter, its search in the kind's own columns. */
+/** A list's filter (active or archived), its search in the kind's own columns. */
 export function activeFilter(lists: RecordLists, request: Pick<ActiveListRequest, 'status' | 'productSlug' | 'q'>): ActiveFilter {
   return {
     status: request.status || undefined,
     productSlug: request.productSlug || undefined,
-    search: request.q ? { text: request.q, columns: lists.searchColumns } : undefined,
+    search: request.q
+      ? { text: foldForMatching(request.q), columns: lists.searchColumns, number: lists.numbered ? recordNumberIn(request.q) : undefined }
+      : undefined,
   };
+}
+
+/** `1001` or `#1001` (full width too, spaces around): the number a customer quotes; undefined for anything else. */
+export function recordNumberIn(q: string): number | undefined {
+  const match = /^#?(\d{1,9})$/.exec(q.normalize('NFKC').trim());
+  return match ? Number(match[1]) : undefined;
 }
 
 /**
@@ -109,12 +119,6 @@ export async function listArchived<T extends RecordTable>(
   const page = request.page ?? 1;
   const pageSize = request.pageSize ?? DEFAULT_PAGE_SIZE;
   const order = orderOf(request.sort, archivedSortColumns(lists.sortColumns), LATEST_ARCHIVED_FIRST);
-  const { rows, total } = await listArchivedRows(
-    database.db,
-    lists.table,
-    { productSlug: request.productSlug || undefined, status: request.status || undefined },
-    order,
-    pageWindow(page, pageSize),
-  );
+  const { rows, total } = await listArchivedRows(database.db, lists.table, activeFilter(lists, request), order, pageWindow(page, pageSize));
   return { rows, paging: paging(total, page, pageSize) };
 }

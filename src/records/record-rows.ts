@@ -23,8 +23,10 @@ export type RecordRow<T extends RecordTable> = Selectable<Tables[T]> & RecordCol
 /** How a kind's records are found: its table, the columns a list's `q` looks in, the columns its lists sort by. */
 export interface RecordLists<T extends RecordTable = RecordTable> {
   table: T;
-  /** The id and the customer's own words. */
+  /** The id and the customer's own words, each as stored folded (a name's `name_fold`) or lowercased. */
   searchColumns: readonly string[];
+  /** Whether `q` also finds a record by its `number` (reservations: `1001`, `#1001`). */
+  numbered: boolean;
   /** By their names in the API (`product`: 'product_slug'); each has its indexes (migration 011). The archived list adds `archivedAt`. */
   sortColumns: Readonly<Record<string, string>>;
 }

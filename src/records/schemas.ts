@@ -3,7 +3,7 @@ import { AppError } from '../http/app-error.ts';
 import { INVALID_PARAMETERS, type InvalidInput } from '../http/route.ts';
 import { BulkItemErrorSchema } from '../http/schemas.ts';
 import { detailsFrom } from '../http/validation.ts';
-import { pagingFields, required, sortField } from './admin-fields.ts';
+import { pagingFields, required, searchField, sortField } from './admin-fields.ts';
 import { MAX_BULK_ITEMS } from './bulk-archive.ts';
 import { HistoryEntrySchema } from './history.ts';
 import { archivedSortColumns, sortNames } from './lists.ts';
@@ -81,9 +81,10 @@ const filterString = (field: string) =>
     .optional();
 
 /** `{page?, pageSize?, productSlug?, status?, sort?}` of a kind's archived list, sorted by its `sortColumns` or archivedAt. */
-export function archivedListBody(sortColumns: Readonly<Record<string, string>>) {
+export function archivedListBody(sortColumns: Readonly<Record<string, string>>, searched: string) {
   return z.object({
     ...pagingFields,
+    q: searchField(searched),
     productSlug: filterString('productSlug'),
     status: filterString('status').describe('The status held when archived; any value, including legacy ones'),
     sort: sortField(sortNames(archivedSortColumns(sortColumns)), 'archivedAt desc'),

@@ -21,9 +21,12 @@ export interface RecordFilter {
   status?: string;
 }
 
-/** An active list's filter: a status, a product, and a search of `text` in any of `columns`. */
+/**
+ * A list's filter: a status, a product, and a search of `text` (folded: text/normalize.ts
+ * foldForMatching) in any of `columns` (folded as they are stored), or of a reservation by `number`.
+ */
 export interface ActiveFilter extends RecordFilter {
-  search?: { text: string; columns: readonly string[] };
+  search?: { text: string; columns: readonly string[]; number?: number };
 }
 
 /** `%`, `_` and the escape character itself, escaped so that LIKE matches them literally. */
@@ -42,12 +45,15 @@ function matchingRows(db: Kysely<Tables>, table: RecordTable, filter: ActiveFilt
   if (filter.productSlug) query = query.where('product_slug', '=', filter.productSlug);
   const { search } = filter;
   if (search) {
-    // lower() on both sides, so each dialect folds case its own way: PostgreSQL for all of Unicode,
-    // SQLite for ASCII (its LIKE and lower() know no other case). No index serves a substring match;
-    // the scan is of the active rows only (bench/admin-console-lists.ts).
+    // The text is folded already, and so are the columns as stored (a name's fold, the lowercased
+    // address and id; lower() for addresses an import left in capitals). No index serves a
+    // substring match; the scan is of one list's rows, one short column each (bench/admin-console-lists.ts).
     const pattern = `%${likeLiteral(search.text)}%`;
     query = query.where(({ or }) =>
-      or(search.columns.map((column) => sql<SqlBool>`lower(${sql.ref(column)}) like lower(${pattern}) escape '\\'`)),
+      or([
+        ...search.columns.map((column) => sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`),
+        ...(search.number === undefined ? [] : [sql<SqlBool>`number = ${search.number}`]),
+      ]),
     );
   }
   return query;
@@ -170,14 +176,11 @@ export async function setArchivedAt(
 export async function listArchivedRows<T extends RecordTable>(
   db: Kysely<Tables>,
   table: T,
-  filter: RecordFilter,
+  filter: ActiveFilter,
   order: RowOrder,
   page: { limit: number; offset: number } | undefined,
 ): Promise<{ rows: RecordRow<T>[]; total: number }> {
-  const shared: RecordTable = table;
-  let matching = records(db).selectFrom(shared).where('archived_at', 'is not', null);
-  if (filter.productSlug) matching = matching.where('product_slug', '=', filter.productSlug);
-  if (filter.status) matching = matching.where('status', '=', filter.status);
+  const matching = matchingRows(db, table, filter, true);
   const counted = await matching.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
   const total = Number(counted.total);
   if (!page || total === 0) return { rows: [], total };

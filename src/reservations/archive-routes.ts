@@ -24,7 +24,7 @@ const ARCHIVE: ArchiveTarget = { table: 'reservations', refusals: REFUSALS };
 
 /** The CSV export's columns, for the shop's staff in Excel. */
 const CSV_COLUMNS: CsvColumn<'reservations'>[] = [
-  { header: '予約番号', value: (r) => r.id },
+  { header: '予約番号', value: (r) => String(r.number) },
   { header: '受付日時', value: (r) => japanTime(r.created_at) },
   { header: 'お名前', value: (r) => r.name },
   { header: 'メールアドレス', value: (r) => r.email },
@@ -36,6 +36,7 @@ const CSV_COLUMNS: CsvColumn<'reservations'>[] = [
   { header: '最終更新日時', value: (r) => japanTime(r.updated_at) },
   { header: 'アーカイブ日時', value: (r) => japanTime(r.archived_at) },
   { header: '予約受付ID', value: (r) => r.preorder_id ?? '' },
+  { header: 'レコードID', value: (r) => r.id },
 ];
 
 export function reservationArchiveRoutes(deps: { database: Database; catalog: Catalog }): Route[] {

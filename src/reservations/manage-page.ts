@@ -66,7 +66,7 @@ function details(reservation: Reservation, context: PageContext): string {
   const { campaign } = context;
   return [
     '<dl>',
-    `<dt>ご予約番号</dt><dd>${e(reservation.id)}</dd>`,
+    `<dt>ご予約番号</dt><dd>${e(String(reservation.number))}</dd>`,
     `<dt>商品</dt><dd>${e(context.productName)}</dd>`,
     `<dt>状態</dt><dd>${e(labelOf(CUSTOMER_RESERVATION_STATUS_LABELS, reservation.status))}</dd>`,
     `<dt>受付日時</dt><dd>${e(formatJapanTime(reservation.created_at))}</dd>`,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Catalog } from '../catalog/catalog.ts';
+import type { Database } from '../db/database.ts';
 import { AppError } from '../http/app-error.ts';
 import { IDEMPOTENCY_KEY_REUSED, idempotencyKeyOf } from '../http/idempotency-key.ts';
 import { JA } from '../http/storefront-texts.ts';
@@ -33,9 +34,18 @@ export const ReservationBody = z.object({
   productSlug: ProductSlugField,
 });
 
-export const ReservationResponse = z.object({ success: z.literal(true), reservationId: z.string().describe('res_<uuid v7>') });
+export const ReservationResponse = z.object({
+  success: z.literal(true),
+  reservationId: z.string().describe('res_<uuid v7>'),
+  reservationNumber: z
+    .number()
+    .int()
+    .nullable()
+    .describe('The number the customer quotes (1001, 1002, …); the same on a replay, null only when that reservation was erased since'),
+});
 
 export interface PublicReservationDeps {
+  database: Database;
   catalog: Catalog;
   /** Writes the reservation and its messages (writeReservations under groupCommit, made where the app is assembled). */
   write: WriteReservation;
@@ -72,7 +82,7 @@ export function publicReservationRoutes(deps: PublicReservationDeps): Route[] {
       handle: async (c, { body }) => {
         const result = await reserve(deps, body, deps.now(), idempotencyKeyOf(c));
         if (!result.ok) throw refusal(result.reason);
-        return replyJson(c, 200, { success: true, reservationId: result.reservationId });
+        return replyJson(c, 200, { success: true, reservationId: result.reservationId, reservationNumber: result.reservationNumber });
       },
     }),
   ];

@@ -29,6 +29,7 @@ test('the reservation and its messages carry the time it was taken, each its own
   let wakes = 0;
   const messaging = createMessaging({ catalog, publicBaseUrl: 'https://shop.example', linkSecret: 'secret', emailsPerAddressPerDay: 10 });
   const deps = {
+    database,
     catalog,
     write: reservationWriter(database, messaging),
     wakeDispatcher: () => void (wakes += 1),

@@ -9,8 +9,8 @@ import { claimOf, type IdempotencyKey } from '../idempotency/claim.ts';
 import { keyedWrites, type Keyed, type KeyedOutcome } from '../idempotency/keyed-writes.ts';
 import type { Messaging } from '../messaging/messaging.ts';
 import type { SeatRefusal } from '../preorders/campaign.ts';
-import { takeSeats, type SeatOutcome } from '../preorders/seats.ts';
-import { insertReservations, type NewReservationRow } from './store.ts';
+import { takeSeats } from '../preorders/seats.ts';
+import { insertReservations, numbersOf, type NewReservationRow } from './store.ts';
 
 export interface ReservationRequest {
   /** Trimmed, on one line. */
@@ -26,10 +26,16 @@ export interface ReservationWrite {
   product: Product;
 }
 
-export type ReserveResult = { ok: true; reservationId: string } | { ok: false; reason: 'unknown-product' | 'keyReused' | SeatRefusal };
+/** A reservation answered: its id and number (null only when a replayed key's reservation was erased since). */
+export type ReserveResult =
+  | { ok: true; reservationId: string; reservationNumber: number | null }
+  | { ok: false; reason: 'unknown-product' | 'keyReused' | SeatRefusal };
+
+/** What became of a reservation of a batch: taken (with its campaign, if any, and the number it was given) or refused. */
+export type ReservationOutcome = { taken: true; preorderId: string | null; number: number } | { taken: false; refusal: SeatRefusal };
 
 /** Writes a reservation (with the key its request carried, if any); see reservationWriter. */
-export type WriteReservation = (reservation: Keyed<ReservationWrite>) => Promise<KeyedOutcome<SeatOutcome>>;
+export type WriteReservation = (reservation: Keyed<ReservationWrite>) => Promise<KeyedOutcome<ReservationOutcome>>;
 
 /**
  * Takes a reservation: the row and its messages (the customer's confirmation email, the shop's
@@ -40,7 +46,7 @@ export type WriteReservation = (reservation: Keyed<ReservationWrite>) => Promise
  * nothing and taking no seat; one first sent with another is refused.
  */
 export async function reserve(
-  deps: { catalog: Catalog; write: WriteReservation; wakeDispatcher: () => void; idempotencySecret: string },
+  deps: { database: Database; catalog: Catalog; write: WriteReservation; wakeDispatcher: () => void; idempotencySecret: string },
   request: ReservationRequest,
   now: Date = new Date(),
   key?: IdempotencyKey,
@@ -61,11 +67,14 @@ export async function reserve(
     item: { row, product },
     claim: key && claimOf(deps.idempotencySecret, key, 'reservation', [request.name, request.email, request.productSlug]),
   });
-  if (outcome.kind === 'replay') return { ok: true, reservationId: outcome.recordId };
+  if (outcome.kind === 'replay') {
+    const numbers = await numbersOf(deps.database.db, [outcome.recordId]);
+    return { ok: true, reservationId: outcome.recordId, reservationNumber: numbers.get(outcome.recordId) ?? null };
+  }
   if (outcome.kind === 'mismatch') return { ok: false, reason: 'keyReused' };
   if (!outcome.result.taken) return { ok: false, reason: outcome.result.refusal };
   deps.wakeDispatcher();
-  return { ok: true, reservationId: id };
+  return { ok: true, reservationId: id, reservationNumber: outcome.result.number };
 }
 
 /**
@@ -77,7 +86,7 @@ export async function writeReservations(
   dialect: Dialect,
   messaging: Messaging,
   reservations: ReservationWrite[],
-): Promise<SeatOutcome[]> {
+): Promise<ReservationOutcome[]> {
   const seats = await takeSeats(
     trx,
     dialect,
@@ -87,15 +96,15 @@ export async function writeReservations(
     const seat = seats[i]!;
     return seat.taken ? [{ ...r, row: { ...r.row, preorder_id: seat.preorderId } }] : [];
   });
-  await insertReservations(
+  const numbers = await insertReservations(
     trx,
     taken.map((r) => r.row),
   );
   await messaging.reservationsTaken(
     trx,
-    taken.map(({ row, product }) => ({ reservation: row, product })),
+    taken.map(({ row, product }) => ({ reservation: { ...row, number: numbers.get(row.id)! }, product })),
   );
-  return seats;
+  return seats.map((seat, i) => (seat.taken ? { ...seat, number: numbers.get(reservations[i]!.row.id)! } : seat));
 }
 
 /**

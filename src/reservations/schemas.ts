@@ -33,6 +33,7 @@ const StoredStatusSchema = storedStatus(
 export const ActiveReservationSchema = z
   .object({
     id: z.string(),
+    number: z.number().int().describe('The reservation number customers quote (1001, 1002, …): unique, increasing with creation'),
     name: z.string(),
     email: z.string(),
     productSlug: z.string(),
@@ -52,6 +53,7 @@ export const ActiveReservationSchema = z
 export const ArchivedReservationSchema = z
   .object({
     id: z.string(),
+    number: z.number().int().describe('The reservation number customers quote (1001, 1002, …): unique, increasing with creation'),
     email: z.string(),
     name: z.string(),
     productSlug: z.string(),
@@ -82,13 +84,17 @@ export const SORT_COLUMNS: Readonly<Record<string, string>> = {
 /** How the lists find reservations: `q` looks in the id and the customer's own words. */
 export const RESERVATION_LISTS: RecordLists<'reservations'> = {
   table: 'reservations',
-  searchColumns: ['id', 'name', 'email'],
+  searchColumns: ['id', 'name_fold', 'email'],
+  numbered: true,
   sortColumns: SORT_COLUMNS,
 };
 
-export const ListBody = listFilterBody(RESERVATION_STATUSES, 'name, email or id', sortNames(SORT_COLUMNS));
-export const ArchivedListBody = archivedListBody(SORT_COLUMNS);
-export const ExportBody = exportFilterBody(RESERVATION_STATUSES, 'name, email or id', sortNames(archivedSortColumns(SORT_COLUMNS)));
+/** What a list's `q` looks in; a reservation's number is found as `1001` or `#1001`, exactly. */
+const SEARCHED = 'name, email or id (or, as 1001 or #1001, its number exactly)';
+
+export const ListBody = listFilterBody(RESERVATION_STATUSES, SEARCHED, sortNames(SORT_COLUMNS));
+export const ArchivedListBody = archivedListBody(SORT_COLUMNS, SEARCHED);
+export const ExportBody = exportFilterBody(RESERVATION_STATUSES, SEARCHED, sortNames(archivedSortColumns(SORT_COLUMNS)));
 
 export const StatusBody = z.object({
   ...statusChangeFields(RESERVATION_STATUSES),
@@ -110,6 +116,7 @@ export const DetailResponse = recordDetailResponse('reservation', ReservationDet
 export function activeReservation(row: Reservation): z.output<typeof ActiveReservationSchema> {
   return {
     id: row.id,
+    number: Number(row.number),
     name: row.name,
     email: row.email,
     productSlug: row.product_slug,
@@ -128,6 +135,7 @@ export function reservationDetail(row: Reservation): z.output<typeof Reservation
 export function archivedReservation(row: Reservation): z.output<typeof ArchivedReservationSchema> {
   return {
     id: row.id,
+    number: Number(row.number),
     email: row.email,
     name: row.name,
     productSlug: row.product_slug,

@@ -1,21 +1,38 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { ReservationRow, Tables } from '../db/schema.ts';
+import { foldForMatching } from '../text/normalize.ts';
 
 // The reservations table's own SQL (listing, locking and archiving are in src/records/store.ts,
 // shared with subscriptions).
 
 export type Reservation = Selectable<ReservationRow>;
 
-export type NewReservationRow = Omit<Reservation, 'notes' | 'responded_at' | 'archived_at' | 'updated_at' | 'preorder_id'> & {
+export type NewReservationRow = Omit<
+  Reservation,
+  'notes' | 'responded_at' | 'archived_at' | 'updated_at' | 'preorder_id' | 'number' | 'name_fold'
+> & {
   preorder_id?: string | null;
 };
 
-export async function insertReservations(db: Kysely<Tables>, rows: NewReservationRow[]): Promise<void> {
-  if (rows.length > 0)
-    await db
-      .insertInto('reservations')
-      .values(rows.map((row) => ({ ...row, updated_at: row.created_at })))
-      .execute();
+/** Inserts the reservations (their names folded for the lists' search); the number the database gave each, by id. */
+export async function insertReservations(db: Kysely<Tables>, rows: NewReservationRow[]): Promise<Map<string, number>> {
+  if (rows.length === 0) return new Map();
+  await db
+    .insertInto('reservations')
+    .values(rows.map((row) => ({ ...row, name_fold: foldForMatching(row.name), updated_at: row.created_at })))
+    .execute();
+  // Read back rather than returned: on SQLite a trigger numbers the row after the insert, which RETURNING does not see.
+  return numbersOf(
+    db,
+    rows.map((row) => row.id),
+  );
+}
+
+/** The numbers of these reservations, by id (ids not found are absent). */
+export async function numbersOf(db: Kysely<Tables>, ids: string[]): Promise<Map<string, number>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('reservations').select(['id', 'number']).where('id', 'in', ids).execute();
+  return new Map(rows.map((row) => [row.id, Number(row.number)]));
 }
 
 export async function updateReservation(

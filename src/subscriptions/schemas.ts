@@ -66,11 +66,12 @@ export const SORT_COLUMNS: Readonly<Record<string, string>> = {
 export const SUBSCRIPTION_LISTS: RecordLists<'subscriptions'> = {
   table: 'subscriptions',
   searchColumns: ['id', 'email'],
+  numbered: false,
   sortColumns: SORT_COLUMNS,
 };
 
 export const ListBody = listFilterBody(SUBSCRIPTION_STATUSES, 'email or id', sortNames(SORT_COLUMNS));
-export const ArchivedListBody = archivedListBody(SORT_COLUMNS);
+export const ArchivedListBody = archivedListBody(SORT_COLUMNS, 'email or id');
 export const ExportBody = exportFilterBody(SUBSCRIPTION_STATUSES, 'email or id', sortNames(archivedSortColumns(SORT_COLUMNS)));
 export const StatusBody = z.object(statusChangeFields(SUBSCRIPTION_STATUSES));
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { hiraganaToKatakana, normalize, normalizeWithMap } from './normalize.ts';
+import { foldForMatching, hiraganaToKatakana, normalize, normalizeWithMap } from './normalize.ts';
 
 test('folds width, case and kana', () => {
   assert.equal(normalize('ＶＣＯ'), 'vco');
@@ -45,4 +45,16 @@ test('the mapped normalisation agrees with normalize() over the whole site conte
       assert.equal(normalizeWithMap(text).text, normalize(text), file);
     }
   }
+});
+
+test('foldForMatching: width, case, Latin accents, kana and whitespace fold away; the kana’s voicing stays', () => {
+  assert.equal(foldForMatching('鈴木　一郎'), foldForMatching('鈴木 一郎'));
+  assert.equal(foldForMatching('鈴木　一郎'), '鈴木一郎');
+  assert.equal(foldForMatching('すずき'), foldForMatching('スズキ'));
+  assert.equal(foldForMatching('ｽｽﾞｷ'), foldForMatching('スズキ'));
+  assert.equal(foldForMatching('ＳＵＺＵＫＩ'), 'suzuki');
+  assert.equal(foldForMatching('MÜLLER'), 'muller');
+  assert.equal(foldForMatching('Crème Brûlée'), 'cremebrulee');
+  assert.notEqual(foldForMatching('ずき'), foldForMatching('すき'));
+  assert.equal(foldForMatching('a%_b'), 'a%_b');
 });

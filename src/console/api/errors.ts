@@ -79,6 +79,10 @@ export const ERROR_WORDS: Record<ErrorCode, Words> = {
   not_archived: { what: 'アーカイブされていません' },
   invalid_item: { what: '指定が正しくありません' },
 
+  preorder_has_reservations: {
+    what: 'この予約受付にはキャンセルされていない予約があるため、削除していません（削除すると台数や期間の制限がなくなります）',
+    next: '受付をやめるには「受付を終了」で終了日時を今にしてください。',
+  },
   preorder_not_found: {
     what: 'この商品の予約受付は見つかりません',
     next: '他の担当者が削除した可能性があります。画面を更新してください。',

@@ -8,6 +8,7 @@ import type { ChatContent } from '../outbox/message.ts';
 /** A reservation as just taken: what its confirmation and chat notice are made from. */
 export interface NewReservation {
   id: string;
+  number: number;
   name: string;
   email: string;
   createdAt: string;
@@ -21,7 +22,7 @@ export function reservationChatMessage(reservation: NewReservation, product: Pro
       { label: '商品', value: `${product.name} (${product.slug})` },
       { label: 'お名前', value: reservation.name },
       { label: 'メールアドレス', value: reservation.email },
-      { label: '予約番号', value: reservation.id },
+      { label: '予約番号', value: String(reservation.number) },
       { label: '受付日時', value: formatJapanTime(reservation.createdAt) },
     ],
     timestamp: reservation.createdAt,
@@ -31,7 +32,7 @@ export function reservationChatMessage(reservation: NewReservation, product: Pro
 
 /** The shop's chat notice that a customer cancelled a reservation on their own page. */
 export function reservationCancelledChatMessage(
-  reservation: { id: string; name: string; email: string; product_slug: string },
+  reservation: { id: string; number: number; name: string; email: string; product_slug: string },
   productName: string,
   at: string,
   pageUrl: string,
@@ -42,7 +43,7 @@ export function reservationCancelledChatMessage(
       { label: '商品', value: `${productName} (${reservation.product_slug})` },
       { label: 'お名前', value: reservation.name },
       { label: 'メールアドレス', value: reservation.email },
-      { label: '予約番号', value: reservation.id },
+      { label: '予約番号', value: String(reservation.number) },
       { label: 'キャンセル日時', value: formatJapanTime(at) },
     ],
     timestamp: at,

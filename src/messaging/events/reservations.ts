@@ -15,7 +15,7 @@ import { currentVersion } from '../templates/store.ts';
 // a cause written twice queues once) and what they state.
 
 /** A reservation as its messages name it: a row of the reservations table. */
-export type ReservationRecord = Pick<Selectable<ReservationRow>, 'id' | 'name' | 'email' | 'product_slug' | 'created_at'> & {
+export type ReservationRecord = Pick<Selectable<ReservationRow>, 'id' | 'number' | 'name' | 'email' | 'product_slug' | 'created_at'> & {
   /** Its preorder campaign, whose words its emails carry; null (or absent) without one. */
   preorder_id?: string | null;
 };
@@ -54,7 +54,7 @@ export function reservationTakenMessages(
         channel: 'chat',
         webhook: 'reservation',
         content: reservationChatMessage(
-          { id, name: reservation.name, email, createdAt: queuedAt },
+          { id, number: reservation.number, name: reservation.name, email, createdAt: queuedAt },
           product,
           consoleRecordUrl(settings.publicBaseUrl, id),
         ),
@@ -128,7 +128,7 @@ function reservationFacts(
   campaign: Campaign | undefined,
 ): ReservationEmailFacts {
   return reservationEmailFacts(
-    { id: reservation.id, name: reservation.name, createdAt: reservation.created_at },
+    { id: reservation.id, number: reservation.number, name: reservation.name, createdAt: reservation.created_at },
     product,
     {
       productUrl: productPageUrl(settings.publicBaseUrl, product),

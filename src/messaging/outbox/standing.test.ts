@@ -65,7 +65,16 @@ for (const dialect of DIALECTS) {
     const reservation = (id: string, status: string) =>
       database.db
         .insertInto('reservations')
-        .values({ id, name: '山田', email: 'a@example.com', product_slug: 'vco', status, created_at: at(0), updated_at: at(0) })
+        .values({
+          id,
+          name: '山田',
+          name_fold: '山田',
+          email: 'a@example.com',
+          product_slug: 'vco',
+          status,
+          created_at: at(0),
+          updated_at: at(0),
+        })
         .execute();
     const subscription = (id: string, status: string) =>
       database.db

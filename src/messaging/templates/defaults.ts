@@ -3,12 +3,15 @@ import type { TemplateKind, TemplateText } from '../kinds.ts';
 // The Japanese text each kind has until staff edit it: what a template is compared with for
 // `isDefault`. Every one ends with the shop's signature (its name, address and how to reach it), a
 // line left out while the shop has set none. The store's version 1 of each kind is migration 007's
-// own copy of the first wording, and this one is migration 017's; a new wording needs a migration
+// own copy of the first wording, and this one is migration 017's with 022's number; a new wording needs a migration
 // of its own (src/messaging/README.md says how).
 
-const RESERVATION_DETAILS = ['ご予約番号: {{reservationId}}', '商品: {{productName}}', '価格: {{price}}', '受付日時: {{reservedAt}}'].join(
-  '\n',
-);
+const RESERVATION_DETAILS = [
+  'ご予約番号: {{reservationNumber}}',
+  '商品: {{productName}}',
+  '価格: {{price}}',
+  '受付日時: {{reservedAt}}',
+].join('\n');
 /** The preorder campaign's note to its customers: a line left out for a reservation without one. */
 const PREORDER_NOTE = '{{preorderNote}}';
 const MANAGE = 'ご予約の確認・キャンセルはこちらのページから行えます:\n{{manageUrl}}';

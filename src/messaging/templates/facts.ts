@@ -9,6 +9,8 @@ import type { ReservationTemplateKind, TemplateKind } from '../kinds.ts';
 
 export interface ReservationEmailFacts {
   reservationId: string;
+  /** The number the customer quotes (absent in emails queued before reservations had one). */
+  reservationNumber?: number;
   name: string;
   /** When the reservation was taken (ISO). */
   createdAt: string;
@@ -43,13 +45,14 @@ export const LEGACY_KINDS: Readonly<Record<string, TemplateKind>> = {
 };
 
 export function reservationEmailFacts(
-  reservation: { id: string; name: string; createdAt: string },
+  reservation: { id: string; number: number; name: string; createdAt: string },
   product: Pick<Product, 'name' | 'price'>,
   links: { productUrl: string; manageUrl: string },
   campaign: { shipsIn: string | null; note: string | null } | undefined,
 ): ReservationEmailFacts {
   return {
     reservationId: reservation.id,
+    reservationNumber: reservation.number,
     name: reservation.name,
     createdAt: reservation.createdAt,
     productName: product.name,
@@ -81,6 +84,7 @@ export function placeholderValues(email: Pick<QueuedEmail, 'template' | 'facts'>
     ...common,
     name: facts.name,
     reservationId: facts.reservationId,
+    reservationNumber: facts.reservationNumber === undefined ? facts.reservationId : String(facts.reservationNumber),
     reservedAt: formatJapanTime(facts.createdAt),
     manageUrl: facts.manageUrl,
     shipsIn: facts.shipsIn ?? '',

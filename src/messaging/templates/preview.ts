@@ -57,6 +57,7 @@ async function sampleEmail(
     template: kind,
     facts: {
       reservationId,
+      reservationNumber: 1001,
       name: '山田 太郎',
       createdAt: new Date().toISOString(),
       productName: product.name,

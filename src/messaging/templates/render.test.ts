@@ -4,7 +4,12 @@ import { emailHeaders, placeholderValues, reservationEmailFacts, restockEmailFac
 import { DEFAULT_TEMPLATES } from './defaults.ts';
 import { renderTemplate } from './render.ts';
 
-const reservation = { id: 'res_1', name: '<b>太郎</b>\r\nX-Evil: 1 https://evil.example', createdAt: '2026-11-23T06:04:05.000Z' };
+const reservation = {
+  id: 'res_1',
+  number: 1001,
+  name: '<b>太郎</b>\r\nX-Evil: 1 https://evil.example',
+  createdAt: '2026-11-23T06:04:05.000Z',
+};
 const product = { name: 'Kumo <VCO> & "II"', price: 12800 };
 const links = {
   productUrl: 'https://shop.example.jp/products/kumo?a=1&b=2',

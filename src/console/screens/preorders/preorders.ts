@@ -87,6 +87,9 @@ function campaignTable(
               'div',
               { class: 'actions' },
               h('button', { type: 'button', onClick: () => edit(p) }, '編集'),
+              p.state === 'open' || p.state === 'upcoming'
+                ? h('button', { type: 'button', onClick: () => void close(p, context, reload) }, '受付を終了')
+                : null,
               h('button', { type: 'button', class: 'danger', onClick: () => void remove(p, context, reload) }, '削除'),
             ),
           ),
@@ -110,11 +113,35 @@ function seatBar(p: Preorder): HTMLElement {
   );
 }
 
+/** Stops taking reservations now (its end set to now), its seats and limits kept for what was taken. */
+async function close(p: Preorder, context: ScreenContext, reload: () => Promise<void>): Promise<void> {
+  const name = productName(context.products, p.productSlug);
+  if (!confirm(`「${name}」の予約受付を今すぐ終了しますか？ 受け付けた予約はそのまま残り、新しい予約は受け付けなくなります。`)) return;
+  try {
+    await context.api.call('/api/admin/preorders/upsert', { productSlug: p.productSlug, closesAt: new Date().toISOString() });
+    context.announce(`「${name}」の予約受付を終了しました。`, 'success');
+    await reload();
+  } catch (error) {
+    context.fail(error);
+  }
+}
+
+/**
+ * Deletes the campaign, saying what that lifts: the product then takes reservations without any
+ * limit. While reservations hold its seats the service refuses unless told to go ahead, so staff
+ * are told so and asked a second time.
+ */
 async function remove(p: Preorder, context: ScreenContext, reload: () => Promise<void>): Promise<void> {
   const name = productName(context.products, p.productSlug);
-  if (!confirm(`「${name}」の予約受付を削除しますか？ 受け付けた予約は残ります。`)) return;
+  const lifted =
+    '削除すると台数・受付期間・お一人様の上限がすべてなくなり、この商品は制限なく予約を受け付けるようになります。受付をやめるだけなら「受付を終了」を使ってください。';
+  const question =
+    p.reserved > 0
+      ? `「${name}」の予約受付には有効な予約が ${formatCount(p.reserved)} 件あります（予約は残ります）。${lifted}\n\nそれでも削除しますか？`
+      : `「${name}」の予約受付を削除しますか？ ${lifted}`;
+  if (!confirm(question)) return;
   try {
-    await context.api.call('/api/admin/preorders/delete', { productSlug: p.productSlug });
+    await context.api.call('/api/admin/preorders/delete', { productSlug: p.productSlug, force: p.reserved > 0 });
     context.announce(`「${name}」の予約受付を削除しました。`, 'success');
     await reload();
   } catch (error) {
