@@ -61,6 +61,10 @@ export async function runLists(): Promise<string[]> {
               () => listActive(database, kind, { q: 'customer123', page: 1, pageSize: PAGE_SIZE }),
             ],
             [
+              'search "こきゃく　000123" (folded: kana, full-width space)',
+              () => listActive(database, kind, { q: 'こきゃく　000123', page: 1, pageSize: PAGE_SIZE }),
+            ],
+            [
               'status pending, product filter',
               () => listActive(database, kind, { status: 'pending', productSlug: 'kumo-vco-2', page: 1, pageSize: PAGE_SIZE }),
             ],
@@ -97,7 +101,7 @@ export async function runLists(): Promise<string[]> {
               'CPU ms': measured.cpu.toFixed(2),
               'median wall ms': measured.wall.toFixed(2),
             });
-            if (label.startsWith('search')) search = measured.cpu;
+            if (label.startsWith('search')) search = Math.max(search, measured.cpu);
             else if (measured.cpu > costliest.cpu) costliest = { label, cpu: measured.cpu };
           }
           if (size === SIZES.at(-1)) {
@@ -111,7 +115,7 @@ export async function runLists(): Promise<string[]> {
               ),
             );
             verdicts.push(
-              verdict(`${at}: a search (CPU)`, search < SEARCH_TARGET_MS, `${search.toFixed(1)} ms`, `< ${SEARCH_TARGET_MS} ms`),
+              verdict(`${at}: the costlier search (CPU)`, search < SEARCH_TARGET_MS, `${search.toFixed(1)} ms`, `< ${SEARCH_TARGET_MS} ms`),
             );
             const sorted = await sortPlans(database, Math.floor(active / 2));
             for (const plan of sorted)
@@ -170,7 +174,7 @@ async function seed(database: Database, size: number): Promise<void> {
       const i = from + k;
       return {
         id: `res_${String(i).padStart(8, '0')}`,
-        name: `顧客 ${String((i * 7919) % size).padStart(6, '0')}`,
+        name: `${i % 2 ? '顧客' : 'コキャク'} ${String((i * 7919) % size).padStart(6, '0')}`,
         email: `customer${i}@example.jp`,
         product_slug: PRODUCTS[i % PRODUCTS.length]!,
         status: STATUSES[(i * 13) % STATUSES.length]!,

@@ -102,7 +102,7 @@ test('a campaign holding reservations: 受付を終了 stops it now, and 削除 
 
     page.once('dialog', (dialog) => void dialog.accept());
     await row.locator('button', { hasText: '受付を終了' }).click();
-    await page.waitForFunction(() => /の予約受付を終了しました。$/.test(document.querySelector('main > .notice')?.textContent ?? ''));
+    await page.waitForFunction(() => (document.querySelector('main > .notice')?.textContent ?? '').endsWith('の予約受付を終了しました。'));
     const closed = (await api.call('/api/admin/preorders/list', {})).preorders.find((p) => p.productSlug === 'hayate-wavefolder');
     assert.equal(closed?.state, 'closed');
     assert.equal(closed?.reserved, 1, 'what was taken stays counted');

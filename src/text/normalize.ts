@@ -124,7 +124,7 @@ function grow(array: Uint32Array, size: number): Uint32Array<ArrayBuffer> {
 /**
  * Text as the staff lists' search compares it, both what is searched for and what is searched:
  * normalize()'s form (full width ≡ half width, case, hiragana ≡ katakana) with Latin accents removed
- * (Müller ≡ muller; the kana's voicing marks stay) and no whitespace at all (鈴木　一郎 ≡ 鈴木一郎).
+ * (Müller ≡ muller; the kana's voicing marks stay) and no whitespace at all (鈴木, a full-width space, 一郎 ≡ 鈴木一郎).
  */
 export function foldForMatching(text: string): string {
   return normalize(text)
