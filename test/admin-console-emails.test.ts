@@ -81,13 +81,13 @@ describe('メールテンプレート', () => {
     await bodyError.waitFor({ state: 'hidden' });
     await page.click('.template-form button[type=submit]');
     await page.waitForFunction(
-      () => document.querySelector('main > .notice')?.textContent === '「予約確定」のメールを保存しました（第3版）',
+      () => document.querySelector('main > .notice')?.textContent === '「予約確定」のメールを保存しました（第4版）',
     );
     const saved = (await api.call('/api/admin/email-templates/list', {})).templates.find((t) => t.kind === 'reservation-confirmed')!;
-    assert.equal(saved.version, 3);
+    assert.equal(saved.version, 4);
     assert.equal(saved.subject, '【確定】{{productName}}');
     assert.ok(saved.body.startsWith('{{ name }} 様へ\n\n'));
-    await page.locator('.template-versions li[data-version="3"] .state', { hasText: '現在' }).waitFor();
+    await page.locator('.template-versions li[data-version="4"] .state', { hasText: '現在' }).waitFor();
     assert.equal(await page.locator('.kind-tabs button[data-kind=reservation-confirmed] .tab-mark').textContent(), '編集済み');
 
     // A test send of unsaved text arrives at the real SMTP receiver.
@@ -111,15 +111,15 @@ describe('メールテンプレート', () => {
     );
     await screenshot(page, SHOTS, '03-template-saved-test-sent-laptop');
 
-    // Revert to the default wording (version 2: the one that names the shop), after a confirmation: a fourth version equal to it.
-    await page.click('.template-versions li[data-version="2"] button.revert');
+    // Revert to the default wording (version 3: the one that names the shop and the number), after a confirmation: a fifth version equal to it.
+    await page.click('.template-versions li[data-version="3"] button.revert');
     await page.locator('dialog.confirm', { hasText: '件名・本文・送信設定に戻します' }).waitFor();
     await page.click('dialog.confirm button.primary');
-    await page.waitForFunction(() => document.querySelector('main > .notice')?.textContent === '第2版の内容を第4版として保存しました。');
+    await page.waitForFunction(() => document.querySelector('main > .notice')?.textContent === '第3版の内容を第5版として保存しました。');
     assert.equal(await subject.inputValue(), 'ご予約が確定しました（{{productName}}）');
-    await page.locator('.template-versions li[data-version="4"] .state', { hasText: '現在' }).waitFor();
+    await page.locator('.template-versions li[data-version="5"] .state', { hasText: '現在' }).waitFor();
     const reverted = (await api.call('/api/admin/email-templates/list', {})).templates.find((t) => t.kind === 'reservation-confirmed')!;
-    assert.deepEqual([reverted.version, reverted.isDefault], [4, true]);
+    assert.deepEqual([reverted.version, reverted.isDefault], [5, true]);
     assert.equal(smtp.mails.length, 1, 'only the test send was emailed');
     await page.context().close();
   });

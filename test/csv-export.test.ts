@@ -43,6 +43,9 @@ const SUBSCRIPTION_HEADER = [
   'アーカイブ日時',
 ];
 
+/** A reservation's id in its CSV row: the last column (the first is the number customers quote). */
+const recordId = (row: string[]) => row.at(-1)!;
+
 /** RFC 4180, strictly: the records of `text` (after its byte-order mark) as arrays of fields. */
 function parseCsv(text: string): string[][] {
   assert.ok(text.startsWith('\ufeff'), 'starts with a byte-order mark');
@@ -168,18 +171,18 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(rows[0], RESERVATION_HEADER);
       const listed = (await app.call('/api/admin-reservations-list', {})).success().reservations;
       assert.deepEqual(
-        rows.slice(1).map((row) => row[0]),
+        rows.slice(1).map(recordId),
         listed.map((r) => r.id),
         'the list’s records, in its order',
       );
-      const confirmed = rows.find((row) => row[0] === made[0])!;
+      const confirmed = rows.find((row) => recordId(row) === made[0])!;
       const stored = await app.services.database.db
         .selectFrom('reservations')
         .selectAll()
         .where('id', '=', made[0]!)
         .executeTakeFirstOrThrow();
       assert.deepEqual(confirmed, [
-        stored.id,
+        String(stored.number),
         japan(stored.created_at),
         '山田 太郎',
         'taro@example.com',
@@ -191,6 +194,7 @@ for (const dialect of DIALECTS) {
         japan(stored.updated_at),
         '',
         '',
+        stored.id,
       ]);
 
       const signup = await app.request('/api/notify', {
@@ -240,7 +244,7 @@ for (const dialect of DIALECTS) {
         })),
       );
       const { rows } = await download(RESERVATIONS, {});
-      const byId = new Map(rows.slice(1).map((row) => [row[0], row]));
+      const byId = new Map(rows.slice(1).map((row) => [recordId(row), row]));
       hostile.forEach((value, i) => {
         const row = byId.get(`res_h${String(i).padStart(2, '0')}`)!;
         assert.equal(row.length, RESERVATION_HEADER.length, JSON.stringify(value));
@@ -282,7 +286,7 @@ for (const dialect of DIALECTS) {
           archivedAt: '2026-02-01T00:00:00.000Z',
         },
       ]);
-      const ids = async (body: object) => (await download(RESERVATIONS, body)).rows.slice(1).map((row) => row[0]);
+      const ids = async (body: object) => (await download(RESERVATIONS, body)).rows.slice(1).map(recordId);
       assert.deepEqual(await ids({}), ['res_c', 'res_b', 'res_a']);
       assert.deepEqual(await ids({ status: 'pending' }), ['res_c', 'res_a']);
       assert.deepEqual(await ids({ productSlug: 'kumo-vco-2' }), ['res_b', 'res_a']);
@@ -308,6 +312,7 @@ for (const dialect of DIALECTS) {
         japan('2026-02-02T00:00:00.000Z'),
         japan('2026-02-02T00:00:00.000Z'),
         '',
+        'res_d',
       ]);
       assert.equal(archived.rows[2]![6], '予約済み（旧）', 'a legacy status by its console label');
       const none = await download(RESERVATIONS, { status: 'fulfilled' });
@@ -324,7 +329,7 @@ for (const dialect of DIALECTS) {
         })),
       );
       const { rows } = await download(RESERVATIONS, {});
-      const ids = rows.slice(1).map((row) => row[0]);
+      const ids = rows.slice(1).map(recordId);
       assert.equal(ids.length, count);
       assert.deepEqual(
         ids,
@@ -348,10 +353,7 @@ for (const dialect of DIALECTS) {
       }))
         .sort((a, b) => (a.name === b.name ? (a.id < b.id ? -1 : 1) : a.name < b.name ? -1 : 1))
         .map((r) => r.id);
-      assert.deepEqual(
-        rows.slice(1).map((row) => row[0]),
-        expected,
-      );
+      assert.deepEqual(rows.slice(1).map(recordId), expected);
       const byArchive = await download(RESERVATIONS, { sort: { by: 'archivedAt' } });
       assert.equal(byArchive.rows.length, count + 1, 'archivedAt does not order the active records: the list’s own order');
       const bad = await app.admin(RESERVATIONS, { sort: { by: 'email' } });

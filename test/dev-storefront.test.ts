@@ -111,14 +111,14 @@ describe('the demo storefront', () => {
     await page.fill('#email', 'taro@example.com');
     await page.click('#order button[type="submit"]');
     await page.waitForFunction(() => document.querySelector('#order-result')!.className === 'ok');
-    const reservationId = /res_[0-9a-f-]{36}/.exec((await page.textContent('#order-result'))!)![0];
+    const reservationNumber = Number(/ご予約番号 (\d+)/.exec((await page.textContent('#order-result'))!)![1]);
     assert.equal(await page.textContent('[data-error-for="email"]'), '');
     const listed = (await (await app.admin('/api/admin-reservations-list', { productSlug: product })).json()) as {
-      reservations: { id: string; name: string }[];
+      reservations: { number: number; name: string }[];
     };
     assert.deepEqual(
-      listed.reservations.map((r) => [r.id, r.name]),
-      [[reservationId, '山田 太郎']],
+      listed.reservations.map((r) => [r.number, r.name]),
+      [[reservationNumber, '山田 太郎']],
     );
 
     await page.click('#catalog .product:first-child button:text-is("再入荷を知らせる")');

@@ -56,7 +56,8 @@ for (const dialect of DIALECTS) {
       assert.equal(confirmed.subject, 'ご予約が確定しました（Kumo VCO II）');
       assert.deepEqual(confirmed.to, ['taro@example.com']);
       assert.ok(confirmed.text.startsWith('山田 <太郎> 様\n\n'));
-      assert.ok(confirmed.text.includes(`ご予約番号: ${id}\n商品: Kumo VCO II\n価格: ¥42,000\n`));
+      const { number } = (await app.call('/api/admin/reservations/get', { id })).success().reservation;
+      assert.ok(confirmed.text.includes(`ご予約番号: ${number}\n商品: Kumo VCO II\n価格: ¥42,000\n`));
       assert.ok(confirmed.html.includes('<p>山田 &lt;太郎&gt; 様</p>'));
       assert.match(confirmed.html, new RegExp(`<a href="https://shop\\.example\\.jp/reservations/manage\\?token=${id}\\.[\\w-]+">`));
       (await move(id, 'fulfilled')).success();
