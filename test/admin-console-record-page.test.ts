@@ -118,10 +118,13 @@ for (const [size, viewport] of SIZES) {
       const page = await signedIn(listView, viewport);
       await loaded(page);
       const target = (await rows(page).first().getAttribute('data-id'))!;
+      // The list shows the number customers quote, and the page is headed with it.
+      const number = (await page.locator(`tr[data-id="${target}"] a.record-link code`).textContent())!;
+      assert.match(number, /^\d{4,}$/);
       await page.locator(`tr[data-id="${target}"] a.record-link`).click();
       await page.waitForSelector('.timeline li');
       assert.equal(hashParams(page).get('record'), target);
-      assert.equal(await page.locator('.record-head h1 code').textContent(), target);
+      assert.equal(await page.locator('.record-head h1 code').textContent(), number);
       assert.deepEqual(await page.locator('.timeline .what').allTextContents(), ['予約を受け付けました']);
 
       // A move to 確定, confirmed in its dialog (which offers the customer's email).
@@ -150,7 +153,7 @@ for (const [size, viewport] of SIZES) {
 
       await page.reload();
       await page.locator('.timeline .what', { hasText: 'メモを変更' }).waitFor();
-      assert.equal(await page.locator('.record-head h1 code').textContent(), target);
+      assert.equal(await page.locator('.record-head h1 code').textContent(), number);
 
       await page.click('text=予約の一覧に戻る');
       await loaded(page);

@@ -120,7 +120,12 @@ describe('finding a reservation', () => {
       await page.waitForFunction(() => !document.querySelector('.list[aria-busy]'));
     };
     await search('res_shop_07');
-    assert.deepEqual(await rows(page).locator('td.id code').allTextContents(), ['res_shop_07']);
+    assert.deepEqual(await rows(page).evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-id'))), ['res_shop_07']);
+    // The row shows the number customers quote; searched as they say it (＃ and full-width digits too), it finds the one.
+    const number = (await rows(page).locator('td.id code').textContent())!;
+    assert.match(number, /^\d{4,}$/);
+    await search(`＃${number.replace(/\d/g, (d) => String.fromCharCode(0xff10 + Number(d)))}`);
+    assert.deepEqual(await rows(page).evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-id'))), ['res_shop_07']);
     await search('顧客 12');
     assert.deepEqual(await rows(page).locator('td[data-label="お名前"]').allTextContents(), ['顧客 12']);
     await search('CUSTOMER3');
@@ -185,6 +190,26 @@ describe('bulk archive', () => {
     const archived = await api.call('/api/admin/reservations/archives/list', { productSlug: 'tsuki-dual-lfo', pageSize: 1 });
     assert.equal(archived.total, BULK);
     await screenshot(page, SHOTS, '06-bulk-archived-phone');
+    await page.context().close();
+  });
+});
+
+describe('the archive view', () => {
+  test('has the search box: an archived reservation found by its id, and by its number as a customer says it', async () => {
+    const page = await signedIn('reservations?view=archived');
+    await rows(page).first().waitFor();
+    const search = async (text: string) => {
+      await page.fill('#filter-q', text);
+      await page.click('form[role=search] button');
+      await page.waitForFunction((q) => new URLSearchParams(location.hash.split('?')[1]).get('q') === q, text);
+      await page.waitForFunction(() => !document.querySelector('.list[aria-busy]'));
+    };
+    await search('res_bulk_1149');
+    assert.deepEqual(await rows(page).evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-id'))), ['res_bulk_1149']);
+    const number = (await rows(page).locator('a.record-link code').textContent())!;
+    await search(`#${number}`);
+    assert.deepEqual(await rows(page).evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-id'))), ['res_bulk_1149']);
+    await screenshot(page, SHOTS, '07-archive-search');
     await page.context().close();
   });
 });

@@ -72,6 +72,7 @@ export function renderArchivedList<R extends ActiveRecord, A extends ArchivedRec
       labels: kind.statusLabels,
       products: context.products,
       filter: state.filter,
+      searchHint: kind.searchHint,
       onChange: (filter) => {
         state.filter = filter;
         state.page = 1;

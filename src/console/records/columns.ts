@@ -8,11 +8,15 @@ import { recordLink } from './record-page.ts';
  * The record's number, selectable and copied with one tap, since customers are asked to quote it;
  * `linked`: a link to the record's own page (record-page.ts).
  */
-export function idColumn<R extends ActiveRecord>(label: string, options: { linked?: boolean } = {}): Column<R> {
+export function idColumn<R extends ActiveRecord>(
+  label: string,
+  options: { linked?: boolean; shown?: (record: R) => string } = {},
+): Column<R> {
   return {
     label,
     class: 'id',
     cell(record) {
+      const shown = options.shown?.(record) ?? record.id;
       const copy: HTMLButtonElement = h(
         'button',
         {
@@ -20,14 +24,14 @@ export function idColumn<R extends ActiveRecord>(label: string, options: { linke
           class: 'copy',
           'aria-label': `${label}をコピー`,
           onClick: async () => {
-            await navigator.clipboard?.writeText(record.id).catch(() => undefined);
+            await navigator.clipboard?.writeText(shown).catch(() => undefined);
             copy.textContent = 'コピーしました';
             setTimeout(() => (copy.textContent = 'コピー'), 1500);
           },
         },
         'コピー',
       );
-      return h('span', { class: 'id-cell' }, options.linked ? recordLink(record.id) : h('code', {}, record.id), copy);
+      return h('span', { class: 'id-cell' }, options.linked ? recordLink(record.id, shown) : h('code', {}, shown), copy);
     },
   };
 }

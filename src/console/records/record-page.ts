@@ -60,8 +60,9 @@ function listHref(): string {
 }
 
 /** The number as a link to its page. */
-export function recordLink(id: string): HTMLAnchorElement {
-  return h('a', { href: recordHref(id), class: 'record-link', title: '詳細とこれまでの履歴' }, h('code', {}, id));
+/** A link to the record's own page, reading `shown` (what staff call it: a reservation's number) or its id. */
+export function recordLink(id: string, shown: string = id): HTMLAnchorElement {
+  return h('a', { href: recordHref(id), class: 'record-link', title: '詳細とこれまでの履歴' }, h('code', {}, shown));
 }
 
 export function renderRecordPage<R extends ActiveRecord, A extends ArchivedRecord, D extends R & DetailRecord>(
@@ -125,7 +126,12 @@ export function renderRecordPage<R extends ActiveRecord, A extends ArchivedRecor
     const state = record.archivedAt
       ? h('span', { class: 'state closed' }, 'アーカイブ済み')
       : h('span', { class: 'state' }, labelOf(kind.statusLabels, record.status));
-    return h('div', { class: 'view-head record-head' }, h('h1', {}, `${kind.idLabel} `, h('code', {}, record.id)), state);
+    return h(
+      'div',
+      { class: 'view-head record-head' },
+      h('h1', {}, `${kind.idLabel} `, h('code', {}, kind.shownId?.(record) ?? record.id)),
+      state,
+    );
   }
 
   function actions(record: D): HTMLElement {

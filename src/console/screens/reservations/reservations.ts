@@ -101,10 +101,11 @@ const notesColumn: Column<Reservation> = {
 const reservations: RecordKind<Reservation, ArchivedReservation> = {
   ...statuses,
   idLabel: 'ご予約番号',
+  shownId: (r) => String(r.number),
   searchHint: 'ご予約番号・お名前・メールで検索',
   archivedStatuses: Object.keys(RESERVATION_STATUS_LABELS),
   columns: [
-    idColumn('ご予約番号', { linked: true }),
+    idColumn('ご予約番号', { linked: true, shown: (r) => String(r.number) }),
     { label: '受付日時', cell: (r) => formatDateTime(r.createdAt), sort: 'createdAt' },
     { label: '商品', cell: (r, context) => productName(context.products, r.productSlug), sort: 'product' },
     { label: 'お名前', cell: (r) => r.name, sort: 'name' },
@@ -115,7 +116,7 @@ const reservations: RecordKind<Reservation, ArchivedReservation> = {
     notesColumn,
   ],
   archivedColumns: [
-    { label: 'ご予約番号', cell: (r) => recordLink(r.id), class: 'id' },
+    { label: 'ご予約番号', cell: (r) => recordLink(r.id, String(r.number)), class: 'id' },
     { label: 'アーカイブ日時', cell: (r) => formatDateTime(r.archivedAt), sort: 'archivedAt' },
     { label: '受付日時', cell: (r) => formatDateTime(r.createdAt), sort: 'createdAt' },
     { label: '商品', cell: (r, context) => productName(context.products, r.productSlug), sort: 'product' },
@@ -138,6 +139,7 @@ const reservationPage: RecordPage<Reservation, ReservationDetail> = {
     { label: '予約受付', cell: (r) => (r.preorderId ? '予約受付分' : '—') },
     { label: '初回対応日時', cell: (r) => formatDateTime(r.respondedAt) },
     { label: '最終更新', cell: (r) => formatDateTime(r.updatedAt) },
+    { label: 'ID', cell: (r) => h('code', {}, r.id), class: 'id' },
   ],
   actions: [statusColumn(statuses), notesColumn],
 };
