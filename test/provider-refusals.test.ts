@@ -30,7 +30,8 @@ async function messageAbout(
       const found = (await app.call('/api/admin/messages/list', { recordId, channel })).success().messages[0];
       return found && done(found) ? found : undefined;
     },
-    { what: `the ${channel} message about ${recordId}` },
+    // A delivery attempt is an event this waits for; 30 s only bounds the wait on a machine loaded by other work.
+    { what: `the ${channel} message about ${recordId}`, timeoutMs: 30_000 },
   );
 }
 
