@@ -303,7 +303,7 @@ describe('dashboard', () => {
     assert.deepEqual(
       cards,
       [
-        active(stats.reservations),
+        stats.reservations.total - stats.reservations.byStatus['cancelled']!,
         active(stats.subscriptions),
         stats.searches.total,
         stats.outbox.sent,
@@ -324,14 +324,16 @@ describe('dashboard', () => {
       '送られていないメール',
     );
     assert.equal(await sub('配信できなかった通知'), '配信の失敗はありません');
-    // The active figure is the one the list shows.
-    assert.equal(active(stats.reservations), (await api.call('/api/admin-reservations-list', {})).reservations.length);
+    // The list's own count is named as such, cancelled ones included.
+    const listed = (await api.call('/api/admin-reservations-list', {})).reservations.length;
+    assert.equal(active(stats.reservations), listed);
     assert.match(
-      (await page.locator('.card', { hasText: '予約（有効）' }).locator('.sub').textContent())!,
-      new RegExp(`アーカイブ済み ${stats.reservations.archived} 件`),
+      (await sub('予約（キャンセルを除く）'))!,
+      new RegExp(`予約一覧には ${listed} 件（キャンセルを含む）、アーカイブ済みは ${stats.reservations.archived} 件です。`),
     );
     assert.equal(stats.searches.total, 4);
     assert.deepEqual(await page.locator('.chart h2').allTextContents(), [
+      '予約受付の台数',
       '予約（ステータス別・アーカイブ済みを含む）',
       '再入荷通知の登録（ステータス別・アーカイブ済みを含む）',
       '商品別の予約と通知待ち',

@@ -21,7 +21,16 @@ for (const dialect of DIALECTS) {
     after(() => app.close());
     beforeEach(async () => {
       const { db } = app.services.database;
-      for (const table of ['reservations', 'subscriptions', 'keyword_logs', 'keyword_log_hours', 'keyword_hours', 'outbox'] as const)
+      for (const table of [
+        'reservations',
+        'subscriptions',
+        'keyword_logs',
+        'keyword_log_hours',
+        'keyword_hours',
+        'outbox',
+        'preorder_customers',
+        'preorders',
+      ] as const)
         await db.deleteFrom(table).execute();
     });
 
@@ -102,22 +111,52 @@ for (const dialect of DIALECTS) {
       });
       assert.deepEqual(body.subscriptions, { total: 6, archived: 1, byStatus: { pending: 4, notified: 1, unsubscribed: 1 } });
       assert.deepEqual(body.products, [
-        { productSlug: 'kumo-vco-2', name: 'Kumo VCO II', reservations: 3, pendingSubscriptions: 0 },
+        { productSlug: 'kumo-vco-2', name: 'Kumo VCO II', reservations: 3, reservationsNotCancelled: 3, pendingSubscriptions: 0 },
         {
           productSlug: 'hayate-wavefolder',
           name: app.services.catalog.bySlug.get('hayate-wavefolder')!.name,
           reservations: 0,
+          reservationsNotCancelled: 0,
           pendingSubscriptions: 2,
         },
-        { productSlug: 'tsuki-dual-lfo', name: 'Tsuki デュアルLFO', reservations: 1, pendingSubscriptions: 1 },
-        { productSlug: 'retired-module', name: null, reservations: 1, pendingSubscriptions: 0 },
+        { productSlug: 'tsuki-dual-lfo', name: 'Tsuki デュアルLFO', reservations: 1, reservationsNotCancelled: 0, pendingSubscriptions: 1 },
+        { productSlug: 'retired-module', name: null, reservations: 1, reservationsNotCancelled: 1, pendingSubscriptions: 0 },
         {
           productSlug: 'yamabiko-spring-reverb',
           name: app.services.catalog.bySlug.get('yamabiko-spring-reverb')!.name,
           reservations: 0,
+          reservationsNotCancelled: 0,
           pendingSubscriptions: 0,
         },
       ]);
+    });
+
+    test('a campaign product counted as its campaign counts seats: cancelled ones left out, archived ones kept', async () => {
+      await app.call('/api/admin/preorders/upsert', { productSlug: 'kumo-vco-2', capacity: 30 }).then((a) => a.success());
+      const ids: string[] = [];
+      for (let i = 0; i < 8; i++) {
+        const answer = await app.request('/api/reservation', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ name: '予約 太郎', email: `seat${i}@example.com`, productSlug: 'kumo-vco-2' }),
+        });
+        assert.equal(answer.status, 200);
+        ids.push(((await answer.json()) as { reservationId: string }).reservationId);
+      }
+      const productSlug = 'kumo-vco-2';
+      // Two cancelled (one of them archived afterwards), two archived while still held.
+      for (const id of ids.slice(0, 2))
+        (await app.call('/api/admin-reservations-status', { id, productSlug, status: 'cancelled', notifyCustomer: false })).success();
+      (await app.call('/api/admin/reservations/archive', { ids: ids.slice(1, 4).map((id) => ({ id, productSlug })) })).success();
+
+      const body = await stats();
+      const [campaign] = (await app.call('/api/admin/preorders/list', {}).then((a) => a.success())).preorders;
+      assert.equal(campaign!.reserved, 6, 'the campaign holds the six seats not given back');
+      assert.deepEqual(body.products, [
+        { productSlug, name: 'Kumo VCO II', reservations: 8, reservationsNotCancelled: 6, pendingSubscriptions: 0 },
+      ]);
+      assert.deepEqual(body.preorders, [{ productSlug, state: 'open', capacity: 30, reserved: 6, remaining: 24 }]);
+      assert.deepEqual(body.reservations, { total: 8, archived: 3, byStatus: { pending: 6, confirmed: 0, fulfilled: 0, cancelled: 2 } });
     });
 
     test('searches of the last 30 days: totals, the top ten, the top ten that found nothing, and thirty Japan days', async () => {

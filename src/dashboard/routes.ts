@@ -31,7 +31,10 @@ export const DashboardResponse = z.object({
       z.object({
         productSlug: z.string(),
         name: z.string().nullable().describe('From the catalog; null for a product no longer in it'),
-        reservations: Count.describe('Active and archived'),
+        reservations: Count.describe('Active and archived, cancelled ones included'),
+        reservationsNotCancelled: Count.describe(
+          'Active and archived, cancelled ones left out: as a preorder campaign counts its seats taken (an extension)',
+        ),
         pendingSubscriptions: Count.describe('Active pending subscriptions: who the next send would notify'),
       }),
     )

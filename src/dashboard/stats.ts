@@ -30,7 +30,13 @@ export interface RecordCounts {
 export interface DashboardStats {
   reservations: RecordCounts;
   subscriptions: RecordCounts;
-  products: { productSlug: string; name: string | null; reservations: number; pendingSubscriptions: number }[];
+  products: {
+    productSlug: string;
+    name: string | null;
+    reservations: number;
+    reservationsNotCancelled: number;
+    pendingSubscriptions: number;
+  }[];
   searches: {
     total: number;
     zeroResults: number;
@@ -83,6 +89,7 @@ export async function dashboardStats(deps: DashboardDeps, now: Date = new Date()
         productSlug: p.productSlug,
         name: deps.catalog.bySlug.get(p.productSlug)?.name ?? null,
         reservations: p.reservations,
+        reservationsNotCancelled: p.reservationsNotCancelled,
         pendingSubscriptions: p.pendingSubscriptions,
       }))
       .sort(

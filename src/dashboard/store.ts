@@ -24,18 +24,24 @@ export async function countByStatus(db: Kysely<Tables>, table: 'reservations' | 
 export interface ProductCount {
   productSlug: string;
   reservations: number;
+  reservationsNotCancelled: number;
   pendingSubscriptions: number;
 }
 
 /**
- * Per product with any reservation or subscription: its reservations (active and archived) and its
- * active pending subscriptions (those the next send would notify).
+ * Per product with any reservation or subscription: its reservations (active and archived), those
+ * of them not cancelled (as a campaign counts its seats taken), and its active pending
+ * subscriptions (those the next send would notify).
  */
 export async function countByProduct(db: Kysely<Tables>): Promise<ProductCount[]> {
   const [reservations, subscriptions] = await Promise.all([
     db
       .selectFrom('reservations')
-      .select((eb) => ['product_slug', eb.fn.countAll<number>().as('count')])
+      .select((eb) => [
+        'product_slug',
+        eb.fn.countAll<number>().as('count'),
+        eb.fn.sum<number>(eb.case().when('status', '<>', 'cancelled').then(1).else(0).end()).as('notCancelled'),
+      ])
       .groupBy('product_slug')
       .execute(),
     db
@@ -59,10 +65,14 @@ export async function countByProduct(db: Kysely<Tables>): Promise<ProductCount[]
   const products = new Map<string, ProductCount>();
   const entry = (productSlug: string) => {
     let found = products.get(productSlug);
-    if (!found) products.set(productSlug, (found = { productSlug, reservations: 0, pendingSubscriptions: 0 }));
+    if (!found) products.set(productSlug, (found = { productSlug, reservations: 0, reservationsNotCancelled: 0, pendingSubscriptions: 0 }));
     return found;
   };
-  for (const row of reservations) entry(row.product_slug).reservations = Number(row.count);
+  for (const row of reservations) {
+    const product = entry(row.product_slug);
+    product.reservations = Number(row.count);
+    product.reservationsNotCancelled = Number(row.notCancelled);
+  }
   for (const row of subscriptions) entry(row.product_slug).pendingSubscriptions = Number(row.pending);
   return [...products.values()];
 }

@@ -4,11 +4,17 @@ import { h, replace, type Child } from '../../ui/dom.ts';
 import { formatCount } from '../../ui/format.ts';
 import { labelOf, RESERVATION_STATUS_LABELS, SUBSCRIPTION_STATUS_LABELS } from '../../../words/labels.ts';
 import { placeholder } from '../../records/record-table.ts';
+import { productName } from '../../api/products.ts';
+import { PREORDER_STATE_LABELS } from '../preorders/preorders.ts';
 import type { Screen, ScreenContext } from '../../screen.ts';
 
 type Stats = Output<'/api/admin-dashboard-stats'>;
 
-/** The figures at a glance: totals, records by status and product, searches, and the notifications sent, owed, given up and skipped. */
+/**
+ * The figures at a glance: totals, campaign seats, records by status and product, searches, and the
+ * notifications sent, owed, given up and skipped. Each figure says what it counts, and counts as
+ * the list it stands for does.
+ */
 export function openScreen(context: ScreenContext): Screen {
   return {
     show(container) {
@@ -43,6 +49,7 @@ export function openScreen(context: ScreenContext): Screen {
 
 function figures(stats: Stats, context: ScreenContext): Node[] {
   const { reservations, subscriptions, searches, outbox } = stats;
+  const cancelled = reservations.byStatus['cancelled'] ?? 0;
   const byStatus = (counts: Record<string, number>, labels: Record<string, string>) =>
     Object.entries(counts).map(([status, count]) => ({ label: labelOf(labels, status), values: [count] }));
   const keywords = (list: { keyword: string; count: number }[]) => list.map((entry) => ({ label: entry.keyword, values: [entry.count] }));
@@ -51,14 +58,14 @@ function figures(stats: Stats, context: ScreenContext): Node[] {
       'div',
       { class: 'cards' },
       card(
-        '予約（有効）',
-        reservations.total - reservations.archived,
-        `ほかにアーカイブ済み ${formatCount(reservations.archived)} 件（合計 ${formatCount(reservations.total)} 件）`,
+        '予約（キャンセルを除く）',
+        reservations.total - cancelled,
+        `アーカイブ済みを含み、キャンセル ${formatCount(cancelled)} 件を除きます。予約一覧には ${formatCount(reservations.total - reservations.archived)} 件（キャンセルを含む）、アーカイブ済みは ${formatCount(reservations.archived)} 件です。`,
       ),
       card(
-        '再入荷通知の登録（有効）',
+        '再入荷通知の登録（アーカイブ済みを除く）',
         subscriptions.total - subscriptions.archived,
-        `ほかにアーカイブ済み ${formatCount(subscriptions.archived)} 件（合計 ${formatCount(subscriptions.total)} 件）`,
+        `再入荷通知の一覧の件数です（通知済み・登録解除を含む）。ほかにアーカイブ済み ${formatCount(subscriptions.archived)} 件（全 ${formatCount(subscriptions.total)} 件）`,
       ),
       card('検索（過去30日）', searches.total, `結果0件 ${formatCount(searches.zeroResults)} 件`),
       card('送信済み（過去30日）', outbox.sent, 'メールとチャット投稿'),
@@ -80,6 +87,7 @@ function figures(stats: Stats, context: ScreenContext): Node[] {
         outbox.skipped > 0,
       ),
     ),
+    seats(stats.preorders, context),
     h(
       'div',
       { class: 'charts' },
@@ -89,15 +97,57 @@ function figures(stats: Stats, context: ScreenContext): Node[] {
         '商品別の予約と通知待ち',
         stats.products.map((p) => ({
           label: p.name ?? context.products.get(p.productSlug)?.name ?? p.productSlug,
-          values: [p.reservations, p.pendingSubscriptions],
+          values: [p.reservationsNotCancelled, p.pendingSubscriptions],
         })),
-        ['予約', '通知待ち'],
+        ['予約（キャンセルを除く・アーカイブ済みを含む）', '通知待ちの登録（アーカイブ済みを除く）'],
       ),
       dailyChart('日別の検索数（過去30日）', searches.perDay),
       barChart('よく検索されたキーワード（過去30日）', keywords(searches.topKeywords)),
       barChart('結果が0件だったキーワード（過去30日）', keywords(searches.topZeroResultKeywords)),
     ),
   ];
+}
+
+/**
+ * Each campaign's seats as 予約受付 shows them: reserved against capacity and what is left, counted
+ * by the campaign itself (reservations taken under it and not cancelled, archived ones included).
+ */
+function seats(preorders: Stats['preorders'], context: ScreenContext): HTMLElement {
+  const heading = h('h2', {}, '予約受付の台数');
+  if (preorders.length === 0)
+    return h('section', { class: 'chart seats-summary' }, heading, h('p', { class: 'empty' }, '予約受付中の商品はありません。'));
+  const cell = (label: string, content: string) => h('td', { 'data-label': label }, content);
+  return h(
+    'section',
+    { class: 'chart seats-summary' },
+    heading,
+    h(
+      'table',
+      { class: 'records' },
+      h('thead', {}, h('tr', {}, ...['商品', '状態', '予約数', '台数', '残り'].map((label) => h('th', {}, label)))),
+      h(
+        'tbody',
+        {},
+        ...preorders.map((p) =>
+          h(
+            'tr',
+            { 'data-product': p.productSlug },
+            cell('商品', productName(context.products, p.productSlug)),
+            cell('状態', PREORDER_STATE_LABELS[p.state]),
+            cell('予約数', `${formatCount(p.reserved)} 台`),
+            cell('台数', p.capacity === null ? '上限なし' : `${formatCount(p.capacity)} 台`),
+            cell('残り', p.remaining === null ? '—' : `${formatCount(p.remaining)} 台`),
+          ),
+        ),
+      ),
+    ),
+    h(
+      'p',
+      { class: 'sub' },
+      '予約受付の画面と同じ数え方です: キャンセルした予約は数えず、アーカイブ済みの予約は数えます。受付を作る前に受けた予約や、削除した受付で受けた予約は入りません。 ',
+      h('a', { href: '#/preorders' }, '予約受付を開く'),
+    ),
+  );
 }
 
 function card(label: string, value: number, sub: string, alert = false, action: Child = null): HTMLElement {
