@@ -73,16 +73,17 @@ export async function updateStaff(
   // Hashed before the transaction: a hash takes a tenth of a second or more, too long to hold locks.
   const passwordHash = change.password === undefined ? undefined : await hashPassword(change.password);
   return database.db.transaction().execute(async (trx): Promise<StaffChangeResult> => {
+    // A change of role or of the disabled flag locks the enabled owners first, in id order, then the
+    // account: two owners demoting each other at once then wait for one another instead of each
+    // holding its own row and waiting for the other's (a deadlock PostgreSQL breaks by failing one).
+    const owners = change.role !== undefined || change.disabled !== undefined ? await enabledOwnersForUpdate(trx, database.dialect) : [];
     const account = await findStaffForUpdate(trx, database.dialect, change.id);
     if (!account) return { outcome: 'not-found' };
     if (change.password !== undefined && isOwnAddress(change.password, account.email)) return { outcome: 'own-address-password' };
     const disabled = change.disabled === undefined ? account.disabled : Number(change.disabled);
     const role = change.role ?? account.role;
     const stopsBeingOwner = account.role === 'owner' && account.disabled === 0 && (role !== 'owner' || disabled === 1);
-    if (stopsBeingOwner) {
-      const owners = await enabledOwnersForUpdate(trx, database.dialect);
-      if (owners.every((id) => id === account.id)) return { outcome: 'owner-required' };
-    }
+    if (stopsBeingOwner && owners.every((id) => id === account.id)) return { outcome: 'owner-required' };
     const staff = await updateStaffRow(trx, account.id, {
       ...(change.name !== undefined ? { name: change.name } : {}),
       ...(passwordHash !== undefined ? { password_hash: passwordHash } : {}),

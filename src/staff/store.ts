@@ -55,7 +55,7 @@ export async function findStaffForUpdate(trx: Kysely<Tables>, dialect: Dialect, 
  * for the first, and then reads the owners as the first left them.
  */
 export async function enabledOwnersForUpdate(trx: Kysely<Tables>, dialect: Dialect): Promise<string[]> {
-  let query = trx.selectFrom('staff').select('id').where('role', '=', 'owner').where('disabled', '=', 0);
+  let query = trx.selectFrom('staff').select('id').where('role', '=', 'owner').where('disabled', '=', 0).orderBy('id');
   if (dialect === 'postgres') query = query.forUpdate();
   return (await query.execute()).map((row) => row.id);
 }
