@@ -5,7 +5,6 @@ import { retryDelayMs } from '../src/messaging/delivery/retry-delay.ts';
 import { DIALECTS, startTestApp } from './helpers/app.ts';
 import { startHttpReceiver } from './helpers/http-receiver.ts';
 import { outboxStatusCounts } from './helpers/outbox.ts';
-import { freePort } from './helpers/ports.ts';
 import { waitUntil } from './helpers/wait.ts';
 
 // The email API and the chat webhooks down for a real 60 s while reservations, restock signups and a
@@ -23,7 +22,11 @@ const TIMINGS: Partial<DispatcherTimings> = { retryCapMs: 12_000 };
 describe('the email API and the webhooks down for 60 s', { concurrency: true }, () => {
   for (const dialect of DIALECTS) {
     test(`everything is delivered afterwards, once, and nothing is given up (${dialect})`, async (t) => {
-      const emailPort = await freePort(); // nothing listens here until the outage ends
+      // Both down, as services answering 503: a port left free for the outage could be taken by another
+      // test's server meanwhile, which then accepted the emails (seen once with two suites running).
+      const emailApi = await startHttpReceiver();
+      after(() => emailApi.close());
+      emailApi.failAlways(503);
       const hooks = await startHttpReceiver();
       after(() => hooks.close());
       hooks.failAlways(503);
@@ -33,7 +36,7 @@ describe('the email API and the webhooks down for 60 s', { concurrency: true }, 
         env: {
           RATE_LIMIT_PER_MINUTE: '0',
           EMAIL_PROVIDER_API_KEY: 're_test',
-          EMAIL_API_URL: `http://127.0.0.1:${emailPort}/emails`,
+          EMAIL_API_URL: `${emailApi.url}/emails`,
           RESERVATION_WEBHOOK_URL: `${hooks.url}/reservation`,
           RESTOCK_WEBHOOK_URL: `${hooks.url}/restock`,
           PUBLIC_WEBHOOK_URL: `${hooks.url}/public`,
@@ -62,8 +65,7 @@ describe('the email API and the webhooks down for 60 s', { concurrency: true }, 
       const failedAttempts = hooks.requests.length;
       const counts = await outboxStatusCounts(app.services.database.db);
       assert.deepEqual(counts, { pending: 15, sent: 0, skipped: 0, dead: 0, superseded: 0 }, 'nothing got through, nothing was given up');
-      const emailApi = await startHttpReceiver({ port: emailPort });
-      after(() => emailApi.close());
+      emailApi.failAlways(0);
       hooks.failAlways(0);
       const restored = Date.now();
 
