@@ -53,6 +53,14 @@ after(() => closeConsoleTest({ app, browser }));
 const signedIn = (view: string, viewport = LAPTOP) => signedInConsole(browser, app.url, view, viewport, record);
 
 const rows = (page: Page) => page.locator('table.records tbody tr:not(.row-note)');
+
+/** Types `text` in a list's search box, sends it, and waits for the list it finds. */
+async function searchFor(page: Page, text: string): Promise<void> {
+  await page.fill('#filter-q', text);
+  await page.click('form[role=search] button');
+  await page.waitForFunction((q) => new URLSearchParams(location.hash.split('?')[1]).get('q') === q, text);
+  await page.waitForFunction(() => !document.querySelector('.list[aria-busy]'));
+}
 const stored = async (id: string) => (await api.call('/api/admin-reservations-list', { q: id })).reservations.find((r) => r.id === id)!;
 
 describe('two members of staff on the same reservation', () => {
@@ -113,12 +121,7 @@ describe('finding a reservation', () => {
   test('by number, name or address; the number is shown; page and filters survive a reload', async () => {
     const page = await signedIn('reservations?product=kumo-vco-2');
     await rows(page).first().waitFor();
-    const search = async (text: string) => {
-      await page.fill('#filter-q', text);
-      await page.click('form[role=search] button');
-      await page.waitForFunction((q) => new URLSearchParams(location.hash.split('?')[1]).get('q') === q, text);
-      await page.waitForFunction(() => !document.querySelector('.list[aria-busy]'));
-    };
+    const search = (text: string) => searchFor(page, text);
     await search('res_shop_07');
     assert.deepEqual(await rows(page).evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-id'))), ['res_shop_07']);
     // The row shows the number customers quote; searched as they say it (＃ and full-width digits too), it finds the one.
@@ -198,12 +201,7 @@ describe('the archive view', () => {
   test('has the search box: an archived reservation found by its id, and by its number as a customer says it', async () => {
     const page = await signedIn('reservations?view=archived');
     await rows(page).first().waitFor();
-    const search = async (text: string) => {
-      await page.fill('#filter-q', text);
-      await page.click('form[role=search] button');
-      await page.waitForFunction((q) => new URLSearchParams(location.hash.split('?')[1]).get('q') === q, text);
-      await page.waitForFunction(() => !document.querySelector('.list[aria-busy]'));
-    };
+    const search = (text: string) => searchFor(page, text);
     await search('res_bulk_1149');
     assert.deepEqual(await rows(page).evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-id'))), ['res_bulk_1149']);
     const number = (await rows(page).locator('a.record-link code').textContent())!;
