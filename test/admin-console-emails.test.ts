@@ -347,7 +347,7 @@ describe('送信履歴', () => {
     await screenshot(page, SHOTS, '07-messages-laptop');
 
     await page.selectOption('#messages-status', 'dead');
-    await page.locator('.pager .page', { hasText: '（全 3 件）' }).waitFor();
+    await page.locator('.pager .page', { hasText: '（全 3 件）' }).first().waitFor();
     assert.deepEqual(await rows.locator('.message-status').allTextContents(), Array(3).fill('送信失敗（試行 3 回）'));
     assert.match(page.url(), /#\/messages\?status=dead$/);
     assert.ok((await rows.first().locator('.last-error').textContent())!.includes('451'), 'the SMTP server’s reason');
@@ -372,14 +372,14 @@ describe('送信履歴', () => {
     const [mail] = mailsTo('dead1@example.com');
     assert.match(mail!.parsed.subject ?? '', /^ご予約を受け付けました/);
     await page.click('.filters button:has-text("再読み込み")');
-    await page.locator('.pager .page', { hasText: '（全 2 件）' }).waitFor();
+    await page.locator('.pager .page', { hasText: '（全 2 件）' }).first().waitFor();
     await page.context().close();
   });
 
   test('the selected dead messages are sent again after a confirmation; a reservation’s history is one tap from its row', async () => {
     const page = await signedIn('messages?status=dead', PHONE);
     const rows = page.locator('table.records tbody tr:not(.row-note)');
-    await page.locator('.pager .page', { hasText: '（全 2 件）' }).waitFor();
+    await page.locator('.pager .page', { hasText: '（全 2 件）' }).first().waitFor();
     await page.locator('table.records thead input[type=checkbox]').check();
     await page.click('.selection button:has-text("選択した送信失敗を再送")');
     await page.locator('dialog.confirm', { hasText: '選択した送信失敗の 2 件をもう一度送信します。' }).waitFor();

@@ -60,7 +60,10 @@ for (const [size, viewport] of SIZES) {
     test('bulk status change of the selected rows, after a confirmation', async () => {
       const page = await signedIn('reservations?status=pending', viewport);
       await loaded(page);
-      await page.locator('.pager .page', { hasText: /全 [\d,]+ 件/ }).waitFor();
+      await page
+        .locator('.pager .page', { hasText: /全 [\d,]+ 件/ })
+        .first()
+        .waitFor();
       assert.equal(await rows(page).count(), 50, 'a page of 50, not thousands');
       const chosen = await rows(page).evaluateAll((trs) => trs.slice(0, 3).map((tr) => tr.getAttribute('data-id')!));
       for (const id of chosen) await page.locator(`tr[data-id="${id}"] td.select input`).check();
@@ -162,7 +165,7 @@ for (const [size, viewport] of SIZES) {
         [params.get('status'), params.get('product'), params.get('sort'), params.get('order'), params.get('page'), params.get('record')],
         ['pending', 'kumo-vco-2', 'name', 'asc', '2', null],
       );
-      await page.locator('.pager .page', { hasText: /^2 \// }).waitFor();
+      await page.locator('.pager .page', { hasText: /^2 \// }).first().waitFor();
       assert.equal(await page.locator('#filter-status').inputValue(), 'pending');
       await page.waitForSelector('th[aria-sort="ascending"]:has-text("お名前")');
       assert.equal(await page.locator(`tr[data-id="${target}"]`).count(), 0, 'confirmed now: no longer among the pending');

@@ -141,17 +141,17 @@ describe('finding a reservation', () => {
     // Paging over every product: 1,240 active ones, 50 a page.
     await page.goto(`${app.url}/admin#/reservations`);
     await page.reload();
-    await page.locator('.pager .page', { hasText: '1 / 25 ページ（全 1,240 件）' }).waitFor();
+    await page.locator('.pager .page', { hasText: '1 / 25 ページ（全 1,240 件）' }).first().waitFor();
     assert.equal(await rows(page).count(), 50);
     await page.click('text=次へ →');
-    await page.locator('.pager .page', { hasText: '2 / 25 ページ' }).waitFor();
+    await page.locator('.pager .page', { hasText: '2 / 25 ページ' }).first().waitFor();
     assert.match(page.url(), /#\/reservations\?page=2$/);
     await page.selectOption('#filter-product', 'tsuki-dual-lfo');
-    await page.locator('.pager .page', { hasText: '1 / 24 ページ（全 1,200 件）' }).waitFor();
+    await page.locator('.pager .page', { hasText: '1 / 24 ページ（全 1,200 件）' }).first().waitFor();
     await page.click('text=次へ →');
-    await page.locator('.pager .page', { hasText: '2 / 24 ページ' }).waitFor();
+    await page.locator('.pager .page', { hasText: '2 / 24 ページ' }).first().waitFor();
     await page.reload();
-    await page.locator('.pager .page', { hasText: '2 / 24 ページ（全 1,200 件）' }).waitFor();
+    await page.locator('.pager .page', { hasText: '2 / 24 ページ（全 1,200 件）' }).first().waitFor();
     assert.equal(await page.locator('#filter-product').inputValue(), 'tsuki-dual-lfo');
     assert.equal(await rows(page).first().getAttribute('data-id'), 'res_bulk_1149');
     // The archive view is kept in the URL as well.

@@ -68,7 +68,7 @@ for (const [size, viewport] of SIZES) {
       const id = await confirmedThenCancelledAfterAnOutage(email);
 
       const page = await signedIn('messages?status=dead', viewport);
-      await page.locator('.pager .page', { hasText: '（全 2 件）' }).waitFor();
+      await page.locator('.pager .page', { hasText: '（全 2 件）' }).first().waitFor();
       assert.deepEqual(await rows(page).locator('.message-status').allTextContents(), Array(2).fill('送信失敗（試行 2 回）'));
       await page.locator('table.records thead input[type=checkbox]').check();
       await page.click('.selection button:has-text("選択した送信失敗を再送")');

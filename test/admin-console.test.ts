@@ -194,7 +194,7 @@ describe('reservations', () => {
     await page.waitForFunction((n) => document.querySelectorAll('table.records tbody tr').length === n, before - 2);
 
     await page.click('button:has-text("アーカイブ済み")');
-    const pager = page.locator('.pager .page');
+    const pager = page.locator('.pager .page').first();
     await pager.waitFor();
     assert.equal(await pager.textContent(), '1 / 2 ページ（全 27 件）');
     assert.equal(await rows(page).count(), 20);
@@ -284,7 +284,7 @@ describe('restock subscriptions', () => {
     await page.locator('dialog[open] button.primary').click();
     await page.locator('.placeholder', { hasText: '該当する登録はありません。' }).waitFor();
     await page.click('button:has-text("アーカイブ済み")');
-    await page.locator('.pager .page', { hasText: '1 / 1 ページ（全 1 件）' }).waitFor();
+    await page.locator('.pager .page', { hasText: '1 / 1 ページ（全 1 件）' }).first().waitFor();
     assert.equal(await rows(page).locator('td[data-label="ステータス"]').textContent(), '配信停止');
     await rows(page).first().locator('td.select input').check();
     await page.click('text=選択を元に戻す');

@@ -8,7 +8,7 @@ import { formatCount } from '../ui/format.ts';
 import { labelOf } from '../../words/labels.ts';
 import { activePage, changeStatus, listActive } from '../api/records.ts';
 import type { ActiveRecord, ArchivedRecord, ListState, RecordKind, Sort } from './record-kind.ts';
-import { filterBar, listLoader, pager, placeholder, recordTable, setArchivedSelected } from './record-table.ts';
+import { filterBar, listLoader, pagers, placeholder, recordTable, setArchivedSelected } from './record-table.ts';
 import type { ScreenContext } from '../screen.ts';
 import { customerEmailOf } from './status-change.ts';
 import { emailChoice, emailOutcome } from './status-email.ts';
@@ -185,9 +185,10 @@ export function renderActiveList<R extends ActiveRecord, A extends ArchivedRecor
     if (records.length === 0) return replace(list, placeholder(`該当する${kind.noun}はありません。`));
     const ids = new Set(records.map((record) => record.id));
     const onPage = new Set([...selected.keys()].filter((id) => ids.has(id)));
+    const pages = pagers(answer, state, () => (onState(), void load()));
     replace(
       list,
-      pager(answer, state, () => (onState(), void load())),
+      pages.top,
       recordTable({
         records,
         columns: kind.columns,
@@ -203,6 +204,7 @@ export function renderActiveList<R extends ActiveRecord, A extends ArchivedRecor
           showSelection();
         },
       }),
+      pages.bottom,
     );
   });
 

@@ -2,7 +2,7 @@ import { downloadCsv } from '../api/csv-export.ts';
 import { h, replace } from '../ui/dom.ts';
 import { archivedPage } from '../api/records.ts';
 import type { ActiveRecord, ArchivedRecord, ListState, RecordKind, Sort } from './record-kind.ts';
-import { filterBar, listLoader, pager, placeholder, recordTable, selectionBar, setArchivedSelected } from './record-table.ts';
+import { filterBar, listLoader, pagers, placeholder, recordTable, selectionBar, setArchivedSelected } from './record-table.ts';
 import type { ScreenContext } from '../screen.ts';
 
 const PAGE_SIZE = 20;
@@ -42,9 +42,10 @@ export function renderArchivedList<R extends ActiveRecord, A extends ArchivedRec
     }
     records = answer.items;
     if (records.length === 0) return replace(list, placeholder(`アーカイブ済みの${kind.noun}はありません。`));
+    const pages = pagers(answer, state, () => (onState(), void load()));
     replace(
       list,
-      pager(answer, state, () => (onState(), void load())),
+      pages.top,
       recordTable({
         records,
         columns: kind.archivedColumns,
@@ -62,6 +63,7 @@ export function renderArchivedList<R extends ActiveRecord, A extends ArchivedRec
           },
         },
       }),
+      pages.bottom,
     );
   });
 

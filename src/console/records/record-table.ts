@@ -230,23 +230,34 @@ export function selectionBar(label: string, act: () => Promise<void>): { element
   };
 }
 
-/** ← 前へ, "2 / 5 ページ（全 83 件）", 次へ →: sets the page asked for in `state`, then calls `changed`. */
-export function pager(
+/**
+ * The pagers above and below a page of records (← 前へ, "2 / 5 ページ（全 83 件）", 次へ →), so
+ * the next page is at hand at both ends of a long list (50 cards on a phone). Both set the page
+ * asked for in `state`, then call `changed`; the bottom one first brings the top of the list into
+ * view, where the next page will start. With one page there is no bottom one: the top one says
+ * how many there are.
+ */
+export function pagers(
   { page, totalPages, total }: Omit<Page<unknown>, 'items'>,
   state: { page: number },
   changed: () => void,
-): HTMLElement {
-  const go = (to: number) => {
-    state.page = to;
-    changed();
+): { top: HTMLElement; bottom: HTMLElement | null } {
+  const pager = (before?: () => void) => {
+    const go = (to: number) => {
+      before?.();
+      state.page = to;
+      changed();
+    };
+    return h(
+      'nav',
+      { class: 'pager', 'aria-label': 'ページ' },
+      h('button', { type: 'button', disabled: page <= 1, onClick: () => go(page - 1) }, '← 前へ'),
+      h('span', { class: 'page' }, `${page} / ${Math.max(1, totalPages)} ページ（全 ${formatCount(total)} 件）`),
+      h('button', { type: 'button', disabled: page >= totalPages, onClick: () => go(page + 1) }, '次へ →'),
+    );
   };
-  return h(
-    'nav',
-    { class: 'pager', 'aria-label': 'ページ' },
-    h('button', { type: 'button', disabled: page <= 1, onClick: () => go(page - 1) }, '← 前へ'),
-    h('span', { class: 'page' }, `${page} / ${Math.max(1, totalPages)} ページ（全 ${formatCount(total)} 件）`),
-    h('button', { type: 'button', disabled: page >= totalPages, onClick: () => go(page + 1) }, '次へ →'),
-  );
+  const top = pager();
+  return { top, bottom: totalPages > 1 ? pager(() => top.scrollIntoView({ block: 'start' })) : null };
 }
 
 /** What a screen shows instead of its table while loading, when empty, or when loading failed. */

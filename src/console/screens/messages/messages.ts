@@ -5,8 +5,9 @@ import { h, replace } from '../../ui/dom.ts';
 import { emailKindLabel } from '../../../words/email-kinds.ts';
 import { formatCount, formatDateTime } from '../../ui/format.ts';
 import { CHANNEL_LABELS, labelOf, MESSAGE_STATUS_LABELS, WEBHOOK_LABELS } from '../../../words/labels.ts';
+import { clipped } from '../../records/columns.ts';
 import type { Column } from '../../records/record-kind.ts';
-import { listLoader, pager, placeholder, recordTable } from '../../records/record-table.ts';
+import { listLoader, pagers, placeholder, recordTable } from '../../records/record-table.ts';
 import type { Screen, ScreenContext } from '../../screen.ts';
 import { pageParam, writeParams } from '../../shell/url-state.ts';
 
@@ -137,7 +138,7 @@ export function openScreen(context: ScreenContext): Screen {
         { label: '日時', cell: (m) => formatDateTime(m.createdAt) },
         { label: 'チャネル', cell: (m) => labelOf(CHANNEL_LABELS, m.channel), class: 'nowrap' },
         { label: '種類', cell: (m) => kindLabel(m), class: 'nowrap' },
-        { label: '宛先', cell: (m) => m.to, class: 'email' },
+        { label: '宛先', cell: (m) => clipped(m.to), class: 'email' },
         {
           label: 'ステータス',
           cell: (m) =>
@@ -209,9 +210,10 @@ export function openScreen(context: ScreenContext): Screen {
         showSelection();
         if (answer.messages.length === 0) return replace(list, placeholder('該当するメッセージはありません。'));
         const onPage = new Set([...selected.keys()].filter((id) => answer.messages.some((m) => m.id === id)));
+        const pages = pagers(answer, state, () => (remember(), void load()));
         replace(
           list,
-          pager({ page: answer.page, totalPages: answer.totalPages, total: answer.total }, state, () => (remember(), void load())),
+          pages.top,
           recordTable({
             records: answer.messages,
             columns,
@@ -226,6 +228,7 @@ export function openScreen(context: ScreenContext): Screen {
               showSelection();
             },
           }),
+          pages.bottom,
         );
       });
 

@@ -38,7 +38,7 @@ export function openScreen(context: ScreenContext): Screen {
           replace(
             list,
             preorders.length > 0
-              ? campaignTable(preorders, context, (preorder) => replace(editorSlot, editor(context, preorders, preorder, load)), load)
+              ? campaignTable(preorders, context, (preorder) => edit(editor(context, preorders, preorder, load)), load)
               : placeholder('予約受付中の商品はありません。'),
           );
         } catch (error) {
@@ -50,6 +50,12 @@ export function openScreen(context: ScreenContext): Screen {
         } finally {
           list.removeAttribute('aria-busy');
         }
+      }
+      /** Shows the editor opened from a row where staff see it: the list may be scrolled far below it. */
+      function edit(form: HTMLElement): void {
+        replace(editorSlot, form);
+        form.scrollIntoView({ block: 'start' });
+        form.querySelector<HTMLElement>('input:not(:disabled), select:not(:disabled), textarea')?.focus({ preventScroll: true });
       }
       replace(list, placeholder('読み込み中…'));
       void load();

@@ -1,6 +1,6 @@
 import type { Output } from '../../../client/tenpo-client.ts';
 import { RESERVATION_STATUS_TABLE } from '../../../reservations/status.ts';
-import { addressWithHistory, idColumn } from '../../records/columns.ts';
+import { addressWithHistory, clipped, idColumn } from '../../records/columns.ts';
 import { refusedChange, statusColumn } from '../../records/status-change.ts';
 import { h, replace } from '../../ui/dom.ts';
 import { formatDateTime } from '../../ui/format.ts';
@@ -107,8 +107,8 @@ const reservations: RecordKind<Reservation, ArchivedReservation> = {
   columns: [
     idColumn('ご予約番号', { linked: true, shown: (r) => String(r.number) }),
     { label: '受付日時', cell: (r) => formatDateTime(r.createdAt), sort: 'createdAt' },
-    { label: '商品', cell: (r, context) => productName(context.products, r.productSlug), sort: 'product' },
-    { label: 'お名前', cell: (r) => r.name, sort: 'name' },
+    { label: '商品', cell: (r, context) => clipped(productName(context.products, r.productSlug)), sort: 'product' },
+    { label: 'お名前', cell: (r) => clipped(r.name), sort: 'name' },
     { label: 'メール', cell: (r) => addressWithHistory(r.email, r.id), class: 'email' },
     // The product's campaign (one per product); a reservation of a deleted one keeps the mark.
     { label: '予約受付', cell: (r) => (r.preorderId ? h('span', { class: 'preorder-mark', title: r.preorderId }, '予約受付分') : '—') },
@@ -116,15 +116,15 @@ const reservations: RecordKind<Reservation, ArchivedReservation> = {
     notesColumn,
   ],
   archivedColumns: [
-    { label: 'ご予約番号', cell: (r) => recordLink(r.id, String(r.number)), class: 'id' },
+    { label: 'ご予約番号', cell: (r) => recordLink(r.id, String(r.number)), class: 'id number' },
     { label: 'アーカイブ日時', cell: (r) => formatDateTime(r.archivedAt), sort: 'archivedAt' },
     { label: '受付日時', cell: (r) => formatDateTime(r.createdAt), sort: 'createdAt' },
-    { label: '商品', cell: (r, context) => productName(context.products, r.productSlug), sort: 'product' },
-    { label: 'お名前', cell: (r) => r.name, sort: 'name' },
-    { label: 'メール', cell: (r) => r.email, class: 'email' },
+    { label: '商品', cell: (r, context) => clipped(productName(context.products, r.productSlug)), sort: 'product' },
+    { label: 'お名前', cell: (r) => clipped(r.name), sort: 'name' },
+    { label: 'メール', cell: (r) => clipped(r.email), class: 'email' },
     { label: 'ステータス', cell: (r) => labelOf(RESERVATION_STATUS_LABELS, r.status), sort: 'status' },
     { label: '対応日時', cell: (r) => formatDateTime(r.respondedAt) },
-    { label: 'メモ', cell: (r) => r.notes, class: 'notes' },
+    { label: 'メモ', cell: (r) => clipped(r.notes), class: 'notes' },
   ],
 };
 

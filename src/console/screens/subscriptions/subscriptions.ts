@@ -1,6 +1,6 @@
 import type { Output } from '../../../client/tenpo-client.ts';
 import { SUBSCRIPTION_STATUS_TABLE } from '../../../subscriptions/status.ts';
-import { addressWithHistory, idColumn } from '../../records/columns.ts';
+import { addressWithHistory, clipped, idColumn } from '../../records/columns.ts';
 import { statusColumn } from '../../records/status-change.ts';
 import { formatDateTime } from '../../ui/format.ts';
 import { labelOf, SUBSCRIPTION_STATUS_LABELS } from '../../../words/labels.ts';
@@ -39,7 +39,7 @@ const subscriptions: RecordKind<Subscription, ArchivedSubscription> = {
   columns: [
     idColumn('登録番号', { linked: true }),
     { label: '登録日時', cell: (s) => formatDateTime(s.createdAt), sort: 'createdAt' },
-    { label: '商品', cell: (s, context) => productName(context.products, s.productSlug), sort: 'product' },
+    { label: '商品', cell: (s, context) => clipped(productName(context.products, s.productSlug)), sort: 'product' },
     { label: 'メール', cell: (s) => addressWithHistory(s.email, s.id), class: 'email', sort: 'email' },
     statusColumn(statuses),
     { label: '通知日時', cell: (s) => formatDateTime(s.notifiedAt) },
@@ -47,8 +47,8 @@ const subscriptions: RecordKind<Subscription, ArchivedSubscription> = {
   archivedColumns: [
     { label: 'アーカイブ日時', cell: (s) => formatDateTime(s.archivedAt), sort: 'archivedAt' },
     { label: '登録日時', cell: (s) => formatDateTime(s.createdAt), sort: 'createdAt' },
-    { label: '商品', cell: (s, context) => productName(context.products, s.productSlug), sort: 'product' },
-    { label: 'メール', cell: (s) => s.email, class: 'email', sort: 'email' },
+    { label: '商品', cell: (s, context) => clipped(productName(context.products, s.productSlug)), sort: 'product' },
+    { label: 'メール', cell: (s) => clipped(s.email), class: 'email', sort: 'email' },
     { label: 'ステータス', cell: (s) => labelOf(SUBSCRIPTION_STATUS_LABELS, s.status), sort: 'status' },
     { label: '通知日時', cell: (s) => formatDateTime(s.notifiedAt) },
   ],
