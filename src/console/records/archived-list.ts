@@ -41,7 +41,13 @@ export function renderArchivedList<R extends ActiveRecord, A extends ArchivedRec
       return void load();
     }
     records = answer.items;
-    if (records.length === 0) return replace(list, placeholder(`アーカイブ済みの${kind.noun}はありません。`));
+    if (records.length === 0) {
+      const filtered = Object.values(state.filter).some((value) => value !== undefined && value !== '');
+      return replace(
+        list,
+        placeholder(filtered ? `条件に一致するアーカイブ済みの${kind.noun}はありません。` : `アーカイブ済みの${kind.noun}はありません。`),
+      );
+    }
     const pages = pagers(answer, state, () => (onState(), void load()));
     replace(
       list,

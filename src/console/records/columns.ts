@@ -1,3 +1,4 @@
+import { copyButton } from '../ui/copy-button.ts';
 import { h } from '../ui/dom.ts';
 import type { ActiveRecord, Column } from './record-kind.ts';
 import { recordLink } from './record-page.ts';
@@ -18,21 +19,12 @@ export function idColumn<R extends ActiveRecord>(
     class: options.shown ? 'id number' : 'id',
     cell(record) {
       const shown = options.shown?.(record) ?? record.id;
-      const copy: HTMLButtonElement = h(
-        'button',
-        {
-          type: 'button',
-          class: 'copy',
-          'aria-label': `${label}をコピー`,
-          onClick: async () => {
-            await navigator.clipboard?.writeText(shown).catch(() => undefined);
-            copy.textContent = 'コピーしました';
-            setTimeout(() => (copy.textContent = 'コピー'), 1500);
-          },
-        },
-        'コピー',
+      return h(
+        'span',
+        { class: 'id-cell' },
+        options.linked ? recordLink(record.id, shown) : h('code', {}, shown),
+        copyButton(shown, label),
       );
-      return h('span', { class: 'id-cell' }, options.linked ? recordLink(record.id, shown) : h('code', {}, shown), copy);
     },
   };
 }

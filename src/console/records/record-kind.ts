@@ -23,7 +23,7 @@ export interface ArchivedRecord extends ActiveRecord {
 export interface Filter {
   status?: string;
   productSlug?: string;
-  /** The search box: part of the number, name or address (active lists only). */
+  /** The search box: the number, or part of the name or address (folded), in either view. */
   q?: string;
 }
 

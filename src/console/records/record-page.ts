@@ -1,6 +1,7 @@
 import { ApiError, type Output } from '../../client/tenpo-client.ts';
 import { errorMessage } from '../api/errors.ts';
 import { confirmDialog } from '../ui/confirm-dialog.ts';
+import { copyButton } from '../ui/copy-button.ts';
 import { h, replace, type Child } from '../ui/dom.ts';
 import { emailKindLabel } from '../../words/email-kinds.ts';
 import { formatDateTime } from '../ui/format.ts';
@@ -123,13 +124,15 @@ export function renderRecordPage<R extends ActiveRecord, A extends ArchivedRecor
   }
 
   function head(record: D): HTMLElement {
+    const shown = kind.shownId?.(record) ?? record.id;
     const state = record.archivedAt
       ? h('span', { class: 'state closed' }, 'アーカイブ済み')
       : h('span', { class: 'state' }, labelOf(kind.statusLabels, record.status));
     return h(
       'div',
       { class: 'view-head record-head' },
-      h('h1', {}, `${kind.idLabel} `, h('code', {}, kind.shownId?.(record) ?? record.id)),
+      h('h1', {}, `${kind.idLabel} `, h('code', {}, shown)),
+      copyButton(shown, kind.idLabel),
       state,
     );
   }
