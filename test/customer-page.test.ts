@@ -65,6 +65,8 @@ for (const dialect of DIALECTS) {
       const url = /https:\/\/shop\.example\.jp(\/reservations\/manage\?token=\S+)/.exec(sent.text)?.[1];
       assert.ok(url, sent.text);
       assert.ok(sent.html.includes(`href="https://shop.example.jp${url.replaceAll('&', '&amp;')}"`));
+      // Its chat notice too, so that what arrives after this is what the test did.
+      await waitUntil(() => api.accepted(WEBHOOK).some((r) => JSON.stringify(r.body).includes(reservationId)));
       api.requests.length = 0;
       return { id: reservationId, path: url };
     }
