@@ -33,6 +33,13 @@ const MAX_KEPT_CUTS = 100_000;
 const bodiesWithCuts = new Set<ExcerptBody>();
 let keptCuts = 0;
 
+/** Forgets the cuts kept for a body (page-text.ts forgets the page). */
+export function forgetCuts(body: ExcerptBody): void {
+  if (!bodiesWithCuts.delete(body)) return;
+  keptCuts -= body.cuts.size;
+  body.cuts.clear();
+}
+
 const ELLIPSIS = '…';
 
 /**
