@@ -6,24 +6,47 @@ import type { TenpoClient } from 'tenpo/client';
 import { closeConsoleTest, startConsoleTest } from './helpers/console.ts';
 import { ADMIN_TOKEN, type TestApp } from './helpers/app.ts';
 import { recordPage, screenshot, type PageRecord } from './helpers/browser.ts';
+import { startHttpReceiver, type HttpReceiver } from './helpers/http-receiver.ts';
+import { waitUntil } from './helpers/wait.ts';
+import { formatDateTime } from '../src/console/ui/format.ts';
+import { formatJapanTime } from '../src/text/japan-format.ts';
 
-// The console's 個人情報 screen in headless Chromium, against the whole service on SQLite: finding a
-// customer's records by address whatever its case, downloading them as JSON, and erasing them after
-// a dialog that names what goes. Laptop (1366x768) and phone (390x844).
+// The console's 個人情報 screen in headless Chromium, against the whole service on SQLite with a real
+// HTTP receiver as the email API and the chat webhooks: finding a customer's records by address
+// whatever its case, downloading them as a file the customer reads (Japanese, Japan times, product
+// names, reservation numbers, the records' history) and as JSON, and erasing them after a dialog
+// that names what goes and what stays outside the shop. Laptop (1366x768) and phone (390x844).
 
 const SHOTS = 'admin-console-personal-data';
-const CUSTOMER = 'Kojin.Hanako@Example.com';
+const SIZES = [
+  ['laptop', { width: 1366, height: 768 }],
+  ['phone', { width: 390, height: 844 }],
+] as const;
+const japanDay = () => new Date(Date.now() + 9 * 3_600_000).toISOString().slice(0, 10);
 
 let app: TestApp;
 let api: TenpoClient;
 let browser: Browser;
+let receiver: HttpReceiver;
 const record: PageRecord = { console: [], errors: [], urls: [] };
 
 before(async () => {
-  ({ app, api, browser } = await startConsoleTest());
+  receiver = await startHttpReceiver();
+  ({ app, api, browser } = await startConsoleTest({
+    dispatcher: { pollIntervalMs: 25 },
+    env: {
+      EMAIL_PROVIDER_API_KEY: 're_test_key',
+      EMAIL_API_URL: `${receiver.url}/emails`,
+      RESERVATION_WEBHOOK_URL: `${receiver.url}/hooks/reservation`,
+      RESTOCK_WEBHOOK_URL: `${receiver.url}/hooks/restock`,
+    },
+  }));
 });
 
-after(() => closeConsoleTest({ app, browser }));
+after(async () => {
+  await closeConsoleTest({ app, browser });
+  await receiver?.close();
+});
 
 async function signedIn(viewport: { width: number; height: number }): Promise<Page> {
   const context = await browser.newContext({ viewport, acceptDownloads: true });
@@ -33,7 +56,7 @@ async function signedIn(viewport: { width: number; height: number }): Promise<Pa
   await page.fill('#token', ADMIN_TOKEN);
   await page.press('#token', 'Enter');
   await page.waitForSelector('header.top');
-  await page.click('nav >> text=個人情報');
+  await page.goto(`${app.url}/admin#/personal-data`);
   await page.locator('h1', { hasText: '個人情報' }).waitFor();
   return page;
 }
@@ -46,97 +69,150 @@ async function search(page: Page, email: string): Promise<void> {
 
 const exported = (email: string) => api.call('/api/admin/personal-data/export', { email });
 
-test('find a customer by address, download the JSON, and erase it all only after confirming', async () => {
-  const first = (await api.call('/api/reservation', { name: '個人 花子', email: CUSTOMER, productSlug: 'kumo-vco-2' })).reservationId;
-  const second = (
-    await api.call('/api/reservation', { name: '個人 花子', email: 'kojin.hanako@example.com', productSlug: 'tsuki-dual-lfo' })
-  ).reservationId;
-  await api.call('/api/admin/reservations/archive', { ids: [{ id: second, productSlug: 'tsuki-dual-lfo' }] });
-  const subscription = (await api.call('/api/notify', { email: CUSTOMER, productSlug: 'hayate-wavefolder' })).subscriptionId;
-  const other = (await api.call('/api/reservation', { name: '別人 次郎', email: 'jiro@example.com', productSlug: 'kumo-vco-2' }))
-    .reservationId;
-  const expected = await exported(CUSTOMER);
-  assert.equal(expected.messages.length, 5);
+/** Downloads the file behind `button`: its name and its text. */
+async function download(page: Page, button: string): Promise<{ name: string; text: string }> {
+  const [file] = await Promise.all([page.waitForEvent('download'), page.click(`text=${button}`)]);
+  return { name: file.suggestedFilename(), text: readFileSync((await file.path())!, 'utf8') };
+}
 
-  const page = await signedIn({ width: 1366, height: 768 });
-  await search(page, '  KOJIN.hanako@EXAMPLE.com ');
-  assert.equal(
-    await page.locator('[data-testid=personal-summary]').textContent(),
-    'kojin.hanako@example.com：予約 2 件、再入荷通知 1 件、送信記録 5 件',
-  );
-  const reservationRows = page.locator('section[aria-label=予約] tbody tr');
-  assert.deepEqual((await reservationRows.locator('td[data-label=予約番号]').allTextContents()).sort(), [first, second].sort());
-  assert.equal(
-    await reservationRows
-      .filter({ hasText: second })
-      .locator('td[data-label=アーカイブ]')
-      .textContent()
-      .then((text) => text?.startsWith('済')),
-    true,
-    'the archived one is shown as such',
-  );
-  assert.deepEqual(await page.locator('section[aria-label=再入荷通知] td[data-label=登録番号]').allTextContents(), [subscription]);
-  assert.equal(await page.locator('section[aria-label=送信記録] tbody tr').count(), 5);
-  assert.ok(!(await page.locator('main').textContent())!.includes(other), 'nobody else');
-  await screenshot(page, SHOTS, '01-found-laptop');
+for (const [size, viewport] of SIZES) {
+  test(`a customer's data found by address, downloaded as a file they read and as JSON, and erased only after a dialog that says what stays outside the shop (${size})`, async () => {
+    const address = `Kojin.Hanako.${size}@Example.com`;
+    const lower = address.toLowerCase();
+    const first = await api.call('/api/reservation', { name: '個人 花子', email: address, productSlug: 'kumo-vco-2' });
+    const second = await api.call('/api/reservation', { name: '個人 花子', email: lower, productSlug: 'tsuki-dual-lfo' });
+    await api.call('/api/admin-reservations-status', {
+      id: first.reservationId,
+      productSlug: 'kumo-vco-2',
+      status: 'pending',
+      notes: '店頭で受け取り希望',
+    });
+    await api.call('/api/admin/reservations/archive', { ids: [{ id: second.reservationId, productSlug: 'tsuki-dual-lfo' }] });
+    const subscription = (await api.call('/api/notify', { email: address, productSlug: 'hayate-wavefolder' })).subscriptionId;
+    const other = (await api.call('/api/reservation', { name: '別人 次郎', email: `jiro.${size}@example.com`, productSlug: 'kumo-vco-2' }))
+      .reservationId;
+    // Each reservation's email and chat notice, and the signup's chat notice, all delivered.
+    await waitUntil(async () => (await exported(lower)).messages.filter((m) => m.status === 'sent').length === 5, {
+      what: 'the five messages sent',
+    });
+    const expected = await exported(lower);
 
-  const [download] = await Promise.all([page.waitForEvent('download'), page.click('text=JSONで書き出す')]);
-  assert.match(download.suggestedFilename(), /^personal-data-kojin\.hanako@example\.com-\d{4}-\d{2}-\d{2}\.json$/);
-  const file = JSON.parse(readFileSync((await download.path())!, 'utf8'));
-  const { success: _success, ...content } = expected;
-  assert.deepEqual(file, content, 'the file is the export, whole');
+    const page = await signedIn(viewport);
+    await search(page, `  ${address.toUpperCase()} `);
+    assert.equal(await page.locator('[data-testid=personal-summary]').textContent(), `${lower}：予約 2 件、再入荷通知 1 件、送信記録 5 件`);
+    const reservationRows = page.locator('section[aria-label=予約] tbody tr');
+    assert.deepEqual(
+      (await reservationRows.locator('td[data-label=ご予約番号]').allTextContents()).sort(),
+      [String(first.reservationNumber), String(second.reservationNumber)].sort(),
+    );
+    assert.equal(
+      await reservationRows
+        .filter({ hasText: String(second.reservationNumber) })
+        .locator('td[data-label=アーカイブ]')
+        .textContent()
+        .then((text) => text?.startsWith('済')),
+      true,
+      'the archived one is shown as such',
+    );
+    assert.deepEqual(await page.locator('section[aria-label=再入荷通知] td[data-label=登録番号]').allTextContents(), [subscription]);
+    assert.deepEqual(
+      (await page.locator('section[aria-label=送信記録] td[data-label=内容]').allTextContents()).sort(),
+      ['予約の通知', '予約の通知', '予約受付', '予約受付', '再入荷通知の登録'].sort(),
+      'message kinds in Japanese, not reservation-received or restock',
+    );
+    const shown = (await page.locator('main').textContent())!;
+    assert.ok(!shown.includes(other), 'nobody else');
+    assert.ok(!/reservation-received|restock|kumo-vco-2/.test(shown), 'no code on the screen');
+    assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= viewport.width, 'nothing scrolls sideways');
+    await screenshot(page, SHOTS, `01-found-${size}`);
 
-  await page.click('text=すべて削除…');
-  const dialog = page.locator('dialog.confirm');
-  await dialog.waitFor();
-  const said = (await dialog.textContent())!;
-  for (const text of [
-    'kojin.hanako@example.com',
-    '予約 2 件',
-    first,
-    second,
-    '再入荷通知 1 件',
-    subscription,
-    '送信記録 5 件',
-    '元に戻せません',
-  ])
-    assert.ok(said.includes(text), `the dialog names ${text}: ${said}`);
-  await screenshot(page, SHOTS, '02-erase-dialog-laptop');
-  await dialog.locator('button', { hasText: 'やめる' }).click();
-  await dialog.waitFor({ state: 'detached' });
-  assert.equal((await exported(CUSTOMER)).reservations.length, 2, 'cancelling erases nothing');
+    // The customer's file: Japanese, Japan times, product names, numbers, the records' history.
+    const day = japanDay();
+    const readable = await download(page, 'お客様用ファイル（テキスト）');
+    assert.ok(
+      [day, japanDay()].map((d) => `個人情報-${lower}-${d}.txt`).includes(readable.name),
+      `named with the Japan date: ${readable.name}`,
+    );
+    assert.ok(readable.text.startsWith('\uFEFF当店が保存しているお客様の情報'));
+    const lines = readable.text.split('\r\n');
+    const [mine] = expected.reservations.filter((r) => r.id === first.reservationId);
+    for (const line of [
+      `メールアドレス: ${lower}`,
+      '■ ご予約（2 件）',
+      `ご予約番号 ${first.reservationNumber}`,
+      `ご予約番号 ${second.reservationNumber}`,
+      '  商品: Kumo VCO II',
+      '  お名前: 個人 花子',
+      '  状態: 受付中',
+      `  受付日時: ${formatJapanTime(mine!.createdAt)}`,
+      '  メモ（当店の記録）: 店頭で受け取り希望',
+      `    ${formatJapanTime(mine!.updatedAt)}　メモを「店頭で受け取り希望」に変更（当店）`,
+      '■ 再入荷通知のご登録（1 件）',
+      `登録番号 ${subscription}`,
+      '■ お送りしたメールと、当店のスタッフ用チャットへの通知（5 件）',
+    ])
+      assert.ok(lines.includes(line), `the customer's file has ${JSON.stringify(line)}:\n${readable.text}`);
+    assert.ok(
+      lines.some((line) => line.includes('アーカイブしました（当店）')),
+      'the archiving is in the history',
+    );
+    assert.ok(
+      lines.some((line) => line.includes(`メール「予約受付」（宛先 ${lower}）: 送信済み`)),
+      'emails by their names',
+    );
+    for (const code of ['kumo-vco-2', 'reservation-received', '"', 'pending', 'T0', 'Z'])
+      assert.ok(!readable.text.includes(code), `no ${code} in the customer's file`);
 
-  await page.click('text=すべて削除…');
-  await dialog.locator('button', { hasText: '削除する' }).click();
-  await page.waitForFunction(() =>
-    document.querySelector('main > .notice')?.textContent?.includes('予約 2 件、再入荷通知 1 件、送信記録 5 件'),
-  );
-  await page.locator('[data-testid=personal-summary]', { hasText: '予約 0 件、再入荷通知 0 件、送信記録 0 件' }).waitFor();
-  const after = await exported(CUSTOMER);
-  assert.deepEqual([after.reservations, after.subscriptions, after.messages], [[], [], []]);
-  assert.equal((await exported('jiro@example.com')).reservations[0]!.id, other, 'the other customer stays');
-  await screenshot(page, SHOTS, '03-erased-laptop');
+    // The JSON for systems: the export whole, the history with it.
+    const json = await download(page, 'システム用ファイル（JSON）');
+    assert.ok([day, japanDay()].map((d) => `個人情報-${lower}-${d}.json`).includes(json.name), json.name);
+    const { success: _success, ...content } = expected;
+    assert.deepEqual(JSON.parse(json.text), content, 'the file is the export, whole');
+    assert.equal(content.history.find((h) => h.recordId === first.reservationId)!.entries[0]!.type, 'memo');
 
-  await page.fill('#personal-email', 'not an address');
-  await page.click('.personal-search button[type=submit]');
-  await page.locator('main > .notice.error').waitFor();
-  await page.context().close();
-});
+    // The erase dialog: what goes, and what stays outside the shop with what to do about it.
+    await page.click('text=すべて削除…');
+    const dialog = page.locator('dialog.confirm');
+    await dialog.waitFor();
+    const said = (await dialog.textContent())!;
+    const posts = expected.messages.filter((m) => m.channel === 'chat');
+    for (const text of [
+      lower,
+      '予約 2 件',
+      String(first.reservationNumber),
+      String(second.reservationNumber),
+      '再入荷通知 1 件',
+      subscription,
+      '送信記録 5 件',
+      '元に戻せません',
+      'チャット（Slack・Discord）に投稿済みの通知 3 件',
+      'お名前とメールアドレスが載っています',
+      'チャットでこの投稿を探して削除してください',
+      ...posts.map((m) => formatDateTime(m.sentAt)),
+      'お客様に送信済みのメール 2 件は、お客様のメールボックスに残ります',
+    ])
+      assert.ok(said.includes(text), `the dialog says ${text}: ${said}`);
+    assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= viewport.width, 'the dialog fits');
+    await screenshot(page, SHOTS, `02-erase-dialog-${size}`);
+    await dialog.locator('button', { hasText: 'やめる' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    assert.equal((await exported(lower)).reservations.length, 2, 'cancelling erases nothing');
 
-test('on a phone the records become cards, the dialog fits, and nothing scrolls sideways', async () => {
-  const email = 'phone.customer.with.a.rather.long.address@example.com';
-  const id = (await api.call('/api/reservation', { name: 'スマホ 三郎', email, productSlug: 'kumo-vco-2' })).reservationId;
-  await api.call('/api/notify', { email, productSlug: 'kumo-vco-2' });
-  const page = await signedIn({ width: 390, height: 844 });
-  await search(page, email);
-  await page.locator('section[aria-label=予約] td[data-label=予約番号]', { hasText: id }).waitFor();
-  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390);
-  await screenshot(page, SHOTS, '04-found-phone');
-  await page.click('text=すべて削除…');
-  await page.locator('dialog.confirm').waitFor();
-  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390);
-  await screenshot(page, SHOTS, '05-erase-dialog-phone');
-  await page.locator('dialog.confirm button', { hasText: 'やめる' }).click();
-  assert.deepEqual(record.errors, []);
-  await page.context().close();
-});
+    await page.click('text=すべて削除…');
+    await dialog.locator('button', { hasText: '削除する' }).click();
+    await page.waitForFunction(() =>
+      document.querySelector('main > .notice')?.textContent?.includes('予約 2 件、再入荷通知 1 件、送信記録 5 件'),
+    );
+    await page.locator('[data-testid=personal-summary]', { hasText: '予約 0 件、再入荷通知 0 件、送信記録 0 件' }).waitFor();
+    const erased = await exported(lower);
+    assert.deepEqual([erased.reservations, erased.subscriptions, erased.messages, erased.history], [[], [], [], []]);
+    assert.equal((await exported(`jiro.${size}@example.com`)).reservations[0]!.id, other, 'the other customer stays');
+    await screenshot(page, SHOTS, `03-erased-${size}`);
+
+    await page.fill('#personal-email', 'not an address');
+    await page.click('.personal-search button[type=submit]');
+    await page.locator('main > .notice.error').waitFor();
+    assert.deepEqual(record.errors, []);
+    await page.context().close();
+  });
+}

@@ -120,6 +120,74 @@ for (const dialect of DIALECTS) {
       for (const other of others) assert.ok(!json.includes(other), 'nobody else’s records');
     });
 
+    test('the export holds each record’s history: its status moves, memo edits and archiving, with who made them', async () => {
+      const password = 'history-owner-password';
+      const { staff } = (
+        await app.call('/api/admin/staff/create', { email: `owner.${dialect}@example.jp`, name: '店長 一郎', role: 'owner', password })
+      ).success();
+      const signedIn = await post('/api/admin/session', { email: staff.email, password });
+      assert.equal(signedIn.status, 200);
+      const cookie = signedIn.headers.get('set-cookie')!.split(';')[0]!;
+      const asOwner = (path: string, body: unknown) =>
+        app.request(path, { method: 'POST', headers: { cookie, origin: app.url }, body: JSON.stringify(body) });
+
+      const reservation = await reserve('history@example.com');
+      const subscription = await signup('history@example.com', 'tsuki-dual-lfo');
+      const other = await reserve('someone.else@example.com');
+      const memo = '電話 090-0000-0000、店頭で受け取り希望';
+      const moved = await asOwner('/api/admin-reservations-status', {
+        id: reservation,
+        productSlug: 'kumo-vco-2',
+        status: 'confirmed',
+        notes: memo,
+        notifyCustomer: false,
+      });
+      assert.equal(moved.status, 200);
+      await app.call('/api/admin-reservations-status', { id: other, productSlug: 'kumo-vco-2', status: 'pending', notes: '別のお客様' });
+      await app.call('/api/admin/reservations/archive', { ids: [{ id: reservation, productSlug: 'kumo-vco-2' }] });
+      await app.call('/api/admin-notify-status', { id: subscription, productSlug: 'tsuki-dual-lfo', status: 'unsubscribed' });
+
+      const data = await exported('HISTORY@example.com');
+      assert.deepEqual(
+        data.history.map((h) => h.recordId),
+        [reservation, subscription],
+        'one per record: the reservations, then the subscriptions',
+      );
+      const [ofReservation, ofSubscription] = data.history.map((h) => h.entries.map(({ at: _at, ...entry }) => entry));
+      assert.deepEqual(ofReservation, [
+        {
+          type: 'status',
+          actor: 'staff',
+          staffId: staff.id,
+          staffName: '店長 一郎',
+          from: 'pending',
+          to: 'confirmed',
+          customerEmailed: false,
+        },
+        { type: 'memo', actor: 'staff', staffId: staff.id, staffName: '店長 一郎', before: '', after: memo },
+        { type: 'archived', actor: 'staff', staffId: null, staffName: null },
+      ]);
+      assert.deepEqual(ofSubscription, [
+        { type: 'status', actor: 'staff', staffId: null, staffName: null, from: 'pending', to: 'unsubscribed', customerEmailed: null },
+      ]);
+      const times = data.history[0]!.entries.map((entry) => entry.at);
+      assert.deepEqual(times, [...times].sort(), 'oldest first');
+      assert.ok(!JSON.stringify(data).includes('別のお客様'), 'nobody else’s memo');
+      assert.ok(
+        data.history.every((h) => h.entries.every((entry) => entry.type !== 'message')),
+        'the messages are in messages, not twice',
+      );
+
+      assert.equal((await app.call(ERASE, { email: 'history@example.com' })).success().erased.reservations, 1);
+      const { db } = app.services.database;
+      assert.deepEqual(
+        (await db.selectFrom('record_history').select('record_id').where('record_id', 'in', [reservation, subscription]).execute()).length,
+        0,
+        'erased with the records',
+      );
+      assert.deepEqual((await exported('history@example.com')).history, []);
+    });
+
     test('an email to the address that names no record (from before messages named theirs) is found and erased too', async () => {
       const { db } = app.services.database;
       await enqueueMessages(db, [
@@ -203,7 +271,7 @@ for (const dialect of DIALECTS) {
     test('an address that holds nothing exports empty lists and erases nothing', async () => {
       await reserve('someone@example.com');
       const data = await exported('nobody@example.com');
-      assert.deepEqual([data.reservations, data.subscriptions, data.messages], [[], [], []]);
+      assert.deepEqual([data.reservations, data.subscriptions, data.messages, data.history], [[], [], [], []]);
       assert.deepEqual((await app.call(ERASE, { email: 'nobody@example.com' })).success(), {
         success: true,
         erased: { reservations: 0, subscriptions: 0, messages: 0 },

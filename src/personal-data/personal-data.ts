@@ -1,6 +1,8 @@
 import type { Database } from '../db/database.ts';
 import { releaseSeat } from '../preorders/seats.ts';
-import { deleteHistoryOf } from '../records/history-store.ts';
+import { historyEntries } from '../records/history.ts';
+import { deleteHistoryOf, historyOf, staffIdsOf } from '../records/history-store.ts';
+import { staffNames } from '../staff/store.ts';
 import { canonicalAddress } from '../text/canonical-address.ts';
 import { personalReservation, personalSubscription } from './schemas.ts';
 import { eraseMessagesAbout, messagesAbout } from '../messaging/about-records.ts';
@@ -11,21 +13,32 @@ import { deleteCampaignCountsAt, deleteRecordsAt, findReservationsAt, findSubscr
 // the address. The address is compared in its canonical form (text/canonical-address.ts), so the
 // records the customer made as taro+shop@ or t.a.r.o@gmail.com are theirs too.
 
-/** Everything held about the address. */
+/**
+ * Everything held about the address: the records, the messages, and each record's history (its
+ * status moves, memo edits, archiving and resends, with who made them: memos quote customers).
+ */
 export async function exportPersonalData(database: Database, address: string) {
   const key = canonicalAddress(address);
   const reservations = await findReservationsAt(database.db, key);
   const subscriptions = await findSubscriptionsAt(database.db, key);
-  const messages = await messagesAbout(
-    database.db,
-    [...reservations, ...subscriptions].map((r) => r.id),
-    key,
-  );
+  const recordIds = [...reservations, ...subscriptions].map((r) => r.id);
+  const messages = await messagesAbout(database.db, recordIds, key);
+  const changes = await historyOf(database.db, recordIds);
+  const names = await staffNames(database.db, staffIdsOf(changes));
   return {
     email: key,
     reservations: reservations.map(personalReservation),
     subscriptions: subscriptions.map(personalSubscription),
     messages,
+    // The messages are in `messages`: a record's history here holds its changes alone.
+    history: recordIds.map((recordId) => ({
+      recordId,
+      entries: historyEntries(
+        changes.filter((row) => row.record_id === recordId),
+        [],
+        names,
+      ),
+    })),
   };
 }
 

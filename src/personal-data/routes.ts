@@ -16,7 +16,7 @@ export function personalDataRoutes(database: Database): Route[] {
       tag: TAG,
       summary: 'Everything held about an address',
       description:
-        'Every reservation and restock subscription at the address (active and archived) and every message about them or emailed to it, to answer a customer’s request to see their data. The address matches in its canonical form (case, a +tag, and gmail’s dots and second domain do not matter); a chat message names its webhook, never the URL.',
+        'Every reservation and restock subscription at the address (active and archived), each one’s history (status moves, memo edits, archiving, with who made them), and every message about them or emailed to it, to answer a customer’s request to see their data. The address matches in its canonical form (case, a +tag, and gmail’s dots and second domain do not matter); a chat message names its webhook, never the URL.',
       cors: 'any',
       admin: true,
       ownerOnly: true,

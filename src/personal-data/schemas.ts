@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MessageSchema } from '../messaging/logged-message.ts';
+import { HistoryEntrySchema } from '../records/history.ts';
 import { ActiveReservationSchema, activeReservation } from '../reservations/schemas.ts';
 import type { Reservation } from '../reservations/store.ts';
 import { isStorable } from '../records/storable-text.ts';
@@ -37,6 +38,17 @@ export const PersonalReservationSchema = ActiveReservationSchema.extend({
 
 export const PersonalSubscriptionSchema = ActiveSubscriptionSchema.extend({ archivedAt }).meta({ id: 'PersonalDataSubscription' });
 
+export const PersonalHistorySchema = z
+  .object({
+    recordId: z.string().describe('A reservation or subscription of the answer'),
+    entries: z
+      .array(HistoryEntrySchema)
+      .describe(
+        'Its changes, oldest first: status moves, memo edits (both texts), archiving and restoring, and staff’s resends of its messages, each with who made it; its messages themselves are in `messages`',
+      ),
+  })
+  .meta({ id: 'PersonalDataHistory' });
+
 export const ExportResponse = z.object({
   success: z.literal(true),
   email: z
@@ -47,6 +59,7 @@ export const ExportResponse = z.object({
   messages: z
     .array(MessageSchema)
     .describe('Emails and chat notices about those records or sent to the address, whatever their state, newest first'),
+  history: z.array(PersonalHistorySchema).describe('One per record, the reservations then the subscriptions, in their order above'),
 });
 
 export const EraseResponse = z.object({

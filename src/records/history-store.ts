@@ -24,9 +24,10 @@ export function staffIdsOf(rows: HistoryRow[]): string[] {
   return [...new Set(rows.flatMap((row) => (row.staff_id === null ? [] : [row.staff_id])))];
 }
 
-/** A record's history, oldest first. */
-export async function historyOf(db: Kysely<Tables>, recordId: string): Promise<HistoryRow[]> {
-  return db.selectFrom('record_history').selectAll().where('record_id', '=', recordId).orderBy('at').orderBy('id').execute();
+/** The history of these records (one record's, or a customer's), oldest first. */
+export async function historyOf(db: Kysely<Tables>, recordIds: string[]): Promise<HistoryRow[]> {
+  if (recordIds.length === 0) return [];
+  return db.selectFrom('record_history').selectAll().where('record_id', 'in', recordIds).orderBy('at').orderBy('id').execute();
 }
 
 /** Deletes the history of these records (their personal data is being erased: memos quote customers). */

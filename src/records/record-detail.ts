@@ -19,7 +19,7 @@ export async function recordWithHistory<T extends RecordTable>(
 ): Promise<{ row: RecordRow<T>; history: HistoryEntry[] } | undefined> {
   const row = await findRecord(database.db, table, id);
   if (!row) return undefined;
-  const rows = await historyOf(database.db, id);
+  const rows = await historyOf(database.db, [id]);
   const names = await staffNames(database.db, staffIdsOf(rows));
   return { row, history: historyEntries(rows, await messagesAbout(database.db, [id]), names) };
 }

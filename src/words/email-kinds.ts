@@ -1,4 +1,5 @@
 import type { TemplateKind } from '../messaging/kinds.ts';
+import { labelOf, WEBHOOK_LABELS } from './labels.ts';
 
 /** Staff's names for the customer emails, wherever a kind is shown: its tab, a record's history, the message log. */
 export const TEMPLATE_KIND_LABELS: Record<TemplateKind, string> = {
@@ -12,4 +13,9 @@ export const TEMPLATE_KIND_LABELS: Record<TemplateKind, string> = {
 /** A message's kind in staff's words: the email's name, or the kind itself for one the console does not know. */
 export function emailKindLabel(kind: string): string {
   return Object.hasOwn(TEMPLATE_KIND_LABELS, kind) ? TEMPLATE_KIND_LABELS[kind as TemplateKind] : kind;
+}
+
+/** A message's kind in staff's words, whatever its channel: the email's name, or the chat webhook's. */
+export function messageKindLabel(message: { channel: string; kind: string }): string {
+  return message.channel === 'email' ? emailKindLabel(message.kind) : labelOf(WEBHOOK_LABELS, message.kind);
 }

@@ -36,6 +36,11 @@ export function toJapanInput(iso: string | null): string {
   return iso ? new Date(Date.parse(iso) + JAPAN_OFFSET_MS).toISOString().slice(0, 16) : '';
 }
 
+/** The day in Japan at `time`: `2026-11-26`. */
+export function japanDay(time: Date): string {
+  return new Date(time.getTime() + JAPAN_OFFSET_MS).toISOString().slice(0, 10);
+}
+
 /** A `datetime-local` value read as Japan time, with its offset (`2026-12-01T10:00:00+09:00`); null for ''. */
 export function fromJapanInput(value: string): string | null {
   return value ? `${value.length === 16 ? `${value}:00` : value}+09:00` : null;

@@ -2,9 +2,9 @@ import type { Input, Output } from '../../../client/tenpo-client.ts';
 import { reasonOf } from '../../api/errors.ts';
 import { confirmDialog } from '../../ui/confirm-dialog.ts';
 import { h, replace } from '../../ui/dom.ts';
-import { emailKindLabel } from '../../../words/email-kinds.ts';
+import { messageKindLabel } from '../../../words/email-kinds.ts';
 import { formatCount, formatDateTime } from '../../ui/format.ts';
-import { CHANNEL_LABELS, labelOf, MESSAGE_STATUS_LABELS, WEBHOOK_LABELS } from '../../../words/labels.ts';
+import { CHANNEL_LABELS, labelOf, MESSAGE_STATUS_LABELS } from '../../../words/labels.ts';
 import { clipped } from '../../records/columns.ts';
 import type { Column } from '../../records/record-kind.ts';
 import { listLoader, pagers, placeholder, recordTable } from '../../records/record-table.ts';
@@ -19,8 +19,6 @@ const PAGE_SIZE = 50;
 /** What a resend does first, said before staff confirm it. */
 const CHECKED_FIRST =
   '送信の直前に、予約や登録の今の状況と照らし合わせます。キャンセル済みの予約への確定メールのように、内容が事実と合わなくなったメールは送信せず「送信取りやめ」にします。';
-
-const kindLabel = (m: Message) => (m.channel === 'email' ? emailKindLabel(m.kind) : labelOf(WEBHOOK_LABELS, m.kind));
 
 /** Attempts matter while a message is retried or given up, or when it took more than one; a first-time success says nothing. */
 const showAttempts = (m: Message) => (m.status === 'pending' || m.status === 'dead' ? m.attempts > 0 : m.attempts > 1);
@@ -137,7 +135,7 @@ export function openScreen(context: ScreenContext): Screen {
       const columns: Column<Message>[] = [
         { label: '日時', cell: (m) => formatDateTime(m.createdAt) },
         { label: 'チャネル', cell: (m) => labelOf(CHANNEL_LABELS, m.channel), class: 'nowrap' },
-        { label: '種類', cell: (m) => kindLabel(m), class: 'nowrap' },
+        { label: '種類', cell: (m) => messageKindLabel(m), class: 'nowrap' },
         { label: '宛先', cell: (m) => clipped(m.to), class: 'email' },
         {
           label: 'ステータス',

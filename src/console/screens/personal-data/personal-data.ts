@@ -3,6 +3,7 @@ import { confirmDialog } from '../../ui/confirm-dialog.ts';
 import { h, replace, type Child } from '../../ui/dom.ts';
 import { saveFile } from '../../ui/save-file.ts';
 import { formatCount, formatDateTime } from '../../ui/format.ts';
+import { messageKindLabel } from '../../../words/email-kinds.ts';
 import {
   CHANNEL_LABELS,
   labelOf,
@@ -13,13 +14,15 @@ import {
 import { productName } from '../../api/products.ts';
 import { placeholder } from '../../records/record-table.ts';
 import type { Screen, ScreenContext } from '../../screen.ts';
+import { exportFileName, readableExport } from './readable.ts';
 
 type PersonalData = Output<'/api/admin/personal-data/export'>;
 
 /**
  * 個人情報: a customer's request to see or erase their data. Staff type the address, see
  * every reservation, restock subscription and message held for it (archived ones too), download it
- * as a JSON file to send to the customer, or erase it all after a dialog naming what goes.
+ * as a text file to send to the customer (readable.ts) or as JSON for systems, or erase it all
+ * after a dialog naming what goes and what stays outside the shop.
  */
 export function openScreen(context: ScreenContext): Screen {
   return {
@@ -82,19 +85,25 @@ function showData(data: PersonalData, context: ScreenContext, reload: () => void
   const actions = h(
     'div',
     { class: 'actions' },
-    h('button', { type: 'button', onClick: () => download(data) }, 'JSONで書き出す'),
+    h('button', { type: 'button', class: 'primary', onClick: () => void downloadReadable(data, context) }, 'お客様用ファイル（テキスト）'),
+    h('button', { type: 'button', onClick: () => downloadJson(data) }, 'システム用ファイル（JSON）'),
     h('button', { type: 'button', class: 'danger', onClick: () => void erase(data, context, reload) }, 'すべて削除…'),
   );
   return [
     summary,
     actions,
+    h(
+      'p',
+      { class: 'hint' },
+      'お客様にはテキストファイルを送ってください。日本語の見出し、日本時間、商品名、ご予約番号、各記録の経過（ステータスの変更とメモ）を載せた、どのパソコンやスマートフォンでも開けるファイルです。JSON はほかのシステムに取り込むためのものです。',
+    ),
     section(
       '予約',
       reservations.length,
       table(
-        ['予約番号', '商品', 'お名前', '状態', '受付日時', 'アーカイブ'],
+        ['ご予約番号', '商品', 'お名前', '状態', '受付日時', 'アーカイブ'],
         reservations.map((r) => [
-          r.id,
+          String(r.number),
           productName(context.products, r.productSlug),
           r.name,
           labelOf(RESERVATION_STATUS_LABELS, r.status),
@@ -124,8 +133,9 @@ function showData(data: PersonalData, context: ScreenContext, reload: () => void
         ['種類', '内容', '宛先', '状態', '作成', '送信'],
         messages.map((m) => [
           labelOf(CHANNEL_LABELS, m.channel),
-          m.kind,
-          m.to,
+          messageKindLabel(m),
+          // A chat message's `to` is its webhook's name, which 内容 says already.
+          m.channel === 'email' ? m.to : 'ショップのチャット',
           labelOf(MESSAGE_STATUS_LABELS, m.status),
           formatDateTime(m.createdAt),
           formatDateTime(m.sentAt),
@@ -155,18 +165,37 @@ function table(headings: string[], rows: string[][]): HTMLTableElement {
   );
 }
 
-/** The export as the customer gets it: the API's answer, as a file named for the address and the day. */
-function download(data: PersonalData): void {
-  const content = { email: data.email, reservations: data.reservations, subscriptions: data.subscriptions, messages: data.messages };
-  const day = new Date().toISOString().slice(0, 10);
-  saveFile(new Blob([JSON.stringify(content, null, 2)], { type: 'application/json' }), `personal-data-${data.email}-${day}.json`);
+/** The export as the customer reads it, named for the address and the day in Japan; it names the shop as its settings do. */
+async function downloadReadable(data: PersonalData, context: ScreenContext): Promise<void> {
+  let shopName: string;
+  try {
+    shopName = (await context.api.call('/api/admin/shop/get', {})).shop.name;
+  } catch (error) {
+    return context.fail(error);
+  }
+  const madeAt = new Date();
+  const text = readableExport(data, { products: context.products, shopName, madeAt });
+  saveFile(new Blob([text], { type: 'text/plain;charset=utf-8' }), exportFileName(data.email, madeAt, 'txt'));
 }
 
+/** The export for systems: the API's answer as it is, named as the customer's file is. */
+function downloadJson(data: PersonalData): void {
+  const { success: _success, ...content } = data;
+  saveFile(new Blob([JSON.stringify(content, null, 2)], { type: 'application/json' }), exportFileName(data.email, new Date(), 'json'));
+}
+
+/**
+ * Asks before erasing, naming what goes (each reservation by its number, each subscription by its
+ * id, the count of messages) and what stays outside the shop: the chat posts already made, which
+ * carry the name and address (staff delete them in the chat, each named with when it was posted),
+ * and the emails already in the customer's mailbox.
+ */
 async function erase(data: PersonalData, context: ScreenContext, reload: () => void): Promise<void> {
-  const ids = (label: string, records: { id: string }[]) =>
-    records.length > 0
-      ? h('li', {}, `${label} ${formatCount(records.length)} 件：`, h('span', { class: 'ids' }, records.map((r) => r.id).join('、')))
-      : null;
+  const ids = (label: string, names: string[]) =>
+    names.length > 0 ? h('li', {}, `${label} ${formatCount(names.length)} 件：`, h('span', { class: 'ids' }, names.join('、'))) : null;
+  const sent = (channel: string) => data.messages.filter((m) => m.channel === channel && m.status === 'sent');
+  const posts = sent('chat');
+  const emails = sent('email');
   const message = h(
     'span',
     { class: 'erase-message' },
@@ -174,9 +203,35 @@ async function erase(data: PersonalData, context: ScreenContext, reload: () => v
     h(
       'ul',
       { class: 'erase-list' },
-      ids('予約', data.reservations),
-      ids('再入荷通知', data.subscriptions),
+      ids(
+        '予約',
+        data.reservations.map((r) => String(r.number)),
+      ),
+      ids(
+        '再入荷通知',
+        data.subscriptions.map((s) => s.id),
+      ),
       data.messages.length > 0 ? h('li', {}, `送信記録 ${formatCount(data.messages.length)} 件（送信待ちのものは送信されません）`) : null,
+    ),
+    h('strong', { class: 'outside-heading' }, '当店の外に残るもの（この削除では消えません）'),
+    h(
+      'ul',
+      { class: 'erase-list outside' },
+      posts.length > 0
+        ? h(
+            'li',
+            { 'data-testid': 'chat-posts' },
+            `チャット（Slack・Discord）に投稿済みの通知 ${formatCount(posts.length)} 件。お名前とメールアドレスが載っています。削除したら、チャットでこの投稿を探して削除してください：`,
+            h('span', { class: 'posts' }, posts.map((m) => `${formatDateTime(m.sentAt)}「${messageKindLabel(m)}」`).join('、')),
+          )
+        : h('li', { 'data-testid': 'chat-posts' }, 'チャット（Slack・Discord）に投稿済みの通知はありません。'),
+      h(
+        'li',
+        {},
+        emails.length > 0
+          ? `お客様に送信済みのメール ${formatCount(emails.length)} 件は、お客様のメールボックスに残ります（当店からは消せません）。`
+          : '送信済みのメールはありません。',
+      ),
     ),
   );
   if (!(await confirmDialog({ title: '個人情報の削除', message, confirm: '削除する' }))) return;
