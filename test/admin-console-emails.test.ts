@@ -111,15 +111,20 @@ describe('メールテンプレート', () => {
     );
     await screenshot(page, SHOTS, '03-template-saved-test-sent-laptop');
 
-    // Revert to the default wording (version 3: the one that names the shop and the number), after a confirmation: a fifth version equal to it.
+    // Revert to the default wording (version 3: the one that names the shop and the number), after a
+    // confirmation: the unsaved subject of the test send is kept as version 5 first, as the dialog
+    // says, and a sixth version equals the third.
     await page.click('.template-versions li[data-version="3"] button.revert');
-    await page.locator('dialog.confirm', { hasText: '件名・本文・送信設定に戻します' }).waitFor();
+    await page.locator('dialog.confirm', { hasText: '件名・本文・送信設定に戻します。いまの内容も版として残ります。' }).waitFor();
     await page.click('dialog.confirm button.primary');
-    await page.waitForFunction(() => document.querySelector('main > .notice')?.textContent === '第3版の内容を第5版として保存しました。');
+    await page.waitForFunction(
+      () =>
+        document.querySelector('main > .notice')?.textContent === '編集中の内容を第5版として保存し、第3版の内容を第6版として保存しました。',
+    );
     assert.equal(await subject.inputValue(), 'ご予約が確定しました（{{productName}}）');
-    await page.locator('.template-versions li[data-version="5"] .state', { hasText: '現在' }).waitFor();
+    await page.locator('.template-versions li[data-version="6"] .state', { hasText: '現在' }).waitFor();
     const reverted = (await api.call('/api/admin/email-templates/list', {})).templates.find((t) => t.kind === 'reservation-confirmed')!;
-    assert.deepEqual([reverted.version, reverted.isDefault], [5, true]);
+    assert.deepEqual([reverted.version, reverted.isDefault], [6, true]);
     assert.equal(smtp.mails.length, 1, 'only the test send was emailed');
     await page.context().close();
   });
@@ -185,7 +190,7 @@ describe('メールテンプレート', () => {
     await page.locator('#preview-subject', { hasText: 'お渡し' }).waitFor();
     await page.locator('#template-subject').fill('まだ保存していない件名');
     const askedToLeave = page.locator('dialog.confirm', {
-      hasText: '「お渡し完了」の編集中の内容は保存されていません。破棄してこの画面を離れますか？',
+      hasText: '「お渡し完了」のメールの編集中の内容は保存されていません。破棄してこの画面を離れますか？',
     });
 
     await page.click('nav a[href="#/messages"]');
@@ -197,7 +202,7 @@ describe('メールテンプレート', () => {
     assert.equal(await page.locator('nav a[aria-current]').textContent(), 'メールテンプレート');
 
     await page.click('button.sign-out');
-    await askedToLeave.waitFor();
+    await page.locator('dialog.confirm', { hasText: '破棄してログアウトしますか？' }).waitFor();
     await page.click('dialog.confirm button:not(.primary)');
     assert.equal(await page.locator('#template-subject').inputValue(), 'まだ保存していない件名', 'still signed in, the text kept');
 

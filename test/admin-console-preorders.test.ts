@@ -154,18 +154,85 @@ test('a refusal is said in Japanese from its code: a full campaign keeps a cance
   await page.context().close();
 });
 
-test('on a phone, a campaign ending before it starts is refused naming the field in Japanese', async () => {
-  const page = await signedIn('preorders', { width: 390, height: 844 });
-  await page.locator('tr[data-product="larkspur-multimode-filter"]').locator('button', { hasText: '編集' }).click();
-  await page.fill('#preorder-opens', '2099-12-01T10:00');
-  await page.fill('#preorder-closes', '2099-11-01T10:00');
-  await page.click('.preorder-editor button[type=submit]');
-  await page.waitForFunction(
-    () => document.querySelector('main > .notice')?.textContent === '入力内容に誤りがあります（受付終了）。入力を確認してください。',
-  );
-  await screenshot(page, SHOTS, '06-closes-before-opens-phone');
-  await page.context().close();
-});
+for (const [size, viewport] of [
+  ['laptop', { width: 1366, height: 768 }],
+  ['phone', { width: 390, height: 844 }],
+] as const) {
+  test(`${size}: a campaign ending before it starts is said at 受付終了, with what to do, before anything is sent; so is the service’s own refusal`, async () => {
+    const page = await signedIn('preorders', viewport);
+    await page.locator('tr[data-product="larkspur-multimode-filter"]').locator('button', { hasText: '編集' }).click();
+    const sent: string[] = [];
+    page.on('request', (request) => void (request.url().endsWith('/api/admin/preorders/upsert') && sent.push(request.url())));
+    const submit = () => page.click('.preorder-editor button[type=submit]');
+    const closes = page.locator('#preorder-closes');
+    const error = page.locator('#preorder-closes-error');
+    const fix = '受付終了は、受付開始より後の日時にしてください（空欄にすると終了なし）。';
+    await page.fill('#preorder-opens', '2099-12-01T10:00');
+    await closes.fill('2099-11-01T10:00');
+    await submit();
+    await error.waitFor();
+    assert.equal(await error.textContent(), fix);
+    assert.equal(await closes.getAttribute('aria-invalid'), 'true');
+    assert.equal(await closes.getAttribute('aria-describedby'), 'preorder-closes-error');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'preorder-closes', 'the field at fault is focused');
+    assert.equal(
+      await error.evaluate((element) => element.parentElement?.querySelector('label')?.textContent),
+      '受付終了（日本時間）',
+      'said beside the field, under its label',
+    );
+    assert.deepEqual(sent, [], 'checked before sending');
+    await screenshot(page, SHOTS, `06-closes-before-opens-${size}`);
+
+    // The service checks it too, against the start as it will be stored: a request the browser's
+    // check did not catch (rewritten here on its way) is refused, and said at the same field.
+    await page.route('**/api/admin/preorders/upsert', (route) =>
+      route.continue({
+        postData: JSON.stringify({ ...JSON.parse(route.request().postData()!), closesAt: '2099-11-01T10:00:00+09:00' }),
+      }),
+    );
+    await closes.fill('2099-12-31T10:00');
+    await submit();
+    await page.waitForFunction(
+      () => document.querySelector('main > .notice')?.textContent === '入力内容に誤りがあります（受付終了）。入力を確認してください。',
+    );
+    await error.waitFor();
+    assert.equal(await error.textContent(), fix);
+    await page.unrouteAll();
+
+    // Fixed and sent as typed: saved, and the field's error goes.
+    await submit();
+    await page.waitForFunction(() => (document.querySelector('main > .notice')?.textContent ?? '').endsWith('の予約受付を保存しました。'));
+    const saved = (await api.call('/api/admin/preorders/list', {})).preorders.find((p) => p.productSlug === 'larkspur-multimode-filter');
+    assert.equal(saved?.closesAt, '2099-12-31T01:00:00.000Z');
+    assert.equal(await page.locator('.preorder-editor .field-error:not([hidden])').count(), 0);
+    await page.context().close();
+  });
+}
+
+for (const [size, viewport, productSlug] of [
+  ['laptop', { width: 1366, height: 768 }, 'ferrocene-cloudbank'],
+  ['phone', { width: 390, height: 844 }, 'oddwave-clock-divider'],
+] as const) {
+  test(`${size}: 受付を終了 of a campaign not open yet ends it without opening, instead of a refusal naming 受付終了`, async () => {
+    await api.call('/api/admin/preorders/upsert', { productSlug, opensAt: '2099-01-01T00:00:00+09:00', capacity: 5 });
+    const page = await signedIn('preorders', viewport);
+    const row = page.locator(`tr[data-product="${productSlug}"]`);
+    await row.locator('.state', { hasText: '受付前' }).waitFor();
+    const asked = new Promise<string>((resolve) =>
+      page.once('dialog', (dialog) => {
+        resolve(dialog.message());
+        void dialog.accept();
+      }),
+    );
+    await row.locator('button', { hasText: '受付を終了' }).click();
+    assert.match(await asked, /開始しないまま今すぐ終了しますか/);
+    await page.waitForFunction(() => (document.querySelector('main > .notice')?.textContent ?? '').endsWith('の予約受付を終了しました。'));
+    await row.locator('.state', { hasText: '受付終了' }).waitFor();
+    const closed = (await api.call('/api/admin/preorders/list', {})).preorders.find((p) => p.productSlug === productSlug)!;
+    assert.deepEqual([closed.state, closed.opensAt, closed.capacity], ['closed', null, 5]);
+    await page.context().close();
+  });
+}
 
 test('on a phone the campaigns become cards and nothing scrolls sideways', async () => {
   await api.call('/api/admin/preorders/upsert', {

@@ -11,11 +11,17 @@ import { h, replace } from './ui/dom.ts';
 const root = document.getElementById('app')!;
 const api = createTenpoClient({ token: storedToken });
 let closeShell: (() => void) | undefined;
+/**
+ * Ends the calls of the console shown when it is signed out: none still on its way answers into the
+ * sign-in form (a refusal of the ended session would say it ended), and none is made afterwards.
+ */
+let endCalls: AbortController | undefined;
 let stopListening: (() => void) | undefined;
 
 function showLogin(message?: string): void {
   closeShell?.();
   closeShell = undefined;
+  endCalls?.abort();
   forgetToken();
   // An account signed in in another tab signs this one in too.
   watchOtherTabs((change) => change === 'in' && void begin());
@@ -27,7 +33,11 @@ async function showConsole(who: SignedIn): Promise<void> {
   watchOtherTabs((change) => who.kind === 'account' && change === 'out' && showLogin(SIGNED_OUT_ELSEWHERE));
   try {
     const { renderShell } = await import('./shell/shell.ts');
-    closeShell = renderShell(root, { api, who, signOut: () => signOut(who), onRefused: () => signedOutBy(who) });
+    const calls = new AbortController();
+    endCalls = calls;
+    // The screens' client: the same credentials, each call ended with the console it was made from.
+    const screensApi = createTenpoClient({ token: storedToken, fetch: (input, init) => fetch(input, { ...init, signal: calls.signal }) });
+    closeShell = renderShell(root, { api: screensApi, who, signOut: () => signOut(who), onRefused: () => signedOutBy(who) });
   } catch {
     replace(
       root,
@@ -46,13 +56,16 @@ function watchOtherTabs(callback: (change: 'in' | 'out') => void): void {
   stopListening = onOtherTabs(callback);
 }
 
-/** Signing out on purpose: an account's session ends on the service, for every tab and instance. */
+/**
+ * Signing out on purpose: the console goes first, its calls ended, so none answers into the sign-in
+ * form; then an account's session ends on the service, for every tab and instance.
+ */
 async function signOut(who: SignedIn): Promise<void> {
+  showLogin();
   if (who.kind === 'account') {
     await api.call('/api/admin/session/end').catch(() => undefined);
     noteSignedOut();
   }
-  showLogin();
 }
 
 /** The service refused the tab's credential (401): the session ended, its account was disabled, or the token changed. */

@@ -1,6 +1,7 @@
 import type { Output, TenpoClient } from '../client/tenpo-client.ts';
 import type { ProductOption } from './api/products.ts';
 import type { SignedIn } from './shell/session.ts';
+import type { UnsavedWork } from './ui/unsaved.ts';
 
 // The one contract between the shell and a screen: how it is shown, and how it is left.
 
@@ -16,17 +17,17 @@ export interface ScreenContext {
   fail(error: unknown): void;
   /** The shop's settings were saved: the warning above every screen follows them. */
   shopChanged(shop: Output<'/api/admin/shop/get'>['shop']): void;
+  /**
+   * Where a form that edits holds its typed work (ui/unsaved.ts): the shell asks before leaving the
+   * screen or signing out while some is unsaved, and the browser before a reload or closing the tab.
+   */
+  unsaved: UnsavedWork;
 }
 
 /** A screen as it is shown once: made for each visit (openScreen), so its state is that visit's own. */
 export interface Screen {
   /** Draws the screen into `container`; `params` are the URL's after the screen's hash (`#/messages?status=dead`). */
   show(container: HTMLElement, params: URLSearchParams): Promise<void> | void;
-  /**
-   * Asked before the shell leaves the screen (another screen, the same one with other parameters,
-   * sign-out): false keeps it, the URL put back as it was. A screen holding unsaved work asks first.
-   */
-  leave?(): boolean | Promise<boolean>;
 }
 
 /** What every screen's module exports (screens/<name>/<name>.ts), loaded when it is first visited. */

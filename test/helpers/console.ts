@@ -48,3 +48,26 @@ export async function signedInConsole(
   await page.goto(`${baseUrl}/admin#/${view}`);
   return page;
 }
+
+/**
+ * A new browser context (cookies of its own) signed in to the console at `baseUrl` with a staff
+ * account's address and password, showing `view`, what it shows the world noted in `record`.
+ */
+export async function accountConsole(
+  browser: Browser,
+  baseUrl: string,
+  account: { email: string; password: string },
+  view: string,
+  viewport: { width: number; height: number },
+  record: PageRecord,
+): Promise<Page> {
+  const page = await (await browser.newContext({ viewport })).newPage();
+  recordPage(page, record);
+  await page.goto(`${baseUrl}/admin`);
+  await page.fill('#sign-in-email', account.email);
+  await page.fill('#sign-in-password', account.password);
+  await page.press('#sign-in-password', 'Enter');
+  await page.waitForSelector('header.top');
+  await page.goto(`${baseUrl}/admin#/${view}`);
+  return page;
+}

@@ -131,3 +131,13 @@ test('the scan finds a service text in a string or a pattern of the console', ()
     "if (message.endsWith('was changed by someone else')) x();\nconst move = /^Invalid status transition: (\\S+)/.exec(m); // not in a comment: Preorder is full";
   assert.deepEqual(literals(withoutComments(code)), ['was changed by someone else', '^Invalid status transition: (\\S+)']);
 });
+
+test('only this module reads a failed call’s own text, and says it only as a provider’s answer in brackets', () => {
+  const readers: string[] = [];
+  for (const file of readdirSync(CONSOLE, { recursive: true, encoding: 'utf8' })) {
+    if (!file.endsWith('.ts') || file.endsWith('.test.ts')) continue;
+    if (/\b(?:error|err|e|cause|failure|reason)\.message\b/.test(withoutComments(readFileSync(join(CONSOLE, file), 'utf8'))))
+      readers.push(file);
+  }
+  assert.deepEqual(readers, [join('api', 'errors.ts')]);
+});

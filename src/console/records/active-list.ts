@@ -6,12 +6,13 @@ import { downloadCsv } from '../api/csv-export.ts';
 import { h, replace } from '../ui/dom.ts';
 import { formatCount } from '../ui/format.ts';
 import { labelOf } from '../../words/labels.ts';
-import { activePage, changeStatus, listActive } from '../api/records.ts';
+import { activePage, changeStatus, findActive, listActive } from '../api/records.ts';
 import type { ActiveRecord, ArchivedRecord, ListState, RecordKind, Sort } from './record-kind.ts';
-import { filterBar, listLoader, pagers, placeholder, recordTable, setArchivedSelected } from './record-table.ts';
+import { filterBar, listLoader, pagers, placeholder, recordTable } from './record-table.ts';
 import type { ScreenContext } from '../screen.ts';
+import { bulkFailures, bulkOutcome, setArchivedInBatches, type Failure } from './bulk.ts';
 import { customerEmailOf } from './status-change.ts';
-import { emailChoice, emailOutcome } from './status-email.ts';
+import { emailChoice, emailOutcome, TYPED_EMAILS_ABOVE, typedEmailCount } from './status-email.ts';
 
 /** Rows a page: a laptop screen shows a good part of it, and a phone scrolls it without trouble. */
 const PAGE_SIZE = 50;
@@ -21,7 +22,9 @@ const NEWEST_FIRST: Sort = { by: 'createdAt', order: 'desc' };
 
 /**
  * The active records of a kind, a page at a time: search and filters, the table, status changes,
- * and moving or archiving the selected ones, which may be every record the filters match.
+ * and moving or archiving the selected ones, which may be every record the filters match. A move
+ * that would email more than 20 customers asks for the number of emails to be typed. After a bulk
+ * action, the records it could not change are named with why, and stay selected.
  */
 export function renderActiveList<R extends ActiveRecord, A extends ArchivedRecord>(
   container: HTMLElement,
@@ -38,9 +41,10 @@ export function renderActiveList<R extends ActiveRecord, A extends ArchivedRecor
 
   const count = h('span', { class: 'count' });
   const selectAll: HTMLButtonElement = h('button', { type: 'button', class: 'link', onClick: () => void selectEveryMatch() });
+  const failures = bulkFailures(kind);
   const clear: HTMLButtonElement = h(
     'button',
-    { type: 'button', class: 'link', onClick: () => (selected.clear(), void load()) },
+    { type: 'button', class: 'link', onClick: () => (selected.clear(), failures.clear(), void load()) },
     '選択を解除',
   );
   const progress = h('span', { class: 'progress', role: 'status' });
@@ -65,6 +69,7 @@ export function renderActiveList<R extends ActiveRecord, A extends ArchivedRecor
   function showSelection(): void {
     count.textContent = `${formatCount(selected.size)} 件選択中`;
     const none = selected.size === 0;
+    bar.hidden = none;
     moveButton.disabled = none;
     archiveButton.disabled = none;
     clear.hidden = none;
@@ -87,12 +92,23 @@ export function renderActiveList<R extends ActiveRecord, A extends ArchivedRecor
   /** Runs a bulk action with the bar's buttons disabled. */
   async function act(action: () => Promise<void>): Promise<void> {
     moveButton.disabled = archiveButton.disabled = true;
+    failures.clear();
     try {
       await action();
     } finally {
       progress.textContent = '';
       showSelection();
     }
+  }
+
+  /** After a bulk action: says how it went, keeps exactly the records it could not change selected, names each, and reloads. */
+  async function settle(done: string, failed: Failure<R>[], couldNot: string, failedTo: string): Promise<void> {
+    const { message, tone } = bulkOutcome(done, failed.length, couldNot);
+    context.announce(message, tone);
+    selected.clear();
+    for (const { record } of failed) selected.set(record.id, record);
+    failures.show(failed, failedTo);
+    await load();
   }
 
   async function archiveSelected(): Promise<void> {
@@ -105,23 +121,27 @@ export function renderActiveList<R extends ActiveRecord, A extends ArchivedRecor
       }))
     )
       return;
-    const chosen = [...selected.values()];
-    await setArchivedSelected({
-      kind,
+    const outcome = await setArchivedInBatches({
+      endpoints: kind.endpoints,
       context,
       archived: true,
-      records: chosen,
-      selected: new Set(selected.keys()),
-      done: 'アーカイブしました',
+      records: [...selected.values()],
       progress: (done, all) => (progress.textContent = `アーカイブ中… ${formatCount(done)} / ${formatCount(all)} 件`),
-      reload: async () => {
-        selected.clear();
-        await load();
-      },
     });
+    if (!outcome) return;
+    await settle(
+      `${formatCount(outcome.done)} 件の${kind.noun}をアーカイブしました。`,
+      outcome.failures,
+      'アーカイブできませんでした',
+      'アーカイブできなかった',
+    );
   }
 
-  /** Moves each selected record to the chosen status, one request each, naming the updatedAt it was shown with. */
+  /**
+   * Moves each selected record to the chosen status, one request each, naming the updatedAt it was
+   * shown with. The confirmation says which email goes; when more than TYPED_EMAILS_ABOVE would,
+   * it states how many and works only once that number is typed.
+   */
   async function moveSelected(): Promise<void> {
     const to = target.value;
     const label = labelOf(kind.statusLabels, to);
@@ -129,21 +149,34 @@ export function renderActiveList<R extends ActiveRecord, A extends ArchivedRecor
     const email = await customerEmailOf(kind, context, to);
     if (email === null) return;
     const choice = email && emailChoice(email, 'ステータスが変わる予約のお客様それぞれ');
+    // Only a record that moves emails: one already there, or that cannot go there, sends nothing.
+    const emails = chosen.filter((record) => record.status !== to && allowsMove(kind.statusTable, record.status, to)).length;
+    const typed = email && email.enabled && emails > TYPED_EMAILS_ABOVE ? typedEmailCount(emails, email) : undefined;
     const message = h(
       'span',
       {},
       `選択した ${formatCount(chosen.length)} 件の${kind.noun}のステータスを「${label}」に変更します。`,
       choice && choice.element,
+      typed?.element,
     );
-    if (!(await confirmDialog({ title: 'ステータスの一括変更', message, confirm: `「${label}」に変更` }))) return;
+    const canConfirm = () => {
+      const sending = choice !== undefined && choice.notify();
+      typed?.show(sending);
+      return !typed || !sending || typed.matches();
+    };
+    if (!(await confirmDialog({ title: 'ステータスの一括変更', message, confirm: `「${label}」に変更`, canConfirm }))) return;
     const notify = choice ? { notifyCustomer: choice.notify() } : {};
-    const failures = new Map<string, number>();
+    const failed: Failure<R>[] = [];
     let moved = 0;
+    let already = 0;
     for (const [index, record] of chosen.entries()) {
       progress.textContent = `変更中… ${formatCount(index)} / ${formatCount(chosen.length)} 件`;
+      if (record.status === to) {
+        already++;
+        continue;
+      }
       if (!allowsMove(kind.statusTable, record.status, to)) {
-        const reason = `「${labelOf(kind.statusLabels, record.status)}」からは変更できません`;
-        failures.set(reason, (failures.get(reason) ?? 0) + 1);
+        failed.push({ record, reason: `「${labelOf(kind.statusLabels, record.status)}」からは変更できません` });
         continue;
       }
       try {
@@ -151,18 +184,26 @@ export function renderActiveList<R extends ActiveRecord, A extends ArchivedRecor
         moved++;
       } catch (error) {
         if (error instanceof ApiError && error.status === 401) return context.fail(error);
-        const reason = errorReason(error);
-        failures.set(reason, (failures.get(reason) ?? 0) + 1);
+        failed.push(await refusal(record, error));
       }
     }
-    const failed = [...failures].map(([reason, n]) => `${reason}: ${formatCount(n)} 件`);
-    const summary = `${formatCount(moved)} 件の${kind.noun}を「${label}」に変更しました。${moved > 0 ? emailOutcome(email, notify.notifyCustomer ?? false) : ''}`;
-    context.announce(
-      failed.length > 0 ? `${summary}変更できなかったもの — ${failed.join('、')}。` : summary,
-      failed.length > 0 ? 'error' : 'success',
-    );
-    selected.clear();
-    await load();
+    const done = [
+      `${formatCount(moved)} 件の${kind.noun}を「${label}」に変更しました。`,
+      moved > 0 ? emailOutcome(email, notify.notifyCustomer ?? false) : '',
+      already > 0 ? `すでに「${label}」だった ${formatCount(already)} 件はそのままです。` : '',
+    ].join('');
+    await settle(done, failed, '変更できませんでした', `「${label}」に変更できなかった`);
+  }
+
+  /**
+   * Why a record's move was refused, and the record as it now is: a colleague's change is said with
+   * the status it holds now, and kept selected as it is now, so a second try is made from it.
+   */
+  async function refusal(record: R, error: unknown): Promise<Failure<R>> {
+    if (!(error instanceof ApiError && error.code === 'changed_by_someone_else')) return { record, reason: errorReason(error) };
+    const now = await findActive(context.api, kind.endpoints, record).catch(() => record);
+    if (!now) return { record, reason: `他の担当者がこの${kind.noun}をアーカイブしました` };
+    return { record: now, reason: `${errorReason(error)}（いまは「${labelOf(kind.statusLabels, now.status)}」）` };
   }
 
   const load = listLoader(list, context, async (isLatest) => {
@@ -181,6 +222,8 @@ export function renderActiveList<R extends ActiveRecord, A extends ArchivedRecor
     }
     records = answer.items;
     total = answer.total;
+    // A selected record on the page is acted on as it is now.
+    for (const record of records) if (selected.has(record.id)) selected.set(record.id, record);
     showSelection();
     if (records.length === 0) return replace(list, placeholder(`該当する${kind.noun}はありません。`));
     const ids = new Set(records.map((record) => record.id));
@@ -229,6 +272,7 @@ export function renderActiveList<R extends ActiveRecord, A extends ArchivedRecor
         state.filter = filter;
         state.page = 1;
         selected.clear();
+        failures.clear();
         onState();
         void load();
       },
@@ -239,6 +283,7 @@ export function renderActiveList<R extends ActiveRecord, A extends ArchivedRecor
         ),
     }),
     bar,
+    failures.element,
     list,
   );
   showSelection();

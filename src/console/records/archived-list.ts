@@ -1,16 +1,21 @@
 import { downloadCsv } from '../api/csv-export.ts';
 import { h, replace } from '../ui/dom.ts';
+import { formatCount } from '../ui/format.ts';
 import { archivedPage } from '../api/records.ts';
 import type { ActiveRecord, ArchivedRecord, ListState, RecordKind, Sort } from './record-kind.ts';
-import { filterBar, listLoader, pagers, placeholder, recordTable, selectionBar, setArchivedSelected } from './record-table.ts';
+import { filterBar, listLoader, pagers, placeholder, recordTable, selectionBar } from './record-table.ts';
 import type { ScreenContext } from '../screen.ts';
+import { bulkFailures, bulkOutcome, setArchivedInBatches } from './bulk.ts';
 
 const PAGE_SIZE = 20;
 
 /** The archived list's own order (most recently archived first), shown on its column while no other is asked for. */
 const LATEST_ARCHIVED_FIRST: Sort = { by: 'archivedAt', order: 'desc' };
 
-/** The archived records of a kind, a page at a time, most recently archived first; the selected ones can be restored. */
+/**
+ * The archived records of a kind, a page at a time, most recently archived first; the selected ones
+ * (kept across pages) can be restored. Those that could not be are named with why, and stay selected.
+ */
 export function renderArchivedList<R extends ActiveRecord, A extends ArchivedRecord>(
   container: HTMLElement,
   kind: RecordKind<R, A>,
@@ -18,16 +23,29 @@ export function renderArchivedList<R extends ActiveRecord, A extends ArchivedRec
   state: ListState,
   onState: () => void,
 ): void {
-  const selected = new Set<string>();
+  const selected = new Map<string, A>();
   const list = h('div', { class: 'list' });
-  const bar = selectionBar('選択を元に戻す', () =>
-    setArchivedSelected({ kind, context, archived: false, records, selected, done: '元に戻しました', reload: load }),
-  );
+  const failures = bulkFailures(kind);
+  const bar = selectionBar('選択を元に戻す', restoreSelected);
   let records: A[] = [];
 
-  const load = listLoader(list, context, async (isLatest) => {
+  async function restoreSelected(): Promise<void> {
+    failures.clear();
+    const outcome = await setArchivedInBatches({ endpoints: kind.endpoints, context, archived: false, records: [...selected.values()] });
+    if (!outcome) return;
+    const { message, tone } = bulkOutcome(
+      `${formatCount(outcome.done)} 件の${kind.noun}を元に戻しました。`,
+      outcome.failures.length,
+      '元に戻せませんでした',
+    );
+    context.announce(message, tone);
     selected.clear();
-    bar.update(0);
+    for (const { record } of outcome.failures) selected.set(record.id, record);
+    failures.show(outcome.failures, '元に戻せなかった');
+    await load();
+  }
+
+  const load = listLoader(list, context, async (isLatest) => {
     const answer = await archivedPage<A>(context.api, kind.endpoints, {
       ...state.filter,
       sort: state.sort,
@@ -41,6 +59,7 @@ export function renderArchivedList<R extends ActiveRecord, A extends ArchivedRec
       return void load();
     }
     records = answer.items;
+    bar.update(selected.size);
     if (records.length === 0) {
       const filtered = Object.values(state.filter).some((value) => value !== undefined && value !== '');
       return replace(
@@ -49,6 +68,7 @@ export function renderArchivedList<R extends ActiveRecord, A extends ArchivedRec
       );
     }
     const pages = pagers(answer, state, () => (onState(), void load()));
+    const onPage = new Set(records.filter((record) => selected.has(record.id)).map((record) => record.id));
     replace(
       list,
       pages.top,
@@ -57,8 +77,14 @@ export function renderArchivedList<R extends ActiveRecord, A extends ArchivedRec
         columns: kind.archivedColumns,
         noun: kind.noun,
         context,
-        selected,
-        onSelectionChange: () => bar.update(selected.size),
+        selected: onPage,
+        onSelectionChange: () => {
+          for (const record of records) {
+            if (onPage.has(record.id)) selected.set(record.id, record);
+            else selected.delete(record.id);
+          }
+          bar.update(selected.size);
+        },
         sort: {
           current: state.sort ?? LATEST_ARCHIVED_FIRST,
           change: (sort) => {
@@ -84,6 +110,8 @@ export function renderArchivedList<R extends ActiveRecord, A extends ArchivedRec
       onChange: (filter) => {
         state.filter = filter;
         state.page = 1;
+        selected.clear();
+        failures.clear();
         onState();
         void load();
       },
@@ -94,6 +122,7 @@ export function renderArchivedList<R extends ActiveRecord, A extends ArchivedRec
         ),
     }),
     bar.element,
+    failures.element,
     list,
   );
   void load();

@@ -75,7 +75,9 @@ export interface RecordKind<R extends ActiveRecord, A extends ArchivedRecord> {
   /** What its id is called where staff read it: ご予約番号. */
   idLabel: string;
   /** What staff read and copy as its id, when not the id itself: a reservation's number. */
-  shownId?(record: R): string;
+  shownId?(record: R | A): string;
+  /** Whose it is, as staff know them: a reservation's name, a signup's address. */
+  whose(record: R | A): string;
   /** The search box's placeholder: what it looks in. */
   searchHint: string;
   /** Statuses a single move to asks first (a cancellation). */

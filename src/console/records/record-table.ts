@@ -1,11 +1,8 @@
-import { ApiError } from '../../client/tenpo-client.ts';
-import { errorReason } from '../api/errors.ts';
 import { h, replace, type Child } from '../ui/dom.ts';
 import { formatCount } from '../ui/format.ts';
 import { labelOf } from '../../words/labels.ts';
 import type { ProductOption } from '../api/products.ts';
-import { BULK_BATCH, setArchived } from '../api/records.ts';
-import type { ActiveRecord, ArchivedRecord, BulkResult, Column, Filter, Page, RecordKind, RowNote, Sort } from './record-kind.ts';
+import type { Column, Filter, Page, RowNote, Sort } from './record-kind.ts';
 import type { ScreenContext } from '../screen.ts';
 
 // The pieces both record screens (active and archived) are made of: the filter bar, the table with
@@ -198,9 +195,9 @@ function rowNote(note: RowNote, span: number): HTMLTableRowElement {
   );
 }
 
-/** "N 件選択中" and the button acting on them, disabled while nothing is selected or it runs. */
+/** "N 件選択中" and the button acting on them, disabled while it runs; not shown while nothing is selected. */
 export function selectionBar(label: string, act: () => Promise<void>): { element: HTMLElement; update(count: number): void } {
-  const count = h('span', { class: 'count' }, '0 件選択中');
+  const count = h('span', { class: 'count' });
   let selectedCount = 0;
   const button: HTMLButtonElement = h(
     'button',
@@ -220,12 +217,14 @@ export function selectionBar(label: string, act: () => Promise<void>): { element
     },
     label,
   );
+  const element = h('div', { class: 'selection', hidden: true }, count, button);
   return {
-    element: h('div', { class: 'selection' }, count, button),
+    element,
     update(n) {
       selectedCount = n;
-      count.textContent = `${n} 件選択中`;
+      count.textContent = `${formatCount(n)} 件選択中`;
       button.disabled = n === 0;
+      element.hidden = n === 0;
     },
   };
 }
@@ -265,17 +264,6 @@ export function placeholder(text: string, ...actions: Child[]): HTMLElement {
   return h('div', { class: 'placeholder' }, h('p', {}, text), ...actions);
 }
 
-/** The outcome of a bulk archive or unarchive; a partly failed one is an error, so it stays shown. */
-export function bulkOutcome(result: BulkResult, noun: string, done: string): { message: string; tone: 'success' | 'error' } {
-  const parts = [];
-  if (result.doneIds.length > 0) parts.push(`${formatCount(result.doneIds.length)} 件の${noun}を${done}。`);
-  if (result.errors.length > 0) {
-    const reasons = [...new Set(result.errors.map((e) => e.reason))].join('、');
-    parts.push(`${formatCount(result.errors.length)} 件は処理できませんでした（${reasons}）。`);
-  }
-  return { message: parts.join(''), tone: result.errors.length > 0 ? 'error' : 'success' };
-}
-
 /**
  * Loads a list into `list`, with its loading placeholder, busy marker and a retry on failure. Only
  * the latest load may draw: `fill` fetches and draws, and after each wait asks `isLatest()`, so an
@@ -303,39 +291,4 @@ export function listLoader(
     }
   };
   return load;
-}
-
-/**
- * Archives (or restores) the selected records in batches the service takes (500), saying how far it
- * got, then how it went, and reloads the list. A batch that fails outright is counted with its
- * records and the next ones are still sent.
- */
-export async function setArchivedSelected(options: {
-  kind: Pick<RecordKind<ActiveRecord, ArchivedRecord>, 'endpoints' | 'noun'>;
-  context: ScreenContext;
-  archived: boolean;
-  records: { id: string; productSlug: string }[];
-  selected: ReadonlySet<string>;
-  done: string;
-  progress?: (done: number, total: number) => void;
-  reload: () => Promise<void>;
-}): Promise<void> {
-  const items = options.records.filter((record) => options.selected.has(record.id)).map(({ id, productSlug }) => ({ id, productSlug }));
-  const result: BulkResult = { doneIds: [], errors: [] };
-  for (let start = 0; start < items.length; start += BULK_BATCH) {
-    const batch = items.slice(start, start + BULK_BATCH);
-    options.progress?.(start, items.length);
-    try {
-      const outcome = await setArchived(options.context.api, options.kind.endpoints, options.archived, batch);
-      result.doneIds.push(...outcome.doneIds);
-      result.errors.push(...outcome.errors);
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 401) return options.context.fail(error);
-      const reason = errorReason(error);
-      result.errors.push(...batch.map(({ id }) => ({ id, reason })));
-    }
-  }
-  const { message, tone } = bulkOutcome(result, options.kind.noun, options.done);
-  options.context.announce(message, tone);
-  await options.reload();
 }

@@ -1,5 +1,6 @@
 import { statusEmailKind } from '../../messaging/kinds.ts';
 import { h } from '../ui/dom.ts';
+import { formatCount } from '../ui/format.ts';
 import { TEMPLATE_KIND_LABELS } from '../../words/email-kinds.ts';
 import type { ScreenContext } from '../screen.ts';
 
@@ -53,4 +54,39 @@ export function emailChoice(email: StatusEmail, whom: string): { element: HTMLEl
 export function emailOutcome(email: StatusEmail | undefined, notified: boolean): string {
   if (!email) return '';
   return notified ? `「${email.label}」のメールを送信します。` : 'お客様へのメールは送信していません。';
+}
+
+/** A move that would email more customers than this at once asks for the number of emails to be typed. */
+export const TYPED_EMAILS_ABOVE = 20;
+
+/**
+ * The part of a bulk move's confirmation for many emails: how many will go, stated, and a field
+ * where staff type that number (as they type it: full-width digits and thousands separators too).
+ * `shown` hides it while the email is switched off; `matches` says whether the number typed is it.
+ */
+export function typedEmailCount(
+  count: number,
+  email: StatusEmail,
+): { element: HTMLElement; show(shown: boolean): void; matches(): boolean } {
+  const typed = h('input', { type: 'text', id: 'typed-email-count', inputmode: 'numeric', autocomplete: 'off', maxlength: 20 });
+  const element = h(
+    'span',
+    { class: 'typed-count' },
+    h(
+      'span',
+      { class: 'warning' },
+      'お客様に「',
+      email.label,
+      '」のメールが ',
+      h('strong', {}, `${formatCount(count)} 通`),
+      ' 送信されます。',
+    ),
+    h('label', { for: 'typed-email-count' }, `確認のため、送信するメールの件数（${formatCount(count)}）を入力してください`),
+    typed,
+  );
+  return {
+    element,
+    show: (shown) => void (element.hidden = !shown),
+    matches: () => typed.value.normalize('NFKC').replace(/[,\s]/g, '') === String(count),
+  };
 }

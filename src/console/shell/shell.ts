@@ -1,8 +1,9 @@
 import { ApiError, type TenpoClient } from '../../client/tenpo-client.ts';
 import { errorMessage } from '../api/errors.ts';
 import { loadProducts } from '../api/products.ts';
-import type { Screen, ScreenContext } from '../screen.ts';
+import type { ScreenContext } from '../screen.ts';
 import { h, replace } from '../ui/dom.ts';
+import { LEAVING, SIGNING_OUT, unsavedWork } from '../ui/unsaved.ts';
 import { SCREENS, type ScreenEntry } from './screens.ts';
 import { roleOf, type SignedIn } from './session.ts';
 import { shopWarning } from './shop-warning.ts';
@@ -15,8 +16,8 @@ const ROLE_LABELS = { owner: 'オーナー', staff: 'スタッフ' } as const;
 /**
  * The signed-in console: header (the navigation, who is signed in, sign-out), the notice line and
  * the screen the location hash names. A screen's module is loaded on its first visit. Every change
- * of the hash leaves the screen shown (asking it first: it may refuse, and the URL is put back) and
- * shows the one the hash names. The navigation holds only the screens the signed-in role may open;
+ * of the hash leaves the screen shown (asking first while it holds unsaved work: staff may stay, and
+ * the URL is put back) and shows the one the hash names; so does signing out. The navigation holds only the screens the signed-in role may open;
  * one it may not, reached by its URL, is refused without loading. Returns what stops it, when the
  * tab signs out.
  */
@@ -44,8 +45,7 @@ export function renderShell(
   );
   let fadeTimer: ReturnType<typeof setTimeout> | undefined;
   let context: ScreenContext | undefined;
-  /** The screen shown now, once its module has loaded. */
-  let current: Screen | undefined;
+  const unsaved = unsavedWork();
   /** Counts showings: a screen whose module arrives after another was asked for is not drawn. */
   let showing = 0;
   /** Leaving is asked one change at a time, in order. */
@@ -66,7 +66,7 @@ export function renderShell(
 
   async function show(entry: ScreenEntry, screenContext: ScreenContext): Promise<void> {
     const mine = ++showing;
-    current = undefined;
+    unsaved.clear();
     for (const link of nav.querySelectorAll('a')) link.toggleAttribute('aria-current', link.getAttribute('href') === entry.hash);
     notice.hidden = true;
     document.title = `${entry.label} | tenpo 管理`;
@@ -90,17 +90,13 @@ export function renderShell(
       );
     }
     if (mine !== showing) return;
-    current = module.openScreen(screenContext);
-    await current.show(container, readParams());
+    await module.openScreen(screenContext).show(container, readParams());
   }
-
-  /** Whether the screen shown may be left now. */
-  const mayLeave = async () => !current?.leave || (await current.leave());
 
   const onHashChange = (event: HashChangeEvent) => {
     changes = changes.then(async () => {
       if (!context || location.href === event.oldURL) return;
-      if (!(await mayLeave())) return history.replaceState(history.state, '', event.oldURL);
+      if (!(await unsaved.mayDiscard(LEAVING))) return history.replaceState(history.state, '', event.oldURL);
       void show(entryOf(screenHash()), context);
     });
   };
@@ -111,7 +107,7 @@ export function renderShell(
       // Everyone is warned while the shop is unset; only an owner may change it.
       const [products, { shop }] = await Promise.all([loadProducts(api), api.call('/api/admin/shop/get', {})]);
       warning.show(shop);
-      context = { api, who, products, announce, fail, shopChanged: warning.show };
+      context = { api, who, products, announce, fail, shopChanged: warning.show, unsaved };
       await show(entryOf(screenHash()), context);
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) return options.onRefused();
@@ -136,7 +132,7 @@ export function renderShell(
         signedInAs(who),
         h(
           'button',
-          { type: 'button', class: 'sign-out', onClick: async () => (await mayLeave()) && (await options.signOut()) },
+          { type: 'button', class: 'sign-out', onClick: async () => (await unsaved.mayDiscard(SIGNING_OUT)) && (await options.signOut()) },
           'ログアウト',
         ),
       ),
@@ -147,6 +143,7 @@ export function renderShell(
   void start();
   return () => {
     window.removeEventListener('hashchange', onHashChange);
+    unsaved.close();
     showing++;
   };
 }

@@ -2,11 +2,19 @@ import { h, type Child } from './dom.ts';
 
 /**
  * Asks before an action that is hard to undo (a cancellation, a move of many records): a modal
- * dialog saying what will happen, resolved true only by its confirm button.
+ * dialog saying what will happen, resolved true only by its confirm button. With `canConfirm`, the
+ * button works only while it answers true, asked again at every input in the dialog (a number that
+ * must be typed, say).
  */
-export function confirmDialog(options: { title: string; message: Child; confirm: string }): Promise<boolean> {
+export function confirmDialog(options: { title: string; message: Child; confirm: string; canConfirm?: () => boolean }): Promise<boolean> {
   return new Promise((resolve) => {
     let confirmed = false;
+    const button: HTMLButtonElement = h(
+      'button',
+      { type: 'button', class: 'primary', onClick: () => ((confirmed = true), dialog.close()) },
+      options.confirm,
+    );
+    const check = () => (button.disabled = options.canConfirm?.() === false);
     const dialog = h(
       'dialog',
       {
@@ -16,16 +24,14 @@ export function confirmDialog(options: { title: string; message: Child; confirm:
           dialog.remove();
           resolve(confirmed);
         },
+        onInput: check,
+        onChange: check,
       },
       h('h2', { id: 'confirm-title' }, options.title),
       h('p', { class: 'confirm-message' }, options.message),
-      h(
-        'div',
-        { class: 'actions' },
-        h('button', { type: 'button', onClick: () => dialog.close() }, 'やめる'),
-        h('button', { type: 'button', class: 'primary', onClick: () => ((confirmed = true), dialog.close()) }, options.confirm),
-      ),
+      h('div', { class: 'actions' }, h('button', { type: 'button', onClick: () => dialog.close() }, 'やめる'), button),
     );
+    check();
     document.body.append(dialog);
     dialog.showModal();
   });

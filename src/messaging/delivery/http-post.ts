@@ -5,8 +5,12 @@ import { DeliveryFailure, isPermanentHttpStatus, retryAfterMs } from './delivery
 /** Senders give up on a request after this long; the dispatcher's lease must outlast it. */
 export const SEND_TIMEOUT_MS = 15_000;
 
-/** Longest part of an error answer kept in the failure message. */
-const MAX_ANSWER_EXCERPT = 200;
+/**
+ * Longest part of an error answer kept in the failure message: a provider's whole validation
+ * answer, within the 500 characters the message log keeps of a last error, since staff fix the
+ * cause from it.
+ */
+const MAX_ANSWER_EXCERPT = 480;
 
 /** Connections kept open per host: the dispatcher's concurrency. */
 const MAX_SOCKETS = 16;

@@ -15,16 +15,15 @@ export type Template = Output<'/api/admin/email-templates/list'>['templates'][nu
 /** Where each field's problems are shown; a problem naming another field is shown with the form's. */
 const PROBLEM_FIELDS = ['subject', 'body', 'enabled'] as const;
 
+/** Where the editor's text is held while unsaved (`context.unsaved`): one kind's at a time. */
+export const TEMPLATE_DRAFT = 'template';
+
 /**
  * One kind's template: subject and body with placeholder chips, the send switch where the kind may
  * be turned off, save; beside them the live preview; below, the test send and the saved versions.
- * The text typed is a draft until saved: `isDirty` says whether leaving would lose it.
+ * The text typed is a draft until saved, held in `context.unsaved` so that nothing leaves it unasked.
  */
-export function templateEditor(
-  context: ScreenContext,
-  initial: Template,
-  onChanged: (template: Template) => void,
-): { element: HTMLElement; isDirty(): boolean } {
+export function templateEditor(context: ScreenContext, initial: Template, onChanged: (template: Template) => void): HTMLElement {
   let template = initial;
   const kind = template.kind as TemplateKind;
   const kindLabel = TEMPLATE_KIND_LABELS[kind];
@@ -59,8 +58,11 @@ export function templateEditor(
   const draft = () => ({ kind, subject: subject.value, body: body.value });
   const isDirty = () => subject.value !== template.subject || body.value !== template.body;
 
+  context.unsaved.hold(TEMPLATE_DRAFT, { what: `「${kindLabel}」のメール`, isDirty });
+
   function edited(): void {
     save.disabled = discard.disabled = !isDirty();
+    context.unsaved.changed();
     preview.show(draft());
   }
 
@@ -82,10 +84,10 @@ export function templateEditor(
     body.setAttribute('aria-invalid', String(!problems.body.hidden));
   }
 
-  /** Shows a template the service returned (a save, a revert, the switch) as the current one. */
-  function adopt(saved: Template, keepDraft: boolean): void {
+  /** Shows a template the service returned (a save, a revert, the switch) as the current one; `keepText`: the editor's text stays. */
+  function adopt(saved: Template, keepText: boolean): void {
     template = saved;
-    if (!keepDraft) {
+    if (!keepText) {
       subject.value = saved.subject;
       body.value = saved.body;
     }
@@ -94,9 +96,19 @@ export function templateEditor(
     edited();
     replace(
       versionsSlot,
-      templateVersions(context, saved, kindLabel, (reverted) => adopt(reverted, false)),
+      templateVersions(context, saved, kindLabel, { isDirty, keepDraft, onReverted: (reverted) => adopt(reverted, false) }),
     );
     onChanged(saved);
+  }
+
+  /**
+   * Saves the text in the editor as a version of its own when it is not saved: what a revert keeps
+   * (its dialog promises that what is there now stays as a version). The version saved; undefined
+   * when there was nothing to save; null when the service refused it (said at its fields).
+   */
+  async function keepDraft(): Promise<Template | undefined | null> {
+    if (!isDirty()) return undefined;
+    return (await update({ subject: subject.value, body: body.value }, `「${kindLabel}」の編集中の内容を保存しました`)) ? template : null;
   }
 
   function reset(): void {
@@ -218,14 +230,11 @@ export function templateEditor(
 
   adopt(template, false);
   preview.show(draft(), 'now');
-  return {
-    element: h(
-      'div',
-      { class: 'template-workspace' },
-      form,
-      preview.element,
-      h('div', { class: 'template-extras' }, testSender(context, draft, showProblems), versionsSlot),
-    ),
-    isDirty,
-  };
+  return h(
+    'div',
+    { class: 'template-workspace' },
+    form,
+    preview.element,
+    h('div', { class: 'template-extras' }, testSender(context, draft, showProblems), versionsSlot),
+  );
 }

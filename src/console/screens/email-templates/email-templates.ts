@@ -1,33 +1,21 @@
 import { isTemplateKind, TEMPLATE_KINDS, type TemplateKind } from '../../../messaging/kinds.ts';
-import { confirmDialog } from '../../ui/confirm-dialog.ts';
 import { h, replace } from '../../ui/dom.ts';
 import { TEMPLATE_KIND_LABELS } from '../../../words/email-kinds.ts';
 import { placeholder } from '../../records/record-table.ts';
 import type { Screen, ScreenContext } from '../../screen.ts';
-import { templateEditor, type Template } from './editor.ts';
+import { TEMPLATE_DRAFT, templateEditor, type Template } from './editor.ts';
 import { writeParams } from '../../shell/url-state.ts';
 
 /**
  * メールテンプレート: the five customer emails, one at a time, picked by the tabs above the editor.
  * The kind shown is kept in the URL (`#/email-templates?kind=reservation-confirmed`); leaving a kind
- * with unsaved text, for another kind, another screen or the sign-out, asks first.
+ * with unsaved text, for another kind (asked here), another screen, the sign-out or a reload (asked
+ * by the shell and the browser: the editor holds its draft in `context.unsaved`), asks first.
  */
 export function openScreen(context: ScreenContext): Screen {
   let kind: TemplateKind = TEMPLATE_KINDS[0];
-  let editor: ReturnType<typeof templateEditor> | undefined;
-
-  /** Whether the text in the editor may be let go: it is saved, or staff chose to discard it. */
-  async function mayDiscard(going: { asked: string; button: string }): Promise<boolean> {
-    if (!editor?.isDirty()) return true;
-    return confirmDialog({
-      title: '保存していない変更があります',
-      message: `「${TEMPLATE_KIND_LABELS[kind]}」の編集中の内容は保存されていません。破棄して${going.asked}`,
-      confirm: `破棄して${going.button}`,
-    });
-  }
 
   return {
-    leave: () => mayDiscard({ asked: 'この画面を離れますか？', button: '移動する' }),
     show(container, params) {
       const asked = params.get('kind') ?? '';
       kind = isTemplateKind(asked) ? asked : kind;
@@ -53,7 +41,8 @@ export function openScreen(context: ScreenContext): Screen {
       }
 
       async function pick(next: TemplateKind): Promise<void> {
-        if (next === kind || !(await mayDiscard({ asked: '切り替えますか？', button: '切り替える' }))) return;
+        if (next === kind || !(await context.unsaved.mayDiscard({ asked: '切り替えますか？', button: '切り替える' }, [TEMPLATE_DRAFT])))
+          return;
         kind = next;
         show();
       }
@@ -61,11 +50,11 @@ export function openScreen(context: ScreenContext): Screen {
       function show(): void {
         writeParams({ kind: kind === TEMPLATE_KINDS[0] ? undefined : kind });
         drawTabs();
-        editor = templateEditor(context, templates.get(kind)!, (saved) => {
+        const editor = templateEditor(context, templates.get(kind)!, (saved) => {
           templates.set(kind, saved);
           drawTabs();
         });
-        replace(area, editor.element);
+        replace(area, editor);
       }
 
       async function load(): Promise<void> {

@@ -9,13 +9,21 @@ type Version = Output<'/api/admin/email-templates/versions'>['versions'][number]
 
 /**
  * A template's saved versions, newest first, each with its text on demand and 「この版に戻す」: a
- * revert saves the old text as a new version (nothing is lost), after a confirmation.
+ * revert saves the old text as a new version, after a confirmation. Nothing is lost, as the dialog
+ * says: what the editor holds unsaved is first saved as a version of its own (`keepDraft`), and
+ * when that is refused nothing is reverted.
  */
 export function templateVersions(
   context: ScreenContext,
   template: Template,
   kindLabel: string,
-  onReverted: (template: Template) => void,
+  editor: {
+    /** Whether the editor holds text that is not saved. */
+    isDirty(): boolean;
+    /** Saves the editor's unsaved text as a version: the one saved, undefined when there was none, null when refused. */
+    keepDraft(): Promise<Template | undefined | null>;
+    onReverted(template: Template): void;
+  },
 ): HTMLElement {
   const list = h('div', { class: 'version-list' }, h('p', { class: 'muted' }, '読み込み中…'));
   const element = h(
@@ -28,17 +36,24 @@ export function templateVersions(
   async function revert(version: Version): Promise<void> {
     const asked = {
       title: `第${version.version}版に戻します`,
-      message: `「${kindLabel}」のメールを第${version.version}版（${formatDateTime(version.createdAt)} 保存）の件名・本文・送信設定に戻します。いまの内容も版として残ります。`,
+      message: `「${kindLabel}」のメールを第${version.version}版（${formatDateTime(version.createdAt)} 保存）の件名・本文・送信設定に戻します。いまの内容も版として残ります。${editor.isDirty() ? '編集中の保存していない内容は、先に新しい版として保存します。' : ''}`,
       confirm: `第${version.version}版に戻す`,
     };
     if (!(await confirmDialog(asked))) return;
+    const kept = await editor.keepDraft();
+    if (kept === null)
+      return context.announce(
+        `編集中の内容に誤りがあり版として保存できないため、第${version.version}版には戻していません。赤字の箇所を直すか「編集を取り消す」を押してから、もう一度お試しください。`,
+        'error',
+      );
     try {
       const { template: reverted } = await context.api.call('/api/admin/email-templates/revert', {
         kind: template.kind,
         version: version.version,
       });
-      context.announce(`第${version.version}版の内容を第${reverted.version}版として保存しました。`, 'success');
-      onReverted(reverted);
+      const before = kept ? `編集中の内容を第${kept.version}版として保存し、` : '';
+      context.announce(`${before}第${version.version}版の内容を第${reverted.version}版として保存しました。`, 'success');
+      editor.onReverted(reverted);
     } catch (error) {
       context.fail(error);
     }

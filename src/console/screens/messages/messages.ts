@@ -28,6 +28,29 @@ function recordName(recordId: string): string {
   return recordId.startsWith('res_') ? `ご予約番号 ${recordId}` : recordId.startsWith('ntf_') ? `再入荷通知の登録 ${recordId}` : recordId;
 }
 
+/** Longer than this, a provider's error is shown by its start in the row, the whole of it a tap away. */
+const ERROR_EXCERPT = 60;
+
+/**
+ * The provider's last answer, which is what staff fix the cause from (a refused address, a field the
+ * email API did not take): whole when short; else its start, and the whole text opened on demand,
+ * wrapping and selectable to copy.
+ */
+function lastError(text: string): HTMLElement {
+  if (text.length <= ERROR_EXCERPT) return h('span', { class: 'last-error' }, text);
+  return h(
+    'details',
+    { class: 'last-error' },
+    h(
+      'summary',
+      {},
+      h('span', { class: 'excerpt' }, `${text.slice(0, ERROR_EXCERPT)}…`),
+      h('span', { class: 'toggle' }, h('span', { class: 'when-closed' }, '全文を表示'), h('span', { class: 'when-open' }, '閉じる')),
+    ),
+    h('p', { class: 'full-error' }, text),
+  );
+}
+
 /**
  * 送信履歴: every email and chat message the shop sent, is sending, skipped, gave up or found superseded, newest first,
  * filtered by status and channel, or one record's (`#/messages?record=res_…`, from its row). Dead
@@ -89,6 +112,7 @@ export function openScreen(context: ScreenContext): Screen {
       function showSelection(): void {
         count.textContent = `${formatCount(selected.size)} 件選択中`;
         retryButton.disabled = selected.size === 0;
+        bar.hidden = selected.size === 0;
       }
 
       async function retry(ids: string[]): Promise<{ retried: Set<string>; superseded: Set<string>; failed: string[] } | undefined> {
@@ -148,11 +172,7 @@ export function openScreen(context: ScreenContext): Screen {
             ),
         },
         { label: '送信日時', cell: (m) => formatDateTime(m.sentAt) },
-        {
-          label: 'エラー',
-          cell: (m) => (m.lastError ? h('span', { class: 'last-error', title: m.lastError }, m.lastError) : '—'),
-          class: 'error-cell',
-        },
+        { label: 'エラー', cell: (m) => (m.lastError ? lastError(m.lastError) : '—'), class: 'error-cell' },
         {
           label: '対象',
           cell: (m) =>

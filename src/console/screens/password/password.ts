@@ -1,6 +1,7 @@
 import type { Screen, ScreenContext } from '../../screen.ts';
 import { h, replace } from '../../ui/dom.ts';
 import { newPasswordField, PASSWORD_HINT } from '../../ui/password-field.ts';
+import { editedSince } from '../../ui/unsaved.ts';
 
 /**
  * パスワード変更 (reached from one's name in the header): the signed-in account's own password. The
@@ -15,6 +16,7 @@ export function openScreen(context: ScreenContext): Screen {
       const next = newPasswordField('next-password', '新しいパスワード', 'hidden');
       const again = newPasswordField('next-password-again', '新しいパスワード（確認）', 'hidden');
       const button = h('button', { type: 'submit', class: 'primary' }, '変更する');
+      context.unsaved.hold('password', { what: 'パスワードの変更', isDirty: editedSince([current, next.input, again.input]) });
       const form = h(
         'form',
         {
@@ -27,6 +29,7 @@ export function openScreen(context: ScreenContext): Screen {
             try {
               await context.api.call('/api/admin/staff/password', { current: current.value, next: next.input.value });
               form.reset();
+              context.unsaved.changed();
               context.announce('パスワードを変更しました。ほかのブラウザでのログインは終了しました。', 'success');
             } catch (error) {
               context.fail(error);

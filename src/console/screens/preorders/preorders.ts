@@ -1,9 +1,10 @@
-import type { Input, Output } from '../../../client/tenpo-client.ts';
+import { ApiError, type Input, type Output } from '../../../client/tenpo-client.ts';
 import { h, replace } from '../../ui/dom.ts';
 import { formatCount, formatDateTime, fromJapanInput, toJapanInput } from '../../ui/format.ts';
 import { productName } from '../../api/products.ts';
 import { placeholder } from '../../records/record-table.ts';
 import type { Screen, ScreenContext } from '../../screen.ts';
+import { editedSince } from '../../ui/unsaved.ts';
 
 type Preorder = Output<'/api/admin/preorders/list'>['preorders'][number];
 
@@ -12,6 +13,22 @@ export const PREORDER_STATE_LABELS: Record<Preorder['state'], string> = {
   open: '受付中',
   soldOut: '満席',
   closed: '受付終了',
+};
+
+/** Where the editor's typed work is held while unsaved (`context.unsaved`). */
+const EDITOR_DRAFT = 'preorder';
+
+type Field = keyof Input<'/api/admin/preorders/upsert'>;
+
+/** What to do about a field the service refused, said next to it. */
+const FIELD_FIXES: Record<Field, string> = {
+  productSlug: '商品を選び直してください。',
+  opensAt: '受付開始の日時を入れ直してください。',
+  closesAt: '受付終了は、受付開始より後の日時にしてください（空欄にすると終了なし）。',
+  capacity: '台数は 1〜100,000 の整数で入力してください（空欄にすると上限なし）。',
+  perCustomerLimit: 'お一人様の上限は 1〜100 の整数で入力してください（空欄にすると上限なし）。',
+  shipsIn: '発送予定は 100 文字までにしてください。',
+  note: 'お知らせは 500 文字までにしてください。',
 };
 
 /**
@@ -34,11 +51,12 @@ export function openScreen(context: ScreenContext): Screen {
         list.setAttribute('aria-busy', 'true');
         try {
           const { preorders } = await context.api.call('/api/admin/preorders/list', {});
-          replace(editorSlot, editor(context, preorders, undefined, load));
+          // An editor holding unsaved work stays as it is.
+          if (!context.unsaved.isDirty(EDITOR_DRAFT)) replace(editorSlot, editor(context, preorders, undefined, load));
           replace(
             list,
             preorders.length > 0
-              ? campaignTable(preorders, context, (preorder) => edit(editor(context, preorders, preorder, load)), load)
+              ? campaignTable(preorders, context, (preorder) => void edit(preorders, preorder), load)
               : placeholder('予約受付中の商品はありません。'),
           );
         } catch (error) {
@@ -51,8 +69,13 @@ export function openScreen(context: ScreenContext): Screen {
           list.removeAttribute('aria-busy');
         }
       }
-      /** Shows the editor opened from a row where staff see it: the list may be scrolled far below it. */
-      function edit(form: HTMLElement): void {
+      /**
+       * Opens the editor on a campaign, asking first when the one open holds unsaved work, where staff
+       * see it: the list may be scrolled far below it.
+       */
+      async function edit(preorders: Preorder[], preorder: Preorder): Promise<void> {
+        if (!(await context.unsaved.mayDiscard({ asked: '別の予約受付を編集しますか？', button: '編集する' }, [EDITOR_DRAFT]))) return;
+        const form = editor(context, preorders, preorder, load);
         replace(editorSlot, form);
         form.scrollIntoView({ block: 'start' });
         form.querySelector<HTMLElement>('input:not(:disabled), select:not(:disabled), textarea')?.focus({ preventScroll: true });
@@ -119,12 +142,24 @@ function seatBar(p: Preorder): HTMLElement {
   );
 }
 
-/** Stops taking reservations now (its end set to now), its seats and limits kept for what was taken. */
+/**
+ * Stops taking reservations now (its end set to now), its seats and limits kept for what was taken;
+ * one not open yet ends without opening.
+ */
 async function close(p: Preorder, context: ScreenContext, reload: () => Promise<void>): Promise<void> {
   const name = productName(context.products, p.productSlug);
-  if (!confirm(`「${name}」の予約受付を今すぐ終了しますか？ 受け付けた予約はそのまま残り、新しい予約は受け付けなくなります。`)) return;
+  // One not open yet ends without opening: its start is cleared, since an end before it is refused.
+  const upcoming = p.state === 'upcoming';
+  const question = upcoming
+    ? `「${name}」の予約受付を開始しないまま今すぐ終了しますか？ 受付開始の日時は消え、予約は受け付けなくなります。`
+    : `「${name}」の予約受付を今すぐ終了しますか？ 受け付けた予約はそのまま残り、新しい予約は受け付けなくなります。`;
+  if (!confirm(question)) return;
   try {
-    await context.api.call('/api/admin/preorders/upsert', { productSlug: p.productSlug, closesAt: new Date().toISOString() });
+    await context.api.call('/api/admin/preorders/upsert', {
+      productSlug: p.productSlug,
+      closesAt: new Date().toISOString(),
+      ...(upcoming ? { opensAt: null } : {}),
+    });
     context.announce(`「${name}」の予約受付を終了しました。`, 'success');
     await reload();
   } catch (error) {
@@ -155,7 +190,11 @@ async function remove(p: Preorder, context: ScreenContext, reload: () => Promise
   }
 }
 
-/** Creates a campaign, or changes the one given; an empty field means no bound, no limit, no text. */
+/**
+ * Creates a campaign, or changes the one given; an empty field means no bound, no limit, no text.
+ * An end before the start is said at 受付終了 before anything is sent, and so is each field the
+ * service refuses. What is typed is held in `context.unsaved` until saved.
+ */
 function editor(context: ScreenContext, preorders: Preorder[], current: Preorder | undefined, reload: () => Promise<void>): HTMLElement {
   const taken = new Set(preorders.map((p) => p.productSlug));
   const product = h(
@@ -174,8 +213,37 @@ function editor(context: ScreenContext, preorders: Preorder[], current: Preorder
   const limit = input('preorder-limit', 'number', String(current?.perCustomerLimit ?? ''), { min: 1, max: 100 });
   const shipsIn = input('preorder-ships', 'text', current?.shipsIn ?? '', { maxlength: 100, placeholder: '2027年2月下旬' });
   const note = h('textarea', { id: 'preorder-note', rows: 2, maxlength: 500, value: current?.note ?? '' });
-  const field = (label: string, control: HTMLElement, hint?: string) =>
-    h('span', { class: 'field' }, h('label', { for: control.id }, label), control, hint ? h('small', {}, hint) : null);
+  const controls: Record<Field, HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement> = {
+    productSlug: product,
+    opensAt,
+    closesAt,
+    capacity,
+    perCustomerLimit: limit,
+    shipsIn,
+    note,
+  };
+  const errors = new Map<HTMLElement, HTMLElement>();
+  const field = (label: string, control: HTMLElement, hint?: string) => {
+    const error = h('p', { class: 'field-error', id: `${control.id}-error`, hidden: true });
+    errors.set(control, error);
+    control.setAttribute('aria-describedby', error.id);
+    return h('span', { class: 'field' }, h('label', { for: control.id }, label), control, hint ? h('small', {}, hint) : null, error);
+  };
+  /** Says at each field what to fix (none: every field is fine), the first of them focused. */
+  function showErrors(wrong: Field[]): void {
+    for (const [name, control] of Object.entries(controls)) {
+      const error = errors.get(control)!;
+      error.hidden = !wrong.includes(name as Field);
+      error.textContent = error.hidden ? '' : FIELD_FIXES[name as Field];
+      control.setAttribute('aria-invalid', String(!error.hidden));
+    }
+    const first = Object.keys(controls).find((name) => wrong.includes(name as Field));
+    if (first) controls[first as Field].focus();
+  }
+  context.unsaved.hold(EDITOR_DRAFT, {
+    what: current ? `「${productName(context.products, current.productSlug)}」の予約受付` : '作成中の予約受付',
+    isDirty: editedSince(Object.values(controls)),
+  });
 
   const save: HTMLButtonElement = h('button', { type: 'submit', class: 'primary' }, current ? '変更を保存' : '予約受付を作成');
   const form = h(
@@ -186,6 +254,9 @@ function editor(context: ScreenContext, preorders: Preorder[], current: Preorder
       onSubmit: async (event: Event) => {
         event.preventDefault();
         if (!product.value) return context.announce('予約受付を始める商品を選択してください。', 'error');
+        // Compared as typed: both are Japan time, and datetime-local values order as text.
+        if (opensAt.value && closesAt.value && closesAt.value <= opensAt.value) return showErrors(['closesAt']);
+        showErrors([]);
         const body: Input<'/api/admin/preorders/upsert'> = {
           productSlug: product.value,
           opensAt: fromJapanInput(opensAt.value),
@@ -198,11 +269,14 @@ function editor(context: ScreenContext, preorders: Preorder[], current: Preorder
         save.disabled = true;
         try {
           await context.api.call('/api/admin/preorders/upsert', body);
+          context.unsaved.release(EDITOR_DRAFT);
           context.announce(`「${productName(context.products, body.productSlug)}」の予約受付を保存しました。`, 'success');
           await reload();
         } catch (error) {
           save.disabled = false;
           context.fail(error);
+          if (error instanceof ApiError && error.code === 'invalid_parameters')
+            showErrors(error.details.flatMap((detail) => (Object.hasOwn(controls, detail.field) ? [detail.field as Field] : [])));
         }
       },
     },
@@ -222,7 +296,11 @@ function editor(context: ScreenContext, preorders: Preorder[], current: Preorder
       field('発送予定', shipsIn),
       field('お知らせ', note),
     ),
-    h('div', { class: 'actions' }, current ? h('button', { type: 'button', onClick: () => void reload() }, 'キャンセル') : null, save),
+    h('div', { class: 'actions' }, current ? h('button', { type: 'button', onClick: () => void stopEditing() }, 'キャンセル') : null, save),
   );
+  /** Back to the form that creates a campaign, asking first when what was typed would be lost. */
+  async function stopEditing(): Promise<void> {
+    if (await context.unsaved.mayDiscard({ asked: '編集を閉じますか？', button: '閉じる' }, [EDITOR_DRAFT])) await reload();
+  }
   return form;
 }

@@ -44,13 +44,21 @@ const drafts = new Map<string, string>();
 /**
  * The notes as text, edited in place on demand (not a box on every row). Saved with the status the
  * row shows and the updatedAt it was shown with: a colleague's change made meanwhile is never
- * undone, the row reloads and says what changed, and the unsaved text stays in the editor.
+ * undone, the row reloads and says what changed, and the unsaved text stays in the editor. Typed
+ * text is held in `context.unsaved`, so neither 閉じる nor leaving nor a reload loses it unasked.
  */
 const notesColumn: Column<Reservation> = {
   label: 'メモ',
   class: 'notes',
   cell(record, context, update) {
     const cell = h('div', { class: 'notes-cell' });
+    const key = `memo:${record.id}`;
+    const hold = () =>
+      context.unsaved.hold(key, {
+        what: `ご予約番号 ${record.number} のメモ`,
+        isDirty: () => drafts.has(record.id) && drafts.get(record.id) !== record.notes,
+        discard: () => drafts.delete(record.id),
+      });
     const showText = () =>
       replace(
         cell,
@@ -76,6 +84,7 @@ const notesColumn: Column<Reservation> = {
             try {
               const updated = await changeStatus(context.api, endpoints, record, { status: record.status, notes: area.value });
               drafts.delete(record.id);
+              context.unsaved.release(key);
               context.announce('メモを保存しました。', 'success');
               update(updated, { text: 'メモを保存しました。', tone: 'success' });
             } catch (error) {
@@ -86,11 +95,19 @@ const notesColumn: Column<Reservation> = {
         },
         '保存',
       );
-      const close = h('button', { type: 'button', onClick: () => (drafts.delete(record.id), showText()) }, '閉じる');
+      const close = h('button', { type: 'button', onClick: () => void closeEditor() }, '閉じる');
       // A draft kept over a colleague's change: their memo is shown above it, to merge by hand.
       const saved = area.value !== record.notes && h('p', { class: 'notes-saved' }, `保存されているメモ: ${record.notes || 'なし'}`);
       replace(cell, saved, h('div', { class: 'notes-editor' }, area, h('div', { class: 'notes-actions' }, save, close)));
+      hold();
       area.focus();
+    };
+    /** Back to the text, asking first when what was typed would be lost. */
+    const closeEditor = async () => {
+      if (!(await context.unsaved.mayDiscard({ asked: 'メモを閉じますか？', button: '閉じる' }, [key]))) return;
+      drafts.delete(record.id);
+      context.unsaved.release(key);
+      showText();
     };
     if (drafts.has(record.id)) showEditor();
     else showText();
@@ -102,6 +119,7 @@ const reservations: RecordKind<Reservation, ArchivedReservation> = {
   ...statuses,
   idLabel: 'ご予約番号',
   shownId: (r) => String(r.number),
+  whose: (r) => r.name,
   searchHint: 'ご予約番号・お名前・メールで検索',
   archivedStatuses: Object.keys(RESERVATION_STATUS_LABELS),
   columns: [

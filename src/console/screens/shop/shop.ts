@@ -1,7 +1,6 @@
 import { ApiError, type Output } from '../../../client/tenpo-client.ts';
 import { errorMessage } from '../../api/errors.ts';
 import { missingShopFields, shopContactLines, type ShopContact } from '../../../shop/contact.ts';
-import { confirmDialog } from '../../ui/confirm-dialog.ts';
 import { h, replace } from '../../ui/dom.ts';
 import { formatDateTime } from '../../ui/format.ts';
 import { placeholder } from '../../records/record-table.ts';
@@ -24,7 +23,7 @@ const HINTS: Record<(typeof FIELDS)[number], string> = {
  * 店舗情報: the shop's own name and contact, which end every customer email (the shopSignature
  * placeholder) and the customer's pages. Saved with the `updatedAt` it was read with: a colleague's
  * save in between is not overwritten, the typed text stays and the screen says what they saved.
- * Leaving with unsaved text asks first. (Once staff accounts have roles, the shop's owner saves it.)
+ * Leaving with unsaved text asks first (`context.unsaved`). An owner's screen.
  */
 export function openScreen(context: ScreenContext): Screen {
   let saved: Shop | undefined;
@@ -47,15 +46,9 @@ export function openScreen(context: ScreenContext): Screen {
     hours: inputs.hours.value.trim(),
   });
   const isDirty = () => saved !== undefined && FIELDS.some((field) => typed()[field] !== saved![field]);
+  context.unsaved.hold('shop', { what: '店舗情報', isDirty });
 
   return {
-    leave: async () =>
-      !isDirty() ||
-      confirmDialog({
-        title: '保存していない変更があります',
-        message: '店舗情報の編集中の内容は保存されていません。破棄してこの画面を離れますか？',
-        confirm: '破棄して移動する',
-      }),
     show(container) {
       const note = h('p', { class: 'page-note', hidden: true });
       const signature = h('pre', { class: 'signature', 'aria-live': 'polite' });
@@ -83,6 +76,7 @@ export function openScreen(context: ScreenContext): Screen {
         for (const field of FIELDS) inputs[field].value = shop[field];
         updated.textContent = shop.updatedAt ? `最終保存: ${formatDateTime(shop.updatedAt)}` : 'まだ保存されていません。';
         preview();
+        context.unsaved.changed();
       }
 
       async function submit(event: Event): Promise<void> {

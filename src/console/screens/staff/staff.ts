@@ -6,6 +6,7 @@ import { confirmDialog } from '../../ui/confirm-dialog.ts';
 import { h, replace } from '../../ui/dom.ts';
 import { formatDateTime } from '../../ui/format.ts';
 import { newPasswordField, PASSWORD_HINT } from '../../ui/password-field.ts';
+import { editedSince } from '../../ui/unsaved.ts';
 
 type Account = Output<'/api/admin/staff/list'>['staff'][number];
 type Role = Account['role'];
@@ -159,6 +160,8 @@ export function openScreen(context: ScreenContext): Screen {
         );
         const password = newPasswordField('staff-password', '最初のパスワード');
         const button = h('button', { type: 'submit', class: 'primary' }, '追加する');
+        // The role is left out: the first setup sets it for staff (owner), and it is no typed work.
+        context.unsaved.hold('staff-invite', { what: '担当者の追加', isDirty: editedSince([name, email, password.input]) });
         const form = h(
           'form',
           {
@@ -179,6 +182,7 @@ export function openScreen(context: ScreenContext): Screen {
                   'success',
                 );
                 form.reset();
+                context.unsaved.changed();
                 await done();
               } catch (error) {
                 refused(error);

@@ -34,6 +34,7 @@ const statuses: Pick<
 const subscriptions: RecordKind<Subscription, ArchivedSubscription> = {
   ...statuses,
   idLabel: '登録番号',
+  whose: (s) => s.email,
   searchHint: '登録番号・メールで検索',
   archivedStatuses: Object.keys(SUBSCRIPTION_STATUS_LABELS),
   columns: [
