@@ -55,6 +55,13 @@ export const CHANNEL_LABELS: Record<string, string> = { email: 'メール', chat
 /** The shop's chat webhooks by name, which is a chat message's kind and its `to` in the message log. */
 export const WEBHOOK_LABELS: Record<string, string> = { reservation: '予約の通知', restock: '再入荷通知の登録', public: '再入荷の告知' };
 
+/** Where a chat message went, by its webhook's name: the shop's own chat, or the public announcement channel. */
+export const CHAT_DESTINATION_LABELS: Record<string, string> = {
+  reservation: 'ショップのチャット',
+  restock: 'ショップのチャット',
+  public: '告知用のチャンネル（公開）',
+};
+
 /** The label of a status, or the value itself for one the console does not know. */
 export function labelOf(labels: Record<string, string>, status: string): string {
   return Object.hasOwn(labels, status) ? labels[status]! : status;

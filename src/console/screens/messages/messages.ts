@@ -4,7 +4,7 @@ import { confirmDialog } from '../../ui/confirm-dialog.ts';
 import { h, replace } from '../../ui/dom.ts';
 import { messageKindLabel } from '../../../words/email-kinds.ts';
 import { formatCount, formatDateTime } from '../../ui/format.ts';
-import { CHANNEL_LABELS, labelOf, MESSAGE_STATUS_LABELS } from '../../../words/labels.ts';
+import { CHANNEL_LABELS, CHAT_DESTINATION_LABELS, labelOf, MESSAGE_STATUS_LABELS } from '../../../words/labels.ts';
 import { clipped } from '../../records/columns.ts';
 import type { Column } from '../../records/record-kind.ts';
 import { listLoader, pagers, placeholder, recordTable } from '../../records/record-table.ts';
@@ -160,7 +160,7 @@ export function openScreen(context: ScreenContext): Screen {
         { label: '日時', cell: (m) => formatDateTime(m.createdAt) },
         { label: 'チャネル', cell: (m) => labelOf(CHANNEL_LABELS, m.channel), class: 'nowrap' },
         { label: '種類', cell: (m) => messageKindLabel(m), class: 'nowrap' },
-        { label: '宛先', cell: (m) => clipped(m.to), class: 'email' },
+        { label: '宛先', cell: (m) => (m.channel === 'email' ? clipped(m.to) : labelOf(CHAT_DESTINATION_LABELS, m.to)), class: 'email' },
         {
           label: 'ステータス',
           cell: (m) =>

@@ -6,6 +6,7 @@ import { formatCount, formatDateTime } from '../../ui/format.ts';
 import { messageKindLabel } from '../../../words/email-kinds.ts';
 import {
   CHANNEL_LABELS,
+  CHAT_DESTINATION_LABELS,
   labelOf,
   MESSAGE_STATUS_LABELS,
   RESERVATION_STATUS_LABELS,
@@ -134,8 +135,7 @@ function showData(data: PersonalData, context: ScreenContext, reload: () => void
         messages.map((m) => [
           labelOf(CHANNEL_LABELS, m.channel),
           messageKindLabel(m),
-          // A chat message's `to` is its webhook's name, which 内容 says already.
-          m.channel === 'email' ? m.to : 'ショップのチャット',
+          m.channel === 'email' ? m.to : labelOf(CHAT_DESTINATION_LABELS, m.to),
           labelOf(MESSAGE_STATUS_LABELS, m.status),
           formatDateTime(m.createdAt),
           formatDateTime(m.sentAt),
