@@ -6,7 +6,7 @@ import { bigrams, isJapaneseTerm, textRuns, tokenize } from '../text/tokenize.ts
 import { readContentSources } from './content-sources.ts';
 import { parseContent } from './content.ts';
 import { buildSearchIndex, FIELD_BOOSTS } from './index-fields.ts';
-import { matchAll, type Compound, type Word } from './run-matches.ts';
+import { matchAll, MAX_KEPT_MATCHES, type Compound, type Word } from './run-matches.ts';
 
 // Keeping each word's matches must not move a score: matchAll against MiniSearch's own search of
 // the whole query, on a copy of the index that keeps nothing, for queries asked in two orders (so
@@ -48,4 +48,18 @@ test('the matches of every word, kept or not, combine exactly as MiniSearch comb
     matched += found.length;
   }
   assert.ok(queries.length > 1000 && matched > 10_000, `${queries.length} queries, ${matched} matches compared`);
+});
+
+test('words that match nothing are kept as one match each, so MAX_KEPT_MATCHES of them push out the oldest', () => {
+  const miniSearch = buildSearchIndex(parseContent(readContentSources('content'))).miniSearch;
+  // Exact look-ups only: quick enough for 50,000 words.
+  const exact: SearchOptions = { combineWith: 'AND', tokenize };
+  let asked = 0;
+  const typo: Word = { key: 'qzxv0', query: () => (asked++, 'qzxv0') };
+  matchAll(miniSearch, [typo], exact);
+  matchAll(miniSearch, [typo], exact);
+  assert.equal(asked, 1, 'kept');
+  for (let n = 1; n <= MAX_KEPT_MATCHES; n++) matchAll(miniSearch, [{ key: `qzxv${n}`, query: () => `qzxv${n}` }], exact);
+  matchAll(miniSearch, [typo], exact);
+  assert.equal(asked, 2, 'forgotten after as many other words matching nothing, and found again');
 });
