@@ -404,7 +404,8 @@ describe('送信履歴', () => {
     await page.goto(`${app.url}/admin#/reservations`);
     const id = dead.get('dead2@example.com')!;
     await page.locator(`tr[data-id="${id}"] a.history-link`).click();
-    await page.locator('h1', { hasText: `ご予約番号 ${id} の送信履歴` }).waitFor();
+    const { number } = (await api.call('/api/admin/reservations/get', { id })).reservation;
+    await page.locator('h1', { hasText: `ご予約番号 ${number} の送信履歴` }).waitFor();
     await rows.first().waitFor();
     assert.deepEqual(new Set(await rows.locator('td[data-label=対象]').allTextContents()), new Set([id]));
     assert.deepEqual((await rows.locator('td[data-label=種類]').allTextContents()).sort(), ['予約の通知', '予約受付']);

@@ -23,9 +23,19 @@ const CHECKED_FIRST =
 /** Attempts matter while a message is retried or given up, or when it took more than one; a first-time success says nothing. */
 const showAttempts = (m: Message) => (m.status === 'pending' || m.status === 'dead' ? m.attempts > 0 : m.attempts > 1);
 
-/** How a record is named where its history is shown: a reservation by its number. */
-function recordName(recordId: string): string {
-  return recordId.startsWith('res_') ? `ご予約番号 ${recordId}` : recordId.startsWith('ntf_') ? `再入荷通知の登録 ${recordId}` : recordId;
+/**
+ * How a record is named where its messages are shown: a reservation by the number customers quote
+ * (looked up; by its id when it is gone), a restock signup by its id.
+ */
+async function recordName(context: ScreenContext, recordId: string): Promise<string> {
+  if (recordId.startsWith('ntf_')) return `再入荷通知の登録 ${recordId}`;
+  if (!recordId.startsWith('res_')) return recordId;
+  try {
+    const { reservation } = await context.api.call('/api/admin/reservations/get', { id: recordId });
+    return `ご予約番号 ${reservation.number}`;
+  } catch {
+    return `予約 ${recordId}`;
+  }
 }
 
 /** Longer than this, a provider's error is shown by its start in the row, the whole of it a tap away. */
@@ -253,9 +263,12 @@ export function openScreen(context: ScreenContext): Screen {
       const head = h('div', { class: 'view-head' });
       const filters = h('div', { class: 'filters' });
       function draw(): void {
+        const title = h('h1', {}, '送信履歴');
+        const recordId = state.filter.recordId;
+        if (recordId) void recordName(context, recordId).then((name) => (title.textContent = `${name} の送信履歴`));
         replace(
           head,
-          h('h1', {}, state.filter.recordId ? `${recordName(state.filter.recordId)} の送信履歴` : '送信履歴'),
+          title,
           state.filter.recordId
             ? h('button', { type: 'button', onClick: () => changed({ recordId: undefined }) }, 'すべての送信履歴を表示')
             : null,
