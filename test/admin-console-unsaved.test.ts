@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { waitUntil } from './helpers/wait.ts';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { TenpoClient } from 'tenpo/client';
@@ -214,6 +215,19 @@ for (const [size, viewport] of SIZES) {
         await page.context().close();
       });
     }
+
+    test('担当者’s password reset: while a new password is typed in its dialog a reload asks; closing the dialog lets it go', async () => {
+      const page = await signedIn('staff', viewport);
+      await page.locator('button.reset-password').first().click();
+      await page.locator('dialog.confirm[open] #reset-password').pressSequentially(`new-password-${size}-1234`);
+      assert.equal(await guardsUnload(page), true, 'typed: the beforeunload listener is there');
+      assert.equal(await reloadAsks(page), true, 'the reload is asked by the browser');
+      assert.equal(await page.locator('dialog.confirm[open] #reset-password').inputValue(), `new-password-${size}-1234`, 'the text kept');
+      await stay(page);
+      await page.locator('dialog.confirm[open]').waitFor({ state: 'detached' });
+      await waitUntil(async () => !(await guardsUnload(page)), { what: 'the dialog closed: no beforeunload listener' });
+      await page.context().close();
+    });
 
     test('the memo’s 閉じる asks before discarding typed text; a saved memo lets the page reload unasked', async () => {
       const page = await signedIn('reservations', viewport);

@@ -118,6 +118,8 @@ export function openScreen(context: ScreenContext): Screen {
 
       async function resetPassword(account: Account): Promise<void> {
         const field = newPasswordField('reset-password', '新しいパスワード');
+        // While the dialog is open, a reload or the browser's back asks before the typed password goes.
+        context.unsaved.hold('staff-reset', { what: `${account.name}の新しいパスワード`, isDirty: editedSince([field.input]) });
         const confirmed = await confirmDialog({
           title: 'パスワードの再設定',
           message: h(
@@ -130,6 +132,8 @@ export function openScreen(context: ScreenContext): Screen {
           ),
           confirm: '設定する',
         });
+        context.unsaved.release('staff-reset');
+        context.unsaved.changed();
         if (confirmed) await update(account, { password: field.input.value }, 'のパスワードを再設定しました');
       }
 
