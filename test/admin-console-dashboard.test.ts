@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { TenpoClient } from 'tenpo/client';
 import type { TestApp } from './helpers/app.ts';
 import { screenshot, type PageRecord } from './helpers/browser.ts';
-import { closeConsoleTest, signedInConsole, startConsoleTest } from './helpers/console.ts';
+import { closeConsoleTest, signedInConsole, SIZES, startConsoleTest } from './helpers/console.ts';
 
 // The dashboard read beside the lists it stands for, in headless Chromium on SQLite: a campaign
 // whose reservations were partly cancelled and archived (so counting every record, or only the
@@ -12,10 +12,6 @@ import { closeConsoleTest, signedInConsole, startConsoleTest } from './helpers/c
 // (1366x768) and phone (390x844) sizes; the figures must be the same.
 
 const SHOTS = 'admin-console-dashboard';
-const SIZES = [
-  ['laptop', { width: 1366, height: 768 }],
-  ['phone', { width: 390, height: 844 }],
-] as const;
 
 let app: TestApp;
 let api: TenpoClient;

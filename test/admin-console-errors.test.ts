@@ -4,7 +4,7 @@ import type { Browser, Route } from 'playwright-core';
 import type { TenpoClient } from 'tenpo/client';
 import { ADMIN_TOKEN, type TestApp } from './helpers/app.ts';
 import { recordPage, screenshot, type PageRecord } from './helpers/browser.ts';
-import { accountConsole, closeConsoleTest, signedInConsole, startConsoleTest } from './helpers/console.ts';
+import { accountConsole, closeConsoleTest, signedInConsole, SIZES, startConsoleTest } from './helpers/console.ts';
 import { startHttpReceiver, type HttpReceiver } from './helpers/http-receiver.ts';
 import { waitUntil } from './helpers/wait.ts';
 
@@ -15,10 +15,6 @@ import { waitUntil } from './helpers/wait.ts';
 // says nothing about the token or the session, and asks the service nothing more.
 
 const SHOTS = 'admin-console-errors';
-const SIZES = [
-  ['laptop', { width: 1366, height: 768 }],
-  ['phone', { width: 390, height: 844 }],
-] as const;
 const OWNER = { email: 'tencho@example.jp', name: '店長 一郎', password: 'tencho no pasuwado 1' };
 /** What an email API says of a field it did not take: long, and all of it needed to fix the cause. */
 const REFUSAL = {

@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { TenpoClient } from 'tenpo/client';
 import type { TestApp } from './helpers/app.ts';
-import { closeConsoleTest, signedInConsole, startConsoleTest } from './helpers/console.ts';
+import { closeConsoleTest, signedInConsole, SIZES, startConsoleTest } from './helpers/console.ts';
 import { ARTIFACTS, type PageRecord } from './helpers/browser.ts';
 
 // Finding a customer in the console as Japanese staff type them, in Chromium at a laptop's and a
@@ -14,10 +14,6 @@ import { ARTIFACTS, type PageRecord } from './helpers/browser.ts';
 // view has a search box of its own that folds the same way.
 
 const SHOTS = 'admin-console-find';
-const SIZES = [
-  ['laptop', { width: 1366, height: 768 }],
-  ['phone', { width: 390, height: 844 }],
-] as const;
 const NAMES = ['鈴木 一郎', 'すずき はなこ', 'ｽｽﾞｷ ｼﾞﾛｳ', 'ＳＵＺＵＫＩ Taro', 'Müller Hans', '佐藤 花子'];
 /** Archived before the screens are opened: found only in the archive view. */
 const ARCHIVED = 'スズキ アーカイブ';

@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { TenpoClient } from 'tenpo/client';
 import type { TestApp } from './helpers/app.ts';
 import { screenshot, type PageRecord } from './helpers/browser.ts';
-import { closeConsoleTest, signedInConsole, startConsoleTest } from './helpers/console.ts';
+import { closeConsoleTest, signedInConsole, SIZES, startConsoleTest } from './helpers/console.ts';
 
 // The console's layouts in headless Chromium at 1366x768 and 390x844, against the whole service on
 // SQLite: one very long name, product and address among ordinary records squeezes no other row and
@@ -15,10 +15,6 @@ import { closeConsoleTest, signedInConsole, startConsoleTest } from './helpers/c
 // down 予約受付 opens its editor where staff look; and no button or select of any screen is cut.
 
 const SHOTS = 'admin-console-layouts';
-const SIZES = [
-  ['laptop', { width: 1366, height: 768 }],
-  ['phone', { width: 390, height: 844 }],
-] as const;
 
 const LONG_NAME = 'Wolfeschlegelsteinhausenbergerdorff'.repeat(3).slice(0, 100);
 const LONG_EMAIL = `${'a'.repeat(64)}@example.com`;

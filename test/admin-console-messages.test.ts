@@ -4,17 +4,12 @@ import type { Browser } from 'playwright-core';
 import type { TenpoClient } from 'tenpo/client';
 import type { TestApp } from './helpers/app.ts';
 import { screenshot, type PageRecord } from './helpers/browser.ts';
-import { closeConsoleTest, signedInConsole, startConsoleTest } from './helpers/console.ts';
+import { closeConsoleTest, signedInConsole, SIZES, startConsoleTest } from './helpers/console.ts';
 import { startHttpReceiver, type HttpReceiver } from './helpers/http-receiver.ts';
 import { waitUntil } from './helpers/wait.ts';
 
 // 送信履歴 in Chromium at a laptop's and a phone's size: a chat notice's 宛先 says where it went
 // in staff's words (the shop's chat), never the webhook's name from the configuration.
-
-const SIZES = [
-  ['laptop', { width: 1366, height: 768 }],
-  ['phone', { width: 390, height: 844 }],
-] as const;
 
 let app: TestApp;
 let api: TenpoClient;

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { TenpoClient } from 'tenpo/client';
-import { closeConsoleTest, startConsoleTest } from './helpers/console.ts';
+import { closeConsoleTest, SIZES, startConsoleTest } from './helpers/console.ts';
 import { ADMIN_TOKEN, type TestApp } from './helpers/app.ts';
 import { recordPage, screenshot, type PageRecord } from './helpers/browser.ts';
 import { startHttpReceiver, type HttpReceiver } from './helpers/http-receiver.ts';
@@ -18,10 +18,6 @@ import { formatJapanTime } from '../src/text/japan-format.ts';
 // that names what goes and what stays outside the shop. Laptop (1366x768) and phone (390x844).
 
 const SHOTS = 'admin-console-personal-data';
-const SIZES = [
-  ['laptop', { width: 1366, height: 768 }],
-  ['phone', { width: 390, height: 844 }],
-] as const;
 const japanDay = () => new Date(Date.now() + 9 * 3_600_000).toISOString().slice(0, 10);
 
 let app: TestApp;

@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { TenpoClient } from 'tenpo/client';
 import { insertReservations } from '../src/reservations/store.ts';
 import type { TestApp } from './helpers/app.ts';
-import { closeConsoleTest, signedInConsole, startConsoleTest } from './helpers/console.ts';
+import { closeConsoleTest, signedInConsole, SIZES, startConsoleTest } from './helpers/console.ts';
 import { ARTIFACTS, screenshot, type PageRecord } from './helpers/browser.ts';
 
 // The record screens in Chromium with 3,000 reservations, at a laptop's and a phone's size: a bulk status
@@ -14,10 +14,6 @@ import { ARTIFACTS, screenshot, type PageRecord } from './helpers/browser.ts';
 // appear in its history, a reload keeps the page, and the way back finds the list as it was.
 
 const SHOTS = 'admin-console-record-page';
-const SIZES = [
-  ['laptop', { width: 1366, height: 768 }],
-  ['phone', { width: 390, height: 844 }],
-] as const;
 const ROWS = 3_000;
 const PRODUCTS = ['kumo-vco-2', 'tsuki-dual-lfo', 'hayate-wavefolder'];
 

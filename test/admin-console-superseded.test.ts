@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { TenpoClient } from 'tenpo/client';
 import type { TestApp } from './helpers/app.ts';
 import { screenshot, type PageRecord } from './helpers/browser.ts';
-import { closeConsoleTest, signedInConsole, startConsoleTest } from './helpers/console.ts';
+import { closeConsoleTest, signedInConsole, SIZES, startConsoleTest } from './helpers/console.ts';
 import { startSmtpReceiver, type SmtpReceiver } from './helpers/smtp-receiver.ts';
 import { settle, waitUntil } from './helpers/wait.ts';
 
@@ -15,10 +15,6 @@ import { settle, waitUntil } from './helpers/wait.ts';
 // the customer, and the list and the reservation's page show both emails as 送信取りやめ.
 
 const SHOTS = 'admin-console-superseded';
-const SIZES = [
-  ['laptop', { width: 1366, height: 768 }],
-  ['phone', { width: 390, height: 844 }],
-] as const;
 const PRODUCT = 'kumo-vco-2';
 const SUPERSEDED = '送信取りやめ（状況が変わったため）';
 

@@ -6,7 +6,7 @@ import type { TenpoClient } from 'tenpo/client';
 import { insertReservations } from '../src/reservations/store.ts';
 import type { TestApp } from './helpers/app.ts';
 import { screenshot, type PageRecord } from './helpers/browser.ts';
-import { accountConsole, closeConsoleTest, signedInConsole, startConsoleTest } from './helpers/console.ts';
+import { accountConsole, closeConsoleTest, signedInConsole, SIZES, startConsoleTest } from './helpers/console.ts';
 
 // Nothing typed in the console is lost without asking, in headless Chromium at a laptop's and a
 // phone's size: on every screen that edits (メールテンプレート, 店舗情報, 予約受付's create and edit
@@ -18,10 +18,6 @@ import { accountConsole, closeConsoleTest, signedInConsole, startConsoleTest } f
 // text as a version as its dialog says.
 
 const SHOTS = 'admin-console-unsaved';
-const SIZES = [
-  ['laptop', { width: 1366, height: 768 }],
-  ['phone', { width: 390, height: 844 }],
-] as const;
 const OWNER = { email: 'tencho@example.jp', name: '店長 一郎', password: 'tencho no pasuwado 1' };
 
 let app: TestApp;

@@ -3,6 +3,12 @@ import { createTenpoClient, type TenpoClient } from 'tenpo/client';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from './app.ts';
 import { launchBrowser, recordPage, type PageRecord } from './browser.ts';
 
+/** The two sizes every console screen is used at: a laptop's and a phone's. */
+export const SIZES = [
+  ['laptop', { width: 1366, height: 768 }],
+  ['phone', { width: 390, height: 844 }],
+] as const;
+
 export interface ConsoleTest {
   app: TestApp;
   /** The typed client with the admin token, to arrange records and check what the screens did. */
