@@ -17,15 +17,21 @@ export type NewReservationRow = Omit<
 /** Inserts the reservations (their names folded for the lists' search); the number the database gave each, by id. */
 export async function insertReservations(db: Kysely<Tables>, rows: NewReservationRow[]): Promise<Map<string, number>> {
   if (rows.length === 0) return new Map();
-  await db
+  const inserted = await db
     .insertInto('reservations')
     .values(rows.map((row) => ({ ...row, name_fold: foldForMatching(row.name), updated_at: row.created_at })))
+    .returning(['id', 'number'])
     .execute();
-  // Read back rather than returned: on SQLite a trigger numbers the row after the insert, which RETURNING does not see.
-  return numbersOf(
-    db,
-    rows.map((row) => row.id),
-  );
+  // PostgreSQL numbers a row as it is inserted (the column's default), so the insert returns it; on
+  // SQLite a trigger numbers it after the insert, which RETURNING does not see, so it is read back.
+  const numbers = new Map<string, number>();
+  const unnumbered: string[] = [];
+  for (const { id, number } of inserted as { id: string; number: number | null }[]) {
+    if (number === null) unnumbered.push(id);
+    else numbers.set(id, Number(number));
+  }
+  for (const [id, number] of await numbersOf(db, unnumbered)) numbers.set(id, number);
+  return numbers;
 }
 
 /** The numbers of these reservations, by id (ids not found are absent). */

@@ -21,7 +21,7 @@ export interface Delivery {
 /**
  * Delivers one queued message through the channel configured now: the email provider, or the chat
  * webhook of that name (read at send time, so its URL is never stored). An email is rendered here,
- * with the template version it was queued with (read from `database` once per version), then its
+ * with the template version it was queued with (read from `database` once per version), while its
  * standing is asked: an email erased or made untrue since it was queued is not sent, nor written
  * to the log (`withdrawn`, `superseded`); one with no provider configured is written to the log and
  * skipped. A chat message whose webhook is unset is skipped without a word (an unset webhook is the
@@ -56,8 +56,10 @@ export async function createDelivery(
 
   const deliver: Deliver = async ({ message, idempotencyKey }: QueuedMessage, standing) => {
     if (message.channel === 'email') {
-      const content = await render(message.email);
-      const now = await standing();
+      // Rendered while its standing is asked, not before: rendering reads the shop's details from
+      // the store, and a standing asked one read later than the chat notice's of the same record
+      // would be asked, and the two settled, in statements of their own.
+      const [content, now] = await Promise.all([render(message.email), standing()]);
       return now === 'deliver' ? sendEmail(content, message.to, idempotencyKey) : now;
     }
     const url = config.webhooks[message.webhook];

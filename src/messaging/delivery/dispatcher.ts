@@ -15,9 +15,9 @@ export type DeliveryOutcome = Settlement | 'withdrawn';
 /** Every way an attempt can end: delivered, skipped, superseded, withdrawn, failed and to be retried, or failed for the last time. */
 export type AttemptOutcome = DeliveryOutcome | 'retry' | 'dead';
 /**
- * Delivers one message. `standing` is asked last, after everything but the send itself (rendering
- * reads the store), on every attempt: unless it answers `deliver`, the message must not be sent, and
- * its answer is the outcome.
+ * Delivers one message. `standing` is asked right before the send, with nothing but the send after
+ * its answer (an email's rendering, which reads the store, runs alongside it), on every attempt:
+ * unless it answers `deliver`, the message must not be sent, and its answer is the outcome.
  */
 export type Deliver = (message: QueuedMessage, standing: () => Promise<Standing>) => Promise<DeliveryOutcome>;
 
@@ -70,6 +70,14 @@ export class Dispatcher {
   #running = false;
   #claiming: Promise<void> | undefined;
   #claimAgain = false;
+  /**
+   * Whether more may be due: the last claim took as many messages as it had slots for, or a failed
+   * delivery went back to the queue since. Only then does a finished delivery claim again; otherwise
+   * the last claim emptied the queue of due messages, and what comes due later wakes the dispatcher
+   * itself (a commit that queues one; the poll, for retries and other instances' work), so a claim
+   * at each finish would find nothing.
+   */
+  #mayBeMore = false;
   #timer: NodeJS.Timeout | undefined;
   /** Messages settled without a failure, waiting to be written, in one statement per claim. */
   #settled: { id: string; lease: string; status: Settlement }[] = [];
@@ -142,7 +150,8 @@ export class Dispatcher {
           limit: free,
         });
         for (const message of claimed) this.#track(this.#attempt(message));
-        if (claimed.length === free) this.#claimAgain = true; // there may be more
+        this.#mayBeMore = claimed.length === free;
+        if (this.#mayBeMore) this.#claimAgain = true;
       } while (this.#claimAgain && this.#running);
     } catch (error) {
       this.#log.error({ err: error }, 'outbox: claiming messages failed');
@@ -154,7 +163,7 @@ export class Dispatcher {
     void delivery.finally(() => {
       this.#inFlight.delete(delivery);
       // Claim again once half the slots are free, rather than one statement per finished message.
-      if (this.#inFlight.size <= this.#timings.concurrency / 2) this.wake();
+      if (this.#mayBeMore && this.#inFlight.size <= this.#timings.concurrency / 2) this.wake();
     });
   }
 
@@ -229,6 +238,8 @@ export class Dispatcher {
     else this.#log.warn({ ...line, retryAt }, 'outbox: delivery failed; will retry');
     try {
       await markFailed(this.#database.db, message, { error: reason, at: new Date(now).toISOString(), retryAt });
+      // Back in the queue, maybe due at once (a Retry-After of 0): claimed again as this delivery finishes.
+      if (retryAt !== null) this.#mayBeMore = true;
     } catch (storeError) {
       this.#log.error({ err: storeError, messageId: message.id }, 'outbox: recording a failed delivery failed');
     }

@@ -25,17 +25,24 @@ export async function capFormEmails(trx: Kysely<Tables>, entries: OutboxEntry[],
   const emails = entries.filter((entry) => entry.message.channel === 'email');
   if (perDay === 0 || emails.length === 0) return entries;
   const addresses = [...new Set(emails.map((entry) => address(entry)))];
+  // Counted by the address as stored and summed here under its canonical form: the canonical
+  // expression, long, is written once (where the index is matched), not thrice, which on
+  // PostgreSQL halves the statement's parsing and planning, the most of its cost.
   const rows = await trx
     .selectFrom('outbox')
-    .select([canonicalAddressSql('destination').as('address'), (eb) => eb.fn.countAll<number>().as('sent')])
+    .select(['destination', (eb) => eb.fn.countAll<number>().as('sent')])
     .where('channel', '=', EMAIL)
     .where(canonicalAddressSql('destination'), 'in', addresses)
     .where('created_at', '>=', new Date(now.getTime() - DAY_MS).toISOString())
     .where('idempotency_key', 'like', FORM_EMAIL_KEY)
     .where((eb) => eb.or([eb('status', '!=', 'skipped'), eb('last_error', 'is', null), eb('last_error', '!=', CAP_REASON)]))
-    .groupBy(canonicalAddressSql('destination'))
+    .groupBy('destination')
     .execute();
-  const sent = new Map(rows.map((row) => [row.address, Number(row.sent)]));
+  const sent = new Map<string, number>();
+  for (const row of rows) {
+    const key = canonicalAddress(row.destination);
+    sent.set(key, (sent.get(key) ?? 0) + Number(row.sent));
+  }
   return entries.map((entry) => {
     if (entry.message.channel !== 'email') return entry;
     const to = address(entry);
