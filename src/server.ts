@@ -10,7 +10,6 @@ import { createNodeServer, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } fr
 import { adminThrottle } from './http/admin-throttle.ts';
 import { clientAddressOf, trustedPeer } from './http/client-address.ts';
 import { ClientBudgets, createRateLimit, type Budgets } from './http/rate-limit.ts';
-import { sharedBudgets } from './http/shared-budgets.ts';
 import { createKeywordLogStore } from './keyword-log/store.ts';
 import { createKeywordLogWriter } from './keyword-log/writer.ts';
 import type { Logger } from './log.ts';
@@ -186,9 +185,15 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
   };
 }
 
-/** On PostgreSQL every instance shares the counts; SQLite serves one instance, which keeps them in memory. */
+/**
+ * On PostgreSQL every instance shares the counts; SQLite serves one instance, which keeps them in
+ * memory. The shared counts' code (rate-limiter-flexible) is loaded only where it is used.
+ */
 async function clientBudgets(database: Database, perWindow: number, name: string, windowSeconds = 60): Promise<Budgets> {
-  if (database.dialect === 'postgres' && perWindow > 0) return sharedBudgets(database, perWindow, name, windowSeconds);
+  if (database.dialect === 'postgres' && perWindow > 0) {
+    const { sharedBudgets } = await import('./http/shared-budgets.ts');
+    return sharedBudgets(database, perWindow, name, windowSeconds);
+  }
   return new ClientBudgets(perWindow, Date.now, windowSeconds * 1000);
 }
 
