@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { prometheusContentType } from 'prom-client';
 import { ADMIN_TOKEN, DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
 import { startHttpReceiver, type HttpReceiver } from './helpers/http-receiver.ts';
 import { startPostgres } from './helpers/postgres.ts';
@@ -13,6 +14,8 @@ async function scrape(app: TestApp, token = ADMIN_TOKEN): Promise<string> {
   const response = await app.request('/metrics', { headers: { authorization: `Bearer ${token}` } });
   assert.equal(response.status, 200);
   assert.equal(response.headers.get('content-type'), 'text/plain; version=0.0.4; charset=utf-8');
+  // The service names it without loading prom-client, which is loaded at the first scrape: still the registry's own.
+  assert.equal(response.headers.get('content-type'), prometheusContentType);
   return response.text();
 }
 

@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Counter, Gauge, type Histogram, Registry } from 'prom-client';
+import type { Histogram } from 'prom-client';
 import type { RequestObserver } from '../http/request-context.ts';
 import { RequestHistogram } from './request-histogram.ts';
 
@@ -23,21 +23,42 @@ export interface Metrics extends RequestObserver {
 // From a cached catalog answer (well under a millisecond) to a slow database write.
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
+/** What prom-client's registry answers as its text exposition's Content-Type (a test holds the two equal). */
+export const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
+
 /**
  * The service's Prometheus metrics, one registry per running server. Only the request histogram is
  * touched while serving (one observation per request); everything else is read when scraped: the
  * outbox from the store, the delivery and keyword-log figures from the counts their owners keep.
+ * prom-client itself, its registry and the process's default metrics are loaded at the first scrape,
+ * not at start, which a first request after a deploy does not wait for: the default metrics that
+ * count events (the collector's pauses, the event loop's lag) count from that first scrape.
  */
 export function createMetrics(sources: MetricsSources): Metrics {
-  const now = sources.now ?? Date.now;
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
-
   const requests = new RequestHistogram({
     name: 'tenpo_http_request_duration_seconds',
     help: 'Requests answered, by route template, method and status, with the seconds taken to answer.',
     buckets: LATENCY_BUCKETS,
   });
+  let exposition: Promise<() => Promise<string>> | undefined;
+  return {
+    contentType: PROMETHEUS_CONTENT_TYPE,
+    observeRequest: (route, method, status, seconds) => {
+      requests.observe(route ?? 'unmatched', method, status, seconds);
+    },
+    render: async () => {
+      exposition ??= registryOf(requests, sources);
+      return (await exposition)();
+    },
+  };
+}
+
+/** prom-client's registry of every metric, the request histogram among them, and what a scrape reads. */
+async function registryOf(requests: RequestHistogram, sources: MetricsSources): Promise<() => Promise<string>> {
+  const { collectDefaultMetrics, Counter, Gauge, Registry } = await import('prom-client');
+  const now = sources.now ?? Date.now;
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
   // The registry reads a metric through get(), which RequestHistogram provides in prom-client's own shape.
   registry.registerMetric(requests as unknown as Histogram);
   const outboxMessages = new Gauge({
@@ -85,19 +106,13 @@ export function createMetrics(sources: MetricsSources): Metrics {
     }
   };
 
-  return {
-    contentType: registry.contentType,
-    observeRequest: (route, method, status, seconds) => {
-      requests.observe(route ?? 'unmatched', method, status, seconds);
-    },
-    render: async () => {
-      await readOutbox();
-      // Totals kept by their owners since the start: set as they are (a counter reset is a restart).
-      deliveries.reset();
-      for (const { channel, outcome, count } of sources.deliveryAttempts()) deliveries.inc({ channel, outcome }, count);
-      keywordLog.reset();
-      for (const [state, count] of Object.entries(sources.keywordLogCounts())) keywordLog.inc({ state }, count);
-      return registry.metrics();
-    },
+  return async () => {
+    await readOutbox();
+    // Totals kept by their owners since the start: set as they are (a counter reset is a restart).
+    deliveries.reset();
+    for (const { channel, outcome, count } of sources.deliveryAttempts()) deliveries.inc({ channel, outcome }, count);
+    keywordLog.reset();
+    for (const [state, count] of Object.entries(sources.keywordLogCounts())) keywordLog.inc({ state }, count);
+    return registry.metrics();
   };
 }
