@@ -40,6 +40,28 @@ const sourcePaths: Plugin = {
 };
 
 /**
+ * zod's namespace object (`z`) carries every language's error messages (`z.locales`), some 50 files
+ * and half of zod's code, which a start would compile and keep though the service speaks only the
+ * English ones zod sets up by itself (from its own `locales/en.js`): in the bundle `z.locales` holds
+ * English alone.
+ */
+const englishOnly: Plugin = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, ({ importer, resolveDir }) =>
+      /[\\/]node_modules[\\/]zod[\\/]/.test(importer)
+        ? { path: join(resolveDir, '..', 'locales', 'index.js'), namespace: 'zod-english-only' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, ({ path }) => ({
+      contents: "export { default as en } from './en.js';",
+      resolveDir: dirname(path),
+      loader: 'js',
+    }));
+  },
+};
+
+/**
  * Written at the top of every file of the bundle: the project-relative paths above, and `require` for
  * the dependencies written as CommonJS modules, which esbuild keeps calling it for Node's own modules.
  */
@@ -96,7 +118,7 @@ export async function bundleService(outdir = SERVICE_BUILD_DIR): Promise<Service
       minifyWhitespace: true,
       charset: 'ascii',
       banner: { js: PRELUDE },
-      plugins: [sourcePaths],
+      plugins: [sourcePaths, englishOnly],
       metafile: true,
       legalComments: 'none',
       logLevel: 'silent',
