@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { connect } from 'node:net';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { describe, test } from 'node:test';
 import { freePort } from './helpers/ports.ts';
 import { launchServiceProcess, startServiceProcess } from './helpers/service-process.ts';
@@ -182,4 +182,32 @@ test('npm start runs the service from its bundle, and `node src/main.ts` runs th
     const listening = service.logs().find((line) => line.msg === 'tenpo is listening');
     assert.equal(listening?.code, 'build/service', `${entry}: ${service.stdout}`);
   }
+});
+
+test('a start from the bundle keeps the code V8 compiled for it, which the next starts run with; code V8 refuses is replaced', async () => {
+  const cache = mkdtempSync(join(tmpdir(), 'tenpo-compile-cache-'));
+  const start = async () => {
+    const service = await startServiceProcess({
+      env: { DATABASE_URL: `sqlite:${join(dir, 'kept-code.db')}`, NODE_COMPILE_CACHE: cache },
+      entry: 'build/service/main.js',
+    });
+    await service.stop();
+  };
+  const kept = () =>
+    readdirSync(cache, { recursive: true, encoding: 'utf8' })
+      .filter((name) => basename(name).startsWith('tenpo-service-'))
+      .map((name) => join(cache, name));
+
+  await start();
+  assert.equal(kept().length, 1);
+  const [file] = kept() as [string];
+  const written = statSync(file).mtimeMs;
+  await start();
+  // Found and accepted: not written again.
+  assert.equal(statSync(file).mtimeMs, written);
+
+  writeFileSync(file, 'not code');
+  await start();
+  assert.deepEqual(kept(), [file]);
+  assert.ok(statSync(file).size > 100_000, 'the refused code is replaced by the code of this start');
 });

@@ -41,7 +41,7 @@ export interface DocsPage {
 
 /** The page and its assets; read once, on the first request for them. */
 export function loadDocsPage(): DocsPage {
-  const swaggerDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  const swaggerDir = dirname(createRequire(import.meta.filename).resolve('swagger-ui-dist/package.json'));
   const fromPackage = (name: string) => staticFile(name, readFileSync(join(swaggerDir, name)), { hashed: true });
   const style = fromPackage('swagger-ui.css');
   const bundle = fromPackage('swagger-ui-bundle.js');

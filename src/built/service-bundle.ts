@@ -1,24 +1,26 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { build, type Plugin } from 'esbuild';
+import { build, type BuildOptions, type Plugin } from 'esbuild';
 import { PROJECT_ROOT, stampSources } from './sources.ts';
 import { SERVICE_BUILD_DIR, type ServiceManifest } from './service-manifest.ts';
 
 // The service's code, src/run.ts and everything it imports (our modules and our dependencies'), bundled
-// by esbuild into a few ES modules in build/service/ at `npm run build`, with the process entry
+// by esbuild into one file at `npm run build`, build/service/run.cjs, with the process entry
 // src/main.ts as main.js (what `npm start` runs: plain JavaScript, so Node loads no TypeScript
-// stripper, a fifth of a start's time): a start then loads one file
-// instead of resolving, reading and linking some 800 modules, which was most of its time (kysely alone
-// is 257 files). What a start does not need at once stays in files of their own, loaded when first
-// used (PostgreSQL's driver, SMTP, the content parsers). Its whitespace and comments are left out
-// (names are kept, so a stack trace still names each function): a smaller file to read, and an
-// ASCII one, which V8 keeps in half the memory of a text with one character beyond Latin-1 in it.
+// stripper, a fifth of a start's time): a start then loads one file instead of resolving, reading
+// and linking some 800 modules, which was most of its time (kysely alone is 257 files). It is a
+// CommonJS script, not an ES module, so that main.js can load it with V8's code cache made after
+// the start (load-bundle.ts): Node's own cache of an ES module holds only the code compiled when
+// the module was, not the functions compiled as the start called them, which every start compiled
+// again. What a start does not need stays unevaluated until first used (PostgreSQL's driver, SMTP,
+// the content parsers, prom-client): esbuild wraps each such module in a function called on first use.
+// Its whitespace and comments are left out (names are kept, so a stack trace still names each
+// function): a smaller file to read, and an ASCII one, which V8 keeps in half the memory of a text
+// with one character beyond Latin-1 in it.
 
 /** This file's options decide what a build holds, so it is one of the build's sources. */
 const THIS_FILE = relative(PROJECT_ROOT, import.meta.filename);
-
-/** The process entry, which picks the bundle or the sources, and the service it runs. */
-const ENTRIES = { main: 'src/main.ts', run: 'src/run.ts' };
 
 /**
  * Our modules find files beside their source (the search code they fingerprint, the project root):
@@ -61,16 +63,25 @@ const englishOnly: Plugin = {
   },
 };
 
+/** Where the bundle's files are, relative to the project: our modules' paths are written relative to it. */
+const TO_PROJECT = JSON.stringify(relative(SERVICE_BUILD_DIR, PROJECT_ROOT));
+
 /**
- * Written at the top of every file of the bundle: the project-relative paths above, and `require` for
- * the dependencies written as CommonJS modules, which esbuild keeps calling it for Node's own modules.
+ * Written at the top of main.js: the project-relative paths above, and `require` for what esbuild
+ * keeps calling it for (Node's own modules, from dependencies written as CommonJS modules).
  */
-const PRELUDE = [
+const MAIN_PRELUDE = [
   "import { join as __tenpoJoin } from 'node:path';",
   "import { createRequire as __tenpoRequire } from 'node:module';",
   'const require = __tenpoRequire(import.meta.url);',
-  `const __tenpoPath = (path) => __tenpoJoin(import.meta.dirname, ${JSON.stringify(relative(SERVICE_BUILD_DIR, PROJECT_ROOT))}, path);`,
+  `const __tenpoPath = (path) => __tenpoJoin(import.meta.dirname, ${TO_PROJECT}, path);`,
 ].join(' ');
+
+/**
+ * Written at the top of run.cjs: strict, as the ES modules it is made of were (the CommonJS ones
+ * among them say so themselves), and the project-relative paths.
+ */
+const RUN_PRELUDE = `'use strict'; const __tenpoPath = (path) => require('node:path').join(__dirname, ${TO_PROJECT}, path);`;
 
 /**
  * esbuild escapes what lies beyond ASCII in strings, not in regular expressions: escaped there too
@@ -103,30 +114,38 @@ const INSTALLED = 'node_modules/.package-lock.json';
 export async function bundleService(outdir = SERVICE_BUILD_DIR): Promise<ServiceManifest> {
   const staging = `${outdir}.${process.pid}.tmp`;
   rmSync(staging, { recursive: true, force: true });
+  const common: BuildOptions & { metafile: true } = {
+    absWorkingDir: PROJECT_ROOT,
+    outdir: staging,
+    bundle: true,
+    platform: 'node',
+    target: 'node24',
+    // pg's optional native binding, never installed; esbuild builds the console's pages in development only.
+    external: ['pg-native', 'esbuild'],
+    minifyWhitespace: true,
+    charset: 'ascii',
+    plugins: [sourcePaths, englishOnly],
+    metafile: true,
+    legalComments: 'none',
+    logLevel: 'silent',
+  };
   try {
-    const { metafile } = await build({
-      absWorkingDir: PROJECT_ROOT,
-      entryPoints: ENTRIES,
-      outdir: staging,
-      bundle: true,
-      splitting: true,
-      format: 'esm',
-      platform: 'node',
-      target: 'node24',
-      // pg's optional native binding, never installed; esbuild builds the console's pages in development only.
-      external: ['pg-native', 'esbuild'],
-      minifyWhitespace: true,
-      charset: 'ascii',
-      banner: { js: PRELUDE },
-      plugins: [sourcePaths, englishOnly],
-      metafile: true,
-      legalComments: 'none',
-      logLevel: 'silent',
-    });
-    for (const file of Object.keys(metafile.outputs)) asciiOnly(join(PROJECT_ROOT, file));
+    const builds = await Promise.all([
+      build({ ...common, entryPoints: { main: 'src/main.ts' }, format: 'esm', banner: { js: MAIN_PRELUDE } }),
+      build({ ...common, entryPoints: { run: 'src/run.ts' }, format: 'cjs', outExtension: { '.js': '.cjs' }, banner: { js: RUN_PRELUDE } }),
+    ]);
+    const inputs = new Set([THIS_FILE]);
+    for (const { metafile } of builds) {
+      for (const file of Object.keys(metafile.outputs)) asciiOnly(join(PROJECT_ROOT, file));
+      for (const input of Object.keys(metafile.inputs)) inputs.add(input);
+    }
+    const entry = 'run.cjs';
     const manifest: ServiceManifest = {
-      entry: 'run.js',
-      sources: stampSources(ownSources([...Object.keys(metafile.inputs), THIS_FILE])),
+      entry,
+      entryHash: createHash('sha256')
+        .update(readFileSync(join(staging, entry)))
+        .digest('base64url'),
+      sources: stampSources(ownSources([...inputs])),
     };
     writeFileSync(join(staging, 'manifest.json'), `${JSON.stringify(manifest)}\n`);
     // The folder whole: a service starting meanwhile finds the old build or the new one.

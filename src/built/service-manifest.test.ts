@@ -12,11 +12,15 @@ test('a start runs the bundle only when it is that of the sources as they are', 
 
   const write = (manifest: ServiceManifest) => writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest));
   const sources = stampSources(['src/run.ts', 'src/server.ts']);
-  write({ entry: 'run.js', sources });
-  assert.deepEqual(serviceCode(dir), { bundle: join(dir, 'run.js') });
+  write({ entry: 'run.cjs', entryHash: 'its hash', sources });
+  assert.deepEqual(serviceCode(dir), { bundle: join(dir, 'run.cjs'), bundleHash: 'its hash' });
 
-  write({ entry: 'run.js', sources: { ...sources, 'src/run.ts': { ...sources['src/run.ts']!, size: 1, hash: 'an older content' } } });
+  write({
+    entry: 'run.cjs',
+    entryHash: 'its hash',
+    sources: { ...sources, 'src/run.ts': { ...sources['src/run.ts']!, size: 1, hash: 'an older content' } },
+  });
   assert.deepEqual(serviceCode(dir), { why: 'src/run.ts changed since' });
-  write({ entry: 'run.js', sources: { ...sources, 'src/gone.ts': { hash: 'x', size: 1, mtimeMs: 0 } } });
+  write({ entry: 'run.cjs', entryHash: 'its hash', sources: { ...sources, 'src/gone.ts': { hash: 'x', size: 1, mtimeMs: 0 } } });
   assert.deepEqual(serviceCode(dir), { why: 'src/gone.ts is gone' });
 });

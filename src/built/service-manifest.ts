@@ -8,12 +8,14 @@ export const SERVICE_BUILD_DIR = join(PROJECT_ROOT, 'build', 'service');
 export interface ServiceManifest {
   /** The file that holds src/run.ts, in SERVICE_BUILD_DIR. */
   entry: string;
+  /** Its content's hash, which names the code V8 compiled from it (load-bundle.ts). */
+  entryHash: string;
   /** Every source the bundle was made of (project-relative, dependencies included). */
   sources: Record<string, SourceStamp>;
 }
 
 /** The code a start runs: the bundle when it is that of today's sources, else the sources themselves and why. */
-export type ServiceCode = { bundle: string; why?: undefined } | { bundle?: undefined; why: string };
+export type ServiceCode = { bundle: string; bundleHash: string; why?: undefined } | { bundle?: undefined; why: string };
 
 export function serviceCode(dir = SERVICE_BUILD_DIR): ServiceCode {
   let manifest: ServiceManifest;
@@ -23,5 +25,5 @@ export function serviceCode(dir = SERVICE_BUILD_DIR): ServiceCode {
     return { why: 'it was never built' };
   }
   const changed = firstChanged(manifest.sources);
-  return changed ? { why: changed } : { bundle: join(dir, manifest.entry) };
+  return changed ? { why: changed } : { bundle: join(dir, manifest.entry), bundleHash: manifest.entryHash };
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import type { Logger } from '../log.ts';
 import { readContentSources, readSynonymsSource, type ContentSource } from './content-sources.ts';
 import { deserializeHeapIndex, serializeHeapIndex } from './index-heap-file.ts';
@@ -87,8 +87,12 @@ function readIndexFile(path: string): Uint8Array | undefined {
 /** The folders whose code decides what the index holds: the normaliser, tokenizer, parsers, index. */
 const INDEX_CODE = [import.meta.dirname, join(import.meta.dirname, '..', 'text')];
 
-/** MiniSearch, which writes and reads the index: another version may not read this one's. */
-const MINISEARCH_CODE = fileURLToPath(import.meta.resolve('minisearch'));
+/**
+ * MiniSearch, which writes and reads the index: another version may not read this one's. Its entry
+ * as `require` finds it (the bundle is a CommonJS script, which has no `import.meta.resolve`), which
+ * changes with its version as the one `import` finds does.
+ */
+const MINISEARCH_CODE = createRequire(import.meta.filename).resolve('minisearch');
 
 /** Identifies the content and the code an index was built from: any change to either misses. */
 function indexFingerprint({ pages, synonyms }: Sources): string {
