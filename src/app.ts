@@ -10,7 +10,7 @@ import type { Database } from './db/database.ts';
 import type { Readiness } from './health/readiness.ts';
 import { healthRoutes } from './health/routes.ts';
 import type { AppEnv } from './http/app-env.ts';
-import { clientAddressOf } from './http/client-address.ts';
+import { clientAddressOf, clientResolver } from './http/client-address.ts';
 import { shopOrigins } from './http/cors.ts';
 import { errorHandler, notFound } from './http/error-handler.ts';
 import { mountRoutes } from './http/mount.ts';
@@ -131,7 +131,7 @@ export function allRoutes(services: Services): Route[] {
       catalog: services.catalog,
       flushKeywordLog: () => services.keywordLog.flush(),
     }),
-    ...searchRoutes(services.search, services.keywordLog, clientAddressOf(services.config.trustProxy)),
+    ...searchRoutes(services.search, services.keywordLog, clientResolver(services.config.trustProxy)),
     ...keywordLogRoutes(services.keywordLogStore, services.keywordLog),
     ...services.pages.flatMap(browserPageRoutes),
     ...metricsRoutes(services.metrics, services.config.metricsToken),
@@ -141,13 +141,13 @@ export function allRoutes(services: Services): Route[] {
   return routes;
 }
 
-/** Builds the HTTP application. Does no I/O of its own. */
-export function createApp(services: Services): Hono<AppEnv> {
+/** Builds the HTTP application, of the routes given (the server shares them with its direct lane). Does no I/O of its own. */
+export function createApp(services: Services, routes: Route[] = allRoutes(services)): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.use(requestContext(services.log, services.metrics));
   app.onError(errorHandler(services.log));
   app.notFound(notFound);
-  mountRoutes(app, allRoutes(services), {
+  mountRoutes(app, routes, {
     adminToken: services.config.adminToken,
     adminThrottle: services.adminThrottle,
     sessions: services.sessions,

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { createApp, type Services } from './app.ts';
+import { allRoutes, createApp, type Services } from './app.ts';
 import { loadCatalog } from './catalog/catalog.ts';
 import type { Config } from './config.ts';
 import { openDatabase, type Database } from './db/database.ts';
@@ -8,6 +8,8 @@ import { Readiness } from './health/readiness.ts';
 import { startKeyPurge } from './idempotency/purge.ts';
 import { createNodeServer, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './http/node-server.ts';
 import { adminThrottle } from './http/admin-throttle.ts';
+import { shopOrigins } from './http/cors.ts';
+import { directLane, type DirectLane } from './http/direct-lane.ts';
 import { clientAddressOf, trustedPeer } from './http/client-address.ts';
 import { ClientBudgets, createRateLimit, type Budgets } from './http/rate-limit.ts';
 import { createKeywordLogStore } from './keyword-log/store.ts';
@@ -136,11 +138,13 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
     now,
     pages,
   };
-  const app = createApp(services);
+  const routes = allRoutes(services);
+  const app = createApp(services, routes);
+  const lane = directLane(routes, { log, metrics, isShopOrigin: shopOrigins(config.cors) });
 
   let server: Server;
   try {
-    server = await listen(app.fetch, config.port, config.host, {
+    server = await listen(app.fetch, lane, config.port, config.host, {
       ...DEFAULT_CONNECTION_LIMITS,
       perClient: config.maxConnectionsPerClient,
       isProxy: trustedPeer(config.trustProxy),
@@ -199,12 +203,13 @@ async function clientBudgets(database: Database, perWindow: number, name: string
 
 function listen(
   fetch: (request: Request) => Response | Promise<Response>,
+  lane: DirectLane,
   port: number,
   hostname: string,
   limits: ConnectionLimits,
 ): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = createNodeServer(fetch, hostname, limits);
+    const server = createNodeServer(fetch, hostname, limits, lane);
     server.once('listening', () => resolve(server));
     server.once('error', reject);
     // A deep accept queue (the kernel caps it at net.core.somaxconn): a burst of connections, a

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { LruCache, sendCachedJson, serializeJson, type CachedJson } from '../http/cached-json.ts';
+import { sendCachedJson, serializeJson, type CachedJson } from '../http/cached-json.ts';
+import { RecentCache } from '../recent-cache.ts';
 import { JA } from '../http/storefront-texts.ts';
 import { requestTarget } from '../http/request.ts';
 import { defineRoute, type Route } from '../http/route.ts';
@@ -64,8 +65,8 @@ const CACHE_ENTRIES = 2_000;
 export function catalogRoutes(catalog: Catalog): Route[] {
   // Two levels: by the normalised query (so `?tag=a&tag=b` and `?tag=b&tag=a` share one answer),
   // and by the URL exactly as sent, so a repeated URL skips parsing and validation altogether.
-  const byQuery = new LruCache<CachedJson>(CACHE_ENTRIES);
-  const byUrl = new LruCache<CachedJson>(CACHE_ENTRIES);
+  const byQuery = new RecentCache<string, CachedJson>(CACHE_ENTRIES);
+  const byUrl = new RecentCache<string, CachedJson>(CACHE_ENTRIES);
   return [
     defineRoute({
       method: 'GET',

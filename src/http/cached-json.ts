@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import type { Context } from 'hono';
 import type { AppEnv } from './app-env.ts';
-import { reply } from './reply.ts';
+import { replyPlain, type PlainAnswer } from './plain.ts';
 import { requestHeader } from './request.ts';
 
 /** A JSON body serialized once, with its strong validator. */
@@ -16,41 +16,15 @@ export function serializeJson(value: unknown): CachedJson {
   return { bytes, etag: `"${hash('sha256', bytes, 'base64url').slice(0, 32)}"` };
 }
 
-/** A bounded map; the least recently used entry leaves first. */
-export class LruCache<V> {
-  readonly #entries = new Map<string, V>();
-  readonly #maxEntries: number;
-
-  constructor(maxEntries: number) {
-    this.#maxEntries = maxEntries;
-  }
-
-  get(key: string): V | undefined {
-    const hit = this.#entries.get(key);
-    if (hit !== undefined) {
-      this.#entries.delete(key);
-      this.#entries.set(key, hit);
-    }
-    return hit;
-  }
-
-  set(key: string, value: V): void {
-    this.#entries.delete(key);
-    if (this.#entries.size >= this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
-    this.#entries.set(key, value);
-  }
-
-  getOrCompute(key: string, compute: () => V): V {
-    let value = this.get(key);
-    if (value === undefined) this.set(key, (value = compute()));
-    return value;
-  }
-}
-
 /** Answers with the cached bytes, or 304 when the client already holds them (If-None-Match). */
 export function sendCachedJson(c: Context<AppEnv>, entry: CachedJson, headers: Record<string, string> = {}): Response {
-  if (matchesEtag(requestHeader(c, 'if-none-match'), entry.etag)) return reply(c, 304, null, { ETag: entry.etag, ...headers });
-  return reply(c, 200, entry.bytes, { 'Content-Type': 'application/json; charset=utf-8', ETag: entry.etag, ...headers });
+  return replyPlain(c, cachedJsonAnswer(entry, requestHeader(c, 'if-none-match'), headers));
+}
+
+/** The cached bytes, or a 304 when `ifNoneMatch` names them. */
+export function cachedJsonAnswer(entry: CachedJson, ifNoneMatch: string | undefined, headers: Record<string, string> = {}): PlainAnswer {
+  if (matchesEtag(ifNoneMatch, entry.etag)) return { status: 304, body: null, headers: { ETag: entry.etag, ...headers } };
+  return { status: 200, body: entry.bytes, headers: { 'Content-Type': 'application/json; charset=utf-8', ETag: entry.etag, ...headers } };
 }
 
 /** If-None-Match uses the weak comparison (RFC 9110 §13.1.2): W/ prefixes are ignored. */

@@ -44,6 +44,9 @@ export function trustedPeer(trust: ProxyTrust): (address: string) => boolean {
   return (address) => inList(proxies, plain(address));
 }
 
+/** Who the client is, from the connection's peer address and the request's X-Forwarded-For. */
+export type ClientResolver = (socketAddress: string, forwardedFor: string | undefined) => string;
+
 /**
  * - `{hops: n}`: n proxies in front, always (0: none), reached from a private or loopback address.
  *   The client is the n-th entry from the right, or the leftmost when there are fewer.
@@ -54,7 +57,7 @@ export function trustedPeer(trust: ProxyTrust): (address: string) => boolean {
  * count: anything else in it is ignored, so a forged header can neither pose as another client nor
  * make a client address of arbitrary text.
  */
-export function clientResolver(trust: ProxyTrust): (socketAddress: string, forwardedFor: string | undefined) => string {
+export function clientResolver(trust: ProxyTrust): ClientResolver {
   const isProxy = trustedPeer(trust);
   if ('hops' in trust) {
     return (socket, forwardedFor) => {

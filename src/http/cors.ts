@@ -60,6 +60,22 @@ function sameOrigin(origin: string, host: string | undefined): boolean {
 }
 
 /**
+ * The CORS headers of an answer (not a preflight's): `*` for `'any'`; for `'allow-list'` the
+ * origin itself when it is one of the shop's, with `Vary: Origin`; none for `'none'`.
+ */
+export function corsHeaders(
+  policy: CorsPolicy,
+  origin: string | undefined,
+  isShopOrigin: (origin: string) => boolean,
+): Record<string, string> {
+  if (policy === 'none') return {};
+  const exposed = { 'Access-Control-Expose-Headers': 'X-Request-Id, Retry-After' };
+  if (policy === 'any') return { 'Access-Control-Allow-Origin': '*', ...exposed };
+  if (origin && isShopOrigin(origin)) return { Vary: 'Origin', 'Access-Control-Allow-Origin': origin, ...exposed };
+  return { Vary: 'Origin', ...exposed };
+}
+
+/**
  * CORS for one path: sets the headers for the response and answers a preflight (OPTIONS) itself
  * with 204, the methods the path serves and the request headers it reads (a browser storefront can
  * then send `Idempotency-Key` where it is taken). A disallowed origin simply gets no
@@ -76,14 +92,8 @@ export function corsFor(
   const allowMethods = allowed.methods.join(', ');
   const allowHeaders = allowed.requestHeaders.join(', ');
   return (c) => {
-    if (policy === 'any') {
-      setHeader(c, 'Access-Control-Allow-Origin', '*');
-    } else if (policy === 'allow-list') {
-      setHeader(c, 'Vary', 'Origin');
-      const origin = requestHeader(c, 'origin');
-      if (origin && isShopOrigin(origin)) setHeader(c, 'Access-Control-Allow-Origin', origin);
-    }
-    if (policy !== 'none') setHeader(c, 'Access-Control-Expose-Headers', 'X-Request-Id, Retry-After');
+    const headers = corsHeaders(policy, requestHeader(c, 'origin'), isShopOrigin);
+    for (const name in headers) setHeader(c, name, headers[name]!);
     if (c.req.method !== 'OPTIONS') return undefined;
     if (policy === 'none') return reply(c, 204, null);
     return reply(c, 204, null, {

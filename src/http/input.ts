@@ -13,7 +13,7 @@ import type { Route } from './route.ts';
  * accepts forms reads a form's body as its fields, like a query (see pageFields).
  */
 export async function readInput(c: Context<AppEnv>, route: Route): Promise<{ query: unknown; body: unknown }> {
-  const query = route.query ? parse(route, route.query, queryObject(c.req.url)) : undefined;
+  const query = route.query ? parse(route, route.query, queryOf(c.req.url)) : undefined;
   const body = route.body
     ? parse(route, route.body, route.acceptsForm ? await pageFields(c) : await jsonObject(c, route.notAnObject))
     : undefined;
@@ -78,7 +78,7 @@ function pathOf(visit: Visit): PropertyKey[] {
   return path;
 }
 
-function queryObject(url: string): Record<string, string | string[]> {
+function queryOf(url: string): Record<string, string | string[]> {
   const query: Record<string, string | string[]> = Object.create(null);
   const start = url.indexOf('?');
   if (start === -1) return query;
@@ -96,7 +96,7 @@ function queryObject(url: string): Record<string, string | string[]> {
  */
 async function pageFields(c: Context<AppEnv>): Promise<Record<string, unknown>> {
   const text = await readBody(c, MAX_BODY_BYTES);
-  if (isForm(c)) return queryObject(`?${text}`);
+  if (isForm(c)) return queryOf(`?${text}`);
   try {
     const value: unknown = JSON.parse(text);
     return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};

@@ -21,6 +21,8 @@ interface MountOptions {
   clientAddress: (c: Context) => string;
 }
 
+const NO_INPUT = { query: undefined, body: undefined };
+
 /**
  * A bug, when a route answers an error code it does not declare (and so does not document): the
  * contract says what each route answers, and a client reading the document cannot expect it.
@@ -71,7 +73,8 @@ export function mountRoutes(app: Hono<AppEnv>, routes: Route[], options: MountOp
       await route.rateLimit?.check(c);
       if (route.idempotent) readIdempotencyKey(c, options.clientAddress);
       try {
-        return await (route.answerKnown?.(c) ?? route.handle(c, await readInput(c, route)));
+        // A route with `answer` reads its own query (route.ts).
+        return await (route.answerKnown?.(c) ?? route.handle(c, route.answer ? NO_INPUT : await readInput(c, route)));
       } catch (error) {
         throw undeclared(route, error) ?? error;
       }

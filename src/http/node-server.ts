@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { getRequestListener } from '@hono/node-server';
 import { errorBody } from './app-error.ts';
+import type { DirectLane } from './direct-lane.ts';
 import { statusOf, type AnswerCode } from './error-codes.ts';
 
 /** What Node's parser found wrong, as the code and message of the envelope; anything else is a 400. */
@@ -26,11 +27,13 @@ const BAD_REQUEST_HEADERS = { 'Content-Type': 'application/json; charset=utf-8',
  * - An `Expect` other than `100-continue`, which Node would answer with a bare 417: the app answers
  *   as if it were absent, as RFC 9110 §10.1.1 allows a server that does not know the expectation.
  * - Two `Host` headers: 400 with the envelope (RFC 9112 §3.2), before the app sees the request.
+ * Then the direct lane (direct-lane.ts), when given, answers the GETs it serves; the app the rest.
  */
 export function createNodeServer(
   fetch: (request: Request) => Response | Promise<Response>,
   hostname: string,
   limits: ConnectionLimits = DEFAULT_CONNECTION_LIMITS,
+  lane?: DirectLane,
 ): Server {
   const unreadable = () => new Response(BAD_REQUEST, { status: 400, headers: BAD_REQUEST_HEADERS });
   const listener = getRequestListener(fetch, { hostname, errorHandler: unreadable });
@@ -46,6 +49,7 @@ export function createNodeServer(
       return void response
         .writeHead(400, { ...BAD_REQUEST_HEADERS, 'Content-Length': BAD_REQUEST.length, Connection: 'close' })
         .end(BAD_REQUEST);
+    if (lane?.(request, response)) return;
     return listener(request, response);
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {

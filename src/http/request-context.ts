@@ -13,32 +13,59 @@ export interface RequestObserver {
   observeRequest(route: string | undefined, method: string, status: number, seconds: number): void;
 }
 
-/**
- * The first middleware: gives the request an id (the caller's own when it is short and plain, as a
- * proxy would send), returns it as X-Request-Id, and logs one line when the request is answered:
- * at debug when it succeeded, info for a client error, warn for a server error. A line per success
- * is what the load balancer already logs, and here it would cost a quarter of the catalog's
- * throughput (bench/catalog.ts); LOG_LEVEL=debug shows them. Only the path is logged: query strings
- * can carry tokens (unsubscribe links).
- */
-export function requestContext(log: Logger, metrics: RequestObserver): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    const started = performance.now();
-    const given = requestHeader(c, 'x-request-id');
-    const reqId = given && ACCEPTABLE_ID.test(given) ? given : randomUUID();
-    c.set('requestId', reqId);
-    c.set('baseLog', log);
-    setHeader(c, 'X-Request-Id', reqId);
-    // On every answer: a browser never guesses a type other than the one sent.
-    setHeader(c, 'X-Content-Type-Options', 'nosniff');
-    await next();
-    const status = c.res.status;
+/** The request's id: the caller's own when it is short and plain (as a proxy would send), else a new one. */
+export function requestIdOf(given: string | undefined): string {
+  return given && ACCEPTABLE_ID.test(given) ? given : randomUUID();
+}
+
+/** An answered request, as counted and logged (see requestContext). */
+export interface AnsweredRequest {
+  reqId: string;
+  /** The mounted path template (undefined: no route matched). */
+  route: string | undefined;
+  method: string;
+  /** The path only: query strings can carry tokens (unsubscribe links). */
+  path: string;
+  status: number;
+  /** performance.now() when the request arrived. */
+  started: number;
+}
+
+/** Counts an answered request in the metrics and writes its access line (see requestContext). */
+export function requestAnswered(log: Logger, metrics: RequestObserver): (answered: AnsweredRequest) => void {
+  return ({ reqId, route, method, path, status, started }) => {
     const elapsed = performance.now() - started;
-    metrics.observeRequest(c.get('route'), c.req.method, status, elapsed / 1000);
+    metrics.observeRequest(route, method, status, elapsed / 1000);
     const level = status >= 500 ? 'warn' : status >= 400 ? 'info' : 'debug';
     if (!log.isLevelEnabled(level)) return;
     const ms = Math.round(elapsed * 10) / 10;
-    log[level]({ reqId, method: c.req.method, path: c.req.path, status, ms }, 'request');
+    log[level]({ reqId, method, path, status, ms }, 'request');
+  };
+}
+
+/** The headers every answer carries, whoever produces it: the request's id, and no type guessing by browsers. */
+export function everyAnswerHeaders(reqId: string): Record<string, string> {
+  return { 'X-Request-Id': reqId, 'X-Content-Type-Options': 'nosniff' };
+}
+
+/**
+ * The first middleware: gives the request an id (requestIdOf), returns it as X-Request-Id, and logs
+ * one line when the request is answered: at debug when it succeeded, info for a client error, warn
+ * for a server error. A line per success is what the load balancer already logs, and here it would
+ * cost a quarter of the catalog's throughput (bench/catalog.ts); LOG_LEVEL=debug shows them. Only
+ * the path is logged: query strings can carry tokens (unsubscribe links). The direct lane
+ * (direct-lane.ts) does the same for the requests it answers.
+ */
+export function requestContext(log: Logger, metrics: RequestObserver): MiddlewareHandler<AppEnv> {
+  const answered = requestAnswered(log, metrics);
+  return async (c, next) => {
+    const started = performance.now();
+    const reqId = requestIdOf(requestHeader(c, 'x-request-id'));
+    c.set('requestId', reqId);
+    c.set('baseLog', log);
+    for (const [name, value] of Object.entries(everyAnswerHeaders(reqId))) setHeader(c, name, value);
+    await next();
+    answered({ reqId, route: c.get('route'), method: c.req.method, path: c.req.path, status: c.res.status, started });
   };
 }
 

@@ -18,7 +18,11 @@ export function nodeRequest(c: Context): IncomingMessage | undefined {
 /** A request header, read from Node's own parsed headers when the request came through Node. */
 export function requestHeader(c: Context, name: string): string | undefined {
   const incoming = nodeRequest(c);
-  if (!incoming) return c.req.header(name);
+  return incoming ? nodeHeader(incoming, name) : c.req.header(name);
+}
+
+/** A header of Node's request, by its lowercase name; the lines of a repeated one joined by ", ". */
+export function nodeHeader(incoming: IncomingMessage, name: string): string | undefined {
   const value = incoming.headers[name];
   return Array.isArray(value) ? value.join(', ') : value;
 }

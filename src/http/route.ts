@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import type { z } from 'zod';
 import type { AppEnv } from './app-env.ts';
 import type { AllowedOrigins } from './cors.ts';
+import { plainRequestOf, replyPlain, type PlainAnswer, type PlainRequest } from './plain.ts';
 import { AppError } from './app-error.ts';
 import { ALL_ERROR_CODES, ERROR_CODES, type AnswerCode } from './error-codes.ts';
 import type { RateLimit } from './rate-limit.ts';
@@ -54,6 +55,14 @@ interface RouteCommon {
    * keyed by the raw URL, say); undefined lets the request go the normal way.
    */
   answerKnown?(c: Context<AppEnv>): Response | undefined;
+  /**
+   * Instead of `handle`, for a GET answered from its target and headers alone (the site search):
+   * Node's server hands such a GET to it directly, before the app (direct-lane.ts), with the same
+   * request id, CORS headers, metrics and access line as the app gives; a HEAD, and a request made
+   * without Node's server, go through the app to the same function. It parses its own query (with
+   * the route's `query` schema, which documents it).
+   */
+  answer?(request: PlainRequest): PlainAnswer;
 }
 
 /**
@@ -115,7 +124,8 @@ export interface RouteDefinition<Q extends z.ZodType | undefined, B extends z.Zo
   serverError?: string;
   /** The error codes the handler itself answers with (a record not found, a refused move, …). */
   errors?: readonly AnswerCode[];
-  handle(c: Context<AppEnv>, input: { query: Output<Q>; body: Output<B> }): Response | Promise<Response>;
+  /** The handler, unless the route has `answer` (one or the other). */
+  handle?(c: Context<AppEnv>, input: { query: Output<Q>; body: Output<B> }): Response | Promise<Response>;
 }
 
 type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -133,6 +143,8 @@ export function defineRoute<Q extends z.ZodType | undefined = undefined, B exten
   definition: RouteDefinition<Q, B>,
 ): Route {
   if (definition.ownerOnly && !definition.admin) throw new Error(`${definition.path} is owner-only but not an admin route`);
+  const { handle, answer } = definition;
+  if (!handle === !answer) throw new Error(`${definition.path} needs either handle or answer`);
   const invalid = definition.invalid ?? INVALID;
   const notAnObject = definition.notAnObject ?? { code: 'invalid_json_body', message: 'Invalid JSON body' };
   const codes = new Set<AnswerCode>([...UNIVERSAL_CODES, ...(definition.errors ?? [])]);
@@ -160,8 +172,10 @@ export function defineRoute<Q extends z.ZodType | undefined = undefined, B exten
     notAnObject: new AppError(notAnObject.code, notAnObject.message),
     serverError: definition.serverError ?? INTERNAL_SERVER_ERROR,
     codes,
-    // The input was parsed by this route's own schemas (see mount.ts), so it has their output types.
-    handle: (c, input) => definition.handle(c, input as { query: Output<Q>; body: Output<B> }),
+    handle: handle
+      ? // The input was parsed by this route's own schemas (see mount.ts), so it has their output types.
+        (c, input) => handle(c, input as { query: Output<Q>; body: Output<B> })
+      : (c) => replyPlain(c, answer!(plainRequestOf(c))),
   };
 }
 

@@ -1,6 +1,7 @@
 import { normalize, normalizeWithMap, type MappedText } from '../text/normalize.ts';
 import type { ContentDocument } from './index-fields.ts';
 import { excerptBody, forgetCuts, type ExcerptBody } from './excerpt.ts';
+import { RecentCache } from '../recent-cache.ts';
 
 /**
  * What answering a search reads of a page besides the page itself: its title and body normalised,
@@ -10,7 +11,7 @@ import { excerptBody, forgetCuts, type ExcerptBody } from './excerpt.ts';
  * the cost of an uncached search (bench/search.ts). A page costs about 2 bytes per character of its
  * text (maps of text normalised unit for unit, most of it, share one array: normalize.ts counting),
  * up to 20 where every character changes. Kept for MAX_KEPT_UNITS characters of pages at most, the
- * pages hit least recently forgotten first: every page of a shop's site, but not the whole of a
+ * pages not hit recently forgotten (recent-cache.ts): every page of a shop's site, but not the whole of a
  * site of tens of thousands of pages, whose pages a search hit once would otherwise all be kept.
  */
 export interface PageText {
@@ -24,31 +25,17 @@ export interface PageText {
 /** UTF-16 units of page text (title, body, description) kept at most: 8 to 80 MB. */
 export const MAX_KEPT_UNITS = 4_000_000;
 
-/** By page, least recently hit first. */
-const kept = new Map<ContentDocument, PageText>();
-let keptUnits = 0;
-
-const unitsOf = (page: ContentDocument) => page.title.length + page.body.length + page.description.length;
+/** By page. */
+const kept = new RecentCache<ContentDocument, PageText>(MAX_KEPT_UNITS, {
+  weigh: (_text, page) => page.title.length + page.body.length + page.description.length,
+  forget: (text) => forgetCuts(text.excerptBody),
+});
 
 export function pageText(page: ContentDocument): PageText {
-  let text = kept.get(page);
-  if (text) {
-    kept.delete(page);
-  } else {
-    text = {
-      title: normalizeWithMap(page.title),
-      body: normalizeWithMap(page.body),
-      description: normalize(page.description),
-      excerptBody: excerptBody(page.body),
-    };
-    keptUnits += unitsOf(page);
-    for (const [oldest, old] of kept) {
-      if (keptUnits <= MAX_KEPT_UNITS) break;
-      kept.delete(oldest);
-      keptUnits -= unitsOf(oldest);
-      forgetCuts(old.excerptBody);
-    }
-  }
-  kept.set(page, text);
-  return text;
+  return kept.getOrCompute(page, () => ({
+    title: normalizeWithMap(page.title),
+    body: normalizeWithMap(page.body),
+    description: normalize(page.description),
+    excerptBody: excerptBody(page.body),
+  }));
 }

@@ -1,9 +1,8 @@
-import type { Context } from 'hono';
 import { z } from 'zod';
-import type { AppEnv } from '../http/app-env.ts';
-import { LruCache, sendCachedJson, serializeJson, type CachedJson } from '../http/cached-json.ts';
+import type { ClientResolver } from '../http/client-address.ts';
+import { cachedJsonAnswer, serializeJson, type CachedJson } from '../http/cached-json.ts';
+import { RecentCache } from '../recent-cache.ts';
 import { replyJson } from '../http/reply.ts';
-import { requestTarget } from '../http/request.ts';
 import { defineRoute, TAKES_ANYTHING, type Route } from '../http/route.ts';
 import { errorResponses } from '../http/schemas.ts';
 import type { KeywordLogWriter } from '../keyword-log/writer.ts';
@@ -21,21 +20,26 @@ import type { SiteSearch } from './site-search.ts';
 import { MAX_SUGGESTIONS, type Suggester } from './suggest.ts';
 
 /** A name given twice counts once, with its first value: search answers every input. */
-const firstValue = z
-  .union([z.string(), z.array(z.string())])
-  .optional()
-  .transform((value) => (Array.isArray(value) ? value[0] : value));
+const firstValue = z.union([z.string(), z.array(z.string())]).optional();
 
+/** Documents the search's query; searchInput reads it. */
 export const SearchQuery = z.object({
-  q: firstValue
-    .transform((q) => normalizeQuery(q ?? ''))
-    .describe('Keywords: NFKC-normalised, trimmed, inner whitespace collapsed, cut to 200 characters'),
-  excerpt_length: firstValue
-    .transform(excerptLength)
-    .describe(
-      `Excerpt length in characters, ${MIN_EXCERPT_LENGTH}-${MAX_EXCERPT_LENGTH} (values outside are clamped); default ${DEFAULT_EXCERPT_LENGTH}`,
-    ),
+  q: firstValue.describe('Keywords: NFKC-normalised, trimmed, inner whitespace collapsed, cut to 200 characters'),
+  excerpt_length: firstValue.describe(
+    `Excerpt length in characters, ${MIN_EXCERPT_LENGTH}-${MAX_EXCERPT_LENGTH} (values outside are clamped); default ${DEFAULT_EXCERPT_LENGTH}`,
+  ),
 });
+
+/**
+ * The search's input from its target, as SearchQuery documents it: the first `q` and
+ * `excerpt_length` (URLSearchParams reads a broken percent-escape as written), `q` normalised,
+ * the length clamped. Every value is an input: nothing is refused.
+ */
+export function searchInput(target: string): { q: string; excerptLength: number } {
+  const at = target.indexOf('?');
+  const params = new URLSearchParams(at === -1 ? '' : target.slice(at + 1));
+  return { q: normalizeQuery(params.get('q') ?? ''), excerptLength: excerptLength(params.get('excerpt_length') ?? undefined) };
+}
 
 /** A number as written (`Number('')` would be 0): clampExcerptLength takes it from there. */
 function excerptLength(value: string | undefined): number {
@@ -93,7 +97,7 @@ const INDEX_FILE_HEADERS = { 'Cache-Control': 'public, max-age=300' };
 
 export const SuggestQuery = z.object({
   q: firstValue
-    .transform((q) => q ?? '')
+    .transform((value) => (Array.isArray(value) ? value[0] : value) ?? '')
     .describe('What the shopper has typed so far; its last word is completed (normalised as search normalises)'),
 });
 
@@ -122,7 +126,7 @@ export interface SearchServices {
 export function searchRoutes(
   { siteSearch, indexFile, suggester }: SearchServices,
   keywordLog: KeywordLogWriter,
-  clientAddress: (c: Context) => string,
+  clientOf: ClientResolver,
 ): Route[] {
   // Made on first request: a service whose storefront never searches in the browser hashes nothing.
   let asset: StaticFile | undefined;
@@ -131,21 +135,20 @@ export function searchRoutes(
       hashed: false,
     }));
 
-  // By the normalised query, and by the URL exactly as sent, so a repeated URL skips parsing too.
-  const byQuery = new LruCache<Answer>(CACHE_ENTRIES);
-  const byUrl = new LruCache<Answer>(CACHE_ENTRIES);
+  // By the normalised query, and by the target exactly as sent, so a repeated URL skips parsing too.
+  const byQuery = new RecentCache<string, Answer>(CACHE_ENTRIES);
+  const byTarget = new RecentCache<string, Answer>(CACHE_ENTRIES);
 
-  const send = (c: Context<AppEnv>, answer: Answer) => {
-    // A HEAD is not a search anybody made (monitors, link checkers): it is not logged.
-    if (answer.query !== '' && c.req.method === 'GET') {
-      keywordLog.append({
-        keyword: answer.query,
-        timestamp: new Date().toISOString(),
-        resultCount: answer.totalResults,
-        client: clientAddress(c),
-      });
-    }
-    return sendCachedJson(c, answer.json, CACHE_HEADERS);
+  const answerOf = (target: string): Answer => {
+    const known = byTarget.get(target);
+    if (known) return known;
+    const { q, excerptLength } = searchInput(target);
+    const answer = byQuery.getOrCompute(`${excerptLength}\n${q}`, () => {
+      const response = siteSearch.search(q, { excerptLength });
+      return { json: serializeJson(response), query: response.query, totalResults: response.totalResults };
+    });
+    byTarget.set(target, answer);
+    return answer;
   };
 
   return [
@@ -164,17 +167,18 @@ export function searchRoutes(
         200: { description: 'Matches by relevance', schema: SearchResponseSchema, headers: CACHE_HEADERS },
         ...errorResponses(405, 500),
       },
-      answerKnown: (c) => {
-        const answer = byUrl.get(requestTarget(c));
-        return answer && send(c, answer);
-      },
-      handle: (c, { query }) => {
-        const answer = byQuery.getOrCompute(`${query.excerpt_length}\n${query.q}`, () => {
-          const response = siteSearch.search(query.q, { excerptLength: query.excerpt_length });
-          return { json: serializeJson(response), query: response.query, totalResults: response.totalResults };
-        });
-        byUrl.set(requestTarget(c), answer);
-        return send(c, answer);
+      answer: (request) => {
+        const answer = answerOf(request.target);
+        // A HEAD is not a search anybody made (monitors, link checkers): it is not logged.
+        if (answer.query !== '' && request.method === 'GET') {
+          keywordLog.append({
+            keyword: answer.query,
+            timestamp: new Date().toISOString(),
+            resultCount: answer.totalResults,
+            client: clientOf(request.peer, request.header('x-forwarded-for')),
+          });
+        }
+        return cachedJsonAnswer(answer.json, request.header('if-none-match'), CACHE_HEADERS);
       },
     }),
     defineRoute({

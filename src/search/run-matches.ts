@@ -1,5 +1,6 @@
 import type MiniSearch from 'minisearch';
 import type { Query, SearchOptions } from 'minisearch';
+import { RecentCache } from '../recent-cache.ts';
 
 /**
  * A query's matches, as MiniSearch's `search({queries: [one per word]}, options)` finds them, with
@@ -28,17 +29,14 @@ interface Internals {
 
 /**
  * Documents matched and kept, summed over every word kept, a word matching none counting as one
- * (about 500 bytes each with their word's share: 25 MB at most); past it the words used least
- * recently are forgotten. The sample's words match 3 pages each on average, so this holds every
+ * (about 500 bytes each with their word's share: 25 MB at most); past it the words not used
+ * recently are forgotten (recent-cache.ts). The sample's words match 3 pages each on average, so this holds every
  * word it has; a site of 5,000 pages, its commonest words at least. With 10,000 instead, a search
  * of the sample's words cost 2.5 times the CPU.
  */
 export const MAX_KEPT_MATCHES = 50_000;
 
-interface Kept {
-  words: Map<string, Raw>;
-  matches: number;
-}
+type Kept = RecentCache<string, Raw>;
 
 const keptByIndex = new WeakMap<MiniSearch, Kept>();
 
@@ -66,9 +64,9 @@ export interface Compound {
 export function matchAll(miniSearch: MiniSearch, words: (Word | Compound)[], options: SearchOptions): Match[] {
   const internals = miniSearch as unknown as Internals;
   let kept = keptByIndex.get(miniSearch);
-  if (!kept) keptByIndex.set(miniSearch, (kept = { words: new Map(), matches: 0 }));
-  const find = ({ key, query }: Word) => wordMatches(kept, key, () => internals.executeQuery(query(), options));
-  const raws = words.map((word) => ('parts' in word ? wordMatches(kept, word.key, () => word.parts.map(find).reduce(and)) : find(word)));
+  if (!kept) keptByIndex.set(miniSearch, (kept = new RecentCache(MAX_KEPT_MATCHES, { weigh: keptSize })));
+  const find = ({ key, query }: Word) => kept.getOrCompute(key, () => internals.executeQuery(query(), options));
+  const raws = words.map((word) => ('parts' in word ? kept.getOrCompute(word.key, () => word.parts.map(find).reduce(and)) : find(word)));
   const combined = raws.length === 0 ? new Map() : raws.reduce(and);
   // As MiniSearch's search() makes its results of the combination.
   const matches: Match[] = [];
@@ -78,39 +76,26 @@ export function matchAll(miniSearch: MiniSearch, words: (Word | Compound)[], opt
   return matches;
 }
 
-function wordMatches(kept: Kept, key: string, find: () => Raw): Raw {
-  let raw = kept.words.get(key);
-  if (raw) {
-    kept.words.delete(key);
-  } else {
-    raw = find();
-    kept.matches += keptSize(raw);
-    for (const [oldest, old] of kept.words) {
-      if (kept.matches <= MAX_KEPT_MATCHES) break;
-      kept.words.delete(oldest);
-      kept.matches -= keptSize(old);
-    }
-  }
-  kept.words.set(key, raw);
-  return raw;
-}
-
 /** What a word's matches count for against MAX_KEPT_MATCHES: words matching nothing, queries' typos, are many. */
 const keptSize = (raw: Raw) => Math.max(raw.size, 1);
 
 /**
  * MiniSearch's AND of two words' matches (its `combinators.AND`): the same sums, terms and
- * matched fields, in the same order, made anew where MiniSearch changes the first word's entries
- * in place, as those are kept.
+ * matched fields, made anew where MiniSearch changes the first word's entries in place, as those
+ * are kept. The smaller of the two is walked, and the documents come in its order: results are
+ * ranked by a total order (query.ts), so the order in which they are found never shows.
  */
 function and(a: Raw, b: Raw): Raw {
   const combined: Raw = new Map();
-  for (const [docId, { score, terms, match }] of b) {
-    const existing = a.get(docId);
-    if (existing === undefined) continue;
-    const allTerms = [...existing.terms];
-    for (const term of terms) if (!allTerms.includes(term)) allTerms.push(term);
-    combined.set(docId, { score: existing.score + score, terms: allTerms, match: { ...existing.match, ...match } });
+  const aIsSmaller = a.size <= b.size;
+  for (const [docId, entry] of aIsSmaller ? a : b) {
+    const other = (aIsSmaller ? b : a).get(docId);
+    if (other === undefined) continue;
+    const first = aIsSmaller ? entry : other;
+    const second = aIsSmaller ? other : entry;
+    const allTerms = [...first.terms];
+    for (const term of second.terms) if (!allTerms.includes(term)) allTerms.push(term);
+    combined.set(docId, { score: first.score + second.score, terms: allTerms, match: { ...first.match, ...second.match } });
   }
   return combined;
 }

@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import { test } from 'node:test';
+import { createLogger } from '../log.ts';
+import { directLane } from './direct-lane.ts';
+import { createNodeServer } from './node-server.ts';
+import { defineRoute } from './route.ts';
+
+// Which requests the direct lane answers, and which it leaves to the app: here the app is a
+// function that says it answered, and the lane's route one that says it did.
+
+test('the lane answers its routes’ GETs; every other request, and an answer that throws, goes to the app', async () => {
+  const observed: string[] = [];
+  const route = defineRoute({
+    method: 'GET',
+    path: '/plain',
+    tag: 'Test',
+    summary: 'Answers from its target alone',
+    cors: 'any',
+    responses: {},
+    answer: (request) => {
+      if (request.target.includes('throw')) throw new Error('a bug');
+      return { status: 200, headers: { 'Content-Type': 'text/plain' }, body: new TextEncoder().encode(`lane ${request.target}`) };
+    },
+  });
+  const lane = directLane([route], {
+    log: createLogger('silent'),
+    metrics: { observeRequest: (path, method, status) => observed.push(`${method} ${path} ${status}`) },
+    isShopOrigin: () => false,
+  });
+  const server = createNodeServer(
+    (request) => new Response('app', { headers: { 'X-Answered-By': `app ${request.method}` } }),
+    '127.0.0.1',
+    undefined,
+    lane,
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    const text = async (path: string, method = 'GET') => (await fetch(url + path, { method })).text();
+    assert.equal(await text('/plain?q=1'), 'lane /plain?q=1');
+    assert.equal(await text('/plain'), 'lane /plain');
+    const direct = await fetch(`${url}/plain?q=2`);
+    assert.equal(direct.headers.get('access-control-allow-origin'), '*');
+    assert.equal(direct.headers.get('x-content-type-options'), 'nosniff');
+    assert.equal(direct.headers.get('content-length'), String('lane /plain?q=2'.length));
+    for (const path of ['/plain/', '/%70lain', '/other', '/plain?throw']) assert.equal(await text(path), 'app', path);
+    assert.equal((await fetch(`${url}/plain`, { method: 'HEAD' })).headers.get('x-answered-by'), 'app HEAD');
+    assert.equal(await text('/plain', 'POST'), 'app');
+    assert.deepEqual(observed, ['GET /plain 200', 'GET /plain 200', 'GET /plain 200']);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});

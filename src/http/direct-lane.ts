@@ -1,0 +1,61 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from '../log.ts';
+import { corsHeaders } from './cors.ts';
+import type { PlainAnswer, PlainRequest } from './plain.ts';
+import { everyAnswerHeaders, requestAnswered, requestIdOf, type RequestObserver } from './request-context.ts';
+import { nodeHeader } from './request.ts';
+import type { Route } from './route.ts';
+
+/** Answers a request from Node's server before the app, and says so; false leaves it to the app. */
+export type DirectLane = (request: IncomingMessage, response: ServerResponse) => boolean;
+
+interface LaneOptions {
+  log: Logger;
+  metrics: RequestObserver;
+  /** For routes whose CORS policy is the shop's allow-list (cors.ts). */
+  isShopOrigin: (origin: string) => boolean;
+}
+
+/**
+ * The GETs of the routes that answer from their target and headers alone (`answer`, route.ts),
+ * answered straight from Node's request. For a search, the app's routing, its context and the web
+ * Request and Response objects around them cost more than the search itself (docs/operations.md).
+ * What the app adds to every answer is added here the same way: the request id and
+ * X-Content-Type-Options (request-context.ts), the route's CORS headers (cors.ts), the request
+ * metrics and the access line. Anything else is left to the app, which answers it as always: another
+ * method (HEAD, OPTIONS, POST…), a path written any other way than the route's own (a percent-escape,
+ * a trailing slash), and an answer that throws, which the app then answers as the error it is.
+ */
+export function directLane(routes: Route[], options: LaneOptions): DirectLane {
+  const answered = requestAnswered(options.log, options.metrics);
+  const byPath = new Map(routes.filter((route) => route.answer && route.method === 'GET').map((route) => [route.path, route]));
+  return (request, response) => {
+    if (request.method !== 'GET' || byPath.size === 0) return false;
+    const started = performance.now();
+    const target = request.url ?? '';
+    const queryAt = target.indexOf('?');
+    const path = queryAt === -1 ? target : target.slice(0, queryAt);
+    const route = byPath.get(path);
+    if (!route) return false;
+    let answer: PlainAnswer;
+    try {
+      answer = route.answer!(plainRequest(request, target));
+    } catch {
+      return false;
+    }
+    const reqId = requestIdOf(nodeHeader(request, 'x-request-id'));
+    const headers: Record<string, string | number> = {
+      ...everyAnswerHeaders(reqId),
+      ...corsHeaders(route.cors, nodeHeader(request, 'origin'), options.isShopOrigin),
+      ...answer.headers,
+    };
+    if (answer.body) headers['Content-Length'] = answer.body.byteLength;
+    response.writeHead(answer.status, headers).end(answer.body);
+    answered({ reqId, route: route.path, method: 'GET', path, status: answer.status, started });
+    return true;
+  };
+}
+
+function plainRequest(request: IncomingMessage, target: string): PlainRequest {
+  return { method: 'GET', target, header: (name) => nodeHeader(request, name), peer: request.socket.remoteAddress ?? 'unknown' };
+}

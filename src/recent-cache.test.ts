@@ -1,0 +1,38 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { RecentCache } from './recent-cache.ts';
+
+test('a value used in every half capacity of additions stays; one not used is forgotten, and told so', () => {
+  const forgotten: string[] = [];
+  const cache = new RecentCache<string, string>(10, { forget: (value) => forgotten.push(value) });
+  cache.set('kept', 'K');
+  cache.set('unused', 'U');
+  for (let n = 0; n < 100; n++) {
+    cache.set(`other ${n}`, `O${n}`);
+    if (n % 4 === 0) assert.equal(cache.get('kept'), 'K');
+  }
+  assert.equal(cache.get('unused'), undefined);
+  assert.ok(forgotten.includes('U'));
+  assert.ok(!forgotten.includes('K'));
+});
+
+test('never holds more than its capacity, counted by weight', () => {
+  const cache = new RecentCache<number, number>(100, { weigh: (value) => value });
+  for (let n = 0; n < 1000; n++) cache.set(n, 7);
+  const held = Array.from({ length: 1000 }, (_, n) => cache.get(n)).filter((value) => value !== undefined);
+  assert.ok(held.length * 7 <= 100 + 7, `${held.length} values of weight 7 held`);
+  assert.ok(held.length * 7 >= 50 - 7, `${held.length} values of weight 7 held: at least half the capacity`);
+});
+
+test('getOrCompute computes a value once while it is kept, and replacing a value forgets the one replaced', () => {
+  const forgotten: string[] = [];
+  const cache = new RecentCache<string, string>(10, { forget: (value) => forgotten.push(value) });
+  let computed = 0;
+  const compute = () => (computed++, 'V');
+  assert.equal(cache.getOrCompute('k', compute), 'V');
+  assert.equal(cache.getOrCompute('k', compute), 'V');
+  assert.equal(computed, 1);
+  cache.set('k', 'W');
+  assert.equal(cache.get('k'), 'W');
+  assert.deepEqual(forgotten, ['V']);
+});
