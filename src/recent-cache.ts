@@ -47,7 +47,7 @@ export class RecentCache<K, V> {
 
   getOrCompute(key: K, compute: () => V): V {
     let value = this.get(key);
-    if (value === undefined) this.set(key, (value = compute()));
+    if (value === undefined) this.#add(key, (value = compute()));
     return value;
   }
 

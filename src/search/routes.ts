@@ -135,20 +135,14 @@ export function searchRoutes(
       hashed: false,
     }));
 
-  // By the normalised query, and by the target exactly as sent, so a repeated URL skips parsing too.
-  const byQuery = new RecentCache<string, Answer>(CACHE_ENTRIES);
-  const byTarget = new RecentCache<string, Answer>(CACHE_ENTRIES);
-
+  // By the normalised query and excerpt length: a new search costs more than reading its target again.
+  const answers = new RecentCache<string, Answer>(CACHE_ENTRIES);
   const answerOf = (target: string): Answer => {
-    const known = byTarget.get(target);
-    if (known) return known;
     const { q, excerptLength } = searchInput(target);
-    const answer = byQuery.getOrCompute(`${excerptLength}\n${q}`, () => {
+    return answers.getOrCompute(`${excerptLength}\n${q}`, () => {
       const response = siteSearch.search(q, { excerptLength });
       return { json: serializeJson(response), query: response.query, totalResults: response.totalResults };
     });
-    byTarget.set(target, answer);
-    return answer;
   };
 
   return [

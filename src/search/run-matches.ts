@@ -15,15 +15,22 @@ export interface Match {
   /** The document's position in the index (SearchIndex.documents). */
   id: number;
   score: number;
-  /** The index terms that matched. */
-  terms: string[];
+  /** The index terms that matched, in no particular order (they are marked wherever they are: highlight.ts). */
+  terms: readonly string[];
 }
 
 /** MiniSearch's matches of one query, by document, before they become results (its RawResult). */
-type Raw = Map<number, { score: number; terms: string[]; match: Record<string, string[]> }>;
+type MiniSearchRaw = Map<number, { score: number; terms: string[]; match: Record<string, string[]> }>;
+
+/**
+ * A word's matches as kept: MiniSearch's, with the index terms that matched (the keys of its
+ * `match`, which gives the fields too) as a list. Objects keyed by terms took a hidden class of
+ * V8's for every set of terms, and combining them was most of the cost of an AND.
+ */
+type Raw = Map<number, { score: number; terms: readonly string[]; matched: readonly string[] }>;
 
 interface Internals {
-  executeQuery(query: Query, options: SearchOptions): Raw;
+  executeQuery(query: Query, options: SearchOptions): MiniSearchRaw;
   _documentIds: Map<number, number>;
 }
 
@@ -65,37 +72,51 @@ export function matchAll(miniSearch: MiniSearch, words: (Word | Compound)[], opt
   const internals = miniSearch as unknown as Internals;
   let kept = keptByIndex.get(miniSearch);
   if (!kept) keptByIndex.set(miniSearch, (kept = new RecentCache(MAX_KEPT_MATCHES, { weigh: keptSize })));
-  const find = ({ key, query }: Word) => kept.getOrCompute(key, () => internals.executeQuery(query(), options));
-  const raws = words.map((word) => ('parts' in word ? kept.getOrCompute(word.key, () => word.parts.map(find).reduce(and)) : find(word)));
-  const combined = raws.length === 0 ? new Map() : raws.reduce(and);
+  const find = ({ key, query }: Word) => kept.getOrCompute(key, () => asKept(internals.executeQuery(query(), options)));
+  const raws = words.map((word) => ('parts' in word ? kept.getOrCompute(word.key, () => and(word.parts.map(find))) : find(word)));
+  const combined = raws.length === 0 ? new Map() : and(raws);
   // As MiniSearch's search() makes its results of the combination.
   const matches: Match[] = [];
-  for (const [docId, { score, terms, match }] of combined) {
-    matches.push({ id: internals._documentIds.get(docId)!, score: score * (terms.length || 1), terms: Object.keys(match) });
+  for (const [docId, { score, terms, matched }] of combined) {
+    matches.push({ id: internals._documentIds.get(docId)!, score: score * (terms.length || 1), terms: matched });
   }
   return matches;
+}
+
+function asKept(raw: MiniSearchRaw): Raw {
+  const kept: Raw = new Map();
+  for (const [docId, { score, terms, match }] of raw) kept.set(docId, { score, terms, matched: Object.keys(match) });
+  return kept;
 }
 
 /** What a word's matches count for against MAX_KEPT_MATCHES: words matching nothing, queries' typos, are many. */
 const keptSize = (raw: Raw) => Math.max(raw.size, 1);
 
 /**
- * MiniSearch's AND of two words' matches (its `combinators.AND`): the same sums, terms and
- * matched fields, made anew where MiniSearch changes the first word's entries in place, as those
- * are kept. The smaller of the two is walked, and the documents come in its order: results are
- * ranked by a total order (query.ts), so the order in which they are found never shows.
+ * MiniSearch's AND of words' matches (its `combinators.AND`, applied from the first word to the
+ * last): the same sums in the same order, the same query terms, and the index terms matched. The
+ * documents in all of them are found first, by walking the word with the fewest, and only theirs
+ * are combined; they come in that word's order, which never shows: results are ranked by a total
+ * order (query.ts).
  */
-function and(a: Raw, b: Raw): Raw {
+function and(raws: Raw[]): Raw {
+  if (raws.length === 1) return raws[0]!;
+  let fewest = raws[0]!;
+  for (const raw of raws) if (raw.size < fewest.size) fewest = raw;
   const combined: Raw = new Map();
-  const aIsSmaller = a.size <= b.size;
-  for (const [docId, entry] of aIsSmaller ? a : b) {
-    const other = (aIsSmaller ? b : a).get(docId);
-    if (other === undefined) continue;
-    const first = aIsSmaller ? entry : other;
-    const second = aIsSmaller ? other : entry;
-    const allTerms = [...first.terms];
-    for (const term of second.terms) if (!allTerms.includes(term)) allTerms.push(term);
-    combined.set(docId, { score: first.score + second.score, terms: allTerms, match: { ...first.match, ...second.match } });
+  inAll: for (const docId of fewest.keys()) {
+    for (const raw of raws) if (raw !== fewest && !raw.has(docId)) continue inAll;
+    const first = raws[0]!.get(docId)!;
+    let score = first.score;
+    const terms = [...first.terms];
+    const matched = [...first.matched];
+    for (let i = 1; i < raws.length; i++) {
+      const entry = raws[i]!.get(docId)!;
+      score += entry.score;
+      for (const term of entry.terms) if (!terms.includes(term)) terms.push(term);
+      for (const term of entry.matched) if (!matched.includes(term)) matched.push(term);
+    }
+    combined.set(docId, { score, terms, matched });
   }
   return combined;
 }
