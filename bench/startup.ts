@@ -12,11 +12,14 @@ import { seededRandom, writeCorpus } from './lib/search-corpus.ts';
 import { shopTraffic } from './lib/shop-traffic.ts';
 import { startTenpo, type TenpoProcess } from './lib/tenpo-process.ts';
 import { median } from './lib/stats.ts';
+import { preciseCpuMilliseconds } from './lib/process-cpu.ts';
 
 // The first request after a deploy, and what the service holds: for this checkout (and the one
 // TENPO_BENCH_BEFORE names, bench/lib/checkouts.ts, measured the same way in the same run):
 // 1. cold start, spawn to the first 200 from /healthz, of what `npm start` runs, on a migrated SQLite
 //    store with the sample content (median of 5), against a bare node:http file answering /healthz;
+//    and the CPU each took by then (its main thread's and all its threads'), which moves much less
+//    than the time with the machine's other work;
 //    the same with a generated site of 5,000 pages and its prebuilt index (median of 3);
 // 2. resident memory after the start, and after 10,000 requests of shop traffic (catalog, search,
 //    reservations, restock signups, admin lists and moves; bench/lib/shop-traffic.ts);
@@ -36,7 +39,10 @@ export async function run(): Promise<string[]> {
   const verdicts: string[] = [];
   try {
     const sample = parseContent(readContentSources('content'));
-    const bare = median(await repeat(COLD_STARTS, () => bareColdStart(dir)));
+    const bareStarts: { ms: number; cpu: { main: number; all: number } }[] = [];
+    for (let i = 0; i < COLD_STARTS; i++) bareStarts.push(await bareColdStart(dir));
+    const bare = median(bareStarts.map((start) => start.ms));
+    const bareCpu = { main: median(bareStarts.map((start) => start.cpu.main)), all: median(bareStarts.map((start) => start.cpu.all)) };
     const corpus = writeCorpus(join(dir, 'corpus'), sample, CORPUS_PAGES);
     const large = writeCorpus(join(dir, 'large'), sample, LARGE_PAGES);
     const startRows = [];
@@ -44,9 +50,11 @@ export async function run(): Promise<string[]> {
     for (const checkout of checkouts()) {
       const store = `sqlite:${join(dir, `${checkout.label}.db`)}`;
       await (await startTenpo({ DATABASE_URL: store }, { port: PORTS.sample, root: checkout.root })).stop(); // migrates
+      const cpu: { main: number; all: number }[] = [];
       const starts = await repeat(COLD_STARTS, async () => {
         const tenpo = await startTenpo({ DATABASE_URL: store }, { port: PORTS.sample, root: checkout.root });
         await tenpo.stop();
+        cpu.push(tenpo.coldStartCpuMs);
         return tenpo.coldStartMs;
       });
       const corpusIndex = buildIndex(checkout, corpus, join(dir, `${checkout.label}-corpus-index.json`));
@@ -63,6 +71,8 @@ export async function run(): Promise<string[]> {
         'every start ms': starts.map(Math.round).join(' '),
         'bare node:http ms': Math.round(bare),
         '× bare': (coldStart / bare).toFixed(2),
+        'CPU ms: main thread / all': `${Math.round(median(cpu.map((c) => c.main)))} / ${Math.round(median(cpu.map((c) => c.all)))}`,
+        'bare CPU ms': `${Math.round(bareCpu.main)} / ${Math.round(bareCpu.all)}`,
         [`${CORPUS_PAGES} pages ms`]: Math.round(corpusStart),
       });
 
@@ -167,8 +177,8 @@ async function memoryPerPage(checkout: Checkout, contentDir: string, indexPath: 
   }
 }
 
-/** A bare node:http server in a JavaScript file of its own (no TypeScript to strip), spawn to its first answer. */
-async function bareColdStart(dir: string): Promise<number> {
+/** A bare node:http server in a JavaScript file of its own (no TypeScript to strip), spawn to its first answer, and the CPU it took. */
+async function bareColdStart(dir: string): Promise<{ ms: number; cpu: { main: number; all: number } }> {
   const script = join(dir, 'bare-healthz.mjs');
   writeFileSync(
     script,
@@ -178,7 +188,8 @@ async function bareColdStart(dir: string): Promise<number> {
   const child = spawn(process.execPath, [script], { stdio: 'ignore' });
   try {
     while ((await status(`http://127.0.0.1:${PORTS.bare}/healthz`)) !== 200) await new Promise((resolve) => setTimeout(resolve, 2));
-    return performance.now() - started;
+    const ms = performance.now() - started;
+    return { ms, cpu: { main: preciseCpuMilliseconds(child.pid!, true), all: preciseCpuMilliseconds(child.pid!) } };
   } finally {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');

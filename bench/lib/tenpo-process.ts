@@ -1,11 +1,14 @@
 import type { ChildProcess } from 'node:child_process';
 import { launchServiceProcess } from '../../test/helpers/service-process.ts';
 import { startCommand } from './checkouts.ts';
+import { preciseCpuMilliseconds } from './process-cpu.ts';
 
 export interface TenpoProcess {
   url: string;
   /** Process start to the first 200 from /healthz. */
   coldStartMs: number;
+  /** CPU the start took by then: its main thread's, and all its threads'. */
+  coldStartCpuMs: { main: number; all: number };
   child: ChildProcess;
   /** SIGTERM, then wait for exit. */
   stop(): Promise<void>;
@@ -38,9 +41,12 @@ export async function startTenpo(
     if (service.child.exitCode === null) await service.kill();
     throw error;
   }
+  const coldStartMs = performance.now() - started;
+  const pid = service.child.pid!;
   return {
     url: service.url,
-    coldStartMs: performance.now() - started,
+    coldStartMs,
+    coldStartCpuMs: { main: preciseCpuMilliseconds(pid, true), all: preciseCpuMilliseconds(pid) },
     child: service.child,
     stop: async () => {
       await service.stop();
