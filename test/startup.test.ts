@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { connect } from 'node:net';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { describe, test } from 'node:test';
 import { freePort } from './helpers/ports.ts';
 import { launchServiceProcess, startServiceProcess } from './helpers/service-process.ts';
@@ -206,8 +206,14 @@ test('a start from the bundle keeps the code V8 compiled for it, which the next 
   // Found and accepted: not written again.
   assert.equal(statSync(file).mtimeMs, written);
 
+  // An earlier build's code at this place, and another checkout's.
+  const place = basename(file).slice(0, 'tenpo-service-'.length + 13); // its place's 12 hex digits and a dash
+  const earlier = join(dirname(file), `${place}an-earlier-build`);
+  const elsewhere = join(dirname(file), 'tenpo-service-another-checkout-its-build');
+  writeFileSync(earlier, 'code');
+  writeFileSync(elsewhere, 'code');
   writeFileSync(file, 'not code');
   await start();
-  assert.deepEqual(kept(), [file]);
   assert.ok(statSync(file).size > 100_000, 'the refused code is replaced by the code of this start');
+  assert.deepEqual(kept().sort(), [elsewhere, file].sort(), "an earlier build's code is deleted, another checkout's kept");
 });

@@ -1,4 +1,5 @@
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire, getCompileCacheDir } from 'node:module';
 import { dirname, join } from 'node:path';
 import { constants, Script } from 'node:vm';
@@ -26,11 +27,14 @@ const WRAPPER = ['(function (exports, require, module, __filename, __dirname) { 
 
 /**
  * Runs the bundle at `file`. `hash` is its content's, from the build's manifest: V8 checks a kept
- * code's source only by its length, so the file the code is kept in is named by the content.
+ * code's source only by its length, so the file the code is kept in is named by the content, after
+ * the bundle's place (`tenpo-service-<place>-<content>`): writing it deletes the code kept for the
+ * builds before at that place, while other checkouts on the machine keep theirs.
  */
 export function loadBundle(file: string, hash: string): LoadedBundle {
   const cacheDir = getCompileCacheDir();
-  const codeFile = cacheDir === undefined ? undefined : join(cacheDir, `tenpo-service-${hash}`);
+  const place = `tenpo-service-${createHash('sha256').update(file).digest('hex').slice(0, 12)}-`;
+  const codeFile = cacheDir === undefined ? undefined : join(cacheDir, place + hash);
   const kept = codeFile === undefined ? undefined : readIfThere(codeFile);
   const script = new Script(WRAPPER[0] + readFileSync(file, 'utf8') + WRAPPER[1], {
     filename: file,
@@ -49,6 +53,9 @@ export function loadBundle(file: string, hash: string): LoadedBundle {
       try {
         writeFileSync(partial, script.createCachedData());
         renameSync(partial, codeFile);
+        for (const name of readdirSync(dirname(codeFile))) {
+          if (name.startsWith(place) && join(dirname(codeFile), name) !== codeFile) rmSync(join(dirname(codeFile), name), { force: true });
+        }
       } catch {
         // Like Node's own cache: a start without it compiles as it goes.
       }
