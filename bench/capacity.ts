@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -6,7 +6,7 @@ import { onBothStores } from './lib/both-stores.ts';
 import { checkouts } from './lib/checkouts.ts';
 import { deliveringTo, startCountingReceiver } from './lib/counting-receiver.ts';
 import { runMixedLoad } from './lib/mixed-load.ts';
-import { cpuMilliseconds } from './lib/process-cpu.ts';
+import { cpuMilliseconds, treeCpuMilliseconds } from './lib/process-cpu.ts';
 import { printTable, verdict } from './lib/report.ts';
 import { seededRandom } from './lib/search-corpus.ts';
 import { consoleFirstVisit, shopTraffic } from './lib/shop-traffic.ts';
@@ -19,7 +19,10 @@ import { startTenpo } from './lib/tenpo-process.ts';
 // request at a time) for 10 s each, until the p99 of all requests passes 50 ms. Reported per step:
 // req/s, p50/p99, and the CPU the service process used, in cores; the capacity is the req/s of the
 // last step under 50 ms, and per core that divided by the cores it used. On SQLite and on
-// PostgreSQL (durable, fsync on), for this checkout and the one TENPO_BENCH_BEFORE names.
+// PostgreSQL (durable, fsync on), for this checkout and the one TENPO_BENCH_BEFORE names. On
+// PostgreSQL, which shares the machine's cores with the service, also the cores the database used
+// (every process of the cluster) and its commits per request (read-only transactions included; its
+// statistics reach the view within a second or so of each commit).
 // Ports 18921-18923.
 
 const STEPS = [1, 2, 4, 8, 16, 32, 64];
@@ -44,12 +47,16 @@ export async function run(): Promise<string[]> {
         const random = seededRandom(20260311);
         const endpoints = [...shopTraffic(random, TOKEN), await consoleFirstVisit(tenpo.url, 2)];
         await runMixedLoad({ url: tenpo.url, endpoints, connections: 8, seconds: 5, random }); // warm-up
+        const database = store === 'postgres' ? await databaseProbe(url) : undefined;
         const rows = [];
-        let capacity: { connections: number; rps: number; cores: number; p99: number } | undefined;
+        let capacity: { connections: number; rps: number; cores: number; p99: number; databaseCores?: number } | undefined;
         for (const connections of STEPS) {
           const cpuBefore = cpuMilliseconds(tenpo.child.pid!);
+          const databaseBefore = database && { cpu: database.cpu(), commits: await database.commits() };
           const result = await runMixedLoad({ url: tenpo.url, endpoints, connections, seconds: SECONDS, random });
           const cores = (cpuMilliseconds(tenpo.child.pid!) - cpuBefore) / (result.seconds * 1000);
+          const databaseCores = databaseBefore && (database.cpu() - databaseBefore.cpu) / (result.seconds * 1000);
+          const commits = databaseBefore && ((await database.commits()) - databaseBefore.commits) / result.total;
           const rps = result.total / result.seconds;
           const p99 = result.overall.percentile(99) / 1000;
           rows.push({
@@ -59,12 +66,14 @@ export async function run(): Promise<string[]> {
             'p99 ms': Math.round(p99 * 10) / 10,
             'service cores': cores.toFixed(2),
             'req/s per core': Math.round(rps / cores),
+            ...(database && { 'database cores': databaseCores!.toFixed(2), 'commits per request': commits!.toFixed(2) }),
             errors: result.errors,
           });
           if (p99 > P99_LIMIT_MS) break;
-          capacity = { connections, rps, cores, p99 };
+          capacity = { connections, rps, cores, p99, databaseCores };
         }
         await tenpo.stop();
+        await database?.close();
         printTable(
           `${store}, ${checkout.label}: the shop's traffic from more and more connections, ${SECONDS} s each, until p99 passes ${P99_LIMIT_MS} ms`,
           rows,
@@ -77,6 +86,7 @@ export async function run(): Promise<string[]> {
           'p99 ms': capacity ? Math.round(capacity.p99 * 10) / 10 : '',
           'service cores': capacity?.cores.toFixed(2) ?? '',
           'req/s per core': capacity ? Math.round(capacity.rps / capacity.cores) : 0,
+          'database cores': capacity?.databaseCores?.toFixed(2) ?? '',
         });
         if (checkout.label === 'now')
           verdicts.push(
@@ -109,4 +119,24 @@ async function newDatabase(clusterUrl: string, label: string): Promise<string> {
   const url = new URL(clusterUrl);
   url.pathname = `/capacity_${label}`;
   return url.toString();
+}
+
+/**
+ * What the PostgreSQL cluster behind `url` has done so far: its CPU (the postmaster and every
+ * process under it, found from the data directory's postmaster.pid) and the commits in this
+ * checkout's database.
+ */
+async function databaseProbe(url: string): Promise<{ cpu(): number; commits(): Promise<number>; close(): Promise<void> }> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const { rows } = await client.query<{ setting: string }>(`select setting from pg_settings where name = 'data_directory'`);
+  const postmaster = Number(readFileSync(join(rows[0]!.setting, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  return {
+    cpu: () => treeCpuMilliseconds(postmaster),
+    commits: async () =>
+      Number(
+        (await client.query<{ n: string }>('select xact_commit as n from pg_stat_database where datname = current_database()')).rows[0]!.n,
+      ),
+    close: () => client.end(),
+  };
 }

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 export function cpuMilliseconds(pid: number): number {
   // The fields after the command name, which is in parentheses and may hold spaces: utime and
   // stime are the 12th and 13th of them, in clock ticks (100 a second on Linux).
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  const fields = statFields(pid);
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
@@ -29,4 +29,34 @@ export function preciseCpuMilliseconds(pid: number, mainThread = false): number 
     }
   }
   return nanoseconds / 1e6;
+}
+
+/**
+ * CPU time a process and its children have used so far (ms): its own, its living children's, and
+ * what it has collected of those that ended. For a PostgreSQL server, whose every backend and
+ * helper (the WAL writer, the checkpointer) is a child of the postmaster: the whole database's CPU.
+ */
+export function treeCpuMilliseconds(pid: number): number {
+  // Its own utime and stime, then cutime and cstime: those of the children it has collected.
+  const fields = statFields(pid);
+  let ticks = Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const child = statFieldsIfAlive(Number(entry));
+    // The parent's pid is the 2nd field after the command name.
+    if (child && Number(child[1]) === pid) ticks += Number(child[11]) + Number(child[12]);
+  }
+  return ticks * 10;
+}
+
+function statFields(pid: number): string[] {
+  return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+}
+
+function statFieldsIfAlive(pid: number): string[] | undefined {
+  try {
+    return statFields(pid);
+  } catch {
+    return undefined; // ended since the directory was read
+  }
 }
