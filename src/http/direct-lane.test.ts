@@ -53,3 +53,19 @@ test('the lane answers its routes’ GETs; every other request, and an answer th
     await new Promise((resolve) => server.close(resolve));
   }
 });
+
+test('a route answered from its target alone can need nothing the app checks before it', () => {
+  const plain = {
+    method: 'GET' as const,
+    path: '/plain',
+    tag: 'Test',
+    summary: 'Answers from its target alone',
+    cors: 'any' as const,
+    responses: {},
+    answer: () => ({ status: 200 as const, headers: {}, body: null }),
+  };
+  assert.doesNotThrow(() => defineRoute(plain));
+  for (const needs of [{ admin: true }, { origins: 'shop' as const }, { idempotent: true }, { method: 'POST' as const }]) {
+    assert.throws(() => defineRoute({ ...plain, ...needs }), /answers from its target alone/, JSON.stringify(needs));
+  }
+});

@@ -145,6 +145,17 @@ export function defineRoute<Q extends z.ZodType | undefined = undefined, B exten
   if (definition.ownerOnly && !definition.admin) throw new Error(`${definition.path} is owner-only but not an admin route`);
   const { handle, answer } = definition;
   if (!handle === !answer) throw new Error(`${definition.path} needs either handle or answer`);
+  // The direct lane answers such a route's GETs before the app, so it must need nothing the app checks first.
+  if (
+    answer &&
+    (definition.method !== 'GET' ||
+      definition.admin ||
+      definition.origins ||
+      definition.rateLimit ||
+      definition.idempotent ||
+      definition.body)
+  )
+    throw new Error(`${definition.path} answers from its target alone: a GET without admin, origins, rateLimit, idempotent or body`);
   const invalid = definition.invalid ?? INVALID;
   const notAnObject = definition.notAnObject ?? { code: 'invalid_json_body', message: 'Invalid JSON body' };
   const codes = new Set<AnswerCode>([...UNIVERSAL_CODES, ...(definition.errors ?? [])]);
