@@ -59,8 +59,8 @@ interface RouteCommon {
    * Instead of `handle`, for a GET answered from its target and headers alone (the site search):
    * Node's server hands such a GET to it directly, before the app (direct-lane.ts), with the same
    * request id, CORS headers, metrics and access line as the app gives; a HEAD, and a request made
-   * without Node's server, go through the app to the same function. It parses its own query (with
-   * the route's `query` schema, which documents it).
+   * without Node's server, go through the app to the same function. It reads its own query; the
+   * route's `query` schema documents it.
    */
   answer?(request: PlainRequest): PlainAnswer;
 }
