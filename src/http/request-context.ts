@@ -63,7 +63,8 @@ export function requestContext(log: Logger, metrics: RequestObserver): Middlewar
     const reqId = requestIdOf(requestHeader(c, 'x-request-id'));
     c.set('requestId', reqId);
     c.set('baseLog', log);
-    for (const [name, value] of Object.entries(everyAnswerHeaders(reqId))) setHeader(c, name, value);
+    const headers = everyAnswerHeaders(reqId);
+    for (const name in headers) setHeader(c, name, headers[name]!);
     await next();
     answered({ reqId, route: c.get('route'), method: c.req.method, path: c.req.path, status: c.res.status, started });
   };
