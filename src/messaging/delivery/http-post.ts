@@ -1,5 +1,4 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { DeliveryFailure, isPermanentHttpStatus, retryAfterMs } from './delivery-failure.ts';
 
 /** Senders give up on a request after this long; the dispatcher's lease must outlast it. */
@@ -30,23 +29,29 @@ export interface JsonPoster {
 /**
  * JSON over node:http on kept-open connections. Not fetch: undici's fetch measured several times
  * the CPU and memory per request of node:http, and the dispatcher makes one request per message.
+ * node:https (and TLS with it) is loaded by the first post to an https URL, not at start.
  */
 export function createJsonPoster(): JsonPoster {
-  const agents = {
-    http: new HttpAgent({ keepAlive: true, maxSockets: MAX_SOCKETS }),
-    https: new HttpsAgent({ keepAlive: true, maxSockets: MAX_SOCKETS }),
+  const http = new HttpAgent({ keepAlive: true, maxSockets: MAX_SOCKETS });
+  let https: { agent: HttpAgent; request: typeof httpRequest } | undefined;
+  const secureClient = () => {
+    if (!https) {
+      const { Agent, request } = process.getBuiltinModule('node:https');
+      https = { agent: new Agent({ keepAlive: true, maxSockets: MAX_SOCKETS }), request };
+    }
+    return https;
   };
   return {
     post: (url, body, headers = {}) => {
       const target = new URL(url);
-      const secure = target.protocol === 'https:';
+      const client = target.protocol === 'https:' ? secureClient() : { agent: http, request: httpRequest };
       const payload = Buffer.from(JSON.stringify(body));
       return new Promise((resolve, reject) => {
-        const request = (secure ? httpsRequest : httpRequest)(
+        const request = client.request(
           target,
           {
             method: 'POST',
-            agent: secure ? agents.https : agents.http,
+            agent: client.agent,
             headers: { 'content-type': 'application/json', 'content-length': String(payload.length), ...headers },
             signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
           },
@@ -65,8 +70,8 @@ export function createJsonPoster(): JsonPoster {
       });
     },
     close: () => {
-      agents.http.destroy();
-      agents.https.destroy();
+      http.destroy();
+      https?.agent.destroy();
     },
   };
 }
