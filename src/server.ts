@@ -6,10 +6,10 @@ import type { Config } from './config.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { Readiness } from './health/readiness.ts';
 import { startKeyPurge } from './idempotency/purge.ts';
-import { createNodeServer, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './http/node-server.ts';
+import { createNodeServer, DEFAULT_CONNECTION_LIMITS, type NodeServerOptions } from './http/node-server.ts';
 import { adminThrottle } from './http/admin-throttle.ts';
 import { shopOrigins } from './http/cors.ts';
-import { directLane, type DirectLane } from './http/direct-lane.ts';
+import { directLane } from './http/direct-lane.ts';
 import { clientAddressOf, trustedPeer } from './http/client-address.ts';
 import { ClientBudgets, createRateLimit, type Budgets } from './http/rate-limit.ts';
 import { createKeywordLogStore } from './keyword-log/store.ts';
@@ -144,10 +144,11 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
 
   let server: Server;
   try {
-    server = await listen(app.fetch, lane, config.port, config.host, {
-      ...DEFAULT_CONNECTION_LIMITS,
-      perClient: config.maxConnectionsPerClient,
-      isProxy: trustedPeer(config.trustProxy),
+    server = await listen(app.fetch, config.port, {
+      hostname: config.host,
+      limits: { ...DEFAULT_CONNECTION_LIMITS, perClient: config.maxConnectionsPerClient, isProxy: trustedPeer(config.trustProxy) },
+      lane,
+      log,
     });
   } catch (error) {
     await keywordLog.close();
@@ -201,21 +202,15 @@ async function clientBudgets(database: Database, perWindow: number, name: string
   return new ClientBudgets(perWindow, Date.now, windowSeconds * 1000);
 }
 
-function listen(
-  fetch: (request: Request) => Response | Promise<Response>,
-  lane: DirectLane,
-  port: number,
-  hostname: string,
-  limits: ConnectionLimits,
-): Promise<Server> {
+function listen(fetch: (request: Request) => Response | Promise<Response>, port: number, options: NodeServerOptions): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = createNodeServer(fetch, hostname, limits, lane);
+    const server = createNodeServer(fetch, options);
     server.once('listening', () => resolve(server));
     server.once('error', reject);
     // A deep accept queue (the kernel caps it at net.core.somaxconn): a burst of connections, a
     // stranger's flood included, waits there to be accepted (and, past the per-client limit, closed)
     // instead of having the SYNs of everybody else dropped once Node's default 511 are queued.
-    server.listen({ port, host: hostname, backlog: LISTEN_BACKLOG });
+    server.listen({ port, host: options.hostname, backlog: LISTEN_BACKLOG });
   });
 }
 

@@ -28,12 +28,11 @@ test('the lane answers its routes’ GETs; every other request, and an answer th
     metrics: { observeRequest: (path, method, status) => observed.push(`${method} ${path} ${status}`) },
     isShopOrigin: () => false,
   });
-  const server = createNodeServer(
-    (request) => new Response('app', { headers: { 'X-Answered-By': `app ${request.method}` } }),
-    '127.0.0.1',
-    undefined,
+  const server = createNodeServer((request) => new Response('app', { headers: { 'X-Answered-By': `app ${request.method}` } }), {
+    hostname: '127.0.0.1',
     lane,
-  );
+    log: createLogger('silent'),
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   try {

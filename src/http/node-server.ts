@@ -1,9 +1,10 @@
 import { createServer, STATUS_CODES, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { getRequestListener } from '@hono/node-server';
+import type { Logger } from '../log.ts';
 import { errorBody } from './app-error.ts';
 import type { DirectLane } from './direct-lane.ts';
+import { NodeAnswer, requestListener, type NodeBindings } from './node-adapter.ts';
 import { statusOf, type AnswerCode } from './error-codes.ts';
 
 /** What Node's parser found wrong, as the code and message of the envelope; anything else is a 400. */
@@ -17,8 +18,9 @@ const BAD_REQUEST = JSON.stringify(errorBody('bad_request', 'Bad request'));
 const BAD_REQUEST_HEADERS = { 'Content-Type': 'application/json; charset=utf-8', 'X-Content-Type-Options': 'nosniff' };
 
 /**
- * The Node HTTP server the app runs in: Hono's adapter, plus the envelope for the requests that
- * Node or the adapter would otherwise answer with a bare status line, before the app sees them.
+ * The Node HTTP server the app runs in: the adapter (node-adapter.ts), plus the envelope for the
+ * requests that Node or the adapter would otherwise answer with a bare status line, before the app
+ * sees them.
  * - Malformed HTTP (bytes that are not HTTP, an invalid header, headers over 16 KiB): answered as
  *   Node would (400, 431, …) but with `{success: false, error, code}`, and the connection closed.
  * - A request the adapter cannot make a URL of (an invalid Host, a target that is not a path such
@@ -30,20 +32,19 @@ const BAD_REQUEST_HEADERS = { 'Content-Type': 'application/json; charset=utf-8',
  * Then the direct lane (direct-lane.ts), when given, answers the GETs it serves; the app the rest.
  */
 export function createNodeServer(
-  fetch: (request: Request) => Response | Promise<Response>,
-  hostname: string,
-  limits: ConnectionLimits = DEFAULT_CONNECTION_LIMITS,
-  lane?: DirectLane,
+  fetch: (request: Request, bindings: NodeBindings) => NodeAnswer | Response | Promise<NodeAnswer | Response>,
+  options: NodeServerOptions,
 ): Server {
-  const unreadable = () => new Response(BAD_REQUEST, { status: 400, headers: BAD_REQUEST_HEADERS });
-  const listener = getRequestListener(fetch, { hostname, errorHandler: unreadable });
-  const options = {
+  const { hostname, limits = DEFAULT_CONNECTION_LIMITS, lane, log } = options;
+  const unreadable = () => new NodeAnswer(400, BAD_REQUEST, BAD_REQUEST_HEADERS);
+  const listener = requestListener(fetch, { hostname, unreadable, log });
+  const timeouts = {
     headersTimeout: limits.headersTimeoutMs,
     requestTimeout: limits.requestTimeoutMs,
     // Node enforces both timeouts when it checks its connections: every second, not every 30 s.
     connectionsCheckingInterval: 1_000,
   };
-  const server = createServer(options, (request, response) => {
+  const server = createServer(timeouts, (request, response) => {
     // Node keeps the first of two Host headers; a proxy in front may have routed by the second.
     if (hostLines(request.rawHeaders) > 1)
       return void response
@@ -66,6 +67,17 @@ export function createNodeServer(
   server.on('checkExpectation', (request, response) => server.emit('request', request, response));
   if (limits.perClient > 0) capConnectionsPerPeer(server, limits);
   return server;
+}
+
+export interface NodeServerOptions {
+  /** The Host a request without one is taken to have asked (an HTTP/1.0 request). */
+  hostname: string;
+  /** Default: DEFAULT_CONNECTION_LIMITS. */
+  limits?: ConnectionLimits;
+  /** Answers the GETs it serves before the app (direct-lane.ts). */
+  lane?: DirectLane;
+  /** Where an answer that could not be written is logged. */
+  log: Logger;
 }
 
 /**

@@ -1,9 +1,11 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode, StatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from './app-env.ts';
+import { NodeAnswer } from './node-adapter.ts';
+import { nodeRequest } from './request.ts';
 
 // Responses are built here, from headers collected in a plain object during the request (the
-// header bag). Hono's c.header() keeps a web Headers object, which the Node adapter must convert
+// header bag). Hono's c.header() keeps a web Headers object, which would have to be converted
 // back, and together with reading request headers through c.req (see request.ts) that cost more
 // than half the catalog's throughput. A plain header object lets the adapter call writeHead
 // directly. (Measured: bench/catalog.ts.) Everything that answers goes through reply(), so the
@@ -26,7 +28,11 @@ export function reply(
 ): Response {
   const bag = c.get('responseHeaders');
   const all = headers ? { ...bag, ...headers } : (bag ?? {});
-  return new Response(body as BodyInit | null, { status, headers: all['Content-Type']?.startsWith('text/html') ? unframeable(all) : all });
+  const sent = all['Content-Type']?.startsWith('text/html') ? unframeable(all) : all;
+  // Under Node's server the adapter writes the answer as it is (node-adapter.ts); a web Response is
+  // made only for a request that came without one (`app.request()` in a test).
+  if (nodeRequest(c)) return new NodeAnswer(status, body, sent) as unknown as Response;
+  return new Response(body as BodyInit | null, { status, headers: sent });
 }
 
 /** No HTML page of the shop may be framed by another site: its CSP gets `frame-ancestors 'none'` unless it says otherwise. */

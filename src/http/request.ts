@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import type { HttpBindings } from '@hono/node-server';
 import type { Context } from 'hono';
+import type { NodeBindings } from './node-adapter.ts';
 
 // Requests are read here, from Node's own parsed request when there is one. Reading a header
 // through c.req builds a web Headers object from the raw headers, which Node has already parsed
@@ -12,7 +12,7 @@ import type { Context } from 'hono';
  * (`app.request()` in a test), where the web Request is all there is.
  */
 export function nodeRequest(c: Context): IncomingMessage | undefined {
-  return (c.env as HttpBindings | undefined)?.incoming;
+  return (c.env as NodeBindings | undefined)?.incoming;
 }
 
 /** A request header, read from Node's own parsed headers when the request came through Node. */
