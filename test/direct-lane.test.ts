@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from './helpers/app.ts';
 
@@ -109,4 +110,71 @@ describe('searches answered before the app', () => {
     const rows = await app.services.database.db.selectFrom('keyword_logs').select('keyword').where('keyword', '=', word).execute();
     assert.equal(rows.length, 1);
   });
+
+  // The lane sends the answers of one turn of the event loop together, after the turn's requests.
+  test('answer requests that arrive together each with its own answer, in order on a connection', { timeout: 20_000 }, async () => {
+    const words = ['シンセ', 'VCO', 'フィルター', 'eurorack'];
+    const alone = await Promise.all(words.map(async (word) => (await app.request(searchOf(word))).text()));
+    const together = await Promise.all(words.map(async (word) => (await app.request(searchOf(word))).text()));
+    assert.deepEqual(together, alone);
+
+    const pipelined = [...words.map(searchOf), '/healthz', searchOf(words[0]!)];
+    const answers = await exchange(
+      new URL(app.url).port,
+      pipelined.map((path) => `GET ${path} HTTP/1.1\r\nHost: shop.test\r\n\r\n`).join(''),
+      pipelined.length,
+    );
+    assert.deepEqual(
+      answers.map((answer) => answer.status),
+      pipelined.map(() => 200),
+    );
+    assert.deepEqual(
+      answers.slice(0, 4).map((answer) => answer.body),
+      alone,
+    );
+    assert.equal(JSON.parse(answers[4]!.body).status, 'ok');
+    assert.equal(answers[5]!.body, alone[0]);
+  });
+
+  test('go on answering after a client leaves before its answer is sent', { timeout: 20_000 }, async () => {
+    const port = new URL(app.url).port;
+    await new Promise<void>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => {
+        socket.end(`GET ${searchOf('シンセ')} HTTP/1.1\r\nHost: shop.test\r\n\r\n`);
+        socket.destroy();
+        resolve();
+      });
+      socket.on('error', reject);
+    });
+    const response = await app.request(searchOf('シンセ'));
+    assert.equal(response.status, 200);
+    assert.ok(JSON.parse(await response.text()).totalResults > 0);
+  });
 });
+
+function searchOf(word: string): string {
+  return `/api/search?q=${encodeURIComponent(word)}&excerpt_length=60`;
+}
+
+/** Sends raw bytes on one connection and reads `count` answers (each with a Content-Length). */
+async function exchange(port: string, bytes: string, count: number): Promise<{ status: number; body: string }[]> {
+  const socket = connect(Number(port), '127.0.0.1');
+  socket.write(bytes);
+  let received = Buffer.alloc(0);
+  const answers: { status: number; body: string }[] = [];
+  for await (const chunk of socket) {
+    received = Buffer.concat([received, chunk as Buffer]);
+    for (;;) {
+      const headEnd = received.indexOf('\r\n\r\n');
+      if (headEnd === -1) break;
+      const head = received.subarray(0, headEnd).toString('latin1');
+      const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? 0);
+      if (received.length < headEnd + 4 + length) break;
+      answers.push({ status: Number(head.split(' ')[1]), body: received.subarray(headEnd + 4, headEnd + 4 + length).toString('utf8') });
+      received = received.subarray(headEnd + 4 + length);
+    }
+    if (answers.length === count) break;
+  }
+  socket.destroy();
+  return answers;
+}
