@@ -36,3 +36,23 @@ test('getOrCompute computes a value once while it is kept, and replacing a value
   assert.equal(cache.get('k'), 'W');
   assert.deepEqual(forgotten, ['V']);
 });
+
+test('with keepOnSecondUse, getOrCompute keeps a value only when its key was asked for before', () => {
+  const cache = new RecentCache<string, string>(100, { keepOnSecondUse: 3 });
+  let computed = 0;
+  const compute = () => `V${++computed}`;
+  assert.equal(cache.getOrCompute('k', compute), 'V1');
+  assert.equal(cache.get('k'), undefined, 'not kept on its first use');
+  assert.equal(cache.getOrCompute('k', compute), 'V2');
+  assert.equal(cache.getOrCompute('k', compute), 'V2', 'kept on its second');
+  assert.equal(computed, 2);
+
+  // The keys asked for once are remembered up to the bound, then forgotten together.
+  for (const key of ['a', 'b', 'c', 'd']) cache.getOrCompute(key, compute);
+  cache.getOrCompute('a', compute);
+  assert.equal(cache.get('a'), undefined, 'a was forgotten when d came past the bound of 3');
+  cache.getOrCompute('d', compute);
+  assert.notEqual(cache.get('d'), undefined);
+  cache.set('e', 'E');
+  assert.equal(cache.get('e'), 'E', 'set keeps at once');
+});

@@ -9,7 +9,10 @@
  * and that cost grew with the traffic (bench/search-load.ts).
  *
  * Each value weighs `weigh(value, key)` (1 by default) against the capacity; `forget` is told of every
- * value that leaves.
+ * value that leaves. With `keepOnSecondUse`, a value getOrCompute computes is kept only when its key
+ * was asked for before (among the last `keepOnSecondUse` keys computed and not kept): a stream of
+ * keys asked once each then fills nothing, and every value it would have kept, young when added,
+ * no longer outlives V8's young generation to be copied and promoted by its collector.
  */
 export class RecentCache<K, V> {
   #young = new Map<K, V>();
@@ -18,11 +21,17 @@ export class RecentCache<K, V> {
   readonly #half: number;
   readonly #weigh: (value: V, key: K) => number;
   readonly #forget: ((value: V) => void) | undefined;
+  readonly #askedOnce = new Set<K>();
+  readonly #askedOnceMax: number;
 
-  constructor(capacity: number, options: { weigh?: (value: V, key: K) => number; forget?: (value: V) => void } = {}) {
+  constructor(
+    capacity: number,
+    options: { weigh?: (value: V, key: K) => number; forget?: (value: V) => void; keepOnSecondUse?: number } = {},
+  ) {
     this.#half = Math.max(1, capacity / 2);
     this.#weigh = options.weigh ?? (() => 1);
     this.#forget = options.forget;
+    this.#askedOnceMax = options.keepOnSecondUse ?? 0;
   }
 
   get(key: K): V | undefined {
@@ -47,7 +56,13 @@ export class RecentCache<K, V> {
 
   getOrCompute(key: K, compute: () => V): V {
     let value = this.get(key);
-    if (value === undefined) this.#add(key, (value = compute()));
+    if (value !== undefined) return value;
+    value = compute();
+    if (this.#askedOnceMax === 0 || this.#askedOnce.delete(key)) this.#add(key, value);
+    else {
+      if (this.#askedOnce.size >= this.#askedOnceMax) this.#askedOnce.clear();
+      this.#askedOnce.add(key);
+    }
     return value;
   }
 

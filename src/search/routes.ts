@@ -72,6 +72,9 @@ const CACHE_HEADERS = { 'Cache-Control': 'public, max-age=300' };
 /** Distinct answers kept serialized: content is fixed while the service runs, so none goes stale. */
 export const CACHE_ENTRIES = 500;
 
+/** Queries asked once remembered, so that the second time one is asked its answer is kept. */
+const QUERIES_ASKED_ONCE = 5_000;
+
 interface Answer {
   json: CachedJson;
   query: string;
@@ -136,7 +139,8 @@ export function searchRoutes(
     }));
 
   // By the normalised query and excerpt length: a new search costs more than reading its target again.
-  const answers = new RecentCache<string, Answer>(CACHE_ENTRIES);
+  // An answer is kept once its query is asked again: most queries are asked once.
+  const answers = new RecentCache<string, Answer>(CACHE_ENTRIES, { keepOnSecondUse: QUERIES_ASKED_ONCE });
   const answerOf = (target: string): Answer => {
     const { q, excerptLength } = searchInput(target);
     return answers.getOrCompute(`${excerptLength}\n${q}`, () => {

@@ -43,6 +43,13 @@ interface Internals {
  */
 export const MAX_KEPT_MATCHES = 50_000;
 
+/**
+ * A word's matches are kept from its second search on, among the last this many words searched once
+ * and not kept: a word searched once (a typo, a slice of a sentence) was copied by V8's collector
+ * out of its young generation and into the old one, most of what a stream of new words left there.
+ */
+export const WORDS_ASKED_ONCE = 10_000;
+
 type Kept = RecentCache<string, Raw>;
 
 const keptByIndex = new WeakMap<MiniSearch, Kept>();
@@ -71,7 +78,8 @@ export interface Compound {
 export function matchAll(miniSearch: MiniSearch, words: (Word | Compound)[], options: SearchOptions): Match[] {
   const internals = miniSearch as unknown as Internals;
   let kept = keptByIndex.get(miniSearch);
-  if (!kept) keptByIndex.set(miniSearch, (kept = new RecentCache(MAX_KEPT_MATCHES, { weigh: keptSize })));
+  if (!kept)
+    keptByIndex.set(miniSearch, (kept = new RecentCache(MAX_KEPT_MATCHES, { weigh: keptSize, keepOnSecondUse: WORDS_ASKED_ONCE })));
   const find = ({ key, query }: Word) => kept.getOrCompute(key, () => asKept(internals.executeQuery(query(), options)));
   const raws = words.map((word) => ('parts' in word ? kept.getOrCompute(word.key, () => and(word.parts.map(find))) : find(word)));
   const combined = raws.length === 0 ? new Map() : and(raws);

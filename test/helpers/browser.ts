@@ -105,5 +105,11 @@ export function recordPage(page: Page, record: PageRecord = { console: [], error
 export async function screenshot(page: Page, folder: string, name: string): Promise<void> {
   const dir = join(ARTIFACTS, folder);
   mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
+  const take = () => page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
+  // On a machine busy with other work Chromium now and then gives up a full-page capture
+  // ("Unable to capture screenshot"); the page is as it was, so the second try takes it.
+  await take().catch((error: Error) => {
+    if (!error.message.includes('Unable to capture screenshot')) throw error;
+    return take();
+  });
 }
