@@ -272,6 +272,7 @@ for (const dialect of DIALECTS) {
             .values(rows.slice(i, i + 500))
             .execute();
         const purge = startKeyPurge(db(), createLogger('silent'), { intervalMs: 60_000, batchSize: 1000, now: () => clock.now });
+        await purge.run();
         await purge.close();
         const left = await db().selectFrom('idempotency_keys').select(['key']).where('expires_at', '<=', clock.now.toISOString()).execute();
         assert.deepEqual(left, []);

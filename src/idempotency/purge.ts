@@ -5,7 +5,7 @@ import type { Logger } from '../log.ts';
 import { deleteExpiredKeys } from './store.ts';
 
 /**
- * Deletes expired Idempotency-Keys every `intervalMs` (and once at start), in batches (see
+ * Deletes expired Idempotency-Keys every `intervalMs` (and once a second after start), in batches (see
  * startBatchedPurge). A late purge costs only space: expired keys are already ignored (store.ts).
  */
 export function startKeyPurge(

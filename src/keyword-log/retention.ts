@@ -13,7 +13,7 @@ export const SUGGESTION_WINDOW_DAYS = 30;
 /**
  * Keeps the keyword log bounded: entries older than `retentionDays` (KEYWORD_LOG_RETENTION_DAYS)
  * are deleted with their hourly counts, and clients whose last search of a keyword is older than
- * the suggestion window are taken off its count. Every `intervalMs` and at start, `batchSize` rows
+ * the suggestion window are taken off its count. Every `intervalMs` and a second after start, `batchSize` rows
  * a statement per table, the event loop turning between batches (see startBatchedPurge).
  */
 export function startKeywordLogRetention(
