@@ -190,6 +190,12 @@ export function defineRoute<Q extends z.ZodType | undefined = undefined, B exten
   };
 }
 
+/** The codes of each status, in the order of error-codes.ts (the order a route's documentation lists them in). */
+const CODES_BY_STATUS = Map.groupBy(
+  ALL_ERROR_CODES.filter((code): code is AnswerCode => 'status' in ERROR_CODES[code]),
+  (code) => String(ERROR_CODES[code].status),
+);
+
 /** Codes any path can answer, documented only where the route documents their status. */
 const UNIVERSAL_CODES: readonly AnswerCode[] = ['internal_error', 'method_not_allowed'];
 
@@ -211,9 +217,7 @@ function documentCodes(
   return Object.fromEntries(
     Object.entries(responses).map(([status, doc]) => {
       if (doc.schema !== ErrorSchema) return [status, doc];
-      const ofStatus = ALL_ERROR_CODES.filter(
-        (code): code is AnswerCode => codes.has(code as AnswerCode) && String(ERROR_CODES[code as AnswerCode].status) === status,
-      );
+      const ofStatus = CODES_BY_STATUS.get(status)?.filter((code) => codes.has(code)) ?? [];
       if (ofStatus.length === 0) throw new Error(`${what} documents ${status} but answers no error code with it`);
       return [status, { ...doc, codes: ofStatus }];
     }),
