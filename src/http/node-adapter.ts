@@ -241,7 +241,7 @@ async function writeWebResponse(response: Response, outgoing: ServerResponse): P
   if (response.body === null) return void outgoing.writeHead(response.status, headers).end();
   headers['content-type'] ??= DEFAULT_CONTENT_TYPE;
   const body = new Uint8Array(await response.arrayBuffer());
-  if (!('content-length' in headers) && headers['transfer-encoding'] !== 'chunked') headers['content-length'] = body.byteLength;
+  if (!('content-length' in headers)) headers['Content-Length'] = body.byteLength;
   outgoing.writeHead(response.status, headers).end(body);
 }
 
