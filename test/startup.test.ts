@@ -184,6 +184,21 @@ test('npm start runs the service from its bundle, and `node src/main.ts` runs th
   }
 });
 
+test('a start from the bundle answers /healthz without loading undici or node:http2, which web Requests and Responses would load', async () => {
+  const service = await startServiceProcess({
+    env: { DATABASE_URL: `sqlite:${join(dir, `${Math.random()}.db`)}` },
+    entry: 'build/service/main.js',
+    wrap: ([node, ...rest]) => [node!, '--require', join(import.meta.dirname, 'fixtures', 'builtins-at-exit.cjs'), ...rest],
+  });
+  await service.stop();
+  const loaded = /^builtins: (.*)$/m.exec(service.stderr)?.[1]?.split(' ') ?? [];
+  assert.ok(loaded.includes('http'), service.stderr);
+  assert.deepEqual(
+    loaded.filter((name) => /undici|http2/.test(name)),
+    [],
+  );
+});
+
 test('a start from the bundle keeps the code V8 compiled for it, which the next starts run with; code V8 refuses is replaced', async () => {
   const cache = mkdtempSync(join(tmpdir(), 'tenpo-compile-cache-'));
   const start = async () => {
