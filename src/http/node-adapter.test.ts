@@ -1,0 +1,35 @@
+import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import { test } from 'node:test';
+import { Hono } from 'hono';
+import { createLogger } from '../log.ts';
+import type { AppEnv } from './app-env.ts';
+import { createNodeServer } from './node-server.ts';
+import { reply } from './reply.ts';
+
+// The app under Node's server gets a request that holds its method and URL; whatever else a
+// handler asks of it (headers, the body) comes from a web Request made then. The answers the
+// adapter writes are what every test that starts the service checks; here, the request.
+
+test('a handler that asks the request for its headers and body gets them, the body as sent', async () => {
+  const app = new Hono<AppEnv>();
+  app.post('/echo', async (c) => {
+    const body: unknown = await c.req.json();
+    return reply(c, 200, JSON.stringify({ method: c.req.method, header: c.req.header('x-sent'), body }), {
+      'Content-Type': 'application/json',
+    });
+  });
+  const server = createNodeServer(app.fetch, { hostname: '127.0.0.1', log: createLogger('silent') });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/echo`, {
+      method: 'POST',
+      headers: { 'X-Sent': 'yes', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: '山田' }),
+    });
+    assert.equal(response.status, 200);
+    assert.deepEqual(await response.json(), { method: 'POST', header: 'yes', body: { name: '山田' } });
+  } finally {
+    server.close();
+  }
+});
