@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { sendCachedJson, serializeJson, type CachedJson } from '../http/cached-json.ts';
+import { answerWeight, sendCachedJson, serializeJson, type CachedJson } from '../http/cached-json.ts';
 import { RecentCache } from '../recent-cache.ts';
 import { JA } from '../http/storefront-texts.ts';
 import { requestTarget } from '../http/request.ts';
@@ -59,14 +59,19 @@ export const ProductsResponse = z.object({
   availableTags: z.array(z.string()),
 });
 
-/** Distinct answers kept serialized; the catalog is fixed, so an answer never goes stale. */
+/**
+ * Distinct answers kept serialized, in each of the two caches: 2,000 at most, 8 MB at most (a
+ * page of 200 products is some 36 KB); the catalog is fixed, so an answer never goes stale.
+ */
 const CACHE_ENTRIES = 2_000;
+const CACHE_BYTES = 8 * 1024 * 1024;
 
 export function catalogRoutes(catalog: Catalog): Route[] {
   // Two levels: by the normalised query (so `?tag=a&tag=b` and `?tag=b&tag=a` share one answer),
   // and by the URL exactly as sent, so a repeated URL skips parsing and validation altogether.
-  const byQuery = new RecentCache<string, CachedJson>(CACHE_ENTRIES);
-  const byUrl = new RecentCache<string, CachedJson>(CACHE_ENTRIES);
+  const weigh = answerWeight(CACHE_ENTRIES, CACHE_BYTES);
+  const byQuery = new RecentCache<string, CachedJson>(CACHE_ENTRIES, { weigh });
+  const byUrl = new RecentCache<string, CachedJson>(CACHE_ENTRIES, { weigh });
   return [
     defineRoute({
       method: 'GET',

@@ -16,6 +16,17 @@ export function serializeJson(value: unknown): CachedJson {
   return { bytes, etag: `"${hash('sha256', bytes, 'base64url').slice(0, 32)}"` };
 }
 
+/**
+ * A cache's weight for a serialized answer kept under `key`, for a cache of `entries` answers that
+ * may hold `maxBytes` between them: one, or one for every `maxBytes / entries` bytes of the answer
+ * and its key, so that small answers are bounded by their count and large ones by their bytes (a
+ * client asking for many distinct large pages cannot fill the memory).
+ */
+export function answerWeight(entries: number, maxBytes: number): (json: CachedJson, key: string) => number {
+  const unit = maxBytes / entries;
+  return (json, key) => Math.max(1, Math.ceil((json.bytes.byteLength + key.length) / unit));
+}
+
 /** Answers with the cached bytes, or 304 when the client already holds them (If-None-Match). */
 export function sendCachedJson(c: Context<AppEnv>, entry: CachedJson, headers: Record<string, string> = {}): Response {
   return replyPlain(c, cachedJsonAnswer(entry, requestHeader(c, 'if-none-match'), headers));

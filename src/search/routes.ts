@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ClientResolver } from '../http/client-address.ts';
-import { cachedJsonAnswer, serializeJson, type CachedJson } from '../http/cached-json.ts';
+import { answerWeight, cachedJsonAnswer, serializeJson, type CachedJson } from '../http/cached-json.ts';
 import { RecentCache } from '../recent-cache.ts';
 import { replyJson } from '../http/reply.ts';
 import { defineRoute, TAKES_ANYTHING, type Route } from '../http/route.ts';
@@ -69,8 +69,12 @@ export const SearchResponseSchema = z.object({
 
 const CACHE_HEADERS = { 'Cache-Control': 'public, max-age=300' };
 
-/** Distinct answers kept serialized: content is fixed while the service runs, so none goes stale. */
+/**
+ * Distinct answers kept serialized: 500 at most, 8 MB at most (an answer of 50 results with
+ * 500-character excerpts is some 100 KB); content is fixed while the service runs, so none goes stale.
+ */
 export const CACHE_ENTRIES = 500;
+const CACHE_BYTES = 8 * 1024 * 1024;
 
 /** Queries asked once remembered, so that the second time one is asked its answer is kept. */
 const QUERIES_ASKED_ONCE = 5_000;
@@ -140,7 +144,11 @@ export function searchRoutes(
 
   // By the normalised query and excerpt length: a new search costs more than reading its target again.
   // An answer is kept once its query is asked again: most queries are asked once.
-  const answers = new RecentCache<string, Answer>(CACHE_ENTRIES, { keepOnSecondUse: QUERIES_ASKED_ONCE });
+  const weight = answerWeight(CACHE_ENTRIES, CACHE_BYTES);
+  const answers = new RecentCache<string, Answer>(CACHE_ENTRIES, {
+    weigh: (answer, key) => weight(answer.json, key),
+    keepOnSecondUse: QUERIES_ASKED_ONCE,
+  });
   const answerOf = (target: string): Answer => {
     const { q, excerptLength } = searchInput(target);
     return answers.getOrCompute(`${excerptLength}\n${q}`, () => {

@@ -1,0 +1,21 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { RecentCache } from '../recent-cache.ts';
+import { answerWeight, serializeJson } from './cached-json.ts';
+
+test('a cache of answers weighed by answerWeight holds its count of small answers, and its bytes of large ones', () => {
+  const weigh = answerWeight(100, 100 * 1024);
+  const small = serializeJson({ page: 'small' });
+  const large = serializeJson({ page: 'x'.repeat(50 * 1024) });
+  assert.equal(weigh(small, 'key'), 1);
+  assert.equal(weigh(large, 'key'), 51, 'one for every 1 KiB begun, its key included');
+
+  const cache = new RecentCache<string, typeof small>(100, { weigh });
+  for (let n = 0; n < 100; n++) cache.set(`small ${n}`, small);
+  const smallHeld = Array.from({ length: 100 }, (_, n) => cache.get(`small ${n}`)).filter(Boolean).length;
+  assert.ok(smallHeld >= 50, `${smallHeld} small answers held`);
+
+  for (let n = 0; n < 100; n++) cache.set(`large ${n}`, large);
+  const largeHeld = Array.from({ length: 100 }, (_, n) => cache.get(`large ${n}`)).filter(Boolean).length;
+  assert.ok(largeHeld <= 2, `${largeHeld} answers of 50 KiB held in a cache of 100 KiB`);
+});
