@@ -48,7 +48,7 @@ export const MAX_KEPT_MATCHES = 50_000;
  * and not kept: a word searched once (a typo, a slice of a sentence) was copied by V8's collector
  * out of its young generation and into the old one, most of what a stream of new words left there.
  */
-export const WORDS_ASKED_ONCE = 10_000;
+const WORDS_ASKED_ONCE = 10_000;
 
 type Kept = RecentCache<string, Raw>;
 
