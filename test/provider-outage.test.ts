@@ -72,6 +72,13 @@ describe('the email API and the webhooks down for 60 s', { concurrency: true }, 
       await waitUntil(async () => (await outboxStatusCounts(app.services.database.db)).sent === 15, {
         timeoutMs: 20_000,
         what: 'all 15 messages sent',
+      }).catch(async (error: Error) => {
+        const left = await app.services.database.db
+          .selectFrom('outbox')
+          .select(['channel', 'destination', 'attempts', 'next_attempt_at', 'locked_until', 'last_error'])
+          .where('status', '!=', 'sent')
+          .execute();
+        throw new Error(`${error.message}, ${Date.now() - restored} ms after the outage; not sent: ${JSON.stringify(left)}`);
       });
       const deliveredIn = Date.now() - restored;
       await new Promise((resolve) => setTimeout(resolve, 300));

@@ -11,6 +11,9 @@ export const SEND_TIMEOUT_MS = 15_000;
  */
 const MAX_ANSWER_EXCERPT = 480;
 
+/** How a write on a connection the other end had already closed fails. */
+const CLOSED_UNDER_US = new Set(['ECONNRESET', 'EPIPE']);
+
 /** Connections kept open per host: the dispatcher's concurrency. */
 const MAX_SOCKETS = 16;
 
@@ -46,28 +49,39 @@ export function createJsonPoster(): JsonPoster {
       const target = new URL(url);
       const client = target.protocol === 'https:' ? secureClient() : { agent: http, request: httpRequest };
       const payload = Buffer.from(JSON.stringify(body));
-      return new Promise((resolve, reject) => {
+      const signal = AbortSignal.timeout(SEND_TIMEOUT_MS);
+      const send = (resolve: () => void, reject: (error: Error) => void) => {
+        let answered = false;
         const request = client.request(
           target,
           {
             method: 'POST',
             agent: client.agent,
             headers: { 'content-type': 'application/json', 'content-length': String(payload.length), ...headers },
-            signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+            signal,
           },
-          (response) => answerOf(response).then(resolve, reject),
+          (response) => {
+            answered = true;
+            answerOf(response).then(resolve, reject);
+          },
         );
-        request.on('error', (error: NodeJS.ErrnoException) =>
+        request.on('error', (error: NodeJS.ErrnoException) => {
+          // A kept-open connection the server closed as this request went out (its idle timeout,
+          // reached while this process was busy), and no answer: the server never read it, so it
+          // goes again on another connection. Each such connection is dropped, so this ends with a
+          // new one.
+          if (request.reusedSocket && !answered && CLOSED_UNDER_US.has(error.code ?? '')) return send(resolve, reject);
           reject(
             new Error(
               error.name === 'AbortError' || error.name === 'TimeoutError'
                 ? `no answer within ${SEND_TIMEOUT_MS} ms`
                 : (error.code ?? error.message),
             ),
-          ),
-        );
+          );
+        });
         request.end(payload);
-      });
+      };
+      return new Promise(send);
     },
     close: () => {
       http.destroy();
