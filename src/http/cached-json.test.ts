@@ -19,3 +19,12 @@ test('a cache of answers weighed by answerWeight holds its count of small answer
   const largeHeld = Array.from({ length: 100 }, (_, n) => cache.get(`large ${n}`)).filter(Boolean).length;
   assert.ok(largeHeld <= 2, `${largeHeld} answers of 50 KiB held in a cache of 100 KiB`);
 });
+
+test('a serialized answer holds its own bytes, not a slice of a buffer shared with others, and they are its UTF-8 JSON', () => {
+  const value = { query: 'ユーロラック', results: [{ title: 'ケース' }] };
+  const first = serializeJson(value);
+  const second = serializeJson({ query: 'VCO' });
+  assert.equal(first.bytes.buffer.byteLength, first.bytes.byteLength);
+  assert.notEqual(first.bytes.buffer, second.bytes.buffer);
+  assert.deepEqual(Buffer.from(first.bytes), Buffer.from(JSON.stringify(value)));
+});
