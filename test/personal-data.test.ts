@@ -42,6 +42,9 @@ for (const dialect of DIALECTS) {
           EMAIL_API_URL: `${receiver.url}/emails`,
           RESERVATION_WEBHOOK_URL: `${receiver.url}${WEBHOOK_PATH}`,
           RESTOCK_WEBHOOK_URL: `${receiver.url}${WEBHOOK_PATH}`,
+          // A message sent in 2025 is planted below: the longest retention keeps it from the purge
+          // that runs a second after the start.
+          OUTBOX_RETENTION_DAYS: '3650',
         },
       });
     });
