@@ -22,7 +22,8 @@ import { preciseCpuMilliseconds } from './lib/process-cpu.ts';
 //    than the time with the machine's other work;
 //    the same with a generated site of 5,000 pages and its prebuilt index (median of 3);
 // 2. resident memory after the start, and after 10,000 requests of shop traffic (catalog, search,
-//    reservations, restock signups, admin lists and moves; bench/lib/shop-traffic.ts);
+//    reservations, restock signups, admin lists and moves; bench/lib/shop-traffic.ts); for this
+//    checkout also with V8's young generation capped (CAPPED_FLAGS);
 // 3. with a generated site of 50,000 pages: resident memory after the start and after 1,000
 //    searches, less the sample's, per page.
 // Ports 18901-18904.
@@ -32,6 +33,12 @@ const COLD_STARTS = 5;
 const CORPUS_PAGES = 5_000;
 const LARGE_PAGES = Number(process.env.BENCH_LARGE_PAGES ?? 50_000);
 const MIXED_REQUESTS = 10_000;
+/**
+ * A young generation of V8 capped at 4 MB a half and one V8 worker thread: what a shop short of
+ * memory can add to npm start's command, at a cost in CPU per search (docs/operations.md, Memory).
+ * Measured beside npm start's own command, for this checkout.
+ */
+const CAPPED_FLAGS = ['--max-semi-space-size=4', '--v8-pool-size=1'];
 const TOKEN = 'bench-admin-token';
 
 export async function run(): Promise<string[]> {
@@ -77,11 +84,14 @@ export async function run(): Promise<string[]> {
       });
 
       const memory = await memoryAfterTraffic(checkout, `sqlite:${join(dir, `${checkout.label}-traffic.db`)}`);
+      const capped =
+        checkout.label === 'now' ? await memoryAfterTraffic(checkout, `sqlite:${join(dir, 'capped-traffic.db')}`, CAPPED_FLAGS) : undefined;
       const perPage = await memoryPerPage(checkout, large, join(dir, `${checkout.label}-large-index.json`), memory.afterStart, dir);
       memoryRows.push({
         checkout: checkout.label,
         'RSS after start MB': mb(memory.afterStart),
         [`RSS after ${MIXED_REQUESTS} requests MB`]: mb(memory.afterTraffic),
+        [`with ${CAPPED_FLAGS.join(' ')}: MB after start / after`]: capped ? `${mb(capped.afterStart)} / ${mb(capped.afterTraffic)}` : '',
         [`${LARGE_PAGES} pages: RSS after start MB`]: mb(perPage.afterStart),
         'after 1,000 searches MB': mb(perPage.afterSearches),
         'KB per page': Math.round(perPage.perPage / 102.4) / 10,
@@ -97,6 +107,12 @@ export async function run(): Promise<string[]> {
             memory.afterTraffic < 120 * 1024 * 1024,
             `${mb(memory.afterTraffic)} MB`,
             '< 120 MB',
+          ),
+          verdict(
+            `the same with ${CAPPED_FLAGS.join(' ')} (informational: docs/operations.md)`,
+            true,
+            `${mb(capped!.afterTraffic)} MB`,
+            'none set',
           ),
           verdict(
             `memory per page, ${LARGE_PAGES} pages (informational)`,
@@ -131,10 +147,10 @@ function buildIndex(checkout: Checkout, contentDir: string, indexPath: string): 
   return { CONTENT_DIR: contentDir, SEARCH_INDEX_PATH: indexPath };
 }
 
-async function memoryAfterTraffic(checkout: Checkout, store: string) {
+async function memoryAfterTraffic(checkout: Checkout, store: string, extraFlags: string[] = []) {
   const tenpo = await startTenpo(
     { DATABASE_URL: store, RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'warn' },
-    { port: PORTS.sample, root: checkout.root },
+    { port: PORTS.sample, root: checkout.root, extraFlags },
   );
   try {
     await settle();

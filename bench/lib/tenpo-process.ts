@@ -17,12 +17,12 @@ export interface TenpoProcess {
 /**
  * Starts tenpo as `npm start` would (the script it names, test/helpers/service-process.ts) in its
  * own process, from this checkout or from `root` (another checkout, bench/lib/checkouts.ts), with
- * the given environment, and waits until /healthz answers 200. Logs go to /dev/null unless
+ * the given environment and Node flags beyond npm start's (`extraFlags`), and waits until /healthz answers 200. Logs go to /dev/null unless
  * TENPO_BENCH_LOGS is set; stderr is shown.
  */
 export async function startTenpo(
   env: Record<string, string> & { DATABASE_URL: string },
-  options: { port: number; root?: string; readyWithinMs?: number },
+  options: { port: number; root?: string; readyWithinMs?: number; extraFlags?: string[] },
 ): Promise<TenpoProcess> {
   const { flags, script } = startCommand(options.root);
   const started = performance.now();
@@ -32,7 +32,7 @@ export async function startTenpo(
     output: process.env.TENPO_BENCH_LOGS ? 'inherit' : 'ignore',
     root: options.root,
     entry: script,
-    wrap: ([node, ...rest]) => [node!, ...flags, ...rest],
+    wrap: ([node, ...rest]) => [node!, ...flags, ...(options.extraFlags ?? []), ...rest],
   });
   try {
     await service.ready(options.readyWithinMs);
