@@ -67,9 +67,10 @@ export function createJsonPoster(): JsonPoster {
         );
         request.on('error', (error: NodeJS.ErrnoException) => {
           // A kept-open connection the server closed as this request went out (its idle timeout,
-          // reached while this process was busy), and no answer: the server never read it, so it
-          // goes again on another connection. Each such connection is dropped, so this ends with a
-          // new one.
+          // reached while this process was busy), and no answer: it goes again on another
+          // connection, as Node's docs advise (a server that had read it before the reset gets it
+          // twice; an email carries its Idempotency-Key for that). Each such connection is
+          // dropped, so this ends with a new one.
           if (request.reusedSocket && !answered && CLOSED_UNDER_US.has(error.code ?? '')) return send(resolve, reject);
           reject(
             new Error(
