@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { RecentCache } from './recent-cache.ts';
+import { KeysSeen, RecentCache } from './recent-cache.ts';
 
 test('a value used in every half capacity of additions stays; one not used is forgotten, and told so', () => {
   const forgotten: string[] = [];
@@ -47,12 +47,30 @@ test('with keepOnSecondUse, getOrCompute keeps a value only when its key was ask
   assert.equal(cache.getOrCompute('k', compute), 'V2', 'kept on its second');
   assert.equal(computed, 2);
 
-  // The keys asked for once are remembered up to the bound, then forgotten together.
+  // The keys asked for are remembered up to the bound (k, a, b), then forgotten together.
   for (const key of ['a', 'b', 'c', 'd']) cache.getOrCompute(key, compute);
   cache.getOrCompute('a', compute);
-  assert.equal(cache.get('a'), undefined, 'a was forgotten when d came past the bound of 3');
+  assert.equal(cache.get('a'), undefined, 'a was forgotten when c came past the bound of 3');
   cache.getOrCompute('d', compute);
   assert.notEqual(cache.get('d'), undefined);
   cache.set('e', 'E');
   assert.equal(cache.get('e'), 'E', 'set keeps at once');
+});
+
+test('KeysSeen tells a string seen before from a new one, for as many as its bound, then starts again', () => {
+  const seen = new KeysSeen(10_000);
+  const keys = Array.from({ length: 10_000 }, (_, i) => `${i % 7}\nキーワード ${i}`);
+  assert.deepEqual(
+    keys.filter((key) => seen.seenBefore(key)),
+    [],
+    'every key is new the first time',
+  );
+  assert.deepEqual(
+    keys.filter((key) => !seen.seenBefore(key)),
+    [],
+    'and seen the second time',
+  );
+  assert.equal(seen.seenBefore('one more'), false);
+  assert.equal(seen.seenBefore(keys[0]!), false, 'the 10,001st key forgot the others');
+  assert.equal(seen.seenBefore('one more'), true);
 });

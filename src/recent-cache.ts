@@ -10,9 +10,11 @@
  *
  * Each value weighs `weigh(value, key)` (1 by default) against the capacity; `forget` is told of every
  * value that leaves. With `keepOnSecondUse`, a value getOrCompute computes is kept only when its key
- * was asked for before (among the last `keepOnSecondUse` keys computed and not kept): a stream of
- * keys asked once each then fills nothing, and every value it would have kept, young when added,
- * no longer outlives V8's young generation to be copied and promoted by its collector.
+ * was asked for before (among the last `keepOnSecondUse` keys computed): a stream of keys asked once
+ * each then fills nothing, and every value it would have kept, young when added, no longer outlives
+ * V8's young generation to be copied and promoted by its collector. The keys asked for are
+ * remembered by their hash in a table of fixed size (KeysSeen), not kept themselves, for the same
+ * reason.
  */
 export class RecentCache<K, V> {
   #young = new Map<K, V>();
@@ -21,17 +23,20 @@ export class RecentCache<K, V> {
   readonly #half: number;
   readonly #weigh: (value: V, key: K) => number;
   readonly #forget: ((value: V) => void) | undefined;
-  readonly #askedOnce = new Set<K>();
-  readonly #askedOnceMax: number;
+  readonly #asked: KeysSeen | undefined;
 
   constructor(
     capacity: number,
-    options: { weigh?: (value: V, key: K) => number; forget?: (value: V) => void; keepOnSecondUse?: number } = {},
+    options: {
+      weigh?: (value: V, key: K) => number;
+      forget?: (value: V) => void;
+      keepOnSecondUse?: K extends string ? number : never;
+    } = {},
   ) {
     this.#half = Math.max(1, capacity / 2);
     this.#weigh = options.weigh ?? (() => 1);
     this.#forget = options.forget;
-    this.#askedOnceMax = options.keepOnSecondUse ?? 0;
+    this.#asked = options.keepOnSecondUse ? new KeysSeen(options.keepOnSecondUse) : undefined;
   }
 
   get(key: K): V | undefined {
@@ -58,11 +63,7 @@ export class RecentCache<K, V> {
     let value = this.get(key);
     if (value !== undefined) return value;
     value = compute();
-    if (this.#askedOnceMax === 0 || this.#askedOnce.delete(key)) this.#add(key, value);
-    else {
-      if (this.#askedOnce.size >= this.#askedOnceMax) this.#askedOnce.clear();
-      this.#askedOnce.add(key);
-    }
+    if (!this.#asked || this.#asked.seenBefore(key as K & string)) this.#add(key, value);
     return value;
   }
 
@@ -75,4 +76,49 @@ export class RecentCache<K, V> {
     this.#young = new Map();
     this.#youngWeight = 0;
   }
+}
+
+/**
+ * Up to `max` distinct strings, remembered by a 32-bit hash in an open-addressed table at most half
+ * full, and forgotten together when it reaches `max`. Two strings of the same hash count as one,
+ * about once in a million: a value is then kept on its first use, which costs only its room.
+ */
+export class KeysSeen {
+  readonly #slots: Uint32Array;
+  readonly #max: number;
+  #count = 0;
+
+  constructor(max: number) {
+    this.#max = max;
+    this.#slots = new Uint32Array(2 ** Math.ceil(Math.log2(2 * max + 1)));
+  }
+
+  /** True when `key` was seen since the table was last forgotten; otherwise remembers it. */
+  seenBefore(key: string): boolean {
+    const hash = hashString(key);
+    const mask = this.#slots.length - 1;
+    let slot = hash & mask;
+    for (let found = this.#slots[slot]!; found !== 0; found = this.#slots[slot]!) {
+      if (found === hash) return true;
+      slot = (slot + 1) & mask;
+    }
+    if (this.#count >= this.#max) {
+      this.#slots.fill(0);
+      this.#count = 0;
+      slot = hash & mask;
+    }
+    this.#slots[slot] = hash;
+    this.#count += 1;
+    return false;
+  }
+}
+
+/** FNV-1a over the UTF-16 units, then mixed so that its low bits (the slot) depend on every unit; never 0. */
+function hashString(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  hash ^= hash >>> 16;
+  hash = Math.imul(hash, 0x85ebca6b);
+  hash ^= hash >>> 13;
+  return hash >>> 0 || 1;
 }
