@@ -26,5 +26,7 @@ test('a serialized answer holds its own bytes, not a slice of a buffer shared wi
   const second = serializeJson({ query: 'VCO' });
   assert.equal(first.bytes.buffer.byteLength, first.bytes.byteLength);
   assert.notEqual(first.bytes.buffer, second.bytes.buffer);
-  assert.deepEqual(Buffer.from(first.bytes), Buffer.from(JSON.stringify(value)));
+  assert.deepEqual(Buffer.from(first.bytes), Buffer.from(JSON.stringify(value)), 'the first still holds its own after the second');
+  const large = { text: 'モジュール🎛'.repeat(20_000) };
+  assert.deepEqual(Buffer.from(serializeJson(large).bytes), Buffer.from(JSON.stringify(large)));
 });
