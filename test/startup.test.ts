@@ -184,6 +184,40 @@ test('npm start runs the service from its bundle, and `node src/main.ts` runs th
   }
 });
 
+test('under the command npm start runs, the young generation of V8 stays within 8 MB however many searches come', async () => {
+  const start = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const flags = start.split(' ').filter((word) => word.startsWith('--'));
+  const service = await startServiceProcess({
+    env: {
+      DATABASE_URL: `sqlite:${join(dir, `${Math.random()}.db`)}`,
+      PREORDER_API_TOKEN: 'young-generation-token',
+      RATE_LIMIT_PER_MINUTE: '0',
+    },
+    entry: 'build/service/main.js',
+    wrap: ([node, ...rest]) => [node!, ...flags, ...rest],
+  });
+  try {
+    // Distinct searches, as a busy shop's visitors type them, 8 at a time: V8 would double its young
+    // generation to 32 MB under them.
+    const words = ['モジュール', 'フィルター', 'オシレーター', 'ケース', 'ディレイ', 'sequencer', 'vco', '電源'];
+    for (let round = 0; round < 400; round++) {
+      await Promise.all(
+        words.map(async (word, i) => {
+          const response = await fetch(
+            `${service.url}/api/search?q=${encodeURIComponent(`${word} ${words[(round + i) % 8]}`)}&excerpt_length=${50 + round}`,
+          );
+          await response.arrayBuffer();
+        }),
+      );
+    }
+    const metrics = await (await fetch(`${service.url}/metrics`, { headers: { authorization: 'Bearer young-generation-token' } })).text();
+    const young = Number(/^nodejs_heap_space_size_total_bytes\{space="new"\} (\d+)/m.exec(metrics)?.[1]);
+    assert.ok(young > 0 && young <= 8 * 1024 * 1024, `young generation ${young} bytes`);
+  } finally {
+    await service.stop();
+  }
+});
+
 test('a start from the bundle answers /healthz without loading undici or node:http2, which web Requests and Responses would load', async () => {
   const service = await startServiceProcess({
     env: { DATABASE_URL: `sqlite:${join(dir, `${Math.random()}.db`)}` },
