@@ -174,8 +174,7 @@ test('SIGTERM lets a request in flight finish, refuses new connections, then exi
 });
 
 test('npm start runs the service from its bundle, and `node src/main.ts` runs the same bundle while it is current', async () => {
-  const start = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start;
-  assert.match(start, /^node (--\S+ )*build\/service\/main\.js$/);
+  assert.match(npmStart(), /^node (--\S+ )*build\/service\/main\.js$/);
   for (const entry of ['build/service/main.js', 'src/main.ts']) {
     const service = await startServiceProcess({ env: { DATABASE_URL: `sqlite:${join(dir, `${Math.random()}.db`)}` }, entry });
     await service.stop();
@@ -185,8 +184,9 @@ test('npm start runs the service from its bundle, and `node src/main.ts` runs th
 });
 
 test('under the command npm start runs, the young generation of V8 stays within 8 MB however many searches come', async () => {
-  const start = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start;
-  const flags = start.split(' ').filter((word) => word.startsWith('--'));
+  const flags = npmStart()
+    .split(' ')
+    .filter((word) => word.startsWith('--'));
   const service = await startServiceProcess({
     env: {
       DATABASE_URL: `sqlite:${join(dir, `${Math.random()}.db`)}`,
@@ -266,3 +266,8 @@ test('a start from the bundle keeps the code V8 compiled for it, which the next 
   assert.ok(statSync(file).size > 100_000, 'the refused code is replaced by the code of this start');
   assert.deepEqual(kept().sort(), [elsewhere, file].sort(), "an earlier build's code is deleted, another checkout's kept");
 });
+
+/** The command `npm start` runs, as package.json says. */
+function npmStart(): string {
+  return (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start;
+}
