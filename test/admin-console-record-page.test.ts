@@ -124,6 +124,11 @@ for (const [size, viewport] of SIZES) {
       await page.waitForSelector('.timeline li');
       assert.equal(hashParams(page).get('record'), target);
       assert.equal(await page.locator('.record-head h1 code').textContent(), number);
+      // コピー sits beside the number it copies, the status at the far end.
+      const box = async (selector: string) => (await page.locator(`.record-head ${selector}`).boundingBox())!;
+      const [heading, copy, state] = [await box('h1'), await box('button.copy'), await box('.state')];
+      assert.ok(copy.x - (heading.x + heading.width) < 16, `コピー ${copy.x - (heading.x + heading.width)} px after the number`);
+      assert.ok(state.x + state.width > viewport.width - 80, 'the status at the right');
       assert.deepEqual(await page.locator('.timeline .what').allTextContents(), ['予約を受け付けました']);
 
       // A move to 確定, confirmed in its dialog (which offers the customer's email).
