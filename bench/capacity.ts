@@ -12,7 +12,7 @@ import { seededRandom } from './lib/search-corpus.ts';
 import { consoleFirstVisit, shopTraffic } from './lib/shop-traffic.ts';
 import { startTenpo } from './lib/tenpo-process.ts';
 
-// How much shop one process serves, the figure a deployment is sized by (docs/operations.md): the
+// How much shop one process serves, the figure a deployment is sized by (docs/performance.md): the
 // shop's traffic (catalog, search, reservations, restock signups, admin lists and moves, the
 // dashboard, and staff opening the console for the first time; bench/lib/shop-traffic.ts), with
 // every message delivered to a local receiver meanwhile, from more and more connections (each one
@@ -91,7 +91,7 @@ export async function run(): Promise<string[]> {
         if (checkout.label === 'now')
           verdicts.push(
             verdict(
-              `capacity on ${store} at p99 ≤ ${P99_LIMIT_MS} ms (informational: docs/operations.md)`,
+              `capacity on ${store} at p99 ≤ ${P99_LIMIT_MS} ms (informational: docs/performance.md)`,
               true,
               capacity ? `${Math.round(capacity.rps)} req/s, ${Math.round(capacity.rps / capacity.cores)} per core of the service` : 'none',
               'none set',

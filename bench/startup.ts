@@ -36,7 +36,7 @@ const MIXED_REQUESTS = 10_000;
 /**
  * V8's own sizes in place of npm start's caps (a young generation of up to 16 MB a half, four V8
  * worker threads): what the caps save, measured beside npm start's own command for this checkout
- * (docs/operations.md, Memory). Given after npm start's flags, they win.
+ * (docs/performance.md, Memory). Given after npm start's flags, they win.
  */
 const DEFAULT_V8_FLAGS = ['--max-semi-space-size=16', '--v8-pool-size=4'];
 const TOKEN = 'bench-admin-token';
@@ -113,7 +113,7 @@ export async function run(): Promise<string[]> {
             '< 120 MB',
           ),
           verdict(
-            `the same with ${DEFAULT_V8_FLAGS.join(' ')} (informational: docs/operations.md)`,
+            `the same with ${DEFAULT_V8_FLAGS.join(' ')} (informational: docs/performance.md)`,
             true,
             `${mb(uncapped!.afterTraffic)} MB`,
             'none set',

@@ -1,6 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { envExample } from '../src/env-example.ts';
+import { configurationDoc, envExample } from '../src/env-example.ts';
 
-// npm run env:example: writes .env.example from the configuration schema (src/config.ts).
-writeFileSync(join(import.meta.dirname, '..', '.env.example'), envExample());
+// npm run env:example: writes .env.example and docs/configuration.md from the configuration schema (src/config.ts).
+const root = join(import.meta.dirname, '..');
+writeFileSync(join(root, '.env.example'), envExample());
+writeFileSync(join(root, 'docs', 'configuration.md'), configurationDoc());

@@ -122,91 +122,193 @@ function isAddressOrRange(entry: string): boolean {
   return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
 }
 
-// Each variable's description is what `.env.example` says of it (npm run env:example writes it from here).
+/** A variable's description, and its default in markdown when the schema cannot give it (one computed at start, or none). */
+const about = (description: string, shownDefault?: string) => ({ description, shownDefault });
+
+// Each variable's description is what `.env.example` and docs/configuration.md say of it (npm run
+// env:example writes both from here), in the order they list them.
 const EnvSchema = z.object({
-  PORT: integer(0, 65535).default(8787).describe('HTTP port to listen on.'),
-  HOST: z.string().default('0.0.0.0').describe('Address to listen on.'),
+  PORT: integer(0, 65535).default(8787).meta(about('The HTTP port to listen on.')),
+  HOST: z.string().default('0.0.0.0').meta(about('The address to listen on.')),
   APP_ENV: z
     .enum(['development', 'preview', 'production'])
     .default('development')
-    .describe('development, preview or production; each has its own data store.'),
+    .meta(about('`development`, `preview` or `production`; each has its own data store (the default `DATABASE_URL`).')),
   DATABASE_URL: z
     .string()
     .optional()
-    .describe('sqlite:<path>, sqlite::memory: or postgres://user:pass@host:port/db. Default: sqlite:./var/tenpo-<APP_ENV>.db'),
+    .meta(
+      about(
+        '`sqlite:<path>`, `sqlite::memory:` or `postgres://user:pass@host:port/db`. A SQLite file or directory the process cannot write stops the start naming the file; a new file (and its `-wal`, `-shm`) is created readable by its owner only (0600), a new directory 0700.',
+        '`sqlite:./var/tenpo-<APP_ENV>.db`',
+      ),
+    ),
   PREORDER_API_TOKEN: z
     .string()
     .optional()
-    .describe(
-      'The admin bearer token (or ADMIN_API_TOKEN). Required in production; in development one is generated once and kept beside the SQLite store (var/ by default), elsewhere at each start.',
+    .meta(
+      about(
+        'The admin bearer token (or `ADMIN_API_TOKEN`). Required in `production`, at least 32 characters there. Unset elsewhere, a random one is generated: in `development` once, kept in `development-admin-token` beside the SQLite file (`var/` for other stores); in `preview` a new one each start. The generated token is printed at start.',
+        'generated',
+      ),
     ),
-  ADMIN_API_TOKEN: z.string().optional().describe('Another name for PREORDER_API_TOKEN; both set and different is an error.'),
-  EMAIL_PROVIDER_API_KEY: z.string().optional().describe('Key of the Resend-compatible email API; emails go through it when set.'),
-  EMAIL_API_URL: httpUrl.default(DEFAULT_EMAIL_API_URL).describe('The email API endpoint (POST, Authorization: Bearer <key>).'),
-  SMTP_URL: z
-    .string()
-    .refine((value) => URL.canParse(value) && /^smtps?:$/.test(new URL(value).protocol), 'must be an smtp:// or smtps:// URL')
+  ADMIN_API_TOKEN: z.string().optional().meta(about('Another name for `PREORDER_API_TOKEN`; both set and different is an error.')),
+  PUBLIC_BASE_URL: httpUrl
     .optional()
-    .describe('smtp://user:pass@host:port (or smtps://), used when no API key is set. With neither, emails are logged and skipped.'),
-  EMAIL_FROM: z.string().default('tenpo <no-reply@localhost>').describe('Sender of customer emails.'),
-  RESERVATION_WEBHOOK_URL: httpUrl.optional().describe('Chat webhook told of each new reservation (Discord or Slack style).'),
-  RESTOCK_WEBHOOK_URL: httpUrl.optional().describe('Chat webhook told of each new restock signup.'),
-  PUBLIC_WEBHOOK_URL: httpUrl.optional().describe('Chat webhook for the public back-in-stock announcement (no names or addresses).'),
-  PRODUCTION_ORIGIN: httpUrl.optional().describe("The shop's site origin, allowed by CORS on public routes."),
-  PREVIEW_ORIGIN_PATTERN: originPattern.optional().describe('Regular expression matching whole preview origins allowed by CORS.'),
-  PUBLIC_BASE_URL: httpUrl.optional().describe('Base of the links in emails. Default: http://localhost:<PORT>'),
-  CATALOG_PATH: z.string().default('data/products.json').describe('The catalog snapshot (JSON array of products).'),
-  CONTENT_DIR: z.string().default('content').describe('Searchable content, <dir>/<contentType>/<fileSlug>.md.'),
-  SEARCH_INDEX_PATH: z.string().default('build/search-index.json').describe('Where npm run build writes the prebuilt search index.'),
-  RATE_LIMIT_PER_MINUTE: integer(0, 1_000_000)
-    .default(10)
-    .describe('Requests per client per minute shared by POST /api/reservation and POST /api/notify; 0 turns it off.'),
-  ADMIN_AUTH_FAILURES_PER_MINUTE: integer(0, 1_000_000)
-    .default(20)
-    .describe(
-      'Failed admin authentications a client may make in a minute; past them its admin requests get 429 until the minute ends. 0 turns it off.',
-    ),
-  OUTBOX_LEASE_SECONDS: integer(1, 3600).default(60).describe('How long an instance holds a message it is delivering (1-3600).'),
-  OUTBOX_RETENTION_DAYS: integer(1, 3650)
-    .default(30)
-    .describe(
-      'Days a message is kept after it was sent or skipped, or after it was given up (1-3650); then it is deleted with the address it names.',
-    ),
-  EMAILS_PER_ADDRESS_PER_DAY: integer(0, 1000)
-    .default(10)
-    .describe(
-      'Emails the public forms (a reservation’s confirmation) may cause to one address in 24 hours; past that the record is stored and its email skipped with the reason (0: no cap).',
-    ),
-  KEYWORD_LOG_RETENTION_DAYS: integer(1, 3650)
-    .default(90)
-    .describe('Days a search is kept in the keyword log (1-3650); older entries are deleted.'),
-  TRUST_PROXY: proxyTrust
-    .optional()
-    .describe(
-      'The proxies in front, whose X-Forwarded-For entries are believed: false (none), true (one), a number of proxies, or a comma-separated list of their IP addresses and CIDR ranges.',
-    ),
-  MAX_CONNECTIONS_PER_CLIENT: integer(0, 100_000)
-    .default(100)
-    .describe(
-      'Open connections one peer address may hold; further ones are closed at once (0: no limit). The proxies TRUST_PROXY trusts are exempt.',
+    .meta(
+      about(
+        "The base of the links in emails: a product's page (`detailHref` joined to it, or the front page), the unsubscribe link and the customer's reservation page; of the link to a record's page in the console (`<PUBLIC_BASE_URL>/admin#/…`) in the shop's chat notices; also the server named in `/openapi.json`, an origin the signed-in console may post from (besides the `Host` it is reached at), and, when `https`, what makes the session cookie `Secure`.",
+        '`http://localhost:<PORT>`',
+      ),
     ),
   UNSUBSCRIBE_SECRET: z
     .string()
     .optional()
-    .describe('Signs unsubscribe links; set the same on every instance. Default: derived from the admin token.'),
+    .meta(
+      about(
+        "Signs unsubscribe links and the customer's reservation-page links (HMAC-SHA256 of the id); set the same on every instance; at least 32 characters in `production`. Changing it (or the admin token, when it is derived) invalidates links already sent, and for 24 hours answers 422 to retries of Idempotency-Keys taken before.",
+        'derived from the admin token',
+      ),
+    ),
   METRICS_TOKEN: z
     .string()
     .optional()
-    .describe('A bearer token for GET /metrics besides the admin token, for the Prometheus scraper; at least 32 characters in production.'),
+    .meta(
+      about(
+        'A bearer token that opens `GET /metrics` (and nothing else) besides the admin token, for the scraper; at least 32 characters in `production`.',
+      ),
+    ),
+  CATALOG_PATH: z
+    .string()
+    .default('data/products.json')
+    .meta(about('The catalog snapshot (a JSON array of products); an invalid file stops the start naming the product and field.')),
+  CONTENT_DIR: z
+    .string()
+    .default('content')
+    .meta(
+      about(
+        'Searchable content, `<dir>/<contentType>/<fileSlug>.md` with YAML front matter `title`, `description`, `tags`, `createdAt`; bad front matter stops the start naming the file.',
+      ),
+    ),
+  SEARCH_INDEX_PATH: z
+    .string()
+    .default('build/search-index.json')
+    .meta(
+      about(
+        'Where `npm run build` writes the prebuilt search index; a start uses it only if it was built from the same content and code, otherwise it builds the index from the files (a slower start, never a stale index).',
+      ),
+    ),
+  PRODUCTION_ORIGIN: httpUrl.optional().meta(about("The shop's site origin, allowed by CORS on public routes.")),
+  PREVIEW_ORIGIN_PATTERN: originPattern
+    .optional()
+    .meta(
+      about(
+        'A regular expression matching whole preview origins allowed by CORS, e.g. `https://[a-z0-9-]+\\.shop-preview\\.pages\\.dev`. A pattern that repeats a group holding a repetition (`(a+)+`, `([a-z]+-)*`), which can backtrack catastrophically, stops the start; an `Origin` longer than 253 characters is never allowed.',
+      ),
+    ),
+  EMAIL_PROVIDER_API_KEY: z
+    .string()
+    .optional()
+    .meta(
+      about(
+        'The key of a Resend-compatible email API; emails go through it when set: `POST` with `Authorization: Bearer <key>` and `Idempotency-Key`. A non-2xx answer is retried, except a 4xx other than 408, 409 and 429, which gives the message up at once (docs/operations.md#answers-that-cannot-succeed-and-retry-after); `Retry-After` on 429 and 503 is followed.',
+      ),
+    ),
+  EMAIL_API_URL: httpUrl.default(DEFAULT_EMAIL_API_URL).meta(about('The email API endpoint (see `EMAIL_PROVIDER_API_KEY`).')),
+  SMTP_URL: z
+    .string()
+    .refine((value) => URL.canParse(value) && /^smtps?:$/.test(new URL(value).protocol), 'must be an smtp:// or smtps:// URL')
+    .optional()
+    .meta(
+      about(
+        '`smtp://user:pass@host:port` (or `smtps://`), sent through nodemailer; used when no API key is set; a 5xx reply gives the message up at once, a 4xx one is retried. With neither, emails are logged and counted as skipped.',
+      ),
+    ),
+  EMAIL_FROM: z.string().default('tenpo <no-reply@localhost>').meta(about('The sender of customer emails.')),
+  RESERVATION_WEBHOOK_URL: httpUrl
+    .optional()
+    .meta(
+      about(
+        'A chat webhook told of each new reservation (product, name, email, id, time): Discord style `{content, embeds}` for discord.com / discordapp.com hosts, Slack style `{text, blocks}` otherwise. Each chat webhook unset is skipped silently.',
+      ),
+    ),
+  RESTOCK_WEBHOOK_URL: httpUrl.optional().meta(about('A chat webhook told of each new restock signup (product, email, id, time).')),
+  PUBLIC_WEBHOOK_URL: httpUrl
+    .optional()
+    .meta(about('A chat webhook for the public "back in stock" announcement (product, price, page), never a name or an address.')),
+  TRUST_PROXY: proxyTrust
+    .optional()
+    .meta(
+      about(
+        "The reverse proxies in front, whose `X-Forwarded-For` entries are believed (otherwise every customer would share the proxy's budgets): `false` none, the connection is the client; `true` or a number n: always n proxies, reached from a private or loopback address (a connection from any other address came past them, and its header is ignored), the client is the n-th entry from the right; or a comma-separated list of the proxies' addresses and CIDR ranges (`10.0.0.0/8, 192.0.2.7`): from the connection leftwards every trusted address passes on to the entry before it, and the first untrusted one is the client. Entries further left are the client's own claims and never count, nor does an entry that is not an IP address.",
+        '`false`',
+      ),
+    ),
+  RATE_LIMIT_PER_MINUTE: integer(0, 1_000_000)
+    .default(10)
+    .meta(
+      about(
+        "Requests per client IP per minute (a window starting at the client's first request), one budget shared by `POST /api/reservation` and `POST /api/notify`; every request counts, refused and invalid ones too; over it `429` with `Retry-After` (seconds); `0` turns it off. On PostgreSQL the counts are kept in the database (table `rate_limits`), so every instance draws on one budget; while the database does not answer each instance counts in memory. On SQLite they are kept in memory.",
+      ),
+    ),
+  ADMIN_AUTH_FAILURES_PER_MINUTE: integer(0, 1_000_000)
+    .default(20)
+    .meta(
+      about(
+        "Failed admin authentications (401: a wrong token, a session that is not live, a refused sign-in) a client IP may make in a minute (a window starting at its first failure); past them every admin request from it, the right token included, gets `429` with `Retry-After` until that minute ends; `0` turns it off. Counted like `RATE_LIMIT_PER_MINUTE`'s requests.",
+      ),
+    ),
+  EMAILS_PER_ADDRESS_PER_DAY: integer(0, 1000)
+    .default(10)
+    .meta(
+      about(
+        "Emails the public forms (a reservation's confirmation) may cause to one address in 24 hours, counted by canonical address (a `+tag` or gmail's dots make no new one); past that the reservation is stored and its email kept as `skipped` with the reason, so nobody can make the shop flood a mailbox; `0` turns it off.",
+      ),
+    ),
+  MAX_CONNECTIONS_PER_CLIENT: integer(0, 100_000)
+    .default(100)
+    .meta(
+      about(
+        'Open connections one peer address may hold; further ones are closed as soon as they are accepted, so one host cannot take every file descriptor; `0` turns it off. A proxy `TRUST_PROXY` trusts is exempt (its connections carry many clients). Whatever the setting, a request whose headers are not complete within 10 s, or that is not wholly received within 30 s, is closed (docs/operations.md#what-the-service-defends-itself-against).',
+      ),
+    ),
+  KEYWORD_LOG_RETENTION_DAYS: integer(1, 3650)
+    .default(90)
+    .meta(
+      about(
+        'Days a search is kept in the keyword log (1-3650); older entries are deleted with their hourly counts, at start and every 10 minutes (docs/search.md#the-keyword-log).',
+      ),
+    ),
+  OUTBOX_LEASE_SECONDS: integer(1, 3600)
+    .default(60)
+    .meta(
+      about(
+        'How long an instance holds a message it is delivering (1-3600); if the instance dies, its messages are sent again once the lease runs out. Keep it well above 15 s, the send timeout, or a slow delivery can be claimed and sent twice.',
+      ),
+    ),
+  OUTBOX_RETENTION_DAYS: integer(1, 3650)
+    .default(30)
+    .meta(
+      about(
+        'Days a message (an email, a chat post) is kept once sent or skipped, or once given up (1-3650); then it is deleted, and with it the address it names. Every instance looks every 10 minutes and at start, 1,000 rows a statement (docs/operations.md#the-message-log-and-its-retention).',
+      ),
+    ),
   SHUTDOWN_DRAIN_SECONDS: integer(0, 300)
     .optional()
-    .describe(
-      'On SIGTERM, seconds /readyz answers 503 while requests are still served, before the listener closes: at least the load balancer health check interval times its unhealthy threshold. Default: 5, 0 in development.',
+    .meta(
+      about(
+        "On SIGTERM, how long `/readyz` answers 503 while requests are still served, before the listener closes (0-300): at least the load balancer's health check interval times its unhealthy threshold.",
+        '`5`, `0` in `development`',
+      ),
     ),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .default('info')
-    .describe('fatal, error, warn, info, debug, trace or silent.'),
+    .meta(
+      about(
+        '`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`. At `info`, failed requests are logged; `debug` logs every request.',
+      ),
+    ),
 });
 
 /** Variables whose values must never be echoed, not even in an error message. */
@@ -308,12 +410,18 @@ export function loadConfig(env: Record<string, string | undefined>, sources: Con
   };
 }
 
-/** Every variable the configuration reads, with its description and default (for `.env.example`). */
-export function configVariables(): { name: string; description: string; defaultValue?: string }[] {
+/** Every variable the configuration reads, described, with its default (for `.env.example` and docs/configuration.md). */
+export function configVariables(): { name: string; description: string; defaultValue?: string; shownDefault?: string }[] {
   return Object.entries(EnvSchema.shape).map(([name, schema]) => {
     const fallback = schema.safeParse(undefined);
     const defaultValue = fallback.success && fallback.data !== undefined ? String(fallback.data) : undefined;
-    return { name, description: schema.description ?? '', defaultValue };
+    const meta = schema.meta() as ReturnType<typeof about> | undefined;
+    return {
+      name,
+      description: meta?.description ?? '',
+      defaultValue,
+      shownDefault: meta?.shownDefault ?? (defaultValue === undefined ? undefined : `\`${defaultValue}\``),
+    };
   });
 }
 

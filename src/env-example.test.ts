@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { configVariables, loadConfig } from './config.ts';
-import { envExample } from './env-example.ts';
+import { configurationDoc, envExample } from './env-example.ts';
 
 const checkedIn = () => readFileSync(join(import.meta.dirname, '..', '.env.example'), 'utf8');
 
@@ -30,14 +30,12 @@ test('the defaults it shows are the ones the configuration uses', () => {
   loadConfig(Object.fromEntries([...shown].filter(([, value]) => value !== '')));
 });
 
-test("the README's configuration table names every variable", () => {
-  const readme = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8');
-  const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('\n## ', readme.indexOf('## Configuration') + 1));
-  const rows = table.split('\n').filter((line) => line.startsWith('| `'));
-  for (const { name } of configVariables()) {
-    assert.ok(
-      rows.some((row) => row.split(' | ')[0]!.includes(`\`${name}\``)),
-      `${name} in the README's configuration table`,
-    );
-  }
+test('docs/configuration.md is current, with the same facts as .env.example: regenerate both with npm run env:example', () => {
+  const page = readFileSync(join(import.meta.dirname, '..', 'docs', 'configuration.md'), 'utf8');
+  assert.equal(page, configurationDoc());
+  const headings = [...page.matchAll(/^### `([A-Z][A-Z0-9_]*)`$/gm)].map((m) => m[1]);
+  assert.deepEqual(
+    headings,
+    configVariables().map((v) => v.name),
+  );
 });

@@ -28,7 +28,7 @@ if (code.bundle) {
 // came to that for sites of every request's own objects: most of what a request allocated then went
 // to the old generation (some 2 MB per young collection), which filled and was collected every
 // second or two. Measured under 50 connections, an answer from the cache took about 30% more CPU in
-// that state, and a search about 10% more (docs/operations.md). Turned off a tenth of a second after
+// that state, and a search about 10% more (docs/performance.md). Turned off a tenth of a second after
 // the start: set before it, the flag changes V8's flag hash, so that the compiled-code caches made
 // with the defaults (Node's own modules' and the bundle's) are refused, 25 ms more for each start;
 // set as the service starts listening, its first answer came 18 ms later.

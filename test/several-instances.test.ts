@@ -11,7 +11,7 @@ import { EmailApiBody, SlackBody } from './helpers/sent-bodies.ts';
 import { startServiceProcess, type ServiceProcess } from './helpers/service-process.ts';
 import { waitUntil } from './helpers/wait.ts';
 
-// The deployment the README recommends: one PostgreSQL, several stateless instances behind a load
+// The deployment docs/operations.md recommends: one PostgreSQL, several stateless instances behind a load
 // balancer (TRUST_PROXY=true), sharing the rate limit's counts in PostgreSQL, each with the same admin token and unsubscribe secret. Two real
 // `node src/main.ts` processes, started together on one new database, driven in turn.
 

@@ -19,7 +19,7 @@ interface LaneOptions {
 /**
  * The GETs of the routes that answer from their target and headers alone (`answer`, route.ts),
  * answered straight from Node's request. For a search, the app's routing, its context and the web
- * Request and Response objects around them cost more than the search itself (docs/operations.md).
+ * Request and Response objects around them cost more than the search itself (docs/performance.md).
  * What the app adds to every answer is added here the same way: the request id and
  * X-Content-Type-Options (request-context.ts), the route's CORS headers (cors.ts), the request
  * metrics and the access line. Anything else is left to the app, which answers it as always: another

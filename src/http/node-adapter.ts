@@ -4,7 +4,7 @@ import type { Logger } from '../log.ts';
 
 // Hono's app behind Node's server. Node's web `Request`, `Response` and `Headers` are undici's, which
 // Node loads, node:http2 with it, the first time any of them is touched: about 14 ms of a start's
-// main thread, more than a tenth of it (docs/operations.md). The app reads nothing of a request
+// main thread, more than a tenth of it (docs/performance.md). The app reads nothing of a request
 // but its method and URL under Node (request.ts reads Node's own request) and answers through
 // reply.ts with plain headers, so a request reaches it as a `NodeRequest`, which makes a web Request
 // only for code that asks for more, and reply.ts answers with a `NodeAnswer`, written to Node's
