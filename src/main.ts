@@ -1,35 +1,14 @@
-import { enableCompileCache } from 'node:module';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { setFlagsFromString } from 'node:v8';
-import { loadBundle } from './built/load-bundle.ts';
-import { serviceCode } from './built/service-manifest.ts';
+// The process entry (`npm start` runs it as built into build/service/main.js; `node src/main.ts` as it
+// is). It checks the Node it runs on before anything else is loaded, and imports nothing itself: the
+// service's modules use what only a supported Node has (Node 20 cannot even link them), so on another
+// the start would die with a SyntaxError naming none of this. Then start.ts runs the service.
 
-// The process entry (`npm start` runs this file as built into build/service/main.js, which Node
-// loads without stripping types; `node src/main.ts` runs it as it is). Before anything else is
-// loaded, V8's compiled code for every module is kept in an on-disk cache, so a start after the
-// first reuses it (if the cache directory cannot be written the start simply goes without it). Then
-// the service runs from its bundle (build/service/run.cjs, made by `npm run build`) when that is the
-// bundle of the sources as they are now: one file to load instead of some 800 modules to resolve
-// and link, with the code V8 compiled for it at an earlier start (built/load-bundle.ts). Otherwise
-// (a source edited since, no build) it runs from the sources, slower to start but never stale.
-enableCompileCache();
-const code = serviceCode();
-if (code.bundle) {
-  const bundle = loadBundle(code.bundle, code.bundleHash);
-  await (bundle.exports as typeof import('./run.ts')).run(code);
-  bundle.keepCompiledCode();
-} else {
-  const { run } = (await import(pathToFileURL(join(import.meta.dirname, 'run.ts')).href)) as typeof import('./run.ts');
-  await run(code);
+/** The Node majors tenpo runs on: package.json's `engines` (test/runtime-check.test.ts holds the two the same). */
+const SUPPORTED_NODE = [24, 26];
+
+const found = process.versions.node;
+if (!SUPPORTED_NODE.includes(Number(found.split('.')[0]))) {
+  process.stderr.write(`tenpo: Node ${found} found; tenpo runs on Node ${SUPPORTED_NODE.join(' or ')}\n`);
+  process.exit(1);
 }
-// V8 allocates the objects of an allocation site (an object or array literal) straight into its old
-// generation once most of those it sampled outlived a young collection. Under sustained load it
-// came to that for sites of every request's own objects: most of what a request allocated then went
-// to the old generation (some 2 MB per young collection), which filled and was collected every
-// second or two. Measured under 50 connections, an answer from the cache took about 30% more CPU in
-// that state, and a search about 10% more (docs/performance.md). Turned off a tenth of a second after
-// the start: set before it, the flag changes V8's flag hash, so that the compiled-code caches made
-// with the defaults (Node's own modules' and the bundle's) are refused, 25 ms more for each start;
-// set as the service starts listening, its first answer came 18 ms later.
-setTimeout(() => setFlagsFromString('--no-allocation-site-pretenuring'), 100).unref();
+await import('./start.ts');

@@ -7,10 +7,10 @@ import { SERVICE_BUILD_DIR, type ServiceManifest } from './service-manifest.ts';
 
 // The service's code, src/run.ts and everything it imports (our modules and our dependencies'), bundled
 // by esbuild into one file at `npm run build`, build/service/run.cjs, with the process entry
-// src/main.ts as main.js (what `npm start` runs: plain JavaScript, so Node loads no TypeScript
-// stripper, a fifth of a start's time): a start then loads one file instead of resolving, reading
-// and linking some 800 modules, which was most of its time (kysely alone is 257 files). It is a
-// CommonJS script, not an ES module, so that main.js can load it with V8's code cache made after
+// src/main.ts as main.js (what `npm start` runs: the check of Node's version) and src/start.ts as
+// start.js (plain JavaScript, so Node loads no TypeScript stripper, a fifth of a start's time): a
+// start then loads one file instead of resolving, reading and linking some 800 modules, which was most of its time (kysely alone is 257 files). It is a
+// CommonJS script, not an ES module, so that start.js can load it with V8's code cache made after
 // the start (load-bundle.ts): Node's own cache of an ES module holds only the code compiled when
 // the module was, not the functions compiled as the start called them, which every start compiled
 // again. What a start does not need stays unevaluated until first used (PostgreSQL's driver, SMTP,
@@ -63,11 +63,23 @@ const englishOnly: Plugin = {
   },
 };
 
+/**
+ * main.js is the runtime check alone (src/main.ts): it imports start.js rather than holding it, since
+ * an ES module's static imports (`enableCompileCache` from `node:module`) are linked before any of
+ * its code runs, and an unsupported Node would fail there, before the check could say why.
+ */
+const startApart: Plugin = {
+  name: 'start-apart',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/start\.ts$/ }, () => ({ path: './start.js', external: true }));
+  },
+};
+
 /** Where the bundle's files are, relative to the project: our modules' paths are written relative to it. */
 const TO_PROJECT = JSON.stringify(relative(SERVICE_BUILD_DIR, PROJECT_ROOT));
 
 /**
- * Written at the top of main.js: the project-relative paths above, and `require` for what esbuild
+ * Written at the top of start.js: the project-relative paths above, and `require` for what esbuild
  * keeps calling it for (Node's own modules, from dependencies written as CommonJS modules).
  */
 const MAIN_PRELUDE = [
@@ -131,7 +143,8 @@ export async function bundleService(outdir = SERVICE_BUILD_DIR): Promise<Service
   };
   try {
     const builds = await Promise.all([
-      build({ ...common, entryPoints: { main: 'src/main.ts' }, format: 'esm', banner: { js: MAIN_PRELUDE } }),
+      build({ ...common, entryPoints: { main: 'src/main.ts' }, format: 'esm', plugins: [startApart] }),
+      build({ ...common, entryPoints: { start: 'src/start.ts' }, format: 'esm', banner: { js: MAIN_PRELUDE } }),
       build({ ...common, entryPoints: { run: 'src/run.ts' }, format: 'cjs', outExtension: { '.js': '.cjs' }, banner: { js: RUN_PRELUDE } }),
     ]);
     const inputs = new Set([THIS_FILE]);
