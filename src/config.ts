@@ -434,6 +434,15 @@ export function loadContentConfig(env: Record<string, string | undefined>): Pick
   return { contentDir: e.CONTENT_DIR, searchIndexPath: e.SEARCH_INDEX_PATH };
 }
 
+/**
+ * The store the service's configuration names (the database commands, scripts/db.ts): a backup or a
+ * migration needs no secret, so nothing else is read, and nothing else is required.
+ */
+export function loadDatabaseTarget(env: Record<string, string | undefined>): { appEnv: Config['appEnv']; database: DatabaseTarget } {
+  const e = parseEnv(EnvSchema.pick({ APP_ENV: true, DATABASE_URL: true }), env);
+  return { appEnv: e.APP_ENV, database: parseDatabaseUrl(e.DATABASE_URL ?? `sqlite:./var/tenpo-${e.APP_ENV}.db`) };
+}
+
 /** Empty values count as unset, as they do in most `.env` files. Throws ConfigError naming the first variable at fault. */
 function parseEnv<S extends z.ZodObject>(schema: S, env: Record<string, string | undefined>): z.output<S> {
   const present = Object.fromEntries(

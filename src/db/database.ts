@@ -17,15 +17,25 @@ export interface Database {
   close(): Promise<void>;
 }
 
-/** Opens the store named by the configuration and brings its schema up to date. */
+/**
+ * Opens the store named by the configuration and brings its schema up to date, logging the
+ * migrations it applied (none at most starts), so an upgrade's schema change shows in the log.
+ */
 export async function openDatabase(target: DatabaseTarget, log: Logger): Promise<Database> {
-  const db = new Kysely<Tables>({ dialect: await createDialect(target, log) });
+  const database = await connectDatabase(target, log);
   try {
-    await migrateToLatest(db as Kysely<unknown>);
+    const applied = await migrateToLatest(database.db as Kysely<unknown>);
+    if (applied.length > 0) log.info({ migrations: applied }, 'database migrations applied');
   } catch (error) {
-    await db.destroy();
+    await database.close();
     throw error;
   }
+  return database;
+}
+
+/** Opens the store as it is, without migrating it: for the commands that inspect or copy it. */
+export async function connectDatabase(target: DatabaseTarget, log: Logger): Promise<Database> {
+  const db = new Kysely<Tables>({ dialect: await createDialect(target, log) });
   return {
     db,
     dialect: target.dialect,

@@ -51,15 +51,27 @@ export const MIGRATIONS: Record<string, Migration> = {
 
 const ATTEMPTS = 4;
 
+/** A migration as the store has it: applied (when), pending, or applied by a newer release than this one. */
+export interface MigrationState {
+  name: string;
+  state: 'applied' | 'pending' | 'newer';
+  appliedAt?: Date;
+}
+
 /**
- * Brings the schema up to date. Safe to run from several processes at once. On PostgreSQL Kysely
- * holds an advisory lock, so one runs the migrations and the others find them done. On SQLite it
- * takes no lock (it assumes one connection), so two processes started together on one file can
- * collide; each migration runs in a transaction, so the loser rolls back and, on its next attempt,
- * finds the work done.
+ * Brings the schema up to date; the names of the migrations it applied. Safe to run from several
+ * processes at once. On PostgreSQL Kysely holds an advisory lock, so one runs the migrations and the
+ * others find them done. On SQLite it takes no lock (it assumes one connection), so two processes
+ * started together on one file can collide; each migration runs in a transaction, so the loser rolls
+ * back and, on its next attempt, finds the work done.
+ *
+ * A store migrated by a newer release (one rolled back from) is left as it is: migrations only add,
+ * so this release runs on the newer schema (docs/operations.md, Upgrading).
  */
 export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {
-  if (await upToDate(db)) return [];
+  const known = Object.keys(MIGRATIONS);
+  const applied = await appliedNames(db);
+  if (applied !== undefined && known.every((name, i) => applied[i] === name)) return [];
   for (let attempt = 1; ; attempt++) {
     try {
       return await migrateOnce(db);
@@ -70,19 +82,33 @@ export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {
   }
 }
 
+/** Every migration this release knows and every one the store has applied, in order, without changing anything. */
+export async function migrationStates(db: Kysely<unknown>): Promise<MigrationState[]> {
+  const { rows } = await sql<{ name: string; timestamp: string }>`select name, timestamp from kysely_migration order by name`
+    .execute(db)
+    .catch(() => ({ rows: [] }));
+  const appliedAt = new Map(rows.map((row) => [row.name, new Date(row.timestamp)]));
+  const known: MigrationState[] = Object.keys(MIGRATIONS).map((name) => {
+    const at = appliedAt.get(name);
+    return at ? { name, state: 'applied', appliedAt: at } : { name, state: 'pending' };
+  });
+  const newer: MigrationState[] = rows
+    .filter((row) => !(row.name in MIGRATIONS))
+    .map((row) => ({ name: row.name, state: 'newer', appliedAt: new Date(row.timestamp) }));
+  return [...known, ...newer];
+}
+
 /**
- * Whether every migration has run already, as at every start but the first after a release: one
- * query of Kysely's record of them, where the Migrator would make sure of its tables and its lock
- * first (a fifth of a start's time went into building those queries). A store without the record
- * (a new one) is not up to date.
+ * The names Kysely recorded as applied, in order, in one query, where the Migrator would make sure
+ * of its tables and its lock first (a fifth of a start's time went into building those queries);
+ * undefined for a store without the record (a new one).
  */
-async function upToDate(db: Kysely<unknown>): Promise<boolean> {
+async function appliedNames(db: Kysely<unknown>): Promise<string[] | undefined> {
   try {
     const { rows } = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db);
-    const names = Object.keys(MIGRATIONS);
-    return rows.length === names.length && rows.every((row, i) => row.name === names[i]);
+    return rows.map((row) => row.name);
   } catch {
-    return false;
+    return undefined;
   }
 }
 
