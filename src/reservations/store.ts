@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { PostgresAdapter, sql, type Kysely, type Selectable } from 'kysely';
 import type { ReservationRow, Tables } from '../db/schema.ts';
 import { foldForMatching } from '../text/normalize.ts';
 
@@ -56,4 +56,39 @@ export async function deleteReservation(db: Kysely<Tables>, id: string, productS
 
 export async function findReservation(db: Kysely<Tables>, id: string): Promise<Reservation | undefined> {
   return db.selectFrom('reservations').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * The highest reservation number this store has given: its count's (on PostgreSQL the sequence
+ * `reservation_numbers`, on SQLite the row of `reservation_number_counter`), which an erase does not
+ * lower, or a stored reservation's if higher.
+ */
+export async function lastNumberGiven(db: Kysely<Tables>): Promise<number> {
+  const counted = isPostgres(db)
+    ? sql<{ last: number | string }>`select case when is_called then last_value else last_value - 1 end as last from reservation_numbers`
+    : sql<{ last: number | string }>`select last from reservation_number_counter`;
+  const { rows } = await counted.execute(db);
+  const stored = await db
+    .selectFrom('reservations')
+    .select((eb) => eb.fn.max('number').as('last'))
+    .executeTakeFirst();
+  return Math.max(Number(rows[0]?.last ?? 1000), Number(stored?.last ?? 1000));
+}
+
+/**
+ * Makes the next reservation's number come after `last` (when the store's count is behind it): after
+ * a restore, so that no number the lost reservations were sent under is given again.
+ */
+export async function numberAfter(db: Kysely<Tables>, last: number): Promise<void> {
+  if (isPostgres(db)) {
+    await sql`select setval('reservation_numbers', greatest(${last}::bigint, (select case when is_called then last_value else last_value - 1 end from reservation_numbers)))`.execute(
+      db,
+    );
+  } else {
+    await sql`update reservation_number_counter set last = max(last, ${last})`.execute(db);
+  }
+}
+
+function isPostgres(db: Kysely<Tables>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
 }
