@@ -6,7 +6,8 @@ import type { Browser } from 'playwright-core';
 import type { TenpoClient } from 'tenpo/client';
 import type { TestApp } from './helpers/app.ts';
 import { ARTIFACTS, screenshot, type PageRecord } from './helpers/browser.ts';
-import { closeConsoleTest, signedInConsole, startConsoleTest } from './helpers/console.ts';
+import { unsubscribeToken } from '../src/messaging/links.ts';
+import { closeConsoleTest, signedInConsole, SIZES, startConsoleTest } from './helpers/console.ts';
 
 // The restock send in the console's 再入荷通知 in headless Chromium, against the whole service on
 // SQLite: the product picker with the most waited-for products first, a wave of the oldest few
@@ -115,3 +116,20 @@ test('on a phone: a product without a price is said before sending', async () =>
   assert.deepEqual(record.errors, []);
   await page.context().close();
 });
+
+for (const [size, viewport] of SIZES) {
+  test(`${size}: a signup the customer unsubscribed cannot be set back to 通知待ち on its page, and the page says why`, async () => {
+    const id = (await api.call('/api/notify', { email: `optout-${size}@example.jp`, productSlug: 'hayate-wavefolder' })).subscriptionId;
+    const token = unsubscribeToken(app.services.config.unsubscribeSecret, id);
+    assert.equal((await app.request(`/api/notify/unsubscribe?token=${encodeURIComponent(token)}`)).status, 200);
+    const page = await signedInConsole(browser, app.url, `subscriptions?record=${id}`, viewport, record);
+    await page.locator('.timeline .what', { hasText: '配信停止' }).first().waitFor();
+    await page.locator('.record-actions .action.status select').selectOption('pending');
+    const note = page.locator('.page-note.error');
+    await note.waitFor();
+    assert.match((await note.textContent())!, /お客様ご自身が配信停止した登録のため、通知待ちに戻せません。.*お客様ご自身で再登録/);
+    assert.equal((await api.call('/api/admin/notify/get', { id })).subscription.status, 'unsubscribed');
+    await screenshot(page, SHOTS, `${size}-04-customer-opt-out-kept`);
+    await page.context().close();
+  });
+}

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
+import { unsubscribeToken } from '../src/messaging/links.ts';
 import { DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
 
 // The administrator's subscription endpoints over real HTTP on both dialects: the list,
@@ -174,12 +175,14 @@ for (const dialect of DIALECTS) {
     describe('POST /api/admin-notify-status', () => {
       for (const [from, to] of ALLOWED) {
         test(`allows ${from} → ${to}`, async () => {
+          // Unsubscribed by staff: only such a one may move back (the customer's own is the next test's).
           await insert({
             id: 'ntf_t',
-            status: from,
+            status: from === 'unsubscribed' ? 'pending' : from,
             createdAt: '2025-01-01T00:00:00.000Z',
             notifiedAt: from === 'notified' ? '2025-01-02T00:00:00.000Z' : null,
           });
+          if (from === 'unsubscribed') (await setStatus('ntf_t', 'unsubscribed')).success();
           const body = (await setStatus('ntf_t', to)).success();
           assert.deepEqual(Object.keys(body), ['success', 'subscription']);
           assert.deepEqual(Object.keys(body.subscription), [
@@ -236,13 +239,48 @@ for (const dialect of DIALECTS) {
         assert.equal((await stored('ntf_n')).notified_at, null);
         assert.equal((await setStatus('ntf_n', 'unsubscribed')).success().subscription.notifiedAt, null);
 
-        await insert({
-          id: 'ntf_u',
-          status: 'unsubscribed',
-          createdAt: '2025-01-01T00:00:00.000Z',
-          notifiedAt: '2025-01-02T00:00:00.000Z',
-        });
+        await insert({ id: 'ntf_u', status: 'pending', createdAt: '2025-01-01T00:00:00.000Z', notifiedAt: '2025-01-02T00:00:00.000Z' });
+        (await setStatus('ntf_u', 'unsubscribed')).success();
         assert.equal((await setStatus('ntf_u', 'pending')).success().subscription.notifiedAt, null);
+      });
+
+      test('a subscription the customer unsubscribed stays so: 409 unsubscribed_by_customer, the send skips it, their new signup subscribes again', async () => {
+        const signUp = async () =>
+          (await app.call('/api/notify', { email: 'hanako@example.jp', productSlug: 'kumo-vco-2' })).success().subscriptionId;
+        const byLink = await signUp();
+        const token = unsubscribeToken(app.services.config.unsubscribeSecret, byLink);
+        assert.equal((await app.request(`/api/notify/unsubscribe?token=${encodeURIComponent(token)}`)).status, 200);
+        const refusal = {
+          success: false,
+          error: 'The customer unsubscribed; only their own new signup subscribes the address again',
+          code: 'unsubscribed_by_customer',
+        };
+        assert.deepEqual((await setStatus(byLink, 'pending')).failure(409), refusal);
+        // Staff moving it to unsubscribed themselves afterwards (a no-op) or sending the restock email changes nothing.
+        (await setStatus(byLink, 'unsubscribed')).success();
+        assert.deepEqual((await setStatus(byLink, 'pending')).failure(409), refusal);
+        assert.equal((await app.call('/api/admin/notify/send', { productSlug: 'kumo-vco-2' })).success().notifiedCount, 0);
+        assert.equal((await stored(byLink)).status, 'unsubscribed');
+
+        // The one-click post of a notified one, after staff had once moved it back: the customer's last word counts.
+        await insert({ id: 'ntf_once', status: 'pending', email: 'jiro@example.jp', createdAt: '2025-01-01T00:00:00.000Z' });
+        (await setStatus('ntf_once', 'unsubscribed')).success();
+        (await setStatus('ntf_once', 'pending')).success();
+        (await setStatus('ntf_once', 'notified')).success();
+        const oneClick = unsubscribeToken(app.services.config.unsubscribeSecret, 'ntf_once');
+        assert.equal((await app.request(`/api/notify/unsubscribe?token=${encodeURIComponent(oneClick)}`, { method: 'POST' })).status, 200);
+        assert.deepEqual((await setStatus('ntf_once', 'pending')).failure(409), refusal);
+
+        // A row whose history does not say who unsubscribed it (older than histories) is the customer's too.
+        await insert({ id: 'ntf_legacy', status: 'unsubscribed', createdAt: '2025-01-01T00:00:00.000Z' });
+        assert.deepEqual((await setStatus('ntf_legacy', 'pending')).failure(409), refusal);
+
+        // The customer's own new signup is a new pending subscription, which the send notifies.
+        const again = await signUp();
+        assert.notEqual(again, byLink);
+        assert.equal((await app.call('/api/admin/notify/send', { productSlug: 'kumo-vco-2' })).success().notifiedCount, 1);
+        assert.equal((await stored(again)).status, 'notified');
+        assert.equal((await stored(byLink)).status, 'unsubscribed');
       });
 
       test('back to pending is refused while another active pending subscription has the address and product', async () => {
@@ -253,7 +291,8 @@ for (const dialect of DIALECTS) {
           createdAt: '2025-01-01T00:00:00.000Z',
           notifiedAt: '2025-01-02T00:00:00.000Z',
         });
-        await insert({ id: 'ntf_gone', status: 'unsubscribed', email: 'taro@example.com', createdAt: '2025-01-01T00:00:00.000Z' });
+        await insert({ id: 'ntf_gone', email: 'taro@example.com', createdAt: '2025-01-01T00:00:00.000Z' });
+        (await setStatus('ntf_gone', 'unsubscribed')).success();
         await insert({ id: 'ntf_new', email: 'taro@example.com', createdAt: '2025-01-03T00:00:00.000Z' });
         for (const id of ['ntf_old', 'ntf_gone']) {
           const { status, body } = await setStatus(id, 'pending');

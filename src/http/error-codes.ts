@@ -70,6 +70,10 @@ export const ERROR_CODES = {
     status: 409,
     meaning: 'Deleting the campaign would lift the limits of reservations it holds; close it instead, or send force: true',
   },
+  unsubscribed_by_customer: {
+    status: 409,
+    meaning: 'The customer unsubscribed (or no record says staff did): staff cannot subscribe the address again',
+  },
   another_pending_subscription: { status: 409, meaning: 'The address already has an active pending subscription for the product' },
   reservation_not_pending: { status: 409, meaning: 'The customer’s cancel of a reservation that is no longer pending; nothing changed' },
   unknown_product: { status: 404, meaning: 'An admin request names a product the catalog does not have' },

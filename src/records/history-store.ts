@@ -30,6 +30,19 @@ export async function historyOf(db: Kysely<Tables>, recordIds: string[]): Promis
   return db.selectFrom('record_history').selectAll().where('record_id', 'in', recordIds).orderBy('at').orderBy('id').execute();
 }
 
+/** Who made the record's latest move to `status` (`customer` or `staff`), or undefined when its history holds none. */
+export async function lastMoveToBy(db: Kysely<Tables>, recordId: string, status: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('record_history')
+    .select('actor')
+    .where('record_id', '=', recordId)
+    .where('to_status', '=', status)
+    .orderBy('at', 'desc')
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+  return row?.actor;
+}
+
 /** Deletes the history of these records (their personal data is being erased: memos quote customers). */
 export async function deleteHistoryOf(db: Kysely<Tables>, recordIds: string[]): Promise<void> {
   if (recordIds.length === 0) return;

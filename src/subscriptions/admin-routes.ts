@@ -10,7 +10,7 @@ import { listActive } from '../records/lists.ts';
 import { recordWithHistory } from '../records/record-detail.ts';
 import { activeListContract, recordPageContract, statusChangeContract } from '../records/route-contracts.ts';
 import { refusalError, statusChangeError } from '../records/status-checks.ts';
-import { ANOTHER_PENDING_SUBSCRIPTION, changeSubscriptionStatus } from './change-status.ts';
+import { ANOTHER_PENDING_SUBSCRIPTION, changeSubscriptionStatus, UNSUBSCRIBED_BY_CUSTOMER } from './change-status.ts';
 import { sendRestockNotices, type RestockSendDeps } from './restock-send.ts';
 import {
   activeSubscription,
@@ -86,10 +86,10 @@ export function subscriptionAdminRoutes(deps: RestockSendDeps): Route[] {
         {
           summary: 'Change a restock subscription’s status',
           description:
-            'Allowed moves: pending→notified (sets notifiedAt), pending→unsubscribed, notified→pending and unsubscribed→pending (both clear notifiedAt), or the same status (no change). A move back to pending while another active pending subscription has the same email and product is refused with 409.',
+            'Allowed moves: pending→notified (sets notifiedAt), pending→unsubscribed, notified→pending and unsubscribed→pending (both clear notifiedAt), or the same status (no change). unsubscribed→pending only for a subscription staff unsubscribed: one the customer unsubscribed (the email’s link or the one-click post), or whose history does not say who did, is refused with 409 `unsubscribed_by_customer`; only the customer’s own new signup subscribes the address again. A move back to pending while another active pending subscription has the same email and product is refused with 409 `another_pending_subscription`.',
         },
         { body: StatusBody, response: StatusResponse },
-        { of: REFUSALS, conflicts: [ANOTHER_PENDING_SUBSCRIPTION.code] },
+        { of: REFUSALS, conflicts: [ANOTHER_PENDING_SUBSCRIPTION.code, UNSUBSCRIBED_BY_CUSTOMER.code] },
       ),
       handle: async (c, { body }) => {
         const result = await changeSubscriptionStatus(database, { ...body, staffId: staffIdOf(c) });

@@ -2,6 +2,7 @@ import type { Database } from '../db/database.ts';
 import { isUniqueViolation } from '../db/unique-violation.ts';
 import { byStaff, recordStatusChange } from '../records/history.ts';
 import { changeTime, NOT_FOUND, refusedStatusChange, type StatusChangeResult, type StatusRequest } from '../records/status-checks.ts';
+import { lastMoveToBy } from '../records/history-store.ts';
 import { findRecordForUpdate } from '../records/store.ts';
 import { SUBSCRIPTION_STATUS_TABLE, type SubscriptionStatus } from './status.ts';
 import { hasPendingTwin, updateSubscription, type Subscription } from './store.ts';
@@ -10,6 +11,15 @@ import { hasPendingTwin, updateSubscription, type Subscription } from './store.t
 export const ANOTHER_PENDING_SUBSCRIPTION = {
   code: 'another_pending_subscription',
   error: 'Another pending subscription exists for this email and product',
+} as const;
+
+/**
+ * The 409 of a move back to pending of a subscription the customer unsubscribed (their link or the
+ * one-click post): an opt-out is the customer's to reverse, by signing up again, never the shop's.
+ */
+export const UNSUBSCRIBED_BY_CUSTOMER = {
+  code: 'unsubscribed_by_customer',
+  error: 'The customer unsubscribed; only their own new signup subscribes the address again',
 } as const;
 
 export interface SubscriptionStatusChange extends StatusRequest {
@@ -24,8 +34,9 @@ export interface SubscriptionStatusChange extends StatusRequest {
  * 1. the checks every record's move passes (it exists with that product, has not changed since
  *    `expectedUpdatedAt`, is active, and the status table allows the move);
  * 2. staying on the same status changes nothing (`updatedAt` stays);
- * 3. a move back to `pending` is refused while another active pending subscription has the same
- *    address and product (the unique index allows one);
+ * 3. a move back to `pending` is refused when the subscription is unsubscribed and its history
+ *    does not show staff made that move (the customer did, or no one knows who), and while another
+ *    active pending subscription has the same address and product (the unique index allows one);
  * 4. the move is written: to `notified` with when, back to `pending` clearing that time, since a
  *    pending subscription is one the next send will notify;
  * 5. the record's history gets the move, and who made it.
@@ -44,6 +55,12 @@ export async function changeSubscriptionStatus(
       const refused = refusedStatusChange(subscription, change, SUBSCRIPTION_STATUS_TABLE);
       if (refused) return refused;
       if (subscription.status === change.status) return { outcome: 'updated', record: subscription };
+      if (
+        change.status === 'pending' &&
+        subscription.status === 'unsubscribed' &&
+        (await lastMoveToBy(trx, subscription.id, 'unsubscribed')) !== 'staff'
+      )
+        return { outcome: 'conflict', ...UNSUBSCRIBED_BY_CUSTOMER };
       if (change.status === 'pending' && (await hasPendingTwin(trx, subscription)))
         return { outcome: 'conflict', ...ANOTHER_PENDING_SUBSCRIPTION };
 

@@ -69,6 +69,10 @@ export const ERROR_WORDS: Record<ErrorCode, Words> = {
     what: '予約受付の台数に空きがないため、キャンセルから戻せません',
     next: '予約受付の画面で台数を増やしてから、もう一度お試しください。',
   },
+  unsubscribed_by_customer: {
+    what: 'お客様ご自身が配信停止した登録のため、通知待ちに戻せません',
+    next: '配信停止を取り消せるのはお客様だけです。もう一度通知を希望される場合は、お客様ご自身で再登録していただいてください。',
+  },
   another_pending_subscription: {
     what: '同じメールアドレスと商品の通知待ちの登録がほかにあるため、戻せません',
     next: 'そちらの登録を確認してください。',
