@@ -123,6 +123,7 @@ export function allRoutes(services: Services): Route[] {
       database: services.database,
       catalog: services.catalog,
       publicBaseUrl: services.config.publicBaseUrl,
+      storefrontUrl: services.config.storefrontUrl,
       sendEmail: services.sendEmail,
     }),
     ...messageLogRoutes({ database: services.database, wakeDispatcher }),

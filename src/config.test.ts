@@ -2,6 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ConfigError, loadConfig, parseDatabaseUrl } from './config.ts';
 
+/** What production requires besides its secrets: where customers reach tenpo and the storefront. */
+const PRODUCTION_URLS = { PUBLIC_BASE_URL: 'https://tenpo.shop.example', STOREFRONT_URL: 'https://shop.example' };
+const PRODUCTION = { APP_ENV: 'production', PREORDER_API_TOKEN: 't'.repeat(32), ...PRODUCTION_URLS };
+
 describe('defaults', () => {
   test('an empty environment is a working development setup', () => {
     const config = loadConfig({});
@@ -48,7 +52,7 @@ describe('the admin token', () => {
 
   test('production refuses a token, an unsubscribe secret or a metrics token shorter than 32 characters, naming the variable', () => {
     const long = 'x'.repeat(32);
-    const production = { APP_ENV: 'production', UNSUBSCRIBE_SECRET: long };
+    const production = { APP_ENV: 'production', UNSUBSCRIBE_SECRET: long, ...PRODUCTION_URLS };
     assert.throws(() => loadConfig({ ...production, PREORDER_API_TOKEN: 'x'.repeat(31) }), {
       name: 'ConfigError',
       message: /^PREORDER_API_TOKEN must be at least 32 characters when APP_ENV is production$/,
@@ -71,7 +75,7 @@ describe('the admin token', () => {
     );
     assert.equal(loadConfig({ ...production, PREORDER_API_TOKEN: long }).adminToken, long);
     assert.equal(
-      loadConfig({ APP_ENV: 'production', PREORDER_API_TOKEN: long }).unsubscribeSecret.length >= 32,
+      loadConfig({ APP_ENV: 'production', PREORDER_API_TOKEN: long, ...PRODUCTION_URLS }).unsubscribeSecret.length >= 32,
       true,
       'the derived secret is long',
     );
@@ -191,14 +195,13 @@ describe('a development token kept across starts', () => {
     assert.equal(loadConfig({ DATABASE_URL: 'postgres://db/shop' }, { keptToken }).adminTokenFile, 'var/development-admin-token');
   });
 
-  test('a configured token, or another environment, keeps nothing', () => {
+  test('a configured token keeps nothing; preview keeps its own, beside its store', () => {
     files.length = 0;
     assert.equal(loadConfig({ PREORDER_API_TOKEN: 'mine' }, { keptToken }).adminTokenFile, undefined);
     const preview = loadConfig({ APP_ENV: 'preview' }, { keptToken });
-    assert.equal(preview.adminTokenFile, undefined);
-    assert.notEqual(preview.adminToken, 'kept-token');
-    assert.throws(() => loadConfig({ APP_ENV: 'production' }, { keptToken }), /required when APP_ENV is production/);
-    assert.deepEqual(files, []);
+    assert.equal(preview.adminTokenFile, 'var/preview-admin-token');
+    assert.throws(() => loadConfig({ APP_ENV: 'production', ...PRODUCTION_URLS }, { keptToken }), /required when APP_ENV is production/);
+    assert.deepEqual(files, ['var/preview-admin-token']);
   });
 });
 
@@ -211,5 +214,70 @@ test('TRUST_PROXY: none, a number of proxies, or their addresses', () => {
   assert.deepEqual(loadConfig({ TRUST_PROXY: '3' }).trustProxy, { hops: 3 });
   assert.deepEqual(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.0.2.7,fd00::/8 ' }).trustProxy, {
     addresses: ['10.0.0.0/8', '192.0.2.7', 'fd00::/8'],
+  });
+});
+
+describe('production refuses what would hurt customers', () => {
+  const problems = (env: Record<string, string>) => {
+    try {
+      loadConfig(env);
+    } catch (error) {
+      return (error as ConfigError).problems;
+    }
+    return [];
+  };
+
+  test('no start without PUBLIC_BASE_URL and STOREFRONT_URL, each https', () => {
+    assert.deepEqual(problems(PRODUCTION), []);
+    const { PUBLIC_BASE_URL: _public, STOREFRONT_URL: _storefront, ...without } = PRODUCTION;
+    assert.deepEqual(
+      problems(without).map((line) => line.split(':')[0]),
+      ['PUBLIC_BASE_URL is required when APP_ENV is production', 'STOREFRONT_URL is required when APP_ENV is production'],
+    );
+    assert.deepEqual(problems({ ...PRODUCTION, STOREFRONT_URL: 'http://shop.example' }), [
+      'STOREFRONT_URL must be an https URL when APP_ENV is production: the links emailed to customers would travel unencrypted',
+    ]);
+    assert.deepEqual(
+      problems({ ...PRODUCTION, PUBLIC_BASE_URL: 'localhost' }),
+      ['PUBLIC_BASE_URL must be an http(s) URL (got "localhost")'],
+      'a malformed one is named once',
+    );
+    assert.equal(loadConfig({ APP_ENV: 'preview' }).publicBaseUrl, 'http://localhost:8787', 'elsewhere the service is the default');
+  });
+
+  test('STOREFRONT_URL defaults to the service outside production, and stays apart from PUBLIC_BASE_URL when set', () => {
+    assert.equal(loadConfig({}).storefrontUrl, 'http://localhost:8787');
+    assert.equal(loadConfig({ PUBLIC_BASE_URL: 'https://tenpo.example/' }).storefrontUrl, 'https://tenpo.example');
+    const both = loadConfig({ ...PRODUCTION, STOREFRONT_URL: 'https://shop.example/jp/' });
+    assert.deepEqual([both.publicBaseUrl, both.storefrontUrl], ['https://tenpo.shop.example', 'https://shop.example/jp']);
+  });
+
+  test('NODE_ENV=production is followed when APP_ENV is unset, and refused against APP_ENV=development', () => {
+    const { APP_ENV: _appEnv, ...unset } = PRODUCTION;
+    assert.equal(loadConfig({ ...unset, NODE_ENV: 'production' }).appEnv, 'production');
+    assert.equal(loadConfig({ NODE_ENV: 'production', APP_ENV: 'preview' }).appEnv, 'preview');
+    assert.equal(loadConfig({ NODE_ENV: 'development' }).appEnv, 'development');
+    assert.deepEqual(problems({ NODE_ENV: 'production', APP_ENV: 'development' }), [
+      'APP_ENV is development but NODE_ENV is production: set APP_ENV to production (or preview), or unset NODE_ENV',
+    ]);
+  });
+
+  test('every bad variable is named, one line each, and a secret is never echoed', () => {
+    assert.deepEqual(
+      problems({
+        PORT: 'x',
+        LOG_LEVEL: 'loud',
+        EMAIL_API_URL: 'ftp://key:hunter2@mail',
+        OUTBOX_LEASE_SECONDS: '0',
+        DATABASE_URL: 'mysql://db',
+      }),
+      [
+        'PORT must be an integer between 0 and 65535 (got "x")',
+        'EMAIL_API_URL must be an http(s) URL',
+        'OUTBOX_LEASE_SECONDS must be an integer between 1 and 3600 (got "0")',
+        'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")',
+        'DATABASE_URL must be sqlite:<path>, sqlite::memory: or postgres://user:password@host:port/database',
+      ],
+    );
   });
 });

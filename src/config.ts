@@ -32,7 +32,10 @@ export interface Config {
     public?: string;
   };
   cors: { productionOrigin?: string; previewOriginPattern?: RegExp };
+  /** Where customers and staff reach tenpo: its own pages (manage, unsubscribe, the console). */
   publicBaseUrl: string;
+  /** The storefront's base URL: the product pages emails and the public chat post link to. */
+  storefrontUrl: string;
   catalogPath: string;
   contentDir: string;
   /** Where `npm run build` writes the search index and the start looks for it. */
@@ -64,9 +67,15 @@ export interface Config {
   logLevel: string;
 }
 
-/** A configuration problem, phrased as the one line the operator reads before the process exits. */
+/** Configuration problems, each phrased as the one line the operator reads before the process exits. */
 export class ConfigError extends Error {
   override name = 'ConfigError';
+  readonly problems: string[];
+  constructor(problems: string | string[]) {
+    const list = typeof problems === 'string' ? [problems] : problems;
+    super(list.join('\n'));
+    this.problems = list;
+  }
 }
 
 const DEFAULT_EMAIL_API_URL = 'https://api.resend.com/emails';
@@ -132,8 +141,21 @@ const EnvSchema = z.object({
   HOST: z.string().default('0.0.0.0').meta(about('The address to listen on.')),
   APP_ENV: z
     .enum(['development', 'preview', 'production'])
-    .default('development')
-    .meta(about('`development`, `preview` or `production`; each has its own data store (the default `DATABASE_URL`).')),
+    .optional()
+    .meta(
+      about(
+        '`development`, `preview` or `production`; each has its own data store (the default `DATABASE_URL`). `production` requires `PREORDER_API_TOKEN`, `PUBLIC_BASE_URL` and `STOREFRONT_URL`, both https.',
+        '`development`, or `production` when `NODE_ENV` is',
+      ),
+    ),
+  NODE_ENV: z
+    .string()
+    .optional()
+    .meta(
+      about(
+        'Read for one thing only: `production` here with `APP_ENV` unset starts in `production`, and with `APP_ENV=development` is refused, so a process the host meant for production never runs as development.',
+      ),
+    ),
   DATABASE_URL: z
     .string()
     .optional()
@@ -148,7 +170,7 @@ const EnvSchema = z.object({
     .optional()
     .meta(
       about(
-        'The admin bearer token (or `ADMIN_API_TOKEN`). Required in `production`, at least 32 characters there. Unset elsewhere, a random one is generated: in `development` once, kept in `development-admin-token` beside the SQLite file (`var/` for other stores); in `preview` a new one each start. The generated token is printed at start.',
+        'The admin bearer token (or `ADMIN_API_TOKEN`). Required in `production`, at least 32 characters there. Unset elsewhere, a random one is generated once and kept in `<APP_ENV>-admin-token` beside the SQLite file (`var/` for other stores), readable by its owner only, so restarts keep the console signed in; the start names the file, and shows the token itself only in `development` on a terminal, never in a log.',
         'generated',
       ),
     ),
@@ -157,8 +179,16 @@ const EnvSchema = z.object({
     .optional()
     .meta(
       about(
-        "The base of the links in emails: a product's page (`detailHref` joined to it, or the front page), the unsubscribe link and the customer's reservation page; of the link to a record's page in the console (`<PUBLIC_BASE_URL>/admin#/…`) in the shop's chat notices; also the server named in `/openapi.json`, an origin the signed-in console may post from (besides the `Host` it is reached at), and, when `https`, what makes the session cookie `Secure`.",
+        "Where customers and staff reach tenpo itself: the base of the unsubscribe link and the customer's reservation page in emails, and of the link to a record's page in the console (`<PUBLIC_BASE_URL>/admin#/…`) in the shop's chat notices; also the server named in `/openapi.json`, an origin the signed-in console may post from (besides the `Host` it is reached at), and, when `https`, what makes the session cookie `Secure`. Required in `production`, and https there.",
         '`http://localhost:<PORT>`',
+      ),
+    ),
+  STOREFRONT_URL: httpUrl
+    .optional()
+    .meta(
+      about(
+        "The storefront's base URL, where the product pages are: a product's link in emails (the restock email's 商品ページ, the reservation emails') and in the public chat post is its `detailHref` joined to it (the storefront's front page when it has none). Required in `production`, and https there.",
+        '`PUBLIC_BASE_URL`',
       ),
     ),
   UNSUBSCRIBE_SECRET: z
@@ -340,20 +370,37 @@ export interface ConfigSources {
 /**
  * Reads the configuration from an environment (normally `process.env`).
  * Empty values count as unset, as they do in most `.env` files.
- * Throws ConfigError naming the first variable at fault.
+ * Throws ConfigError naming every variable at fault, one line each.
  */
 export function loadConfig(env: Record<string, string | undefined>, sources: ConfigSources = {}): Config {
-  const e = parseEnv(EnvSchema, env);
-  const database = parseDatabaseUrl(e.DATABASE_URL ?? `sqlite:./var/tenpo-${e.APP_ENV}.db`);
+  const { values: e, problems, failed } = parseEnv(EnvSchema, env);
+  const faulty = (variable: string, problem: string) => {
+    problems.push(`${variable} ${problem}`);
+    failed.add(variable);
+  };
+
+  // NODE_ENV=production is what most hosts set for a production process: followed when APP_ENV is
+  // unset, refused against an APP_ENV that says development, so a production never runs as one.
+  if (e.APP_ENV === 'development' && e.NODE_ENV === 'production') {
+    faulty('APP_ENV', 'is development but NODE_ENV is production: set APP_ENV to production (or preview), or unset NODE_ENV');
+  }
+  const appEnv = environmentOf(e);
+  const production = appEnv === 'production';
+  const inProduction = 'when APP_ENV is production';
+
+  let database: DatabaseTarget = { dialect: 'sqlite', path: ':memory:' };
+  try {
+    database = parseDatabaseUrl(e.DATABASE_URL ?? `sqlite:./var/tenpo-${appEnv}.db`);
+  } catch (error) {
+    problems.push((error as ConfigError).message);
+  }
 
   const tokens = [e.PREORDER_API_TOKEN, e.ADMIN_API_TOKEN].filter((t) => t !== undefined);
   if (tokens.length === 2 && tokens[0] !== tokens[1]) {
-    throw new ConfigError('PREORDER_API_TOKEN and ADMIN_API_TOKEN are both set and differ; set one of them');
+    problems.push('PREORDER_API_TOKEN and ADMIN_API_TOKEN are both set and differ; set one of them');
   }
-  if (tokens.length === 0 && e.APP_ENV === 'production') {
-    throw new ConfigError('PREORDER_API_TOKEN (or ADMIN_API_TOKEN) is required when APP_ENV is production');
-  }
-  if (e.APP_ENV === 'production') {
+  if (tokens.length === 0 && production) faulty('PREORDER_API_TOKEN', `(or ADMIN_API_TOKEN) is required ${inProduction}`);
+  if (production) {
     const tokenVariable = e.PREORDER_API_TOKEN !== undefined ? 'PREORDER_API_TOKEN' : 'ADMIN_API_TOKEN';
     for (const [variable, value] of [
       [tokenVariable, tokens[0]],
@@ -361,23 +408,35 @@ export function loadConfig(env: Record<string, string | undefined>, sources: Con
       ['METRICS_TOKEN', e.METRICS_TOKEN],
     ] as const) {
       if (value !== undefined && value.length < MIN_PRODUCTION_SECRET) {
-        throw new ConfigError(`${variable} must be at least ${MIN_PRODUCTION_SECRET} characters when APP_ENV is production`);
+        faulty(variable, `must be at least ${MIN_PRODUCTION_SECRET} characters ${inProduction}`);
       }
     }
+    // A customer's links go where these say: localhost, or a page served in clear, hurts them.
+    for (const [variable, value, why] of [
+      ['PUBLIC_BASE_URL', e.PUBLIC_BASE_URL, "customers' unsubscribe and reservation links and the staff's links would point at localhost"],
+      ['STOREFRONT_URL', e.STOREFRONT_URL, 'the product pages emails and the public chat post link to would be looked for on tenpo'],
+    ] as const) {
+      if (failed.has(variable)) continue;
+      if (value === undefined) faulty(variable, `is required ${inProduction}: ${why}`);
+      else if (new URL(value).protocol !== 'https:')
+        faulty(variable, `must be an https URL ${inProduction}: the links emailed to customers would travel unencrypted`);
+    }
   }
-  const adminTokenFile =
-    tokens.length === 0 && e.APP_ENV === 'development' && sources.keptToken ? developmentTokenFile(database) : undefined;
-  const adminToken = tokens[0] ?? (adminTokenFile ? sources.keptToken!(adminTokenFile) : generateToken());
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  const keptTokenFile = tokens.length === 0 && appEnv !== 'production' && sources.keptToken ? tokenFile(database, appEnv) : undefined;
+  const adminToken = tokens[0] ?? (keptTokenFile ? sources.keptToken!(keptTokenFile) : generateToken());
   const unsubscribeSecret = e.UNSUBSCRIBE_SECRET ?? deriveSecret('unsubscribe', adminToken);
+  const publicBaseUrl = (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
 
   return {
     port: e.PORT,
     host: e.HOST,
-    appEnv: e.APP_ENV,
+    appEnv,
     database,
     adminToken,
     adminTokenGenerated: tokens.length === 0,
-    adminTokenFile,
+    adminTokenFile: keptTokenFile,
     email: {
       from: e.EMAIL_FROM,
       api: e.EMAIL_PROVIDER_API_KEY ? { url: e.EMAIL_API_URL, key: e.EMAIL_PROVIDER_API_KEY } : undefined,
@@ -389,7 +448,8 @@ export function loadConfig(env: Record<string, string | undefined>, sources: Con
       public: e.PUBLIC_WEBHOOK_URL,
     },
     cors: { productionOrigin: e.PRODUCTION_ORIGIN, previewOriginPattern: e.PREVIEW_ORIGIN_PATTERN },
-    publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    publicBaseUrl,
+    storefrontUrl: (e.STOREFRONT_URL ?? publicBaseUrl).replace(/\/+$/, ''),
     catalogPath: e.CATALOG_PATH,
     contentDir: e.CONTENT_DIR,
     searchIndexPath: e.SEARCH_INDEX_PATH,
@@ -405,7 +465,7 @@ export function loadConfig(env: Record<string, string | undefined>, sources: Con
     keywordLogClientSecret: deriveSecret('keyword-log-clients', unsubscribeSecret),
     idempotencySecret: deriveSecret('idempotency-fingerprints', unsubscribeSecret),
     metricsToken: e.METRICS_TOKEN,
-    shutdownDrainMs: (e.SHUTDOWN_DRAIN_SECONDS ?? (e.APP_ENV === 'development' ? 0 : 5)) * 1000,
+    shutdownDrainMs: (e.SHUTDOWN_DRAIN_SECONDS ?? (appEnv === 'development' ? 0 : 5)) * 1000,
     logLevel: e.LOG_LEVEL,
   };
 }
@@ -430,7 +490,8 @@ export function configVariables(): { name: string; description: string; defaultV
  * secrets, so nothing else is read, and nothing else is required.
  */
 export function loadContentConfig(env: Record<string, string | undefined>): Pick<Config, 'contentDir' | 'searchIndexPath'> {
-  const e = parseEnv(EnvSchema.pick({ CONTENT_DIR: true, SEARCH_INDEX_PATH: true }), env);
+  const { values: e, problems } = parseEnv(EnvSchema.pick({ CONTENT_DIR: true, SEARCH_INDEX_PATH: true }), env);
+  if (problems.length > 0) throw new ConfigError(problems);
   return { contentDir: e.CONTENT_DIR, searchIndexPath: e.SEARCH_INDEX_PATH };
 }
 
@@ -439,26 +500,45 @@ export function loadContentConfig(env: Record<string, string | undefined>): Pick
  * migration needs no secret, so nothing else is read, and nothing else is required.
  */
 export function loadDatabaseTarget(env: Record<string, string | undefined>): { appEnv: Config['appEnv']; database: DatabaseTarget } {
-  const e = parseEnv(EnvSchema.pick({ APP_ENV: true, DATABASE_URL: true }), env);
-  return { appEnv: e.APP_ENV, database: parseDatabaseUrl(e.DATABASE_URL ?? `sqlite:./var/tenpo-${e.APP_ENV}.db`) };
+  const { values: e, problems } = parseEnv(EnvSchema.pick({ APP_ENV: true, NODE_ENV: true, DATABASE_URL: true }), env);
+  if (problems.length > 0) throw new ConfigError(problems);
+  const appEnv = environmentOf(e);
+  return { appEnv, database: parseDatabaseUrl(e.DATABASE_URL ?? `sqlite:./var/tenpo-${appEnv}.db`) };
 }
 
-/** Empty values count as unset, as they do in most `.env` files. Throws ConfigError naming the first variable at fault. */
-function parseEnv<S extends z.ZodObject>(schema: S, env: Record<string, string | undefined>): z.output<S> {
-  const present = Object.fromEntries(
+/**
+ * Empty values count as unset, as they do in most `.env` files. Each variable at fault is one line of
+ * `problems` and is in `failed`; `values` holds the others' (a faulty one's default, or nothing),
+ * so that the checks across variables can go on and name every fault of a start at once.
+ */
+function parseEnv<S extends z.ZodObject>(
+  schema: S,
+  env: Record<string, string | undefined>,
+): { values: z.output<S>; problems: string[]; failed: Set<string> } {
+  const present: Record<string, string | undefined> = Object.fromEntries(
     Object.keys(schema.shape)
       .map((key) => [key, env[key]?.trim()] as const)
       .filter(([, value]) => value !== undefined && value !== ''),
   );
   // Parsed once a start: without zod's compiled fast path, which costs more to make than one parse.
   const parsed = schema.safeParse(present, { jitless: true });
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
+  if (parsed.success) return { values: parsed.data, problems: [], failed: new Set() };
+  const problems: string[] = [];
+  const failed = new Set<string>();
+  for (const issue of parsed.error.issues) {
     const variable = String(issue.path[0]);
+    if (failed.has(variable)) continue;
+    failed.add(variable);
     const shown = SECRET_VARIABLES.has(variable) ? '' : ` (got ${JSON.stringify(present[variable])})`;
-    throw new ConfigError(`${variable} ${describeIssue(issue)}${shown}`);
+    problems.push(`${variable} ${describeIssue(issue)}${shown}`);
   }
-  return parsed.data;
+  const rest = Object.fromEntries(Object.entries(present).filter(([key]) => !failed.has(key)));
+  return { values: schema.parse(rest, { jitless: true }), problems, failed };
+}
+
+/** APP_ENV, or `production` when it is unset and NODE_ENV says so. */
+function environmentOf(e: { APP_ENV?: Environment | undefined; NODE_ENV?: string | undefined }): Environment {
+  return e.APP_ENV ?? (e.NODE_ENV === 'production' ? 'production' : 'development');
 }
 
 /** A new random admin token. */
@@ -467,12 +547,13 @@ export function generateToken(): string {
 }
 
 /**
- * Where the development token is kept: beside the SQLite store it goes with (var/ by default), since
- * what it signs refers to that store's records; `var/` for an in-memory or PostgreSQL store.
+ * Where a generated token is kept (`<APP_ENV>-admin-token`): beside the SQLite store it goes with
+ * (var/ by default), since what it signs refers to that store's records; `var/` for an in-memory or
+ * PostgreSQL store.
  */
-function developmentTokenFile(database: DatabaseTarget): string {
+function tokenFile(database: DatabaseTarget, appEnv: Environment): string {
   const directory = database.dialect === 'sqlite' && database.path !== ':memory:' ? dirname(database.path) : 'var';
-  return join(directory, 'development-admin-token');
+  return join(directory, `${appEnv}-admin-token`);
 }
 
 /** A secret for one purpose derived from another, so leaking one never reveals the other. */

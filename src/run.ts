@@ -20,13 +20,15 @@ export async function run(code: ServiceCode): Promise<void> {
         try {
           return keptToken(file, generateToken);
         } catch (error) {
-          throw new ConfigError(`cannot keep the development admin token in ${file}: ${(error as Error).message}`);
+          throw new ConfigError(
+            `PREORDER_API_TOKEN is unset and the generated token cannot be kept in ${file}: ${(error as Error).message}`,
+          );
         }
       },
     });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`tenpo: configuration error: ${error.message}\n`);
+    for (const problem of error.problems) process.stderr.write(`tenpo: configuration error: ${problem}\n`);
     process.exit(1);
   }
 
@@ -47,15 +49,27 @@ export async function run(code: ServiceCode): Promise<void> {
   }
 
   if (config.adminTokenGenerated) {
-    // Printed once, to the terminal, never through the log: it is a secret, if a throwaway one.
-    const lasting = config.adminTokenFile ? `kept in ${config.adminTokenFile}` : 'for this run';
-    process.stdout.write(`tenpo: no PREORDER_API_TOKEN set; admin token ${lasting}: ${config.adminToken}\n`);
+    // A secret, if a generated one: shown only to a developer at a terminal, never through the log
+    // or a stdout that a log collector may keep; anywhere else the start names the file holding it.
+    const kept = config.adminTokenFile ? `kept in ${config.adminTokenFile}` : 'for this run';
+    if (config.appEnv === 'development' && process.stdout.isTTY) {
+      process.stdout.write(`tenpo: no PREORDER_API_TOKEN set; admin token ${kept}: ${config.adminToken}\n`);
+    } else {
+      log.info({ file: config.adminTokenFile }, `no PREORDER_API_TOKEN set; admin token ${kept}`);
+    }
   }
 
   try {
     const server = await startServer(config, log);
     log.info(
-      { url: server.url, environment: config.appEnv, database: config.database.dialect, code: code.bundle ? 'build/service' : 'src' },
+      {
+        url: server.url,
+        publicBaseUrl: config.publicBaseUrl,
+        storefrontUrl: config.storefrontUrl,
+        environment: config.appEnv,
+        database: config.database.dialect,
+        code: code.bundle ? 'build/service' : 'src',
+      },
       'tenpo is listening',
     );
     if (code.why) log.info({ why: code.why }, 'running from src/, not its bundle (npm run build makes it): it starts slower');

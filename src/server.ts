@@ -98,6 +98,7 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
   const messaging = createMessaging({
     catalog,
     publicBaseUrl: config.publicBaseUrl,
+    storefrontUrl: config.storefrontUrl,
     linkSecret: config.unsubscribeSecret,
     emailsPerAddressPerDay: config.emailsPerAddressPerDay,
   });

@@ -153,6 +153,8 @@ describe('the demo storefront', () => {
         APP_ENV: 'production',
         PREORDER_API_TOKEN: `${ADMIN_TOKEN}-long-enough-for-production`,
         UNSUBSCRIBE_SECRET: 'an-unsubscribe-secret-of-32-characters!',
+        PUBLIC_BASE_URL: 'https://tenpo.shop.example',
+        STOREFRONT_URL: 'https://shop.example',
       },
     });
     try {

@@ -26,6 +26,8 @@ test('a production process with no email provider logs no address, name or email
       DATABASE_URL: `sqlite:${join(dir, 'tenpo.db')}`,
       PREORDER_API_TOKEN: 'a-production-admin-token-of-32-characters',
       UNSUBSCRIBE_SECRET: 'a-production-unsubscribe-secret-of-32-chars',
+      PUBLIC_BASE_URL: 'https://tenpo.shop.example',
+      STOREFRONT_URL: 'https://shop.example',
     },
   });
   try {

@@ -21,7 +21,9 @@ import { settle } from './helpers/wait.ts';
 // followed back to the service (unsubscribe, the admin's notify send).
 
 const FAST: Partial<DispatcherTimings> = { pollIntervalMs: 25, retryBaseMs: 40, retryCapMs: 150, leaseMs: 5_000, maxAttempts: 5 };
-const BASE = 'https://shop.example.jp';
+const BASE = 'https://tenpo.shop.example.jp';
+/** The storefront, where the product pages are: a host of its own, as a shop's usually is. */
+const STOREFRONT = 'https://www.shop.example.jp';
 const PUBLIC_PATH = '/public/webhook-secret';
 const RESTOCK_PATH = '/restock/webhook-secret';
 const PAGE_TYPE = 'text/html; charset=utf-8';
@@ -60,6 +62,7 @@ for (const dialect of DIALECTS) {
           SMTP_URL: smtp.url,
           EMAIL_FROM: 'tenpo <shop@tenpo.example>',
           PUBLIC_BASE_URL: BASE,
+          STOREFRONT_URL: STOREFRONT,
           PUBLIC_WEBHOOK_URL: `${chat.url}${PUBLIC_PATH}`,
           RESTOCK_WEBHOOK_URL: `${chat.url}${RESTOCK_PATH}`,
         },
@@ -127,10 +130,10 @@ for (const dialect of DIALECTS) {
         assert.equal(rawHeader(mail, 'List-Unsubscribe-Post'), 'List-Unsubscribe=One-Click');
         const link = unsubscribeLink(mail);
         links.add(link);
-        assert.match(link, /^https:\/\/shop\.example\.jp\/api\/notify\/unsubscribe\?token=ntf_\d+-[a-z0-9]{10}\.[\w-]{43}$/);
+        assert.match(link, /^https:\/\/tenpo\.shop\.example\.jp\/api\/notify\/unsubscribe\?token=ntf_\d+-[a-z0-9]{10}\.[\w-]{43}$/);
         assert.ok(!link.includes('@') && !link.includes(mail.envelopeTo[0]!.split('@')[0]!), 'no personal data in the link');
         for (const part of [parsed.text ?? '', String(parsed.html)]) {
-          for (const expected of ['入荷しました', 'Kumo VCO II', `${BASE}/products/kumo-vco-2`, link, '配信停止'])
+          for (const expected of ['入荷しました', 'Kumo VCO II', `${STOREFRONT}/products/kumo-vco-2`, link, '配信停止'])
             assert.ok(part.includes(expected), `${expected} in ${part.slice(0, 30)}`);
         }
       }
@@ -139,7 +142,8 @@ for (const dialect of DIALECTS) {
       const announcements = await chat.waitForAccepted(1, PUBLIC_PATH);
       assert.equal(announcements.length, 1);
       const announcement = JSON.stringify(announcements[0]!.body);
-      assert.ok(announcement.includes('Kumo VCO II') && announcement.includes(`${BASE}/products/kumo-vco-2`));
+      assert.ok(announcement.includes('Kumo VCO II') && announcement.includes(`${STOREFRONT}/products/kumo-vco-2`));
+      assert.ok(!announcement.includes(BASE), "the product page is the storefront's, not tenpo's");
       assert.ok(!announcement.includes('@'), 'no address');
       for (const id of waiting) assert.ok(!announcement.includes(id), 'no subscription id');
     });

@@ -49,7 +49,8 @@ before(async () => {
     TRUST_PROXY: 'true',
     SHUTDOWN_DRAIN_SECONDS: '1',
     RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
-    PUBLIC_BASE_URL: 'https://shop.example.jp',
+    PUBLIC_BASE_URL: 'https://tenpo.shop.example.jp',
+    STOREFRONT_URL: 'https://shop.example.jp',
     EMAIL_PROVIDER_API_KEY: 're_test',
     EMAIL_API_URL: `${receiver.url}/emails`,
     RESERVATION_WEBHOOK_URL: `${receiver.url}/reservation`,
@@ -320,7 +321,7 @@ describe('two instances on one PostgreSQL', () => {
   });
 
   test('a staff session made on A works on B; a disable on A signs it out on B, a sign-out on B on A; an address’s failed sign-ins are one count', async () => {
-    const origin = 'https://shop.example.jp';
+    const origin = 'https://tenpo.shop.example.jp';
     const signIn = async (service: ServiceProcess, email: string, password: string) => {
       const answer = await service.request('/api/admin/session', {
         method: 'POST',

@@ -32,18 +32,29 @@ async function runService(env: Record<string, string>, until?: (stdout: string) 
   return { code, stdout: service.stdout, stderr: service.stderr };
 }
 
+/** What production requires besides its secrets: where customers reach tenpo and the storefront. */
+const PRODUCTION_URLS = { PUBLIC_BASE_URL: 'https://tenpo.shop.example', STOREFRONT_URL: 'https://shop.example' };
+
 describe('configuration errors stop the start with one line naming the variable', () => {
   const cases: [Record<string, string>, RegExp][] = [
     [{ PORT: 'eighty' }, /^tenpo: configuration error: PORT must be an integer/],
     [{ DATABASE_URL: 'mongodb://x' }, /^tenpo: configuration error: DATABASE_URL must be/],
-    [{ APP_ENV: 'production' }, /^tenpo: configuration error: PREORDER_API_TOKEN \(or ADMIN_API_TOKEN\) is required/],
+    [{ APP_ENV: 'production', ...PRODUCTION_URLS }, /^tenpo: configuration error: PREORDER_API_TOKEN \(or ADMIN_API_TOKEN\) is required/],
     [
-      { APP_ENV: 'production', PREORDER_API_TOKEN: 'x' },
+      { APP_ENV: 'production', PREORDER_API_TOKEN: 'x', ...PRODUCTION_URLS },
       /^tenpo: configuration error: PREORDER_API_TOKEN must be at least 32 characters when APP_ENV is production$/,
     ],
     [
-      { APP_ENV: 'production', PREORDER_API_TOKEN: 'x'.repeat(32), UNSUBSCRIBE_SECRET: 'short' },
+      { APP_ENV: 'production', PREORDER_API_TOKEN: 'x'.repeat(32), UNSUBSCRIBE_SECRET: 'short', ...PRODUCTION_URLS },
       /^tenpo: configuration error: UNSUBSCRIBE_SECRET must be at least 32 characters/,
+    ],
+    [
+      { APP_ENV: 'production', PREORDER_API_TOKEN: 'x'.repeat(32), ...PRODUCTION_URLS, PUBLIC_BASE_URL: 'http://tenpo.shop.example' },
+      /^tenpo: configuration error: PUBLIC_BASE_URL must be an https URL when APP_ENV is production: /,
+    ],
+    [
+      { NODE_ENV: 'production', APP_ENV: 'development' },
+      /^tenpo: configuration error: APP_ENV is development but NODE_ENV is production: set APP_ENV to production/,
     ],
     [
       { PREVIEW_ORIGIN_PATTERN: 'https://([a-z]+)+\\.example' },
@@ -66,6 +77,54 @@ describe('configuration errors stop the start with one line naming the variable'
   }
 });
 
+test('a start with several bad variables names every one, one line each, and nothing else', async () => {
+  const run = await runService({
+    PORT: 'eighty',
+    LOG_LEVEL: 'loud',
+    SMTP_URL: 'http://user:pass@mail.example',
+    RATE_LIMIT_PER_MINUTE: '-1',
+    APP_ENV: 'production',
+    PREORDER_API_TOKEN: 'short',
+    PUBLIC_BASE_URL: 'http://tenpo.shop.example',
+  });
+  assert.equal(run.code, 1);
+  assert.equal(run.stdout, '');
+  const named = run.stderr
+    .trim()
+    .split('\n')
+    .map((line) => /^tenpo: configuration error: ([A-Z_]+) /.exec(line)?.[1] ?? line);
+  assert.deepEqual(named.sort(), [
+    'LOG_LEVEL',
+    'PORT',
+    'PREORDER_API_TOKEN',
+    'PUBLIC_BASE_URL',
+    'RATE_LIMIT_PER_MINUTE',
+    'SMTP_URL',
+    'STOREFRONT_URL',
+  ]);
+  assert.ok(!run.stderr.includes('user:pass'), 'a secret variable is named, never echoed');
+});
+
+test('NODE_ENV=production alone starts as production: it refuses what production requires, and never runs as development', async () => {
+  const run = await runService({ NODE_ENV: 'production' });
+  assert.equal(run.code, 1);
+  assert.match(
+    run.stderr,
+    /^tenpo: configuration error: PREORDER_API_TOKEN \(or ADMIN_API_TOKEN\) is required when APP_ENV is production$/m,
+  );
+  assert.match(run.stderr, /^tenpo: configuration error: PUBLIC_BASE_URL is required when APP_ENV is production: /m);
+  assert.match(run.stderr, /^tenpo: configuration error: STOREFRONT_URL is required when APP_ENV is production: /m);
+
+  const token = 'n'.repeat(32);
+  const started = await runService(
+    { NODE_ENV: 'production', PREORDER_API_TOKEN: token, ...PRODUCTION_URLS, PORT: String(await freePort()) },
+    (out) => out.includes('tenpo is listening'),
+  );
+  const listening = started.stdout.split('\n').find((line) => line.includes('tenpo is listening'))!;
+  assert.equal((JSON.parse(listening) as { environment: string }).environment, 'production');
+  assert.equal((JSON.parse(listening) as { publicBaseUrl: string }).publicBaseUrl, PRODUCTION_URLS.PUBLIC_BASE_URL);
+});
+
 test('a broken catalog stops the start naming the product and field', async () => {
   const catalog = join(dir, 'catalog.json');
   writeFileSync(
@@ -85,16 +144,15 @@ test('an unreachable PostgreSQL stops the start with a clear error and no secret
   assert.ok(!`${run.stdout}${run.stderr}`.includes('s3cret-pass'));
 });
 
-test('without a token in development one is generated, printed once, and kept beside the store for the next start', async () => {
+test('without a token in development one is generated and kept beside the store; the log names the file, never the token', async () => {
   const store = mkdtempSync(join(dir, 'kept-'));
   const service = await startServiceProcess({ env: { DATABASE_URL: `sqlite:${join(store, 'dev.db')}` } });
-  const printed = service.stdout.match(/admin token kept in (\S+): (\S+)/g) ?? [];
-  assert.equal(printed.length, 1, service.stdout);
-  const [, file, token] = /admin token kept in (\S+): (\S+)/.exec(printed[0]!)!;
-  assert.equal(file, join(store, 'development-admin-token'));
-  assert.equal(readFileSync(file!, 'utf8').trim(), token);
-  assert.equal(statSync(file!).mode & 0o777, 0o600, 'readable by its owner only');
-  assert.equal(service.stdout.split(token!).length - 1, 1, 'the token appears nowhere else');
+  const file = join(store, 'development-admin-token');
+  const token = readFileSync(file, 'utf8').trim();
+  assert.equal(statSync(file).mode & 0o777, 0o600, 'readable by its owner only');
+  assert.ok(!service.stdout.includes(token), 'stdout is no terminal: a log collector may keep it');
+  const named = service.logs().find((line) => String(line.msg).startsWith('no PREORDER_API_TOKEN set'));
+  assert.deepEqual([named?.msg, named?.file], [`no PREORDER_API_TOKEN set; admin token kept in ${file}`, file]);
   const signedIn = { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: '{}' };
   assert.equal((await service.request('/api/admin-dashboard-stats', signedIn)).status, 200);
 
@@ -104,19 +162,27 @@ test('without a token in development one is generated, printed once, and kept be
   await service.stop();
 });
 
-test('a preview start without a token gets a new one each time, kept nowhere', async () => {
-  const store = mkdtempSync(join(dir, 'preview-'));
-  const env = { APP_ENV: 'preview', DATABASE_URL: `sqlite:${join(store, 'preview.db')}`, PORT: String(await freePort()) };
-  const tokens = [];
-  for (let run = 0; run < 2; run++) {
-    const { stdout } = await runService(env, (out) => out.includes('tenpo is listening'));
-    tokens.push(/admin token for this run: (\S+)/.exec(stdout)?.[1]);
+test('on a terminal the generated token is shown in development only; preview keeps its own and shows it nowhere', async () => {
+  const onTerminal = (command: string[]) => ['script', '--quiet', '--return', '--command', command.join(' '), '/dev/null'];
+  const shown: Record<string, string> = {};
+  for (const appEnv of ['development', 'preview']) {
+    const store = mkdtempSync(join(dir, `${appEnv}-`));
+    const service = await startServiceProcess({
+      env: { APP_ENV: appEnv, DATABASE_URL: `sqlite:${join(store, 'tenpo.db')}` },
+      wrap: onTerminal,
+    });
+    await service.stop();
+    const file = join(store, `${appEnv}-admin-token`);
+    const token = readFileSync(file, 'utf8').trim();
+    assert.equal(statSync(file).mode & 0o777, 0o600);
+    shown[appEnv] =
+      service.stdout.split(token).length - 1 === 1 && service.stdout.includes(`admin token kept in ${file}: ${token}`)
+        ? 'once'
+        : service.stdout.includes(token)
+          ? 'elsewhere'
+          : 'nowhere';
   }
-  assert.ok(tokens[0] && tokens[1] && tokens[0] !== tokens[1], tokens.join());
-  assert.deepEqual(
-    readdirSync(store).filter((name) => name.includes('token')),
-    [],
-  );
+  assert.deepEqual(shown, { development: 'once', preview: 'nowhere' });
 });
 
 test('a development token that cannot be kept stops the start naming the file', async () => {
@@ -126,7 +192,7 @@ test('a development token that cannot be kept stops the start naming the file', 
   assert.equal(run.code, 1);
   assert.match(
     run.stderr.trim(),
-    /^tenpo: configuration error: cannot keep the development admin token in .*not-a-directory\/development-admin-token: /,
+    /^tenpo: configuration error: PREORDER_API_TOKEN is unset and the generated token cannot be kept in .*not-a-directory\/development-admin-token: /,
   );
 });
 

@@ -15,15 +15,15 @@ export const UNSUBSCRIBE_PATH = '/api/notify/unsubscribe';
 export const MANAGE_PATH = '/reservations/manage';
 
 /**
- * The product's page on the shop's site: its `detailHref` under PUBLIC_BASE_URL (or as it is when
- * the catalog gives a full http(s) URL), else the site's front page, so the email always has a link.
+ * The product's page on the shop's site: its `detailHref` under STOREFRONT_URL (or as it is when the
+ * catalog gives a full http(s) URL), else the storefront's front page, so the email always has a link.
  */
-export function productPageUrl(publicBaseUrl: string, product: Pick<Product, 'detailHref'>): string {
+export function productPageUrl(storefrontUrl: string, product: Pick<Product, 'detailHref'>): string {
   const href = product.detailHref?.trim();
-  if (!href) return `${publicBaseUrl}/`;
-  if (/^https?:\/\//i.test(href)) return URL.canParse(href) ? href : `${publicBaseUrl}/`;
-  const joined = `${publicBaseUrl}${href.startsWith('/') ? '' : '/'}${href}`;
-  return URL.canParse(joined) ? joined : `${publicBaseUrl}/`;
+  if (!href) return `${storefrontUrl}/`;
+  if (/^https?:\/\//i.test(href)) return URL.canParse(href) ? href : `${storefrontUrl}/`;
+  const joined = `${storefrontUrl}${href.startsWith('/') ? '' : '/'}${href}`;
+  return URL.canParse(joined) ? joined : `${storefrontUrl}/`;
 }
 
 /** The record's own page in the staff console (`<PUBLIC_BASE_URL>/admin`), which a chat notice links to. */

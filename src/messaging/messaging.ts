@@ -15,8 +15,10 @@ import { enqueueMessages } from './outbox/store.ts';
 
 export interface MessagingSettings {
   catalog: Catalog;
-  /** PUBLIC_BASE_URL: the base of every link in an email. */
+  /** PUBLIC_BASE_URL: the base of the links to tenpo's own pages (unsubscribe, manage, the console). */
   publicBaseUrl: string;
+  /** STOREFRONT_URL: the base of the links to a product's page, which the storefront serves. */
+  storefrontUrl: string;
   /** Signs the links that name a record (UNSUBSCRIBE_SECRET). */
   linkSecret: string;
   /** Emails public forms may cause to one address in 24 hours (EMAILS_PER_ADDRESS_PER_DAY; 0: no cap). */

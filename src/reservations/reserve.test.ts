@@ -27,7 +27,13 @@ after(async () => {
 
 test('the reservation and its messages carry the time it was taken, each its own in a shared commit', async () => {
   let wakes = 0;
-  const messaging = createMessaging({ catalog, publicBaseUrl: 'https://shop.example', linkSecret: 'secret', emailsPerAddressPerDay: 10 });
+  const messaging = createMessaging({
+    catalog,
+    publicBaseUrl: 'https://shop.example',
+    storefrontUrl: 'https://shop.example',
+    linkSecret: 'secret',
+    emailsPerAddressPerDay: 10,
+  });
   const deps = {
     database,
     catalog,

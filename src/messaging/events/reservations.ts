@@ -131,7 +131,7 @@ function reservationFacts(
     { id: reservation.id, number: reservation.number, name: reservation.name, createdAt: reservation.created_at },
     product,
     {
-      productUrl: productPageUrl(settings.publicBaseUrl, product),
+      productUrl: productPageUrl(settings.storefrontUrl, product),
       manageUrl: manageUrl(settings.publicBaseUrl, settings.linkSecret, reservation.id),
     },
     campaign,

@@ -38,7 +38,7 @@ export function restockEmails(
   subscriptions: Pick<SubscriptionRecord, 'id' | 'email'>[],
   at: string,
 ): OutboxEntry[] {
-  const productUrl = productPageUrl(settings.publicBaseUrl, product);
+  const productUrl = productPageUrl(settings.storefrontUrl, product);
   return subscriptions.map((subscription) => ({
     idempotencyKey: `subscription/${subscription.id}/restock-email/${at}`,
     recordId: subscription.id,
@@ -68,7 +68,7 @@ export function restockAnnouncement(settings: MessagingSettings, product: Produc
     message: {
       channel: 'chat',
       webhook: 'public',
-      content: restockPublicChatMessage(product, productPageUrl(settings.publicBaseUrl, product), at),
+      content: restockPublicChatMessage(product, productPageUrl(settings.storefrontUrl, product), at),
     },
   };
 }

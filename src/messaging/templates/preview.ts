@@ -18,7 +18,7 @@ import { currentVersion } from './store.ts';
  * shop's own details as saved.
  */
 export async function previewTemplate(
-  deps: { database: Database; catalog: Catalog; publicBaseUrl: string },
+  deps: { database: Database; catalog: Catalog; publicBaseUrl: string; storefrontUrl: string },
   request: { kind: string; subject?: string; body?: string },
 ): Promise<{ ok: true; email: EmailContent } | TemplateRefusal> {
   if (!isTemplateKind(request.kind)) return { ok: false, reason: 'template-not-found' };
@@ -33,13 +33,13 @@ export async function previewTemplate(
 
 /** An email of `kind` about a real product (one with a price, if any has; its campaign's words, if it has one) and a sample customer. */
 async function sampleEmail(
-  deps: { database: Database; catalog: Catalog; publicBaseUrl: string },
+  deps: { database: Database; catalog: Catalog; publicBaseUrl: string; storefrontUrl: string },
   kind: TemplateKind,
 ): Promise<Omit<QueuedEmail, 'version'>> {
   const products = deps.catalog.entries.map((e) => e.product);
   const product = products.find((p) => p.price !== null) ??
     products[0] ?? { slug: '', name: 'サンプル商品', price: null, detailHref: null };
-  const productUrl = productPageUrl(deps.publicBaseUrl, product);
+  const productUrl = productPageUrl(deps.storefrontUrl, product);
   if (kind === 'restock-available') {
     return {
       template: kind,

@@ -38,7 +38,13 @@ function refusal(refused: TemplateRefusal): AppError {
 }
 
 /** The customer emails' templates: list, edit, preview, versions and revert, and the staff's test send. */
-export function emailTemplateRoutes(deps: { database: Database; catalog: Catalog; publicBaseUrl: string; sendEmail: SendEmail }): Route[] {
+export function emailTemplateRoutes(deps: {
+  database: Database;
+  catalog: Catalog;
+  publicBaseUrl: string;
+  storefrontUrl: string;
+  sendEmail: SendEmail;
+}): Route[] {
   const { database } = deps;
   const common = { method: 'POST', tag: TAG, cors: 'any', admin: true, invalid: refusedAs('invalid_template', INVALID_TEMPLATE) } as const;
   return [

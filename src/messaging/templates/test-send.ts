@@ -21,7 +21,7 @@ export type TestSendResult =
  * and a failed test send is simply tried again by hand.
  */
 export async function testSendTemplate(
-  deps: { database: Database; catalog: Catalog; publicBaseUrl: string; sendEmail: SendEmail },
+  deps: { database: Database; catalog: Catalog; publicBaseUrl: string; storefrontUrl: string; sendEmail: SendEmail },
   request: { kind: string; to: string; subject?: string; body?: string },
 ): Promise<TestSendResult> {
   const preview = await previewTemplate(deps, request);
