@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { TenpoClient } from 'tenpo/client';
+import { insertReservations } from '../src/reservations/store.ts';
 import type { TestApp } from './helpers/app.ts';
 import { closeConsoleTest, signedInConsole, SIZES, startConsoleTest } from './helpers/console.ts';
 import { ARTIFACTS, type PageRecord } from './helpers/browser.ts';
@@ -38,6 +39,24 @@ before(async () => {
     if (name === ARCHIVED)
       await api.call('/api/admin/reservations/archive', { ids: [{ id: answer.reservationId, productSlug: 'kumo-vco-2' }] });
   }
+  // Strangers whose id or address holds 佐藤 花子's or the archived one's digits, newer than them and
+  // sorting before them by name.
+  const later = new Date(Date.now() + 60_000).toISOString();
+  const [sato, archived] = [numbers.get('佐藤 花子')!, numbers.get(ARCHIVED)!];
+  const stranger = (id: string, name: string, email: string) => ({
+    id,
+    name,
+    email,
+    product_slug: 'kumo-vco-2',
+    status: 'pending',
+    created_at: later,
+  });
+  await insertReservations(app.services.database.db, [
+    stranger(`res_9${sato}1`, 'Aoki Ken', 'aoki@example.jp'),
+    stranger('res_find_other', 'Abe Mai', `abe${sato}@example.jp`),
+    stranger(`res_9${archived}1`, 'Ando Archive', 'ando@example.jp'),
+  ]);
+  await api.call('/api/admin/reservations/archive', { ids: [{ id: `res_9${archived}1`, productSlug: 'kumo-vco-2' }] });
 });
 
 after(() => closeConsoleTest({ app, browser }));
@@ -76,7 +95,8 @@ for (const [size, viewport] of SIZES) {
       await loaded(page);
       const number = numbers.get('ｽｽﾞｷ ｼﾞﾛｳ')!;
       assert.deepEqual(await search(page, `#${number}`), ['ｽｽﾞｷ ｼﾞﾛｳ']);
-      assert.deepEqual(await search(page, String(number)), ['ｽｽﾞｷ ｼﾞﾛｳ']);
+      await search(page, String(number));
+      assert.equal(await rows(page).first().locator('td[data-label="お名前"]').textContent(), 'ｽｽﾞｷ ｼﾞﾛｳ', 'the number’s own first');
       const shown = rows(page).first().locator('td[data-label="ご予約番号"] a');
       assert.equal((await shown.textContent())?.trim(), String(number));
       assert.equal(await shown.evaluate((link) => link.getClientRects().length), 1, 'the number fits on one line');
@@ -93,6 +113,26 @@ for (const [size, viewport] of SIZES) {
       await page.locator('.record-head button.copy').first().click();
       assert.equal(await page.evaluate(() => navigator.clipboard.readText()), String(number));
       await page.screenshot({ path: join(ARTIFACTS, SHOTS, `${size}-3-record-page.png`) });
+      await page.close();
+    });
+
+    test('an exact number lists its reservation first whatever the sort, in the list and the archive; ids and addresses holding its digits follow', async () => {
+      const sato = numbers.get('佐藤 花子')!;
+      const firstNumber = async () => (await rows(page).first().locator('td[data-label="ご予約番号"] a').textContent())?.trim();
+      const page = await signedInConsole(browser, app.url, 'reservations?sort=name&order=asc', viewport, record);
+      await loaded(page);
+      const fullWidth = String(sato).replace(/\d/g, (d) => String.fromCharCode(0xff10 + Number(d)));
+      for (const q of [String(sato), `#${sato}`, fullWidth]) {
+        await search(page, q);
+        assert.equal(await firstNumber(), String(sato), q);
+      }
+      assert.ok((await rows(page).count()) >= 3, 'the strangers holding the digits follow');
+      await page.screenshot({ path: join(ARTIFACTS, SHOTS, `${size}-5-exact-number-first.png`) });
+      await page.goto(`${app.url}/admin#/reservations?view=archived&sort=name&order=asc`);
+      await loaded(page);
+      await search(page, String(numbers.get(ARCHIVED)));
+      assert.equal(await firstNumber(), String(numbers.get(ARCHIVED)));
+      assert.equal(await rows(page).count(), 2, 'the archived stranger follows');
       await page.close();
     });
 

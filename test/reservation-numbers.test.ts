@@ -6,6 +6,7 @@ import pg from 'pg';
 import { MIGRATIONS, migrateToLatest } from '../src/db/migrate.ts';
 import type { Tables } from '../src/db/schema.ts';
 import { openSqlite } from '../src/db/sqlite-adapter.ts';
+import { insertReservations } from '../src/reservations/store.ts';
 import { ADMIN_TOKEN } from './helpers/app.ts';
 import { DIALECTS, freshTarget, type Dialect } from './helpers/dialects.ts';
 import { startEmailTestApp, type EmailTestApp } from './helpers/email-app.ts';
@@ -112,9 +113,55 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(await find('a_n'), [], '_ matches itself (as a wildcard it would find Anna)');
       const muller = numbers.get('Müller Anna')!;
       assert.deepEqual(await find(`#${muller}`), ['Müller Anna']);
-      assert.deepEqual(await find(String(muller)), ['Müller Anna']);
+      // Bare digits also match ids that happen to hold them; the number's own reservation comes first.
+      const byDigits = (await env.app.call('/api/admin-reservations-list', { q: String(muller) })).success().reservations;
+      assert.equal(byDigits[0]?.name, 'Müller Anna');
       assert.deepEqual(await find(`＃${String(muller).replace(/\d/g, (d) => String.fromCharCode(0xff10 + Number(d)))}`), ['Müller Anna']);
       assert.deepEqual(await find(`#${muller}0`), [], 'a number is found exactly');
+    });
+
+    test('an exact number lists its reservation first, whatever the sort, in the list and the archive; ids and addresses holding the digits follow', async () => {
+      const target = await reserve('番号 本人', 'exact-target@example.com');
+      const n = target.reservationNumber!;
+      // Strangers whose id or address holds the digits, newer and sorting before the target by name.
+      const later = new Date(Date.now() + 60_000).toISOString();
+      const stranger = (id: string, name: string, email: string) => ({
+        id,
+        name,
+        email,
+        product_slug: 'kumo-vco-2',
+        status: 'pending',
+        created_at: later,
+      });
+      await insertReservations(env.app.services.database.db, [
+        stranger(`res_9${n}1`, 'Aoki Ken', 'aoki@example.com'),
+        stranger('res_exact_other', 'Abe Mai', `abe${n}@example.com`),
+        stranger(`res_8${n}2`, 'Ando Archive', 'ando@example.com'),
+      ]);
+      const fullWidth = String(n).replace(/\d/g, (d) => String.fromCharCode(0xff10 + Number(d)));
+      for (const q of [String(n), `#${n}`, fullWidth, ` ${n} `, `＃${fullWidth}`])
+        for (const sort of [undefined, { by: 'name', order: 'asc' }, { by: 'createdAt', order: 'desc' }, { by: 'status' }] as const) {
+          const listed = (
+            await env.app.call('/api/admin-reservations-list', { q, ...(sort ? { sort } : {}), page: 1, pageSize: 2 })
+          ).success();
+          assert.equal(listed.reservations[0]?.number, n, `${q} ${JSON.stringify(sort)}`);
+          const every = (await env.app.call('/api/admin-reservations-list', { q, ...(sort ? { sort } : {}) })).success().reservations;
+          assert.equal(every[0]?.number, n, `${q} ${JSON.stringify(sort)}, unpaged`);
+          if (!q.includes('#') && !q.includes('＃')) assert.ok(every.length >= 3, 'the other matches follow');
+        }
+      // In the archive, with the target archived after a stranger that holds its digits.
+      (await env.app.call('/api/admin/reservations/archive', { ids: [{ id: target.reservationId, productSlug: 'kumo-vco-2' }] })).success();
+      (await env.app.call('/api/admin/reservations/archive', { ids: [{ id: `res_8${n}2`, productSlug: 'kumo-vco-2' }] })).success();
+      for (const sort of [undefined, { by: 'name', order: 'asc' }, { by: 'archivedAt', order: 'desc' }] as const) {
+        const archived = (
+          await env.app.call('/api/admin/reservations/archives/list', { q: String(n), ...(sort ? { sort } : {}) })
+        ).success();
+        assert.deepEqual(
+          archived.reservations.map((r) => r.id),
+          [target.reservationId, `res_8${n}2`],
+          JSON.stringify(sort),
+        );
+      }
     });
 
     test('the archive lists take q too, folded the same way', async () => {

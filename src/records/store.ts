@@ -1,4 +1,4 @@
-import { sql, type Kysely, type SqlBool } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Dialect } from '../db/database.ts';
 import type { Tables } from '../db/schema.ts';
 import type { RecordColumns, RecordRow, RecordTable } from './record-rows.ts';
@@ -59,6 +59,15 @@ function matchingRows(db: Kysely<Tables>, table: RecordTable, filter: ActiveFilt
   return query;
 }
 
+/**
+ * The exact number searched for first, whatever the order: a customer quoting 1003 means #1003, and
+ * the rows whose id or address merely contains those digits follow. No term without a number.
+ */
+function exactNumberFirst<Q extends { orderBy(expression: RawBuilder<number>): Q }>(query: Q, filter: ActiveFilter): Q {
+  const number = filter.search?.number;
+  return number === undefined ? query : query.orderBy(sql<number>`case when number = ${number} then 0 else 1 end`);
+}
+
 /** A list's order: a column of the record table (one the lists sort by, each indexed with the id), ties by id the same way. */
 export interface RowOrder {
   column: string;
@@ -79,11 +88,32 @@ export async function listActiveRows<T extends RecordTable>(
 ): Promise<RecordRow<T>[]> {
   const [by, direction] = [sql.ref(order.column), order.direction];
   const matching = activeRows(db, table, filter);
-  if (!page) return asRows<T>(await matching.selectAll().orderBy(by, direction).orderBy('id', direction).execute());
-  const pageIds = matching.select('id').orderBy(by, direction).orderBy('id', direction).limit(page.limit).offset(page.offset);
+  if (!page)
+    return asRows<T>(
+      await matching
+        .selectAll()
+        .$call((q) => exactNumberFirst(q, filter))
+        .orderBy(by, direction)
+        .orderBy('id', direction)
+        .execute(),
+    );
+  const pageIds = matching
+    .select('id')
+    .$call((q) => exactNumberFirst(q, filter))
+    .orderBy(by, direction)
+    .orderBy('id', direction)
+    .limit(page.limit)
+    .offset(page.offset);
   const shared: RecordTable = table;
   return asRows<T>(
-    await records(db).selectFrom(shared).selectAll().where('id', 'in', pageIds).orderBy(by, direction).orderBy('id', direction).execute(),
+    await records(db)
+      .selectFrom(shared)
+      .selectAll()
+      .where('id', 'in', pageIds)
+      .$call((q) => exactNumberFirst(q, filter))
+      .orderBy(by, direction)
+      .orderBy('id', direction)
+      .execute(),
   );
 }
 
@@ -186,6 +216,7 @@ export async function listArchivedRows<T extends RecordTable>(
   if (!page || total === 0) return { rows: [], total };
   const rows = await matching
     .selectAll()
+    .$call((q) => exactNumberFirst(q, filter))
     .orderBy(sql.ref(order.column), order.direction)
     .orderBy('id', order.direction)
     .limit(page.limit)

@@ -51,7 +51,7 @@ export function reservationAdminRoutes(deps: ReservationAdminDeps): Route[] {
         {
           summary: 'List active reservations, newest first',
           description:
-            '`q` (at most 200 characters) finds a case-insensitive substring of the name, email or id (`%` and `_` match themselves; on SQLite case folds for ASCII only). With `page` or `pageSize` one page and `total, page, pageSize, totalPages` (as the archive list); without them every match. `sort: {by, order?}` orders by another column (an extension), ties by id in the same direction. An unknown status is `400 Invalid status`.',
+            '`q` (at most 200 characters) finds a case-insensitive substring of the name, email or id (`%` and `_` match themselves; on SQLite case folds for ASCII only); a number (`1001`, `#1001`, full width too) also finds the reservation of that number, listed first whatever the sort, the other matches after it. With `page` or `pageSize` one page and `total, page, pageSize, totalPages` (as the archive list); without them every match. `sort: {by, order?}` orders by another column (an extension), ties by id in the same direction. An unknown status is `400 Invalid status`.',
         },
         { body: ListBody, response: ListResponse },
       ),
