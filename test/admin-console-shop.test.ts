@@ -4,7 +4,7 @@ import type { Browser } from 'playwright-core';
 import type { TenpoClient } from 'tenpo/client';
 import type { TestApp } from './helpers/app.ts';
 import { screenshot, type PageRecord } from './helpers/browser.ts';
-import { closeConsoleTest, signedInConsole, startConsoleTest } from './helpers/console.ts';
+import { closeConsoleTest, signedInConsole, SIZES, startConsoleTest } from './helpers/console.ts';
 
 // The console's 店舗情報 screen in headless Chromium, against the whole service on SQLite: the
 // warning above every screen while the shop's name, contact address or address is unset, the
@@ -77,35 +77,58 @@ test('while unset every screen warns, and the warning leads to 店舗情報; sav
   await page.context().close();
 });
 
-test('on a phone: a colleague saved first, so the save writes nothing, keeps what was typed and says what they saved', async () => {
-  const page = await signedIn('shop', { width: 390, height: 844 });
-  await page.locator('#shop-name').waitFor();
-  assert.equal(await page.inputValue('#shop-name'), 'テンポ楽器 渋谷店');
-  await api.call('/api/admin/shop/update', { hours: '10:00〜18:00' });
-  await page.fill('#shop-name', 'テンポ楽器');
-  await page.click('.shop-settings button[type=submit]');
-  const note = page.locator('.page-note.error');
-  await note.waitFor();
-  assert.match(
-    (await note.textContent()) ?? '',
-    /他の担当者が先に店舗情報を保存していました。入力中の内容はそのままです。.*営業時間: 「10:00〜18:00」/,
-  );
-  assert.equal(await page.inputValue('#shop-name'), 'テンポ楽器', 'what was typed stays');
-  assert.equal((await api.call('/api/admin/shop/get', {})).shop.name, 'テンポ楽器 渋谷店', 'nothing written');
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  assert.ok(overflow <= 0, 'nothing wider than the screen');
-  await screenshot(page, SHOTS, '03-colleague-saved-phone');
-  // Leaving with the unsaved name asks first; staying keeps it.
-  await page.evaluate(() => (location.hash = '#/dashboard'));
-  const dialog = page.getByRole('dialog');
-  await dialog.waitFor();
-  await dialog.getByRole('button', { name: 'やめる' }).click();
-  assert.equal(await page.inputValue('#shop-name'), 'テンポ楽器');
-  // Saving again from the colleague's values writes the name and keeps their hours.
-  await page.fill('#shop-hours', '10:00〜18:00');
-  await page.click('.shop-settings button[type=submit]');
-  await page.locator('.page-note.success').waitFor();
-  const { shop } = await api.call('/api/admin/shop/get', {});
-  assert.deepEqual([shop.name, shop.hours], ['テンポ楽器', '10:00〜18:00']);
-  await page.context().close();
-});
+for (const [size, viewport] of SIZES) {
+  test(`${size}: a colleague saved first; their change joins what was typed, a field both changed is named, and no save overwrites unseen`, async () => {
+    await api.call('/api/admin/shop/update', { name: 'テンポ楽器 渋谷店', phone: '03-1234-5678', hours: '11:00〜19:00（水曜定休）' });
+    const page = await signedIn('shop', viewport);
+    await page.locator('#shop-name').waitFor();
+    assert.equal(await page.inputValue('#shop-hours'), '11:00〜19:00（水曜定休）');
+    // A saves new hours; B, on this stale form, changes the phone.
+    await api.call('/api/admin/shop/update', { hours: '10:00〜18:00' });
+    await page.fill('#shop-phone', '03-9999-0000');
+    await page.click('.shop-settings button[type=submit]');
+    const note = page.locator('.page-note.error');
+    await note.waitFor();
+    assert.equal(
+      await note.textContent(),
+      '他の担当者が先に店舗情報を保存していました（営業時間を変更）。まだ保存されていません。他の担当者の変更を入力欄に反映し、あなたの入力もそのまま残しています。内容を確認して、もう一度保存してください。',
+    );
+    assert.deepEqual([await page.inputValue('#shop-hours'), await page.inputValue('#shop-phone')], ['10:00〜18:00', '03-9999-0000']);
+    assert.equal((await api.call('/api/admin/shop/get', {})).shop.phone, '03-1234-5678', 'nothing written yet');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(overflow <= 0, 'nothing wider than the screen');
+    await screenshot(page, SHOTS, `03-colleague-saved-${size}`);
+    // Leaving with the unsaved phone asks first; staying keeps it.
+    await page.evaluate(() => (location.hash = '#/dashboard'));
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'やめる' }).click();
+    assert.equal(await page.inputValue('#shop-phone'), '03-9999-0000');
+    // B's second save keeps A's hours.
+    await page.click('.shop-settings button[type=submit]');
+    await page.locator('.page-note.success').waitFor();
+    let { shop } = await api.call('/api/admin/shop/get', {});
+    assert.deepEqual([shop.phone, shop.hours], ['03-9999-0000', '10:00〜18:00']);
+
+    // Both change the hours: the field is named with the colleague's value, B's text stays, and only B's explicit save writes it.
+    await api.call('/api/admin/shop/update', { hours: '12:00〜20:00' });
+    await page.fill('#shop-hours', '10:00〜17:00');
+    await page.fill('#shop-name', 'テンポ楽器');
+    await page.click('.shop-settings button[type=submit]');
+    await note.waitFor();
+    assert.match(
+      (await note.textContent())!,
+      /営業時間は他の担当者が「12:00〜20:00」にしていて、あなたの入力と異なります。どちらにするか決めてから、もう一度保存してください。/,
+    );
+    assert.equal(await page.getAttribute('#shop-hours', 'aria-invalid'), 'true');
+    assert.deepEqual([await page.inputValue('#shop-hours'), await page.inputValue('#shop-name')], ['10:00〜17:00', 'テンポ楽器']);
+    assert.equal((await api.call('/api/admin/shop/get', {})).shop.hours, '12:00〜20:00');
+    await screenshot(page, SHOTS, `04-both-changed-${size}`);
+    await page.fill('#shop-hours', '12:00〜20:00');
+    await page.click('.shop-settings button[type=submit]');
+    await page.locator('.page-note.success').waitFor();
+    ({ shop } = await api.call('/api/admin/shop/get', {}));
+    assert.deepEqual([shop.name, shop.hours], ['テンポ楽器', '12:00〜20:00']);
+    await page.context().close();
+  });
+}

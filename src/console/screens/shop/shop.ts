@@ -22,7 +22,7 @@ const HINTS: Record<(typeof FIELDS)[number], string> = {
 /**
  * 店舗情報: the shop's own name and contact, which end every customer email (the shopSignature
  * placeholder) and the customer's pages. Saved with the `updatedAt` it was read with: a colleague's
- * save in between is not overwritten, the typed text stays and the screen says what they saved.
+ * save in between is not overwritten; their changes join the typed text, and a field both changed is named.
  * Leaving with unsaved text asks first (`context.unsaved`). An owner's screen.
  */
 export function openScreen(context: ScreenContext): Screen {
@@ -97,20 +97,33 @@ export function openScreen(context: ScreenContext): Screen {
         }
       }
 
-      /** A colleague saved first: their values become the ones this save is made from; the typed text stays, and the screen says what differs. */
+      /**
+       * A colleague saved first: their save becomes the one this form is made from, merged field by
+       * field with what was typed. A field only they changed takes their value, one only this form
+       * changed keeps the typed text, and one both changed differently keeps the typed text and is
+       * named with theirs, so the next save overwrites nothing unseen.
+       */
       async function colleagueSaved(): Promise<void> {
         const { shop } = await context.api.call('/api/admin/shop/get', {});
-        const mine = typed();
+        const [base, mine] = [saved!, typed()];
         saved = shop;
         context.shopChanged(shop);
         updated.textContent = shop.updatedAt ? `最終保存: ${formatDateTime(shop.updatedAt)}` : '';
-        const differ = FIELDS.filter((field) => mine[field] !== shop[field]).map(
-          (field) => `${SHOP_FIELD_LABELS[field]}: 「${shop[field] || '（空欄）'}」`,
-        );
-        say(
-          `他の担当者が先に店舗情報を保存していました。入力中の内容はそのままです。${differ.length > 0 ? `保存されている内容（${differ.join('、')}）を確認して、` : ''}もう一度保存してください。`,
-          'error',
-        );
+        const theirs = FIELDS.filter((key) => shop[key] !== base[key]);
+        const clashes = theirs.filter((key) => mine[key] !== base[key] && mine[key] !== shop[key]);
+        for (const key of theirs) {
+          if (clashes.includes(key)) inputs[key].setAttribute('aria-invalid', 'true');
+          else inputs[key].value = shop[key];
+        }
+        preview();
+        context.unsaved.changed();
+        const label = (key: (typeof FIELDS)[number]) => SHOP_FIELD_LABELS[key];
+        const changed = theirs.length > 0 ? `（${theirs.map(label).join('・')}を変更）` : '';
+        const next =
+          clashes.length > 0
+            ? `${clashes.map((key) => `${label(key)}は他の担当者が「${shop[key] || '（空欄）'}」にしていて、あなたの入力と異なります`).join('。')}。どちらにするか決めてから、もう一度保存してください。ほかの項目は、他の担当者の変更とあなたの入力を合わせてあります。`
+            : '他の担当者の変更を入力欄に反映し、あなたの入力もそのまま残しています。内容を確認して、もう一度保存してください。';
+        say(`他の担当者が先に店舗情報を保存していました${changed}。まだ保存されていません。${next}`, 'error');
       }
 
       const field = (key: (typeof FIELDS)[number]) =>
@@ -121,7 +134,11 @@ export function openScreen(context: ScreenContext): Screen {
           inputs[key],
           h('small', {}, HINTS[key]),
         );
-      for (const input of Object.values(inputs)) input.addEventListener('input', preview);
+      for (const input of Object.values(inputs))
+        input.addEventListener('input', () => {
+          input.removeAttribute('aria-invalid');
+          preview();
+        });
 
       const form = h(
         'form',
