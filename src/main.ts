@@ -1,10 +1,10 @@
-// The process entry (`npm start` runs it as built into build/service/main.js; `node src/main.ts` as it
-// is). It checks the Node it runs on before anything else is loaded, and imports nothing itself: the
-// service's modules use what only a supported Node has (Node 20 cannot even link them), so on another
-// the start would die with a SyntaxError naming none of this. Then start.ts runs the service.
+import { SUPPORTED_NODE } from './node-versions.ts';
 
-/** The Node majors tenpo runs on: package.json's `engines` (test/runtime-check.test.ts holds the two the same). */
-const SUPPORTED_NODE = [24, 26];
+// The process entry (`npm start` runs it as built into build/service/main.js; `node src/main.ts` as it
+// is). It checks the Node it runs on before anything else is loaded, and imports nothing but the list
+// of versions: the service's modules use what only a supported Node has (Node 20 cannot even link
+// them), so on another the start would die with a SyntaxError naming none of this. Then start.ts
+// runs the service.
 
 const found = process.versions.node;
 if (!SUPPORTED_NODE.includes(Number(found.split('.')[0]))) {

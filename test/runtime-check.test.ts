@@ -1,24 +1,14 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { SUPPORTED_NODE } from '../src/node-versions.ts';
 
 // What `npm start` runs, started by a Node tenpo does not run on (the machine's own, often older than
 // the one npm brings): it must stop before anything else with one line naming the Node it found and
 // the ones it needs, not die linking a module.
 
 const ROOT = join(import.meta.dirname, '..');
-
-/** The majors package.json's `engines` allows, as `>=24 <25 || >=26 <27` writes them. */
-function supportedMajors(): number[] {
-  const { engines } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } };
-  return engines.node.split('||').map((range) => {
-    const [, from, below] = /^\s*>=(\d+)\s+<(\d+)\s*$/.exec(range)!;
-    assert.equal(Number(below), Number(from) + 1, `${range} is one major`);
-    return Number(from);
-  });
-}
 
 /** A Node on PATH (not npm's) whose major tenpo does not support, if the machine has one. */
 function unsupportedNode(): { path: string; version: string } | undefined {
@@ -30,7 +20,7 @@ function unsupportedNode(): { path: string; version: string } | undefined {
     } catch {
       continue;
     }
-    if (!supportedMajors().includes(Number(version.split('.')[0]))) return { path, version };
+    if (!SUPPORTED_NODE.includes(Number(version.split('.')[0]))) return { path, version };
   }
   return undefined;
 }
@@ -49,6 +39,6 @@ test(
     });
     assert.equal(run.status, 1, run.stderr);
     assert.equal(run.stdout, '');
-    assert.equal(run.stderr, `tenpo: Node ${other!.version} found; tenpo runs on Node ${supportedMajors().join(' or ')}\n`);
+    assert.equal(run.stderr, `tenpo: Node ${other!.version} found; tenpo runs on Node ${SUPPORTED_NODE.join(' or ')}\n`);
   },
 );

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { build, type BuildOptions, type Plugin } from 'esbuild';
+import { indexCodeFiles, indexCodeHash } from '../search/prebuilt-index.ts';
 import { PROJECT_ROOT, stampSources } from './sources.ts';
 import { SERVICE_BUILD_DIR, type ServiceManifest } from './service-manifest.ts';
 
@@ -145,9 +146,19 @@ export async function bundleService(outdir = SERVICE_BUILD_DIR): Promise<Service
     const builds = await Promise.all([
       build({ ...common, entryPoints: { main: 'src/main.ts' }, format: 'esm', plugins: [startApart] }),
       build({ ...common, entryPoints: { start: 'src/start.ts' }, format: 'esm', banner: { js: MAIN_PRELUDE } }),
-      build({ ...common, entryPoints: { run: 'src/run.ts' }, format: 'cjs', outExtension: { '.js': '.cjs' }, banner: { js: RUN_PRELUDE } }),
+      // The store's commands (npm run db:…), for a release, which holds no sources to run them from.
+      build({ ...common, entryPoints: { db: 'scripts/db.ts' }, format: 'esm', banner: { js: MAIN_PRELUDE } }),
+      build({
+        ...common,
+        entryPoints: { run: 'src/run.ts' },
+        format: 'cjs',
+        outExtension: { '.js': '.cjs' },
+        banner: { js: RUN_PRELUDE },
+        define: { __TENPO_INDEX_CODE_HASH__: JSON.stringify(indexCodeHash()) },
+      }),
     ]);
-    const inputs = new Set([THIS_FILE]);
+    // The search index's code is written into the bundle as its hash: each of its files is a source.
+    const inputs = new Set([THIS_FILE, ...indexCodeFiles().map((file) => relative(PROJECT_ROOT, file))]);
     for (const { metafile } of builds) {
       for (const file of Object.keys(metafile.outputs)) asciiOnly(join(PROJECT_ROOT, file));
       for (const input of Object.keys(metafile.inputs)) inputs.add(input);

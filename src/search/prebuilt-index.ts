@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { createRequire } from 'node:module';
 import type { Logger } from '../log.ts';
 import { readContentSources, readSynonymsSource, type ContentSource } from './content-sources.ts';
@@ -87,6 +87,35 @@ function readIndexFile(path: string): Uint8Array | undefined {
 /** The folders whose code decides what the index holds: the normaliser, tokenizer, parsers, index. */
 const INDEX_CODE = [import.meta.dirname, join(import.meta.dirname, '..', 'text')];
 
+/** The files of INDEX_CODE, in the order they are hashed. */
+export function indexCodeFiles(): string[] {
+  return INDEX_CODE.flatMap((dir) =>
+    readdirSync(dir)
+      .filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts'))
+      .sort()
+      .map((name) => join(dir, name)),
+  );
+}
+
+/** The hash of the index's code, as the service's bundle holds it (see indexCodeHash). */
+declare const __TENPO_INDEX_CODE_HASH__: string | undefined;
+
+/**
+ * The hash of the code that decides what the index holds. The service's bundle has it written in at
+ * its build (src/built/service-bundle.ts), since a release holds the bundle and not these sources;
+ * from the sources it is read from the files.
+ */
+export function indexCodeHash(): string {
+  if (typeof __TENPO_INDEX_CODE_HASH__ === 'string') return __TENPO_INDEX_CODE_HASH__;
+  const hash = createHash('sha256');
+  for (const file of indexCodeFiles())
+    hash
+      .update(`${basename(file)}\0`)
+      .update(readFileSync(file))
+      .update('\0');
+  return hash.digest('base64url');
+}
+
 /**
  * MiniSearch, which writes and reads the index: another version may not read this one's. Its entry
  * as `require` finds it (the bundle is a CommonJS script, which has no `import.meta.resolve`), which
@@ -96,17 +125,7 @@ const MINISEARCH_CODE = createRequire(import.meta.filename).resolve('minisearch'
 
 /** Identifies the content and the code an index was built from: any change to either misses. */
 function indexFingerprint({ pages, synonyms }: Sources): string {
-  const hash = createHash('sha256');
-  for (const dir of INDEX_CODE) {
-    for (const file of readdirSync(dir)
-      .filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts'))
-      .sort()) {
-      hash
-        .update(`${file}\0`)
-        .update(readFileSync(join(dir, file)))
-        .update('\0');
-    }
-  }
+  const hash = createHash('sha256').update(indexCodeHash()).update('\0');
   hash.update(readFileSync(MINISEARCH_CODE)).update('\0');
   for (const source of pages) hash.update(`${source.contentType}/${source.fileSlug}\0${source.text}\0`);
   hash.update(`synonyms\0${synonyms?.text ?? ''}\0`);
