@@ -3,10 +3,11 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { TenpoClient } from 'tenpo/client';
+import { unsubscribeToken } from '../src/messaging/links.ts';
 import { insertReservations } from '../src/reservations/store.ts';
 import type { TestApp } from './helpers/app.ts';
 import { ARTIFACTS, screenshot, type PageRecord } from './helpers/browser.ts';
-import { closeConsoleTest, signedInConsole, startConsoleTest } from './helpers/console.ts';
+import { accountConsole, closeConsoleTest, signedInConsole, SIZES, startConsoleTest } from './helpers/console.ts';
 
 // Staff working side by side in the console, in Chromium at a laptop's and a phone's
 // size: no lost update between two tabs, finding a record by number, name or address, paging and
@@ -91,7 +92,7 @@ describe('two members of staff on the same reservation', () => {
     await note.waitFor();
     assert.equal(
       await note.textContent(),
-      '他の担当者がこの予約を先に変更していました（ステータスが「未対応」から「キャンセル」に変わっています。メモが書き換えられています）。最新の内容を表示しています。あなたの変更は保存されていません。',
+      '管理トークン（スクリプトやAPI）からこの予約が先に変更されていました（ステータスが「未対応」から「キャンセル」に変わっています。メモが書き換えられています）。最新の内容を表示しています。あなたの変更は保存されていません。',
     );
     const now = await stored(target);
     assert.deepEqual([now.status, now.notes], ['cancelled', 'お客様のご都合でキャンセル']);
@@ -216,4 +217,58 @@ describe('the page', () => {
   test('had no errors', () => {
     assert.deepEqual(record.errors, []);
   });
+});
+
+describe('who changed it first is named: the customer, a colleague by name', () => {
+  const AIKO = { email: 'mori.aiko@example.jp', name: '森 愛子', role: 'staff', password: 'aiko first password' } as const;
+  before(async () => {
+    await api.call('/api/admin/staff/create', AIKO);
+  });
+  for (const [size, viewport] of SIZES) {
+    test(`${size}: a customer's own cancel is theirs, not a colleague's; a colleague's move names them`, async () => {
+      const reserve = async (name: string) =>
+        api.call('/api/reservation', { name, email: `who-${size}-${name.length}@example.jp`, productSlug: 'kumo-vco-2' });
+      const byCustomer = await reserve('客 取消');
+      const byColleague = await reserve('同僚 確定する');
+      const mine = await signedIn(`reservations?status=pending&product=kumo-vco-2&q=who-${size}`, viewport);
+      const row = (id: string) => mine.locator(`tr[data-id="${id}"]`);
+      await row(byCustomer.reservationId).waitFor();
+      await row(byColleague.reservationId).waitFor();
+
+      // The customer cancels on their own page.
+      const token = unsubscribeToken(app.services.config.unsubscribeSecret, byCustomer.reservationId);
+      const cancel = await app.request('/reservations/manage', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token }),
+      });
+      assert.equal(cancel.status, 200);
+      await row(byCustomer.reservationId).locator('td.status select').selectOption('confirmed');
+      await mine.locator('dialog[open] button.primary').click();
+      const note = mine.locator(`tr[data-id="${byCustomer.reservationId}"] + tr.row-note.error`);
+      await note.waitFor();
+      assert.equal(
+        await note.textContent(),
+        'お客様ご本人がこの予約を先に変更していました（ステータスが「未対応」から「キャンセル」に変わっています）。最新の内容を表示しています。あなたの変更は保存されていません。',
+      );
+      await screenshot(mine, SHOTS, `${size}-who-changed-first-customer`);
+
+      // A colleague signed in as herself confirms the other one.
+      const theirs = await accountConsole(browser, app.url, AIKO, `reservations?status=pending&q=who-${size}`, viewport, record);
+      await theirs.locator(`tr[data-id="${byColleague.reservationId}"] td.status select`).selectOption('confirmed');
+      await theirs.locator('dialog[open] button.primary').click();
+      await theirs.locator('tr.row-note.success', { hasText: '「確定」に変更しました' }).waitFor();
+      await row(byColleague.reservationId).locator('td.status select').selectOption('cancelled');
+      await mine.locator('dialog[open] button.primary').click();
+      const colleagueNote = mine.locator(`tr[data-id="${byColleague.reservationId}"] + tr.row-note.error`);
+      await colleagueNote.waitFor();
+      assert.match(
+        (await colleagueNote.textContent())!,
+        /^森 愛子さんがこの予約を先に変更していました（ステータスが「未対応」から「確定」に変わっています）/,
+      );
+      assert.equal((await stored(byColleague.reservationId)).status, 'confirmed');
+      await theirs.context().close();
+      await mine.context().close();
+    });
+  }
 });

@@ -8,8 +8,12 @@ import { reasonOf } from './errors.ts';
 /** `'/api/admin/reservations' | '/api/admin/notify'`: where a kind's archive routes live. */
 type ArchivePrefix = EndpointPath extends infer P ? (P extends `${infer Prefix}/archives/list` ? Prefix : never) : never;
 
+/** The endpoint answering one record and its history. */
+export type DetailPath = '/api/admin/reservations/get' | '/api/admin/notify/get';
+
 export interface RecordEndpoints {
   list: Extract<EndpointPath, `/api/admin-${string}-list`>;
+  detail: DetailPath;
   status: Extract<EndpointPath, `/api/admin-${string}-status`>;
   archive: ArchivePrefix;
   /** The key of the records in list answers: 'reservations'. */
@@ -57,6 +61,17 @@ export async function activePage<R>(
 export async function findActive<R extends ActiveRecord>(api: TenpoClient, endpoints: RecordEndpoints, record: R): Promise<R | undefined> {
   const found = await listActive<R>(api, endpoints, { q: record.id, productSlug: record.productSlug });
   return found.find((candidate) => candidate.id === record.id);
+}
+
+/** Who made a change: the customer, a staff account by its name, or the admin token (no one's account). */
+export type ChangedBy = { actor: 'customer' } | { actor: 'staff'; staffName: string | null };
+
+/** Who made the record's latest change (a move, a memo edit, archiving), from its history; undefined when it has none. */
+export async function lastChangeBy(api: TenpoClient, endpoints: RecordEndpoints, id: string): Promise<ChangedBy | undefined> {
+  const { history } = await api.call(endpoints.detail, { id });
+  const last = history.findLast((entry) => entry.type !== 'message');
+  if (!last) return undefined;
+  return last.actor === 'customer' ? { actor: 'customer' } : { actor: 'staff', staffName: last.staffName };
 }
 
 /**

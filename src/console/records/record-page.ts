@@ -6,7 +6,7 @@ import { h, replace, type Child } from '../ui/dom.ts';
 import { emailKindLabel } from '../../words/email-kinds.ts';
 import { formatDateTime } from '../ui/format.ts';
 import { labelOf, MESSAGE_STATUS_LABELS, WEBHOOK_LABELS } from '../../words/labels.ts';
-import { setArchived } from '../api/records.ts';
+import { setArchived, type DetailPath } from '../api/records.ts';
 import type { ActiveRecord, ArchivedRecord, Column, RecordKind, RowNote } from './record-kind.ts';
 import { placeholder } from './record-table.ts';
 import type { ScreenContext } from '../screen.ts';
@@ -18,8 +18,6 @@ import { readParams, screenHash } from '../shell/url-state.ts';
 // of them: all from the record's history.
 // Reached from the number in the list; the list's filters and page stay in the URL beside
 // `record=<id>`, so the way back shows the list as it was, and a reload shows the page again.
-
-export type DetailPath = '/api/admin/reservations/get' | '/api/admin/notify/get';
 
 /** A record as its page shows it: archived or not. */
 export interface DetailRecord extends ActiveRecord {

@@ -2,7 +2,7 @@ import { ApiError } from '../../client/tenpo-client.ts';
 import { allowsMove } from '../../records/status-transitions.ts';
 import { labelOf } from '../../words/labels.ts';
 import { errorMessage } from '../api/errors.ts';
-import { changeStatus, findActive } from '../api/records.ts';
+import { changeStatus, findActive, lastChangeBy, type ChangedBy } from '../api/records.ts';
 import type { ScreenContext } from '../screen.ts';
 import { confirmDialog } from '../ui/confirm-dialog.ts';
 import { h } from '../ui/dom.ts';
@@ -10,10 +10,23 @@ import type { ActiveRecord, ArchivedRecord, Column, RecordKind, RowNote } from '
 import { emailChoice, emailOutcome, type StatusEmail } from './status-email.ts';
 
 // One record's status changed from its row or its page: the select offering the allowed moves, the
-// confirmation, and what staff are told when a colleague changed the record first.
+// confirmation, and what staff are told when someone (a colleague, the customer) changed the record first.
 
-/** What a colleague changed, in staff's words: the status move, and the memo when it differs. */
-function whatChanged<R extends ActiveRecord>(kind: Pick<RecordKind<R, ArchivedRecord>, 'statusLabels' | 'noun'>, shown: R, now: R): string {
+/** Who changed the record first, as the subject of staff's sentence: the customer, a colleague by name, or the admin token. */
+function whoChanged(by: ChangedBy | undefined, noun: string): string {
+  if (by?.actor === 'customer') return `お客様ご本人がこの${noun}を先に変更していました`;
+  if (by?.staffName) return `${by.staffName}さんがこの${noun}を先に変更していました`;
+  if (by) return `管理トークン（スクリプトやAPI）からこの${noun}が先に変更されていました`;
+  return `この${noun}は先に変更されていました`;
+}
+
+/** What changed under the row, and who changed it, in staff's words: the status move, and the memo when it differs. */
+function whatChanged<R extends ActiveRecord>(
+  kind: Pick<RecordKind<R, ArchivedRecord>, 'statusLabels' | 'noun'>,
+  shown: R,
+  now: R,
+  by: ChangedBy | undefined,
+): string {
   const changes = [];
   if (shown.status !== now.status)
     changes.push(
@@ -22,7 +35,7 @@ function whatChanged<R extends ActiveRecord>(kind: Pick<RecordKind<R, ArchivedRe
   const memo = (record: R) => (record as Record<string, unknown>).notes;
   if (memo(shown) !== memo(now)) changes.push('メモが書き換えられています');
   const what = changes.length > 0 ? `（${changes.join('。')}）` : '';
-  return `他の担当者がこの${kind.noun}を先に変更していました${what}。最新の内容を表示しています。あなたの変更は保存されていません。`;
+  return `${whoChanged(by, kind.noun)}${what}。最新の内容を表示しています。あなたの変更は保存されていません。`;
 }
 
 /**
@@ -44,7 +57,7 @@ export async function refusedChange<R extends ActiveRecord>(
   if (error instanceof ApiError && error.code === 'changed_by_someone_else') {
     try {
       const now = await findActive(context.api, kind.endpoints, record);
-      if (now) return say(now, whatChanged(kind, record, now));
+      if (now) return say(now, whatChanged(kind, record, now, await lastChangeBy(context.api, kind.endpoints, record.id)));
       return say(record, `他の担当者がこの${kind.noun}をアーカイブしました。一覧を再読み込みしてください。`);
     } catch (reloadError) {
       return say(record, errorMessage(reloadError));

@@ -20,6 +20,7 @@ const NOTES_MAX = 2000;
 
 const endpoints: RecordEndpoints = {
   list: '/api/admin-reservations-list',
+  detail: '/api/admin/reservations/get',
   status: '/api/admin-reservations-status',
   archive: '/api/admin/reservations',
   listKey: 'reservations',

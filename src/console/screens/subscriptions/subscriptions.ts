@@ -24,6 +24,7 @@ const statuses: Pick<
   statusTable: SUBSCRIPTION_STATUS_TABLE,
   endpoints: {
     list: '/api/admin-notify-list',
+    detail: '/api/admin/notify/get',
     status: '/api/admin-notify-status',
     archive: '/api/admin/notify',
     listKey: 'subscriptions',
