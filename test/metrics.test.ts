@@ -38,6 +38,29 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
   return undefined;
 }
 
+test('the first scrape after a start answers real figures: no NaN, no infinite or unset event-loop delay', async () => {
+  const app = await startTestApp();
+  after(() => app.close());
+  // As a scraper comes: a moment after the start, not in the same millisecond.
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const text = await scrape(app);
+  const values = text
+    .split('\n')
+    .filter((line) => line !== '' && !line.startsWith('#'))
+    .map((line) => line.slice(line.lastIndexOf(' ') + 1));
+  assert.ok(values.length > 50);
+  assert.deepEqual(
+    values.filter((value) => !Number.isFinite(Number(value))),
+    [],
+    'every value a finite number',
+  );
+  const min = sample(text, 'nodejs_eventloop_lag_min_seconds')!;
+  const mean = sample(text, 'nodejs_eventloop_lag_mean_seconds')!;
+  const max = sample(text, 'nodejs_eventloop_lag_max_seconds')!;
+  assert.ok(min > 0 && min <= mean && mean <= max && max < 5, `${min} ${mean} ${max}`);
+  assert.ok(sample(text, 'nodejs_eventloop_lag_seconds')! > 0);
+});
+
 describe('access', () => {
   let app: TestApp;
   before(async () => {

@@ -1,6 +1,9 @@
-import type { Histogram } from 'prom-client';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import type { Histogram, Registry } from 'prom-client';
 import type { RequestObserver } from '../http/request-context.ts';
 import { RequestHistogram } from './request-histogram.ts';
+
+type IntervalHistogram = ReturnType<typeof monitorEventLoopDelay>;
 
 /** What the metrics read at each scrape, from the parts that keep the figures. */
 export interface MetricsSources {
@@ -32,7 +35,9 @@ export const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8
  * outbox from the store, the delivery and keyword-log figures from the counts their owners keep.
  * prom-client itself, its registry and the process's default metrics are loaded at the first scrape,
  * not at start, which a first request after a deploy does not wait for: the default metrics that
- * count events (the collector's pauses, the event loop's lag) count from that first scrape.
+ * count events (the collector's pauses) count from that first scrape. The event loop's delay is
+ * sampled from the start instead (eventLoopDelay below): prom-client's own sampling, begun at the
+ * first scrape, had nothing to show at it and answered a minimum of 9223372036.854776 s and NaN means.
  */
 export function createMetrics(sources: MetricsSources): Metrics {
   const requests = new RequestHistogram({
@@ -40,6 +45,9 @@ export function createMetrics(sources: MetricsSources): Metrics {
     help: 'Requests answered, by route template, method and status, with the seconds taken to answer.',
     buckets: LATENCY_BUCKETS,
   });
+  // Node's own sampler (a timer in libuv, no module to load): what each scrape reports, since the one before.
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
   let exposition: Promise<() => Promise<string>> | undefined;
   return {
     contentType: PROMETHEUS_CONTENT_TYPE,
@@ -47,18 +55,23 @@ export function createMetrics(sources: MetricsSources): Metrics {
       requests.observe(route ?? 'unmatched', method, status, seconds);
     },
     render: async () => {
-      exposition ??= registryOf(requests, sources);
+      exposition ??= registryOf(requests, loopDelay, sources);
       return (await exposition)();
     },
   };
 }
 
 /** prom-client's registry of every metric, the request histogram among them, and what a scrape reads. */
-async function registryOf(requests: RequestHistogram, sources: MetricsSources): Promise<() => Promise<string>> {
+async function registryOf(
+  requests: RequestHistogram,
+  loopDelay: IntervalHistogram,
+  sources: MetricsSources,
+): Promise<() => Promise<string>> {
   const { collectDefaultMetrics, Counter, Gauge, Registry } = await import('prom-client');
   const now = sources.now ?? Date.now;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  eventLoopDelay(registry, Gauge, loopDelay);
   // The registry reads a metric through get(), which RequestHistogram provides in prom-client's own shape.
   registry.registerMetric(requests as unknown as Histogram);
   const outboxMessages = new Gauge({
@@ -115,4 +128,42 @@ async function registryOf(requests: RequestHistogram, sources: MetricsSources): 
     for (const [state, count] of Object.entries(sources.keywordLogCounts())) keywordLog.inc({ state }, count);
     return registry.metrics();
   };
+}
+
+/** prom-client's event-loop metrics, by the same names and meanings, read from the sampler kept since the start. */
+const LOOP_DELAY: [name: string, help: string, read: (delay: IntervalHistogram) => number][] = [
+  ['nodejs_eventloop_lag_min_seconds', 'The minimum recorded event loop delay.', (d) => d.min],
+  ['nodejs_eventloop_lag_max_seconds', 'The maximum recorded event loop delay.', (d) => d.max],
+  ['nodejs_eventloop_lag_mean_seconds', 'The mean of the recorded event loop delays.', (d) => d.mean],
+  ['nodejs_eventloop_lag_stddev_seconds', 'The standard deviation of the recorded event loop delays.', (d) => d.stddev],
+  ['nodejs_eventloop_lag_p50_seconds', 'The 50th percentile of the recorded event loop delays.', (d) => d.percentile(50)],
+  ['nodejs_eventloop_lag_p90_seconds', 'The 90th percentile of the recorded event loop delays.', (d) => d.percentile(90)],
+  ['nodejs_eventloop_lag_p99_seconds', 'The 99th percentile of the recorded event loop delays.', (d) => d.percentile(99)],
+];
+
+/**
+ * The event loop's delay since the last scrape (since the start, at the first), in place of
+ * prom-client's: each figure of the sampler, and `nodejs_eventloop_lag_seconds`, the time this
+ * scrape's own turn of the loop waited. Between two scrapes closer than one sample (10 ms) the
+ * figures stay those of the scrape before, rather than the sampler's empty ones.
+ */
+function eventLoopDelay(registry: Registry, Gauge: typeof import('prom-client').Gauge, delay: IntervalHistogram): void {
+  for (const [name] of LOOP_DELAY) registry.removeSingleMetric(name);
+  registry.removeSingleMetric('nodejs_eventloop_lag_seconds');
+  // Registered first, so that its collect, which sets the others before its first await, runs before they are read.
+  const lag = new Gauge({
+    name: 'nodejs_eventloop_lag_seconds',
+    help: 'Lag of event loop in seconds.',
+    registers: [registry],
+    async collect() {
+      if (delay.count > 0) {
+        for (const { gauge, read } of gauges) gauge.set(read(delay) / 1e9);
+        delay.reset();
+      }
+      const started = process.hrtime.bigint();
+      await new Promise((resolve) => setImmediate(resolve));
+      lag.set(Number(process.hrtime.bigint() - started) / 1e9);
+    },
+  });
+  const gauges = LOOP_DELAY.map(([name, help, read]) => ({ gauge: new Gauge({ name, help, registers: [registry] }), read }));
 }
