@@ -105,14 +105,15 @@ for (const [name, directoryMode] of [
     await migratedStore(path);
     chmodSync(path, 0o444);
     chmodSync(storeDir, directoryMode);
-    chmodSync(dir, 0o755);
-    // Root ignores file modes, so as root the service runs as `nobody`, to whom the root-owned file is read-only.
+    // Root ignores file modes through its capabilities to override them: as root the service runs
+    // without those, still root (so it reaches the checkout, wherever it is: a 0700 home or temp dir
+    // shuts other accounts out), to whom the 0444 file is then read-only like to anyone.
     const asRoot = userInfo().uid === 0;
     const before = createHash('sha256').update(readFileSync(path)).digest('hex');
 
     const service = await launchServiceProcess({
       env: env(path),
-      wrap: asRoot ? (command) => ['runuser', '-u', 'nobody', '--', ...command] : undefined,
+      wrap: asRoot ? (command) => ['setpriv', '--bounding-set=-dac_override,-dac_read_search', '--', ...command] : undefined,
     });
     const started = await service.ready().then(
       () => true,
