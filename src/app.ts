@@ -33,6 +33,7 @@ import type { Messaging } from './messaging/messaging.ts';
 import { preorderRoutes } from './preorders/routes.ts';
 import type { WriteReservation } from './reservations/reserve.ts';
 import { reservationRoutes } from './reservations/routes.ts';
+import { reservationNames } from './reservations/store.ts';
 import { searchRoutes, type SearchServices } from './search/routes.ts';
 import { shopRoutes } from './shop/routes.ts';
 import { sessionRoutes, staffRoutes } from './staff/routes.ts';
@@ -126,7 +127,11 @@ export function allRoutes(services: Services): Route[] {
       storefrontUrl: services.config.storefrontUrl,
       sendEmail: services.sendEmail,
     }),
-    ...messageLogRoutes({ database: services.database, wakeDispatcher }),
+    ...messageLogRoutes({
+      database: services.database,
+      wakeDispatcher,
+      reservationNames: (ids) => reservationNames(services.database.db, ids),
+    }),
     ...dashboardRoutes({
       database: services.database,
       catalog: services.catalog,

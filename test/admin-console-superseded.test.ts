@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { TenpoClient } from 'tenpo/client';
 import type { TestApp } from './helpers/app.ts';
-import { screenshot, type PageRecord } from './helpers/browser.ts';
+import { ARTIFACTS, screenshot, type PageRecord } from './helpers/browser.ts';
 import { closeConsoleTest, signedInConsole, SIZES, startConsoleTest } from './helpers/console.ts';
 import { startSmtpReceiver, type SmtpReceiver } from './helpers/smtp-receiver.ts';
 import { settle, waitUntil } from './helpers/wait.ts';
@@ -89,6 +90,9 @@ for (const [size, viewport] of SIZES) {
       assert.deepEqual(await ours.locator('.message-status').allTextContents(), Array(2).fill(`${SUPERSEDED}（試行 2 回）`));
       assert.deepEqual(await ours.locator('td[data-label=送信日時]').allTextContents(), ['—', '—']);
       assert.deepEqual((await ours.locator('td[data-label=種類]').allTextContents()).sort(), ['予約受付', '予約確定']);
+      // 対象 names the reservation as staff know it: its number and name, not its id.
+      const { reservation } = await api.call('/api/admin/reservations/get', { id });
+      assert.deepEqual(await ours.locator('td[data-label=対象]').allTextContents(), Array(2).fill(`${reservation.number} 山田 太郎`));
       await screenshot(page, SHOTS, `${size}-3-superseded-list`);
       await noSidewaysScroll(page);
 
@@ -103,8 +107,25 @@ for (const [size, viewport] of SIZES) {
       ])
         assert.ok(whats.includes(`メール「${kind}」（${email}）: ${state}`), `${kind}: ${whats.join(' / ')}`);
       assert.ok(!whats.some((what) => what.includes('を再送')), 'no resend was made');
+      // The moves say what became of their emails: the confirmation's was withdrawn, the cancellation's sent.
+      assert.ok(whats.includes('ステータスを「未対応」から「確定」に変更（お客様へのメールは送信取りやめ）'), whats.join(' / '));
+      assert.ok(whats.includes('ステータスを「確定」から「キャンセル」に変更（お客様にメールを送信）'), whats.join(' / '));
       await screenshot(page, SHOTS, `${size}-4-record-page`);
       await noSidewaysScroll(page);
+
+      // The dashboard counts the withdrawn emails among those not sent, and says why.
+      await page.goto(`${app.url}/admin#/dashboard`);
+      const notSent = page.locator('.card', { hasText: '送られていないメール' });
+      await notSent.waitFor();
+      const { outbox } = await api.call('/api/admin-dashboard-stats', {});
+      assert.ok(outbox.superseded >= 2 && outbox.skipped === 0, JSON.stringify(outbox));
+      assert.equal(await notSent.locator('.value').textContent(), String(outbox.superseded));
+      assert.equal(
+        await notSent.locator('.sub').textContent(),
+        `${outbox.superseded} 件はご予約や登録の状況が変わり内容が事実と合わなくなったため、送信を取りやめました（過去30日）`,
+      );
+      await notSent.getByRole('link', { name: '送信取りやめを送信履歴で見る' }).waitFor();
+      await notSent.screenshot({ path: join(ARTIFACTS, SHOTS, `${size}-5-dashboard-not-sent.png`) });
 
       await settle(200);
       assert.deepEqual(

@@ -56,15 +56,18 @@ for (const dialect of DIALECTS) {
         'kind',
         'lastError',
         'recordId',
+        'reservation',
         'sentAt',
         'status',
         'to',
       ]);
+      const { number } = (await app.call('/api/admin/reservations/get', { id })).success().reservation;
       assert.deepEqual(
         { ...email, id: '', createdAt: '', sentAt: '' },
         {
           id: '',
           recordId: id,
+          reservation: { number, name: '山田 太郎' },
           channel: 'email',
           kind: 'reservation-received',
           to: 'log-one@example.com',
@@ -78,6 +81,7 @@ for (const dialect of DIALECTS) {
       assert.ok(email.sentAt! >= email.createdAt);
       const chat = byChannel.chat!;
       assert.deepEqual([chat.kind, chat.to, chat.status, chat.recordId], ['reservation', 'reservation', 'sent', id]);
+      assert.deepEqual(chat.reservation, { number, name: '山田 太郎' }, 'the log names the reservation as staff know it');
       assert.ok(!JSON.stringify(messages).includes(api.url), 'no webhook URL');
     });
 

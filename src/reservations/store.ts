@@ -34,6 +34,13 @@ export async function insertReservations(db: Kysely<Tables>, rows: NewReservatio
   return numbers;
 }
 
+/** The number and name of these reservations, by id (ids not found are absent): how staff know them. */
+export async function reservationNames(db: Kysely<Tables>, ids: string[]): Promise<Map<string, { number: number; name: string }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('reservations').select(['id', 'number', 'name']).where('id', 'in', ids).execute();
+  return new Map(rows.map((row) => [row.id, { number: Number(row.number), name: row.name }]));
+}
+
 /** The numbers of these reservations, by id (ids not found are absent). */
 export async function numbersOf(db: Kysely<Tables>, ids: string[]): Promise<Map<string, number>> {
   if (ids.length === 0) return new Map();

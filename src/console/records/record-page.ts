@@ -224,10 +224,8 @@ export function renderRecordPage<R extends ActiveRecord, A extends ArchivedRecor
 
   function historyText(entry: ChangeEntry, messages: Map<string, MessageEntry>): Child {
     switch (entry.type) {
-      case 'status': {
-        const email = entry.customerEmailed === null ? '' : entry.customerEmailed ? '（お客様にメールを送信）' : '（お客様へのメールなし）';
-        return `ステータスを「${labelOf(kind.statusLabels, entry.from)}」から「${labelOf(kind.statusLabels, entry.to)}」に変更${email}`;
-      }
+      case 'status':
+        return `ステータスを「${labelOf(kind.statusLabels, entry.from)}」から「${labelOf(kind.statusLabels, entry.to)}」に変更${customerEmail(entry, messages)}`;
       case 'memo':
         return h(
           'span',
@@ -248,6 +246,19 @@ export function renderRecordPage<R extends ActiveRecord, A extends ArchivedRecor
   }
 
   void show();
+}
+
+/**
+ * What became of the customer's email a move queued: the email queued with it (at the same time)
+ * as it stands now, so one withdrawn or given up is not said to have been sent.
+ */
+function customerEmail(entry: Extract<ChangeEntry, { type: 'status' }>, messages: Map<string, MessageEntry>): string {
+  if (entry.customerEmailed === null) return '';
+  if (!entry.customerEmailed) return '（お客様へのメールなし）';
+  const email = [...messages.values()].find((message) => message.channel === 'email' && message.at === entry.at);
+  if (email?.status === 'superseded') return '（お客様へのメールは送信取りやめ）';
+  if (email?.status === 'dead') return '（お客様へのメールは送信失敗）';
+  return '（お客様にメールを送信）';
 }
 
 /** A message's name in staff's words: its channel and template (or webhook). */

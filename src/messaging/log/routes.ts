@@ -11,8 +11,11 @@ import { ListBody, ListResponse, listProblem, RetryBody, RetryResponse } from '.
 
 const TAG = 'Admin: message log';
 
+/** The number and name of these reservations, by id: the log names each message's reservation by them. */
+export type ReservationNames = (ids: string[]) => Promise<Map<string, { number: number; name: string }>>;
+
 /** The message log: list, and send again what was given up. */
-export function messageLogRoutes(deps: { database: Database; wakeDispatcher: () => void }): Route[] {
+export function messageLogRoutes(deps: { database: Database; wakeDispatcher: () => void; reservationNames: ReservationNames }): Route[] {
   const { database } = deps;
   const common = { method: 'POST', tag: TAG, cors: 'any', admin: true } as const;
   return [
@@ -20,7 +23,8 @@ export function messageLogRoutes(deps: { database: Database; wakeDispatcher: () 
       ...common,
       path: '/api/admin/messages/list',
       summary: 'List the emails and chat messages sent, waiting, skipped, given up or superseded, newest first',
-      description: 'Filtered by `recordId`, `status` and `channel`; 20 a page by default (`pageSize` 1–100).',
+      description:
+        'Filtered by `recordId`, `status` and `channel`; 20 a page by default (`pageSize` 1–100). Each message about a reservation names it by its number and name (`reservation`).',
       body: ListBody,
       invalid: listProblem,
       responses: { 200: { description: 'One page of messages', schema: ListResponse }, ...errorResponses(400, 401, 413, 500) },
@@ -32,7 +36,9 @@ export function messageLogRoutes(deps: { database: Database; wakeDispatcher: () 
           page: body.page,
           pageSize: body.pageSize,
         });
-        return replyJson(c, 200, { success: true, ...page });
+        const names = await deps.reservationNames([...new Set(page.messages.flatMap((m) => (m.recordId === null ? [] : [m.recordId])))]);
+        const messages = page.messages.map((message) => ({ ...message, reservation: names.get(message.recordId ?? '') ?? null }));
+        return replyJson(c, 200, { success: true, ...page, messages });
       },
     }),
     defineRoute({

@@ -39,7 +39,16 @@ export const listProblem: InvalidInput = {
 
 export const ListResponse = z.object({
   success: z.literal(true),
-  messages: z.array(MessageSchema),
+  messages: z.array(
+    MessageSchema.extend({
+      reservation: z
+        .object({ number: z.number().int(), name: z.string() })
+        .nullable()
+        .describe(
+          'The reservation it is about, by the number customers quote and its name; null for any other message, or one about an erased reservation',
+        ),
+    }),
+  ),
   total: z.number().int(),
   page: z.number().int(),
   pageSize: z.number().int(),

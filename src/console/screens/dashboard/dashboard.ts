@@ -77,14 +77,14 @@ function figures(stats: Stats, context: ScreenContext): Node[] {
         outbox.dead > 0,
         outbox.dead > 0 ? h('a', { href: '#/messages?status=dead' }, '送信履歴で確認して再送する') : null,
       ),
-      // Not a delivery failure: nothing was tried, because no email provider is configured.
+      // Not delivery failures: nothing was tried, because no email provider is configured (a fault to
+      // fix), or because the record changed so that the email was no longer true (withdrawn).
       card(
         '送られていないメール',
-        outbox.skipped,
-        outbox.skipped > 0
-          ? `${formatCount(outbox.skipped)} 件のメールは送信設定がないため送られていません（過去30日）`
-          : 'ありません（過去30日）',
+        outbox.skipped + outbox.superseded,
+        notSent(outbox),
         outbox.skipped > 0,
+        outbox.superseded > 0 ? h('a', { href: '#/messages?status=superseded' }, '送信取りやめを送信履歴で見る') : null,
       ),
     ),
     seats(stats.preorders, context),
@@ -106,6 +106,16 @@ function figures(stats: Stats, context: ScreenContext): Node[] {
       barChart('結果が0件だったキーワード（過去30日）', keywords(searches.topZeroResultKeywords)),
     ),
   ];
+}
+
+/** Why emails of the last 30 days were not sent: no email provider, or withdrawn as no longer true. */
+function notSent(outbox: Stats['outbox']): string {
+  const reasons = [
+    outbox.skipped > 0 && `${formatCount(outbox.skipped)} 件のメールは送信設定がないため送られていません`,
+    outbox.superseded > 0 &&
+      `${formatCount(outbox.superseded)} 件はご予約や登録の状況が変わり内容が事実と合わなくなったため、送信を取りやめました`,
+  ].filter((reason) => reason !== false);
+  return reasons.length > 0 ? `${reasons.join('。')}（過去30日）` : 'ありません（過去30日）';
 }
 
 /**

@@ -185,9 +185,20 @@ export function openScreen(context: ScreenContext): Screen {
         { label: 'エラー', cell: (m) => (m.lastError ? lastError(m.lastError) : '—'), class: 'error-cell' },
         {
           label: '対象',
-          cell: (m) =>
-            m.recordId ? h('a', { href: `#/messages?record=${encodeURIComponent(m.recordId)}`, class: 'record-link' }, m.recordId) : '—',
-          class: 'id',
+          cell: (m) => {
+            if (!m.recordId) return '—';
+            const named = m.reservation
+              ? `${m.reservation.number} ${m.reservation.name}`
+              : m.recordId.startsWith('ntf_')
+                ? '再入荷通知の登録'
+                : m.recordId;
+            return h(
+              'a',
+              { href: `#/messages?record=${encodeURIComponent(m.recordId)}`, class: 'record-link', title: m.recordId },
+              clipped(named),
+            );
+          },
+          class: 'about',
         },
         {
           label: '操作',
