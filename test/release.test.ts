@@ -107,6 +107,16 @@ test("started by the unit's ExecStart, it answers /healthz, a catalog page, a se
   assert.equal((await service.stop()).code, 0);
 });
 
+test("the store's commands run from the release as its package.json names them", async () => {
+  const manifest = JSON.parse(readFileSync(join(release, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  assert.equal(manifest.scripts['db:status'], 'node build/service/db.js status');
+  const { stdout } = await run(NODE, ['build/service/db.js', 'status'], {
+    cwd: release,
+    env: { PATH: process.env.PATH, DATABASE_URL: `sqlite:${join(dir, 'var', 'tenpo.db')}` },
+  });
+  assert.match(stdout, /^tenpo: \d+ applied, 0 pending$/m);
+});
+
 function diskUsage(path: string): number {
   const stat = statSync(path);
   if (!stat.isDirectory()) return stat.blocks * 512;
