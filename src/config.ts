@@ -19,7 +19,7 @@ export interface Config {
   adminToken: string;
   /** True when no token was configured and one was generated. */
   adminTokenGenerated: boolean;
-  /** Where a generated development token is kept across restarts (absent: new at each start). */
+  /** Where a generated token is kept across restarts, outside production (absent: new at each start). */
   adminTokenFile?: string;
   email: {
     from: string;
@@ -359,10 +359,11 @@ const SECRET_VARIABLES = new Set([
 
 export interface ConfigSources {
   /**
-   * Returns the token kept in `file`, making and saving one the first time. Given, a development
-   * start without a configured token keeps its token there, so the console stays signed in and
-   * links signed with it (unsubscribe) keep working across restarts. Without it, or outside
-   * development, a generated token lasts one run.
+   * Returns the token kept in `file`, making and saving one the first time. Given, a development or
+   * preview start without a configured token keeps its token there, so the console stays signed in
+   * and links signed with it (unsubscribe) keep working across restarts, and the operator, who is
+   * never shown it outside development on a terminal, can read it there. Without it, a generated
+   * token lasts one run; production requires one configured.
    */
   keptToken?: (file: string) => string;
 }
