@@ -81,13 +81,13 @@ describe('メールテンプレート', () => {
     await bodyError.waitFor({ state: 'hidden' });
     await page.click('.template-form button[type=submit]');
     await page.waitForFunction(
-      () => document.querySelector('main > .notice')?.textContent === '「予約確定」のメールを保存しました（第4版）',
+      () => document.querySelector('main > .notice')?.textContent === '「予約確定」のメールを保存しました（第2版）',
     );
     const saved = (await api.call('/api/admin/email-templates/list', {})).templates.find((t) => t.kind === 'reservation-confirmed')!;
-    assert.equal(saved.version, 4);
+    assert.equal(saved.version, 2);
     assert.equal(saved.subject, '【確定】{{productName}}');
     assert.ok(saved.body.startsWith('{{ name }} 様へ\n\n'));
-    await page.locator('.template-versions li[data-version="4"] .state', { hasText: '現在' }).waitFor();
+    await page.locator('.template-versions li[data-version="2"] .state', { hasText: '現在' }).waitFor();
     assert.equal(await page.locator('.kind-tabs button[data-kind=reservation-confirmed] .tab-mark').textContent(), '編集済み');
 
     // A test send of unsaved text arrives at the real SMTP receiver.
@@ -111,20 +111,20 @@ describe('メールテンプレート', () => {
     );
     await screenshot(page, SHOTS, '03-template-saved-test-sent-laptop');
 
-    // Revert to the default wording (version 3: the one that names the shop and the number), after a
-    // confirmation: the unsaved subject of the test send is kept as version 5 first, as the dialog
-    // says, and a sixth version equals the third.
-    await page.click('.template-versions li[data-version="3"] button.revert');
+    // Revert to the default wording (version 1: a new shop's templates start at today's default), after a
+    // confirmation: the unsaved subject of the test send is kept as version 3 first, as the dialog
+    // says, and a fourth version equals the first.
+    await page.click('.template-versions li[data-version="1"] button.revert');
     await page.locator('dialog.confirm', { hasText: '件名・本文・送信設定に戻します。いまの内容も版として残ります。' }).waitFor();
     await page.click('dialog.confirm button.primary');
     await page.waitForFunction(
       () =>
-        document.querySelector('main > .notice')?.textContent === '編集中の内容を第5版として保存し、第3版の内容を第6版として保存しました。',
+        document.querySelector('main > .notice')?.textContent === '編集中の内容を第3版として保存し、第1版の内容を第4版として保存しました。',
     );
     assert.equal(await subject.inputValue(), 'ご予約が確定しました（{{productName}}）');
-    await page.locator('.template-versions li[data-version="6"] .state', { hasText: '現在' }).waitFor();
+    await page.locator('.template-versions li[data-version="4"] .state', { hasText: '現在' }).waitFor();
     const reverted = (await api.call('/api/admin/email-templates/list', {})).templates.find((t) => t.kind === 'reservation-confirmed')!;
-    assert.deepEqual([reverted.version, reverted.isDefault], [6, true]);
+    assert.deepEqual([reverted.version, reverted.isDefault], [4, true]);
     assert.equal(smtp.mails.length, 1, 'only the test send was emailed');
     await page.context().close();
   });
@@ -404,10 +404,10 @@ describe('送信履歴', () => {
     await page.goto(`${app.url}/admin#/reservations`);
     const id = dead.get('dead2@example.com')!;
     await page.locator(`tr[data-id="${id}"] a.history-link`).click();
-    const { number } = (await api.call('/api/admin/reservations/get', { id })).reservation;
+    const { number, name } = (await api.call('/api/admin/reservations/get', { id })).reservation;
     await page.locator('h1', { hasText: `ご予約番号 ${number} の送信履歴` }).waitFor();
     await rows.first().waitFor();
-    assert.deepEqual(new Set(await rows.locator('td[data-label=対象]').allTextContents()), new Set([id]));
+    assert.deepEqual(new Set(await rows.locator('td[data-label=対象]').allTextContents()), new Set([`${number} ${name}`]));
     assert.deepEqual((await rows.locator('td[data-label=種類]').allTextContents()).sort(), ['予約の通知', '予約受付']);
     await noSidewaysScroll(page);
     await screenshot(page, SHOTS, '09-reservation-history-phone');

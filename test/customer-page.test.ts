@@ -93,7 +93,8 @@ for (const dialect of DIALECTS) {
         'Kumo VCO II',
         '<dd>受付中</dd>',
         '年',
-        '<form method="post" action="/reservations/manage">',
+        '<form method="get" action="/reservations/manage">',
+        '<input type="hidden" name="ask" value="cancel">',
         'テンポ楽器',
         '東京都渋谷区神宮前1-2-3',
         '<a href="tel:0312345678">03-1234-5678</a>',
@@ -351,7 +352,19 @@ describe('the customer page in Chromium', () => {
       await page.reload();
       assert.equal(posts.length, postsBefore, 'nothing posted by the reload');
       assert.equal(await status(page), 'キャンセル済み');
-      assert.deepEqual(posts, [app.url + '/reservations/manage', app.url + '/reservations/manage']);
+      assert.deepEqual(posts, [app.url + '/reservations/manage'], 'the question is a page of its own, only the cancel posts');
+
+      // Back, and Back again: each a page read again (the question now says it is cancelled), never a form to resubmit.
+      for (const step of ['the question', 'the page first read']) {
+        const back = await page.goBack();
+        assert.equal(back?.status(), 200, step);
+        assert.equal(await page.locator('h1').textContent(), 'ご予約の確認', step);
+        assert.equal(await status(page), 'キャンセル済み', step);
+        assert.equal(await page.getByRole('button').count(), 0, step);
+      }
+      assert.equal(page.url(), app.url + path);
+      assert.equal(posts.length, 1, 'nothing posted again');
+      await screenshot(page, 'customer-page', `${name}-5-back-after-cancel`);
       const history = (await app.call('/api/admin/reservations/get', { id })).success().history;
       assert.equal(history.filter((entry) => entry.type === 'status').length, 1, 'cancelled once');
       assert.deepEqual(record.errors, []);
@@ -392,6 +405,8 @@ describe('the customer page in Chromium', () => {
     await page.getByRole('button', { name: 'キャンセルする', exact: true }).click();
     await page.waitForURL(app.url + path);
     assert.equal(await status(page), 'キャンセル済み');
+    assert.equal((await page.goBack())?.status(), 200);
+    assert.equal(await status(page), 'キャンセル済み', 'Back reads the question’s page again: cancelled now');
     await context.close();
   });
 });

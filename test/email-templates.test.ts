@@ -13,8 +13,8 @@ import { startSmtpReceiver, type SmtpReceiver } from './helpers/smtp-receiver.ts
 /** A provider down for a while must not make a message dead here. */
 const PATIENT: Partial<DispatcherTimings> = { maxAttempts: 1000 };
 const KINDS = ['reservation-received', 'reservation-confirmed', 'reservation-fulfilled', 'reservation-cancelled', 'restock-available'];
-/** The version of each kind's default wording in a new store: the shop's signature (2), and for reservations their number (3). */
-const DEFAULT_VERSION = (kind: string) => (kind === 'restock-available' ? 2 : 3);
+/** A new store's templates are version 1 each, today's default wording (an older store keeps the versions it had). */
+const DEFAULT_VERSION = 1;
 const email = (request: { body: unknown }) => EmailApiBody.parse(request.body);
 
 for (const dialect of DIALECTS) {
@@ -44,7 +44,7 @@ for (const dialect of DIALECTS) {
           'updatedAt',
           'version',
         ]);
-        assert.equal(t.version, DEFAULT_VERSION(t.kind));
+        assert.equal(t.version, DEFAULT_VERSION);
         assert.equal(t.isDefault, true);
         assert.match(t.body, /\{\{shopSignature\}\}$/, 'ends with the shop’s signature');
         assert.equal(t.enabled, true);
@@ -83,20 +83,20 @@ for (const dialect of DIALECTS) {
       const first = (
         await app.call('/api/admin/email-templates/update', { kind, subject: '確定: {{ productName }}', enabled: false })
       ).success().template;
-      assert.deepEqual([first.version, first.isDefault, first.enabled], [4, false, false]);
+      assert.deepEqual([first.version, first.isDefault, first.enabled], [2, false, false]);
       const second = (await app.call('/api/admin/email-templates/update', { kind, body: '{{name}} 様\n\n{{manageUrl}}' })).success()
         .template;
-      assert.deepEqual([second.version, second.subject, second.enabled], [5, '確定: {{ productName }}', false]);
+      assert.deepEqual([second.version, second.subject, second.enabled], [3, '確定: {{ productName }}', false]);
       const { versions } = (await app.call('/api/admin/email-templates/versions', { kind })).success();
       assert.deepEqual(
         versions.map((v) => v.version),
-        [5, 4, 3, 2, 1],
+        [3, 2, 1],
       );
       assert.deepEqual(Object.keys(versions[0]!).sort(), ['body', 'createdAt', 'enabled', 'subject', 'version']);
-      const reverted = (await app.call('/api/admin/email-templates/revert', { kind, version: 3 })).success().template;
-      assert.deepEqual([reverted.version, reverted.isDefault, reverted.enabled, reverted.subject], [6, true, true, versions[2]!.subject]);
-      const first1 = (await app.call('/api/admin/email-templates/revert', { kind, version: 1 })).success().template;
-      assert.deepEqual([first1.version, first1.isDefault], [7, false], 'the first wording is not today’s default');
+      const reverted = (await app.call('/api/admin/email-templates/revert', { kind, version: 1 })).success().template;
+      assert.deepEqual([reverted.version, reverted.isDefault, reverted.enabled, reverted.subject], [4, true, true, versions[2]!.subject]);
+      const second2 = (await app.call('/api/admin/email-templates/revert', { kind, version: 2 })).success().template;
+      assert.deepEqual([second2.version, second2.isDefault, second2.enabled], [5, false, false], 'an edit is not the default');
       assert.deepEqual((await app.call('/api/admin/email-templates/revert', { kind, version: 99 })).failure(404), {
         success: false,
         error: 'Version not found',
@@ -106,7 +106,7 @@ for (const dialect of DIALECTS) {
       const saved = await Promise.all(
         [1, 2, 3, 4].map((n) => app.call('/api/admin/email-templates/update', { kind, subject: `同時 ${n}` })),
       );
-      assert.deepEqual(saved.map((a) => a.success().template.version).sort(), [10, 11, 8, 9]);
+      assert.deepEqual(saved.map((a) => a.success().template.version).sort(), [6, 7, 8, 9]);
     });
 
     test('every problem in details, each naming its field; nothing is saved', async () => {
@@ -134,7 +134,7 @@ for (const dialect of DIALECTS) {
         long.details?.map((d) => d.field),
         ['subject', 'body', 'body', 'body'],
       );
-      assert.equal((await app.call('/api/admin/email-templates/versions', { kind: 'reservation-received' })).success().versions.length, 3);
+      assert.equal((await app.call('/api/admin/email-templates/versions', { kind: 'reservation-received' })).success().versions.length, 1);
     });
 
     test('a body of 9,000 {{ is refused with a small answer: the first unclosed one, not each of them', async () => {
@@ -234,7 +234,7 @@ for (const dialect of DIALECTS) {
       const second = email((await api.waitForAccepted(2, '/emails'))[1]!);
       assert.equal(second.subject, '新しい件名 Kumo VCO II');
       assert.match(second.text, /^新しい本文 https:\/\/shop\.example\.jp\/reservations\/manage\?token=\S+\n$/);
-      (await app.call('/api/admin/email-templates/revert', { kind: 'reservation-received', version: 3 })).success();
+      (await app.call('/api/admin/email-templates/revert', { kind: 'reservation-received', version: 1 })).success();
     });
   });
 }

@@ -140,12 +140,13 @@ for (const dialect of DIALECTS) {
       assert.match(restock.parsed.text ?? '', /下記のショップからお送りしています/);
     });
 
-    test('the reservation kinds carry the preorder campaign’s note; the page it links to, when it ships', async () => {
-      for (const kind of ['reservation-received', 'reservation-confirmed'] as const)
-        assert.ok(
-          received.get(kind)!.parsed.text?.includes('\n\n入荷次第、お支払い方法とお受け取り方法をメールでご案内します。\n\n'),
-          kind,
-        );
+    test('the receipt and the confirmation say when it ships (発送予定) and carry the campaign’s note, as the page they link to does', async () => {
+      for (const kind of ['reservation-received', 'reservation-confirmed'] as const) {
+        const { text, html } = received.get(kind)!.parsed;
+        assert.ok(text?.includes('\n\n入荷次第、お支払い方法とお受け取り方法をメールでご案内します。\n\n'), kind);
+        assert.match(text ?? '', /\n受付日時: [^\n]+\n発送予定: 2027年2月下旬\n/, kind);
+        assert.ok(html && html.includes('発送予定: 2027年2月下旬'), kind);
+      }
       const link = /https:\/\/shop\.example\.jp(\/reservations\/manage\?token=\S+)/.exec(
         received.get('reservation-received')!.parsed.text!,
       )![1]!;

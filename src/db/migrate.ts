@@ -22,6 +22,7 @@ import * as staffAccounts from './migrations/019-staff-accounts.ts';
 import * as historyStaff from './migrations/020-history-staff.ts';
 import * as reservationNumbers from './migrations/021-reservation-numbers.ts';
 import * as defaultWordingWithNumber from './migrations/022-default-wording-with-number.ts';
+import * as templatesFromVersionOne from './migrations/023-templates-from-version-one.ts';
 
 /** Every migration, in order. A new one is a new file here, never an edit to a shipped one. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -47,6 +48,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '020-history-staff': historyStaff,
   '021-reservation-numbers': reservationNumbers,
   '022-default-wording-with-number': defaultWordingWithNumber,
+  '023-templates-from-version-one': templatesFromVersionOne,
 };
 
 const ATTEMPTS = 4;

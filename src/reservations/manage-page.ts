@@ -22,6 +22,9 @@ export interface PageContext {
   shop: ShopContact;
 }
 
+/** The `ask` of the page's address that asks whether to cancel (the question, by GET). */
+export const ASK_CANCEL = 'cancel';
+
 /** The page's own address: where its forms post, and where a cancel sends the browser back to. */
 export const managePageUrl = (token: string) => `${MANAGE_PATH}?token=${encodeURIComponent(token)}`;
 
@@ -31,8 +34,11 @@ export function reservationPage(reservation: Reservation, token: string, context
   const parts = [details(reservation, context)];
   if (cancellable(reservation)) {
     parts.push(
-      `<form method="post" action="${MANAGE_PATH}">`,
+      // A GET: the question is a page of its own address, so Back to it after the cancel reads it
+      // again (now saying it is cancelled) instead of asking to resubmit a form.
+      `<form method="get" action="${MANAGE_PATH}">`,
       `<input type="hidden" name="token" value="${e(token)}">`,
+      `<input type="hidden" name="ask" value="${ASK_CANCEL}">`,
       '<p>ご予約をキャンセルする場合は、下のボタンを押してください。次の画面で確認してからキャンセルします。</p>',
       '<button type="submit">予約をキャンセルする…</button>',
       '</form>',
@@ -44,7 +50,7 @@ export function reservationPage(reservation: Reservation, token: string, context
   return htmlPage('ご予約の確認', parts.join('\n'));
 }
 
-/** The question a form post without `confirm` answers: the reservation, and a second form that cancels it. */
+/** The question (`?ask=cancel`, or a form post without `confirm`): the reservation, and a second form that cancels it. */
 export function cancelQuestionPage(reservation: Reservation, token: string, context: PageContext): string {
   const parts = [
     '<p class="notice warn" role="alert">このご予約をキャンセルしますか？ キャンセルした予約は元に戻せません。</p>',
@@ -76,7 +82,8 @@ function details(reservation: Reservation, context: PageContext): string {
   ].join('');
 }
 
-const cancellable = (reservation: Reservation) => reservation.status === 'pending' && reservation.archived_at === null;
+/** Whether the customer may cancel here: a pending, active reservation. */
+export const cancellable = (reservation: Reservation) => reservation.status === 'pending' && reservation.archived_at === null;
 
 /** Why this reservation cannot be cancelled here, and what to do instead. */
 function whyNot(reservation: Reservation): string {

@@ -13,10 +13,27 @@ import {
   type CustomerPageDeps,
   type PageRefusal,
 } from './customer-page.ts';
-import { cancelQuestionPage, invalidManageLinkPage, managePageUrl, reservationGonePage, reservationPage } from './manage-page.ts';
+import {
+  ASK_CANCEL,
+  cancellable,
+  cancelQuestionPage,
+  invalidManageLinkPage,
+  managePageUrl,
+  reservationGonePage,
+  reservationPage,
+} from './manage-page.ts';
 
 /** Anything but one string reads as no token, and gets the invalid-link page like a wrong one. */
 const Token = z.object({ token: z.string().optional().catch(undefined).describe('The token of the link in a reservation email') });
+
+/** The page's address: the token, and `ask=cancel` for the question whether to cancel. */
+const PageQuery = Token.extend({
+  ask: z
+    .string()
+    .optional()
+    .catch(undefined)
+    .describe('`cancel`: the page asking whether to cancel (while the reservation is pending; otherwise the page itself)'),
+});
 
 /** The form's post: the token, and `confirm=yes` from the page that asked first. */
 const CancelBody = Token.extend({
@@ -60,9 +77,9 @@ export function manageRoutes(deps: CustomerPageDeps): Route[] {
       tag: 'Reservations',
       summary: 'The customer’s reservation page (the link in every reservation email)',
       description:
-        'A Japanese page with the reservation (number, product, status in the customer’s words, reserved at; for a preorder, when it ships and the campaign’s note), the shop’s name and contact, and while it is pending a form to cancel it; otherwise why it cannot be cancelled here and how to reach the shop.',
+        'A Japanese page with the reservation (number, product, status in the customer’s words, reserved at; for a preorder, when it ships and the campaign’s note), the shop’s name and contact, and while it is pending a form to cancel it, which asks first: the same page with `ask=cancel`, by GET, so the browser’s Back after the cancel reads a page again instead of resubmitting a form; otherwise why it cannot be cancelled here and how to reach the shop.',
       cors: 'none',
-      query: Token,
+      query: PageQuery,
       serverError: JA.serverError,
       responses: {
         200: PAGE('The page'),
@@ -76,7 +93,11 @@ export function manageRoutes(deps: CustomerPageDeps): Route[] {
           const refused = await refusedPage(found);
           return reply(c, refused.status, refused.html, PAGE_HEADERS);
         }
-        const page = reservationPage(found.reservation, query.token!, await pageContext(deps, found.reservation));
+        const context = await pageContext(deps, found.reservation);
+        const page =
+          query.ask === ASK_CANCEL && cancellable(found.reservation)
+            ? cancelQuestionPage(found.reservation, query.token!, context)
+            : reservationPage(found.reservation, query.token!, context);
         return reply(c, 200, page, PAGE_HEADERS);
       },
     }),
@@ -113,8 +134,7 @@ export function manageRoutes(deps: CustomerPageDeps): Route[] {
             return reply(c, refused.status, refused.html, PAGE_HEADERS);
           }
           const context = await pageContext(deps, found.reservation);
-          const asking = found.reservation.status === 'pending' && found.reservation.archived_at === null;
-          const page = asking
+          const page = cancellable(found.reservation)
             ? cancelQuestionPage(found.reservation, body.token!, context)
             : reservationPage(found.reservation, body.token!, context);
           return reply(c, 200, page, PAGE_HEADERS);

@@ -2,9 +2,9 @@ import type { TemplateKind, TemplateText } from '../kinds.ts';
 
 // The Japanese text each kind has until staff edit it: what a template is compared with for
 // `isDefault`. Every one ends with the shop's signature (its name, address and how to reach it), a
-// line left out while the shop has set none. The store's version 1 of each kind is migration 007's
-// own copy of the first wording, and this one is migration 017's with 022's number; a new wording needs a migration
-// of its own (src/messaging/README.md says how).
+// line left out while the shop has set none. This is migration 017's wording with 022's number and
+// 023's 発送予定, which a new shop has as version 1 (an older store has it as a later version); a new
+// wording needs a migration of its own (src/messaging/README.md says how).
 
 const RESERVATION_DETAILS = [
   'ご予約番号: {{reservationNumber}}',
@@ -12,6 +12,8 @@ const RESERVATION_DETAILS = [
   '価格: {{price}}',
   '受付日時: {{reservedAt}}',
 ].join('\n');
+/** The details with when the preorder campaign ships: a line left out for a reservation without one. */
+const PREORDER_DETAILS = `${RESERVATION_DETAILS}\n発送予定: {{shipsIn}}`;
 /** The preorder campaign's note to its customers: a line left out for a reservation without one. */
 const PREORDER_NOTE = '{{preorderNote}}';
 const MANAGE = 'ご予約の確認・キャンセルはこちらのページから行えます:\n{{manageUrl}}';
@@ -24,7 +26,7 @@ export const DEFAULT_TEMPLATES: Record<TemplateKind, TemplateText> = {
     body: [
       '{{name}} 様',
       'このたびはご予約いただき、誠にありがとうございます。\n以下の内容でご予約を受け付けました。',
-      RESERVATION_DETAILS,
+      PREORDER_DETAILS,
       PREORDER_NOTE,
       '■ 今後の流れ\n1. 担当者がご予約内容を確認し、あらためてメールでご連絡いたします。\n2. 商品のご用意ができ次第、お支払い方法とお受け取り方法をご案内いたします。',
       MANAGE,
@@ -37,7 +39,7 @@ export const DEFAULT_TEMPLATES: Record<TemplateKind, TemplateText> = {
     body: [
       '{{name}} 様',
       'ご予約いただいた商品について、担当者が内容を確認し、ご予約を確定いたしました。\n商品のご用意ができ次第、お支払い方法とお受け取り方法をあらためてご案内いたします。',
-      RESERVATION_DETAILS,
+      PREORDER_DETAILS,
       PREORDER_NOTE,
       'ご予約の内容はこちらのページでご確認いただけます。確定したご予約のキャンセルは、下記までご連絡ください:\n{{manageUrl}}',
       CONTACT,

@@ -86,6 +86,23 @@ test('a line of only placeholders that all render empty is left out, with the bl
   assert.equal(renderTemplate({ subject: 's', body: 'x\n{{shipsIn}}\ny' }, placeholderValues(older, SHOP)).text, 'x\ny\n');
 });
 
+test('a line of a short label and placeholders that all render empty is left out too; one with a value, or not a label, stays', () => {
+  const body =
+    '発送予定: {{shipsIn}}\nお届け予定：{{shipsIn}} {{preorderNote}}\nA {{shipsIn}}\nこれはとても長い見出しでラベルではない文章です: {{shipsIn}}\nB';
+  assert.equal(
+    renderTemplate({ subject: 's', body }, placeholderValues(email, SHOP)).text,
+    'A \nこれはとても長い見出しでラベルではない文章です: \nB\n',
+  );
+  const campaign = { shipsIn: '2027年2月下旬', note: null };
+  for (const kind of ['reservation-received', 'reservation-confirmed'] as const) {
+    const preorder = { template: kind, facts: reservationEmailFacts(reservation, product, links, campaign) } as const;
+    const withDate = renderTemplate(DEFAULT_TEMPLATES[kind], placeholderValues(preorder, SHOP)).text;
+    assert.ok(withDate.includes('受付日時: 2026年11月23日 15:04\n発送予定: 2027年2月下旬\n'), `${kind}: ${withDate}`);
+    const plain = renderTemplate(DEFAULT_TEMPLATES[kind], placeholderValues({ template: kind, facts: email.facts }, SHOP)).text;
+    assert.ok(!plain.includes('発送予定'), `${kind} without a campaign: ${plain}`);
+  }
+});
+
 test('the default of a reservation without a campaign, and with the shop unset, leaves no empty line behind', () => {
   const out = renderTemplate(DEFAULT_TEMPLATES['reservation-received'], placeholderValues(email, NO_SHOP));
   assert.doesNotMatch(out.text, /\n\n\n/, out.text);

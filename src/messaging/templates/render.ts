@@ -9,8 +9,9 @@ import { parseTemplate, type Segment } from './placeholders.ts';
 // value is one line wherever it goes (but the shop's own multi-line words: its signature, a
 // campaign's note), so a customer's name can neither start a header nor a paragraph, and is never a
 // link, so it cannot smuggle one into the shop's email. A line of the body that holds only
-// placeholders, every one of them empty (an unset signature, a reservation without a campaign), is
-// left out, with a blank line it would leave doubled.
+// placeholders, every one of them empty (an unset signature, a reservation without a campaign), or
+// a short label and such placeholders (`発送予定: {{shipsIn}}`), is left out, with a blank line it
+// would leave doubled: a label with nothing after it tells the customer nothing.
 
 const URL_PATTERN = /https?:\/\/[^\s<>"'「」（）、。]+/g;
 
@@ -42,7 +43,10 @@ function multiLine(text: string): string {
     .join('\n');
 }
 
-/** The body without its lines that hold only placeholders all rendering empty; a blank line that would then follow another goes too. */
+/** What may come before a line's placeholders and still be left out with them: a label of up to 20 characters and a colon. */
+const LABEL = /^\s*[^\s:：{}][^:：{}]{0,19}[:：]\s*$/;
+
+/** The body without its lines that hold only placeholders (after a label, perhaps) all rendering empty; a blank line that would then follow another goes too. */
 function withoutEmptyLines(body: string, value: (name: string) => string): string {
   const lines = body.split('\n');
   const kept: string[] = [];
@@ -50,7 +54,8 @@ function withoutEmptyLines(body: string, value: (name: string) => string): strin
   for (let i = 0; i < lines.length; i++) {
     const { segments } = parseTemplate(lines[i]!);
     const placeholders = segments.flatMap((s) => ('placeholder' in s ? [s.placeholder] : []));
-    const onlyPlaceholders = placeholders.length > 0 && segments.every((s) => 'placeholder' in s || s.text.trim() === '');
+    const onlyPlaceholders =
+      placeholders.length > 0 && segments.every((s, at) => 'placeholder' in s || s.text.trim() === '' || (at === 0 && LABEL.test(s.text)));
     if (!onlyPlaceholders || placeholders.some((name) => value(name).trim() !== '')) {
       kept.push(lines[i]!);
       continue;
