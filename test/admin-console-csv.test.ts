@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { TenpoClient } from 'tenpo/client';
 import type { TestApp } from './helpers/app.ts';
 import { screenshot, type PageRecord } from './helpers/browser.ts';
-import { closeConsoleTest, signedInConsole, startConsoleTest } from './helpers/console.ts';
+import { accountConsole, closeConsoleTest, signedInConsole, SIZES, startConsoleTest } from './helpers/console.ts';
 
 // The CSV button of both lists in headless Chromium, against the whole service on SQLite: the file
 // downloaded holds the records the screen's filters select (active or archived), with the byte-order
@@ -138,3 +138,19 @@ test('a refused export says why, in Japanese, and downloads nothing', async () =
   assert.ok(await page.locator('main > .notice.error').isVisible());
   await page.context().close();
 });
+
+for (const [size, viewport] of SIZES) {
+  test(`${size}: a staff account is offered no CSV, in either list or view; an owner account is`, async () => {
+    const account = (role: 'staff' | 'owner') => ({ email: `${role}-${size}@example.jp`, password: `${role} password ${size}` });
+    for (const role of ['staff', 'owner'] as const)
+      await api.call('/api/admin/staff/create', { ...account(role), name: `${role} ${size}`, role });
+    for (const role of ['staff', 'owner'] as const)
+      for (const view of ['reservations', 'reservations?view=archived', 'subscriptions', 'subscriptions?view=archived']) {
+        const page = await accountConsole(browser, app.url, account(role), view, viewport, record);
+        await page.locator('.filters button', { hasText: '再読み込み' }).waitFor();
+        assert.equal(await page.locator('.filters button.export').count(), role === 'owner' ? 1 : 0, `${role} ${view}`);
+        if (role === 'staff' && view === 'reservations') await screenshot(page, SHOTS, `${size}-staff-no-csv`);
+        await page.context().close();
+      }
+  });
+}

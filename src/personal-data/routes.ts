@@ -1,5 +1,6 @@
 import type { Database } from '../db/database.ts';
 import { replyJson } from '../http/reply.ts';
+import { BULK_PERSONAL_DATA } from '../records/route-contracts.ts';
 import { defineRoute, type Route } from '../http/route.ts';
 import { errorResponses } from '../http/schemas.ts';
 import { erasePersonalData, exportPersonalData } from './personal-data.ts';
@@ -15,8 +16,7 @@ export function personalDataRoutes(database: Database): Route[] {
       path: '/api/admin/personal-data/export',
       tag: TAG,
       summary: 'Everything held about an address',
-      description:
-        'Every reservation and restock subscription at the address (active and archived), each one’s history (status moves, memo edits, archiving, with who made them), and every message about them or emailed to it, to answer a customer’s request to see their data. The address matches in its canonical form (case, a +tag, and gmail’s dots and second domain do not matter); a chat message names its webhook, never the URL.',
+      description: `${BULK_PERSONAL_DATA} Every reservation and restock subscription at the address (active and archived), each one’s history (status moves, memo edits, archiving, with who made them), and every message about them or emailed to it, to answer a customer’s request to see their data. The address matches in its canonical form (case, a +tag, and gmail’s dots and second domain do not matter); a chat message names its webhook, never the URL.`,
       cors: 'any',
       admin: true,
       ownerOnly: true,

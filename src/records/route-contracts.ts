@@ -133,13 +133,21 @@ export function archivedListContract<B extends z.ZodType>(
   };
 }
 
+/**
+ * The one rule for taking customers' personal data in bulk, said by every route that gives it (the
+ * CSV of a list, a customer's personal-data export): owners only.
+ */
+export const BULK_PERSONAL_DATA =
+  'Owners only (and the admin token): it takes customers’ names and addresses out of tenpo in bulk, which a `staff` account, made for the day’s work on the records, may not; it gets `403 Forbidden`.';
+
 /** A CSV export: the active list's filters (or `archived: true`), in the list's order, as a file named `<fileName>-<yyyymmdd>-<hhmm>.csv`. */
 export function csvExportContract<B extends z.ZodType>(words: KindWords, csv: { fileName: string; headers: string[] }, body: B) {
   return {
     ...ADMIN_POST,
+    ownerOnly: true,
     tag: words.tag,
-    summary: `Download ${words.listKey} as CSV`,
-    description: `The ${words.listKey} the active list's filters select (with \`archived: true\` the archived ones), in the list's order (or \`sort\`'s), as a CSV file for Excel: UTF-8 with a byte-order mark, a header row of Japanese column names, RFC 4180 quoting (CRLF line ends), times in Japan time (\`2026-11-23 15:04:05\`), statuses in Japanese, and a \`'\` before a cell that starts with =, +, -, @, tab or CR, so no cell runs as a formula. Streamed a batch at a time as the client reads: any number of rows in bounded memory. Columns: ${csv.headers.join(', ')}.`,
+    summary: `Download ${words.listKey} as CSV (owners only)`,
+    description: `${BULK_PERSONAL_DATA} The ${words.listKey} the active list's filters select (with \`archived: true\` the archived ones), in the list's order (or \`sort\`'s), as a CSV file for Excel: UTF-8 with a byte-order mark, a header row of Japanese column names, RFC 4180 quoting (CRLF line ends), times in Japan time (\`2026-11-23 15:04:05\`), statuses in Japanese, and a \`'\` before a cell that starts with =, +, -, @, tab or CR, so no cell runs as a formula. Streamed a batch at a time as the client reads: any number of rows in bounded memory. Columns: ${csv.headers.join(', ')}.`,
     body,
     invalid: listFilterProblem,
     responses: {
@@ -151,7 +159,7 @@ export function csvExportContract<B extends z.ZodType>(words: KindWords, csv: { 
           'Content-Disposition': `attachment; filename="${csv.fileName}-<yyyymmdd>-<hhmm>.csv" (${csv.fileName}-archived-… for the archive), Japan time`,
         },
       },
-      ...errorResponses(400, 401, 413, 500),
+      ...errorResponses(400, 401, 403, 413, 500),
     },
   };
 }

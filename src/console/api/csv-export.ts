@@ -1,7 +1,14 @@
 import { ApiError, type ErrorBody } from '../../client/tenpo-client.ts';
 import type { Filter } from '../records/record-kind.ts';
-import { storedToken } from '../shell/session.ts';
+import type { ScreenContext } from '../screen.ts';
+import { roleOf, storedToken } from '../shell/session.ts';
 import { saveFile } from '../ui/save-file.ts';
+
+/**
+ * Whether the signed-in role may take customers' personal data in bulk (the CSV of a whole list):
+ * owners and the token holder only, as the service decides (a staff account gets 403).
+ */
+export const mayTakeInBulk = (context: Pick<ScreenContext, 'who'>) => roleOf(context.who) === 'owner';
 
 /**
  * Downloads a kind's records as CSV (`<archive prefix>/export`), filtered and ordered as the list

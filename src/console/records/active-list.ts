@@ -2,7 +2,7 @@ import { ApiError } from '../../client/tenpo-client.ts';
 import { allowsMove } from '../../records/status-transitions.ts';
 import { errorReason } from '../api/errors.ts';
 import { confirmDialog } from '../ui/confirm-dialog.ts';
-import { downloadCsv } from '../api/csv-export.ts';
+import { downloadCsv, mayTakeInBulk } from '../api/csv-export.ts';
 import { h, replace } from '../ui/dom.ts';
 import { formatCount } from '../ui/format.ts';
 import { labelOf } from '../../words/labels.ts';
@@ -277,10 +277,12 @@ export function renderActiveList<R extends ActiveRecord, A extends ArchivedRecor
         void load();
       },
       onReload: () => void load(),
-      onExport: () =>
-        downloadCsv(kind.endpoints.archive, state.filter, { archived: false, sort: state.sort }).catch((error: unknown) =>
-          context.fail(error),
-        ),
+      onExport: mayTakeInBulk(context)
+        ? () =>
+            downloadCsv(kind.endpoints.archive, state.filter, { archived: false, sort: state.sort }).catch((error: unknown) =>
+              context.fail(error),
+            )
+        : undefined,
     }),
     bar,
     failures.element,

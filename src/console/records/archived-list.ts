@@ -1,4 +1,4 @@
-import { downloadCsv } from '../api/csv-export.ts';
+import { downloadCsv, mayTakeInBulk } from '../api/csv-export.ts';
 import { h, replace } from '../ui/dom.ts';
 import { formatCount } from '../ui/format.ts';
 import { archivedPage } from '../api/records.ts';
@@ -116,10 +116,12 @@ export function renderArchivedList<R extends ActiveRecord, A extends ArchivedRec
         void load();
       },
       onReload: () => void load(),
-      onExport: () =>
-        downloadCsv(kind.endpoints.archive, state.filter, { archived: true, sort: state.sort }).catch((error: unknown) =>
-          context.fail(error),
-        ),
+      onExport: mayTakeInBulk(context)
+        ? () =>
+            downloadCsv(kind.endpoints.archive, state.filter, { archived: true, sort: state.sort }).catch((error: unknown) =>
+              context.fail(error),
+            )
+        : undefined,
     }),
     bar.element,
     failures.element,

@@ -20,8 +20,8 @@ export function filterBar(options: {
   searchHint?: string;
   onChange: (filter: Filter) => void;
   onReload: () => void;
-  /** Downloads the records the filter selects as CSV. */
-  onExport: () => Promise<void>;
+  /** Downloads the records the filter selects as CSV; absent for a staff account (bulk personal data is an owner's to take). */
+  onExport?: () => Promise<void>;
 }): HTMLElement {
   const q = h('input', {
     type: 'search',
@@ -64,22 +64,23 @@ export function filterBar(options: {
     h('span', { class: 'field' }, h('label', { for: 'filter-status' }, 'ステータス'), status),
     h('span', { class: 'field' }, h('label', { for: 'filter-product' }, '商品'), product),
     h('button', { type: 'button', onClick: options.onReload }, '再読み込み'),
-    h(
-      'button',
-      {
-        type: 'button',
-        class: 'export',
-        title: '絞り込み中の一覧をCSVファイル（Excel用）でダウンロード',
-        onClick: (event: Event) => void exportFrom(event.currentTarget as HTMLButtonElement),
-      },
-      'CSV',
-    ),
+    options.onExport &&
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'export',
+          title: '絞り込み中の一覧をCSVファイル（Excel用）でダウンロード',
+          onClick: (event: Event) => void exportFrom(event.currentTarget as HTMLButtonElement),
+        },
+        'CSV',
+      ),
   );
   /** Busy while the file is made, so a second click does not start a second download. */
   async function exportFrom(button: HTMLButtonElement): Promise<void> {
     button.disabled = true;
     try {
-      await options.onExport();
+      await options.onExport?.();
     } finally {
       button.disabled = false;
     }
