@@ -44,6 +44,7 @@ function timeRequestObservation(): number {
     outboxBacklog: async () => ({ pending: 0, dead: 0, superseded: 0, oldestPendingAt: null }),
     deliveryAttempts: () => [],
     keywordLogCounts: () => ({ queued: 0, written: 0, skipped: 0 }),
+    passwordsHashed: () => 0,
   });
   const routes = ['/api/products', '/api/search', '/api/reservation', undefined];
   const statuses = [200, 200, 200, 304, 400, 429];

@@ -20,6 +20,7 @@ import { Dispatcher, type DispatcherTimings } from './messaging/delivery/dispatc
 import { reservationWriter } from './reservations/reserve.ts';
 import { signupWriter } from './subscriptions/signup.ts';
 import { sessionReader } from './staff/sessions.ts';
+import { passwordsHashed } from './staff/password.ts';
 import { ACCOUNT_FAILURES } from './staff/sign-in.ts';
 import { loadBrowserPages } from './web-assets/browser-page.ts';
 import { outboxBacklog } from './messaging/figures.ts';
@@ -112,6 +113,7 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
     outboxBacklog: () => outboxBacklog(database.db),
     deliveryAttempts: () => dispatcher.attemptCounts(),
     keywordLogCounts: () => keywordLog.counts(),
+    passwordsHashed,
   });
   const services: Services = {
     config,

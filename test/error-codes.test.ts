@@ -100,7 +100,7 @@ describe('a route answering a code it does not declare', () => {
     });
   mountRoutes(app, [route('/declared', 'not_found'), route('/undeclared', 'reservation_not_found')], {
     adminToken: ADMIN_TOKEN,
-    adminThrottle: async (_c, authenticate) => authenticate(),
+    adminThrottle: async (_c, authenticate) => authenticate('test'),
     sessions: { read: async () => undefined },
     isShopOrigin: shopOrigins({}),
     serviceOrigin: 'http://localhost',

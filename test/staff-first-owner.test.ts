@@ -51,6 +51,7 @@ test('creates an owner from the password on stdin, who then signs in; refuses wh
       /a staff account with the address tencho@example\.jp exists already/,
     ],
     [['--email', 'short@example.jp', '--name', '短い'], 'too short\n', /password must be 12 to 200 characters/],
+    [['--email', 'spaces@example.jp', '--name', '空白'], `${' '.repeat(12)}\n`, /password must not be only spaces/],
     [['--email', 'same@example.jp', '--name', '同じ'], 'same@example.jp\n', /password must not be the account’s email address/],
     [['--email', 'not an address', '--name', '誰か'], `${password}\n`, /email must be a valid address/],
     [['--email', 'noname@example.jp'], `${password}\n`, /usage: npm run staff:create-owner/],

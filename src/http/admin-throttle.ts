@@ -4,9 +4,16 @@ import type { Budgets } from './rate-limit.ts';
 
 /**
  * Runs an authentication (the admin check, a sign-in) for a request, counting its client's
- * failures: it answers what `authenticate` answers, or 429 once the client has failed too often.
+ * failures: it answers what `authenticate` (given the client's address) answers, or 429 once the
+ * client has failed too often. With `countFirst`, for an authentication whose work is dear (a
+ * password's hash), the attempt is counted before it runs and given back unless it fails, so
+ * attempts sent at once cannot all pass the check before any of them is counted.
  */
-export type AdminThrottle = <T>(c: Context, authenticate: () => T | Promise<T>) => Promise<T>;
+export type AdminThrottle = <T>(
+  c: Context,
+  authenticate: (client: string) => T | Promise<T>,
+  options?: { countFirst?: boolean },
+) => Promise<T>;
 
 /**
  * Failed admin authentications, counted per client: once a client has failed `perMinute`
@@ -17,19 +24,24 @@ export type AdminThrottle = <T>(c: Context, authenticate: () => T | Promise<T>) 
  * limit's are (`budgets`: in PostgreSQL, shared by the instances, or in memory).
  */
 export function adminThrottle(options: { perMinute: number; clientAddress: (c: Context) => string; budgets: Budgets }): AdminThrottle {
-  if (options.perMinute === 0) return async (_c, authenticate) => authenticate();
-  return async (c, authenticate) => {
+  const { budgets } = options;
+  if (options.perMinute === 0) return async (c, authenticate) => authenticate(options.clientAddress(c));
+  return async (c, authenticate, { countFirst = false } = {}) => {
     const client = options.clientAddress(c);
-    const wait = await options.budgets.exhausted(client);
+    const wait = await (countFirst ? budgets.take(client) : budgets.exhausted(client));
     if (wait > 0)
       throw new AppError('too_many_failed_authentications', 'Too many failed authentications', {
         headers: { 'Retry-After': String(wait) },
       });
+    let failed = false;
     try {
-      return await authenticate();
+      return await authenticate(client);
     } catch (error) {
-      if (error instanceof AppError && error.status === 401) await options.budgets.take(client);
+      failed = error instanceof AppError && error.status === 401;
       throw error;
+    } finally {
+      if (failed && !countFirst) await budgets.take(client);
+      if (!failed && countFirst) await budgets.giveBack(client);
     }
   };
 }

@@ -35,7 +35,7 @@ function appWith(origins: 'shop' | 'shop-or-service', idempotent = false): Hono<
   const clientAddress = () => '192.0.2.1';
   mountRoutes(app, [route], {
     adminToken: 'x'.repeat(32),
-    adminThrottle: async (_c, authenticate) => authenticate(),
+    adminThrottle: async (_c, authenticate) => authenticate('test'),
     sessions: { read: async () => undefined },
     isShopOrigin: shopOrigins({}),
     serviceOrigin: SERVICE,

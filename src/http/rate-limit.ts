@@ -17,6 +17,8 @@ export interface Budgets {
   take(client: string): number | Promise<number>;
   /** Counts nothing; 0 while the client has budget left, else the seconds until its window ends. */
   exhausted(client: string): number | Promise<number>;
+  /** Uncounts one request taken, whose work turned out not to be what is counted (a sign-in that succeeded). */
+  giveBack(client: string): void | Promise<void>;
 }
 
 /**
@@ -71,6 +73,11 @@ export class ClientBudgets implements Budgets {
     const window = this.#windows.get(client);
     if (!window || now - window.start >= this.#windowMs || window.count < this.#perWindow) return 0;
     return Math.max(1, Math.ceil((window.start + this.#windowMs - now) / 1000));
+  }
+
+  giveBack(client: string): void {
+    const window = this.#windows.get(client);
+    if (window && window.count > 0) window.count -= 1;
   }
 
   /** Forgets ended windows once a window, so memory follows the clients of the last minute only. */

@@ -48,6 +48,9 @@ export async function sharedBudgets(database: Database, perWindow: number, keyPr
       const counted = await limiter.get(client);
       return counted && counted.consumedPoints >= perWindow ? secondsLeft(counted) : 0;
     },
+    giveBack: async (client) => {
+      await limiter.reward(client, 1);
+    },
   };
 }
 

@@ -13,6 +13,8 @@ export interface MetricsSources {
   deliveryAttempts(): { channel: string; outcome: string; count: number }[];
   /** Keyword-log entries since the start. */
   keywordLogCounts(): { queued: number; written: number; skipped: number };
+  /** Passwords hashed or verified since the start. */
+  passwordsHashed(): number;
   now?: () => number;
 }
 
@@ -102,6 +104,11 @@ async function registryOf(
     labelNames: ['state'] as const,
     registers: [registry],
   });
+  const passwords = new Counter({
+    name: 'tenpo_password_hashes_total',
+    help: 'Passwords hashed or verified (sign-ins, password changes, accounts created or reset), each a slow scrypt hash.',
+    registers: [registry],
+  });
 
   const readOutbox = async () => {
     outboxMessages.reset();
@@ -126,6 +133,8 @@ async function registryOf(
     for (const { channel, outcome, count } of sources.deliveryAttempts()) deliveries.inc({ channel, outcome }, count);
     keywordLog.reset();
     for (const [state, count] of Object.entries(sources.keywordLogCounts())) keywordLog.inc({ state }, count);
+    passwords.reset();
+    passwords.inc(sources.passwordsHashed());
     return registry.metrics();
   };
 }

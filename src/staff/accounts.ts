@@ -4,7 +4,7 @@ import { uuidV7 } from '../db/time-ordered-id.ts';
 import type { Budgets } from '../http/rate-limit.ts';
 import { hashPassword, isOwnAddress, verifyPassword } from './password.ts';
 import type { Role } from './schemas.ts';
-import { failuresKey } from './sign-in.ts';
+import { checkCounted } from './sign-in.ts';
 import {
   deleteSessionsOf,
   enabledOwnersForUpdate,
@@ -116,13 +116,11 @@ export async function changeOwnPassword(
   const account = await findStaff(deps.database.db, who.staffId);
   // Accounts are never deleted, and a session is read with its account.
   if (!account) throw new Error(`the signed-in account ${who.staffId} does not exist`);
-  const key = failuresKey(account.email);
-  const wait = await deps.accountFailures.exhausted(key);
-  if (wait > 0) return { outcome: 'locked', retryAfterSeconds: wait };
-  if (!(await verifyPassword(passwords.current, account.password_hash))) {
-    await deps.accountFailures.take(key);
-    return { outcome: 'wrong-current' };
-  }
+  const checked = await checkCounted(deps.accountFailures, account.email, () =>
+    verifyPassword(passwords.current, account.password_hash, `staff:${account.id}`),
+  );
+  if (checked.outcome === 'locked') return checked;
+  if (checked.outcome === 'failed') return { outcome: 'wrong-current' };
   if (isOwnAddress(passwords.next, account.email)) return { outcome: 'own-address-password' };
   const passwordHash = await hashPassword(passwords.next);
   await deps.database.db.transaction().execute(async (trx) => {

@@ -69,9 +69,12 @@ test('verifying against no account does the work of verifying against one, and n
   assert.deepEqual(none, account, 'the same key length, salt length and parameters');
 });
 
-test('at most two hashes are computed at once; the rest wait their turn', async () => {
+test('at most two hashes are computed at once, one of a lane; the rest wait their turn', async () => {
   mostAtOnce = 0;
-  const hashes = await Promise.all(Array.from({ length: 6 }, (_, i) => hashPassword(`password number ${i}`)));
+  const hashes = await Promise.all(Array.from({ length: 6 }, (_, i) => hashPassword(`password number ${i}`, `client ${i % 3}`)));
   assert.equal(new Set(hashes).size, 6);
   assert.equal(mostAtOnce, 2);
+  mostAtOnce = 0;
+  await Promise.all(Array.from({ length: 3 }, (_, i) => hashPassword(`password number ${i}`, 'one client')));
+  assert.equal(mostAtOnce, 1);
 });

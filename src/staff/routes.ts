@@ -54,7 +54,7 @@ export function sessionRoutes(deps: StaffRouteDeps): Route[] {
       path: '/api/admin/session',
       summary: 'Sign in with an address and a password',
       description:
-        'Answers the account and sets the session cookie `tenpo_session` (HttpOnly, SameSite=Strict, Path=/, Secure when PUBLIC_BASE_URL is https), which every admin route then accepts in place of the bearer token. A session ends 12 hours after its last request, 7 days after it began at most. A wrong address, a wrong password and a disabled account are one answer, `401 Invalid email or password`, in the same time. Each failure counts towards the client’s failed admin authentications (ADMIN_AUTH_FAILURES_PER_MINUTE) and the address’s: after 10 within 15 minutes, its sign-in is `429` with `Retry-After` until they pass, whatever the password. A post from a page not the service’s own is `403 Origin not allowed`.',
+        'Answers the account and sets the session cookie `tenpo_session` (HttpOnly, SameSite=Strict, Path=/, Secure when PUBLIC_BASE_URL is https), which every admin route then accepts in place of the bearer token. A session ends 12 hours after its last request, 7 days after it began at most. A wrong address, a wrong password and a disabled account are one answer, `401 Invalid email or password`, in the same time. Each failure counts towards the client’s failed admin authentications (ADMIN_AUTH_FAILURES_PER_MINUTE) and the address’s: after 10 within 15 minutes, its sign-in is `429` with `Retry-After` until they pass, whatever the password. An attempt is counted before its password is checked (and given back when it succeeds), so of many sent at once no more than the limits allow are checked. A post from a page not the service’s own is `403 Origin not allowed`.',
       origins: 'service',
       body: SignInBody,
       errors: ['invalid_email_or_password', 'too_many_failed_sign_ins', 'too_many_failed_authentications'],
@@ -63,11 +63,15 @@ export function sessionRoutes(deps: StaffRouteDeps): Route[] {
         ...errorResponses(400, 401, 403, 413, 429, 500),
       },
       handle: async (c, { body }) => {
-        const result = await deps.adminThrottle(c, async () => {
-          const outcome = await signIn({ db: database.db, accountFailures: deps.accountFailures, now: deps.now }, body);
-          if (outcome.outcome === 'refused') throw new AppError('invalid_email_or_password', 'Invalid email or password');
-          return outcome;
-        });
+        const result = await deps.adminThrottle(
+          c,
+          async (client) => {
+            const outcome = await signIn({ db: database.db, accountFailures: deps.accountFailures, now: deps.now }, { ...body, client });
+            if (outcome.outcome === 'refused') throw new AppError('invalid_email_or_password', 'Invalid email or password');
+            return outcome;
+          },
+          { countFirst: true },
+        );
         if (result.outcome === 'locked')
           throw new AppError('too_many_failed_sign_ins', 'Too many failed sign-ins', retryAfter(result.retryAfterSeconds));
         const cookie = sessionCookie(result.token, { secure: deps.secureCookie, maxAgeSeconds: SESSION_LONGEST_MS / 1000 });
@@ -130,7 +134,7 @@ export function staffRoutes(deps: StaffRouteDeps): Route[] {
       path: '/api/admin/staff/create',
       summary: 'Create a staff account with its first password (owners only)',
       description:
-        'The address is trimmed and must be new (compared case-insensitively: `409 Staff email already exists`); the name 1–100 characters on one line; the role `owner` or `staff`; the password 12–200 characters and not the address. Anything else `400 Invalid parameters` naming each field. The bearer token creates the first owner this way.',
+        'The address is trimmed and must be new (compared case-insensitively: `409 Staff email already exists`); the name 1–100 characters on one line; the role `owner` or `staff`; the password 12–200 characters, not only spaces, and not the address. Anything else `400 Invalid parameters` naming each field. The bearer token creates the first owner this way.',
       body: CreateBody,
       errors: ['staff_email_exists'],
       responses: { 200: { description: 'Created', schema: StaffResponse }, ...errorResponses(400, 401, 403, 409, 413, 500) },
@@ -165,7 +169,7 @@ export function staffRoutes(deps: StaffRouteDeps): Route[] {
       path: '/api/admin/staff/password',
       summary: 'Change one’s own password',
       description:
-        'For anyone signed in: `current` must be the account’s password (`400 Current password is wrong`; each wrong one counts towards the address’s failed sign-ins, and while its sign-in is locked this is `429` too), `next` 12–200 characters and not the address. The account’s other sessions end; this one stays. The bearer token has no password: `403 Forbidden`.',
+        'For anyone signed in: `current` must be the account’s password (`400 Current password is wrong`; each wrong one counts towards the address’s failed sign-ins, and while its sign-in is locked this is `429` too), `next` 12–200 characters, not only spaces, and not the address. The account’s other sessions end; this one stays. The bearer token has no password: `403 Forbidden`.',
       body: PasswordBody,
       errors: ['forbidden', 'current_password_wrong', 'too_many_failed_sign_ins'],
       responses: { 200: { description: 'Changed', schema: EndResponse }, ...errorResponses(400, 401, 403, 413, 429, 500) },

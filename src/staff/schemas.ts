@@ -63,7 +63,11 @@ const Password = (field: string) =>
       const length = codePointLength(password);
       return length >= PASSWORD_LENGTH.min && length <= PASSWORD_LENGTH.max;
     }, `${field} must be ${PASSWORD_LENGTH.min} to ${PASSWORD_LENGTH.max} characters`)
-    .describe(`${PASSWORD_LENGTH.min}–${PASSWORD_LENGTH.max} characters, not the account’s email address; kept only as its scrypt hash`);
+    // Twelve spaces are twelve characters, and the first thing a guesser tries after the empty one.
+    .refine((password) => password.trim() !== '', `${field} must not be only spaces`)
+    .describe(
+      `${PASSWORD_LENGTH.min}–${PASSWORD_LENGTH.max} characters, not only spaces, not the account’s email address; kept only as its scrypt hash`,
+    );
 
 /** A new password's problem that needs the account: being its own address. */
 export function ownAddressProblem(field: string, password: string, email: string): { field: string; message: string } | undefined {

@@ -25,30 +25,47 @@ export const failuresKey = (email: string) =>
     .digest('hex');
 
 /**
- * Signs in:
- * 1. an address that failed 10 times in its 15 minutes is refused until they pass (`locked`),
- *    whatever the password, before any hashing;
+ * Checks a password against an address's count of failures. The attempt is counted before the
+ * hash runs and given back only when `check` matches, so attempts sent at once are refused (`locked`)
+ * past the address's allowance before any is hashed: of 95 at once, 10 are checked.
+ */
+export async function checkCounted(
+  accountFailures: Budgets,
+  email: string,
+  check: () => Promise<boolean>,
+): Promise<{ outcome: 'matched' | 'failed' } | { outcome: 'locked'; retryAfterSeconds: number }> {
+  const key = failuresKey(email);
+  const wait = await accountFailures.take(key);
+  if (wait > 0) return { outcome: 'locked', retryAfterSeconds: wait };
+  if (!(await check())) return { outcome: 'failed' };
+  await accountFailures.giveBack(key);
+  return { outcome: 'matched' };
+}
+
+/**
+ * Signs in, for a client (whose lane at the hash it is, password.ts):
+ * 1. the attempt counts towards the address's failures first; past 10 in its 15 minutes it is
+ *    refused until they pass (`locked`), whatever the password, without hashing;
  * 2. the account is read by its address, and the password verified against its hash, or, when there
  *    is no account, against a hash of no account's with the same cost (password.ts): a wrong address,
  *    a wrong password and a disabled account are one `refused`, answered in the same time, and each
- *    counts towards the address's failures;
+ *    stays counted; a sign-in that succeeds is given back;
  * 3. a session begins, and the account notes when it signed in.
  */
 export async function signIn(
   deps: { db: Kysely<Tables>; accountFailures: Budgets; now: () => Date },
-  credentials: { email: string; password: string },
+  credentials: { email: string; password: string; client: string },
 ): Promise<SignInResult> {
-  const key = failuresKey(credentials.email);
-  const wait = await deps.accountFailures.exhausted(key);
-  if (wait > 0) return { outcome: 'locked', retryAfterSeconds: wait };
-  const account = await findStaffByEmail(deps.db, credentials.email);
-  const matches = account
-    ? await verifyPassword(credentials.password, account.password_hash)
-    : await verifyAgainstNoAccount(credentials.password);
-  if (!account || !matches || account.disabled === 1) {
-    await deps.accountFailures.take(key);
-    return { outcome: 'refused' };
-  }
+  let account: Staff | undefined;
+  const checked = await checkCounted(deps.accountFailures, credentials.email, async () => {
+    account = await findStaffByEmail(deps.db, credentials.email);
+    const matches = account
+      ? await verifyPassword(credentials.password, account.password_hash, credentials.client)
+      : await verifyAgainstNoAccount(credentials.password, credentials.client);
+    return matches && account?.disabled !== 1;
+  });
+  if (checked.outcome === 'locked') return checked;
+  if (checked.outcome === 'failed' || !account) return { outcome: 'refused' };
   const now = deps.now();
   const { token } = await startSession(deps.db, account.id, now);
   const staff = await updateStaffRow(deps.db, account.id, { last_sign_in_at: now.toISOString() });
