@@ -53,7 +53,7 @@ for (const dialect of DIALECTS) {
     async function reserve(productSlug = 'kumo-vco-2'): Promise<{ id: string; path: string }> {
       const response = await app.request('/api/reservation', {
         method: 'POST',
-        body: JSON.stringify({ name: '山田 <太郎>', email: 'secret-address@example.com', productSlug }),
+        body: JSON.stringify({ name: '山田 "太郎" & <3', email: 'secret-address@example.com', productSlug }),
       });
       const { reservationId } = (await app.read('/api/reservation', response)).success();
       const sent = await waitUntil(() =>

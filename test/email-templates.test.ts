@@ -209,7 +209,7 @@ for (const dialect of DIALECTS) {
       api.failAlways(503);
       const reserved = await app.request('/api/reservation', {
         method: 'POST',
-        body: JSON.stringify({ name: '佐藤 <花子>', email: 'hanako@example.com', productSlug: 'kumo-vco-2' }),
+        body: JSON.stringify({ name: '佐藤 "花子" & <3', email: 'hanako@example.com', productSlug: 'kumo-vco-2' }),
       });
       const { reservationId } = (await app.read('/api/reservation', reserved)).success();
       (
@@ -222,9 +222,9 @@ for (const dialect of DIALECTS) {
       api.failAlways(0);
       const first = email((await api.waitForAccepted(1, '/emails'))[0]!);
       assert.equal(first.subject, 'ご予約を受け付けました（Kumo VCO II）');
-      assert.ok(first.text.startsWith('佐藤 <花子> 様\n\n'));
+      assert.ok(first.text.startsWith('佐藤 "花子" & <3 様\n\n'));
       assert.match(first.text, /^ご予約番号: \d{4,}$/m);
-      assert.ok(first.html.includes('<p>佐藤 &lt;花子&gt; 様</p>'));
+      assert.ok(first.html.includes('<p>佐藤 &quot;花子&quot; &amp; &lt;3 様</p>'));
       assert.match(first.text, new RegExp(`https://shop\\.example\\.jp/reservations/manage\\?token=${reservationId}\\.[\\w-]+\\n`));
 
       await app.request('/api/reservation', {
@@ -261,13 +261,13 @@ describe('over SMTP', () => {
     ).success();
     await app.request('/api/reservation', {
       method: 'POST',
-      body: JSON.stringify({ name: '<img src=x>', email: 'a@example.com', productSlug: 'kumo-vco-2' }),
+      body: JSON.stringify({ name: '>_< & <3', email: 'a@example.com', productSlug: 'kumo-vco-2' }),
     });
     const [mail] = await smtp.waitForMails(1);
-    assert.equal(mail!.parsed.subject, '<img src=x>さま: Kumo VCO II');
-    assert.ok(mail!.parsed.text?.startsWith('<img src=x> さま\n\n価格 ¥42,000\n詳細 https://shop.example.jp/faq\n\n'));
+    assert.equal(mail!.parsed.subject, '>_< & <3さま: Kumo VCO II');
+    assert.ok(mail!.parsed.text?.startsWith('>_< & <3 さま\n\n価格 ¥42,000\n詳細 https://shop.example.jp/faq\n\n'));
     const html = String(mail!.parsed.html);
-    assert.ok(html.includes('<p>&lt;img src=x&gt; さま</p>'), html);
+    assert.ok(html.includes('<p>&gt;_&lt; &amp; &lt;3 さま</p>'), html);
     assert.ok(html.includes('<p>価格 ¥42,000<br>\n詳細 <a href="https://shop.example.jp/faq">https://shop.example.jp/faq</a></p>'), html);
     assert.ok(!html.includes('<img'));
   });

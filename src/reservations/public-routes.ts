@@ -11,25 +11,30 @@ import type { AnswerCode } from '../http/error-codes.ts';
 import { errorResponses } from '../http/schemas.ts';
 import { EmailField, ProductSlugField } from '../records/form-fields.ts';
 import { codePointLength } from '../text/code-points.ts';
+import { readsAsLink } from '../text/reads-as-link.ts';
 import { reserve, type ReserveResult, type WriteReservation } from './reserve.ts';
 
 /**
  * What a name never holds, since the confirmation email quotes it to whatever address was typed, from
- * the shop's own sender: a link (`://`, `www.`), an address (`@`), or a control, format or bidi
+ * the shop's own sender, and the shop's chat notice shows it: anything that reads as a link (a host,
+ * a path, a scheme or markup: reads-as-link.ts), an address (`@`), or a control, format or bidi
  * character (Unicode Cc and Cf: line breaks, U+202E that turns text around, zero-width ones; and the
- * line and paragraph separators U+2028, U+2029, which break a line as well). So a
- * stranger cannot make the shop send a message of theirs ("pay at https://…") to somebody else.
+ * line and paragraph separators U+2028, U+2029, which break a line as well). So a stranger cannot
+ * make the shop send a message of theirs ("pay at evil.example") to somebody else.
  */
-const NOT_A_NAME = /:\/\/|www\.|@|[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/iu;
+const NOT_A_NAME = /@|[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+const isName = (name: string) => !NOT_A_NAME.test(name.normalize('NFKC')) && !readsAsLink(name);
 
 /** The public reservation form. The name is trimmed; the address is trimmed and lowercased. */
 export const ReservationBody = z.object({
   name: z
     .string({ error: JA.nameRequired })
-    .refine((name) => !NOT_A_NAME.test(name.normalize('NFKC')), JA.nameRequired)
+    .refine(isName, JA.nameRequired)
     .transform((name) => name.trim())
     .refine((name) => codePointLength(name) >= 1 && codePointLength(name) <= 100, JA.nameRequired)
-    .describe('1-100 characters after trimming; no link (`://`, `www.`), `@`, control, format or bidi character'),
+    .describe(
+      '1-100 characters after trimming; nothing that reads as a link (a host such as `evil.example` or `1.2.3.4`, a path, a scheme such as `https:`, markup such as `<a` or `[…](…)`, judged after NFKC with `。` read as `.`), no `@`, control, format or bidi character',
+    ),
   email: EmailField,
   productSlug: ProductSlugField,
 });
