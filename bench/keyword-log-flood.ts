@@ -1,35 +1,25 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
-import pg from 'pg';
+import { FLOOD_WORDS, floodableStore } from '../test/helpers/keyword-flood.ts';
 import { startPostgres } from '../test/helpers/postgres.ts';
 import { load } from './lib/load.ts';
 import { percentile, printTable, verdict } from './lib/report.ts';
 import { startTenpo, type TenpoProcess } from './lib/tenpo-process.ts';
 
-// A keyword log flooded with 2,000,000 searches in the last 30 days, as a script pasting random
-// text into the search box would leave it: nine in ten keywords new (`flood<n>`), the rest the words
-// shoppers type. The log and what the service keeps beside it (searches per hour; per keyword and
-// hour, at most the first 200 keywords of each hour) are written behind the service's back, then
-// the service is started as its own process and asked, on SQLite and on PostgreSQL: /healthz,
+// A keyword log flooded with 2,000,000 searches in the last 30 days (test/helpers/keyword-flood.ts),
+// then the service is started as its own process and asked, on SQLite and on PostgreSQL: /healthz,
 // /api/search and /api/search/suggest from 8 connections for 5 s each (p99 < 50 ms each: no request
 // waits on work that grows with the log), and the dashboard's figures and the public log, one at a
-// time (< 1 s).
+// time (< 1 s); then 16 connections reading the public log, 5,000 entries a time each up to a
+// different time, while one connection each asks /healthz (p99 < 50 ms), the dashboard's figures
+// and suggestions (p99 < 100 ms): the reads take turns a batch at a time (src/db/batch-turns.ts).
 
 const ENTRIES = 2_000_000;
 const PORTS = { sqlite: 18891, postgres: 18892 };
 const TOKEN = 'bench-admin-token';
 const DAYS = 30;
-/** What the service keeps per keyword and hour (src/keyword-log/store.ts KEYWORDS_PER_HOUR). */
-const KEYWORDS_PER_HOUR = 200;
-const WORDS = ['シンセ', 'VCO', 'フィルター', 'LFO', 'ケース', 'リバーブ', 'クロック', 'MIDI', 'VCA', 'ウェーブフォルダー'];
-
-interface Store {
-  /** The flood: `ENTRIES` searches in the `DAYS` days before `now`, and the counts kept beside them. */
-  flood(now: number): Promise<void>;
-  close(): Promise<void>;
-}
+const WORDS = FLOOD_WORDS;
 
 export async function run(): Promise<string[]> {
   const dir = mkdtempSync(join(tmpdir(), 'tenpo-bench-flood-'));
@@ -41,10 +31,10 @@ export async function run(): Promise<string[]> {
       const databaseUrl = dialect === 'sqlite' ? `sqlite:${join(dir, 'tenpo.db')}` : cluster.url;
       const env = { DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0' };
       await (await startTenpo(env, { port: PORTS[dialect] })).stop();
-      const store = dialect === 'sqlite' ? sqliteStore(join(dir, 'tenpo.db')) : await postgresStore(cluster.url);
+      const store = await floodableStore(databaseUrl);
       const seeding = performance.now();
       try {
-        await store.flood(Date.now());
+        await store.flood(ENTRIES, DAYS, Date.now());
       } finally {
         await store.close();
       }
@@ -112,7 +102,9 @@ async function measure(tenpo: TenpoProcess): Promise<[string, number, number][]>
     return percentile(times, 1);
   };
   const admin = { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body: '{}' };
+  const readers = await beside16Readers(tenpo, admin);
   return [
+    ...readers,
     ['/healthz, 8 connections', await loaded('/healthz'), 50],
     ['/api/search, 8 connections', searches.p99Ms, 50],
     ['/api/search/suggest, 8 connections', suggestions.p99Ms, 50],
@@ -121,62 +113,27 @@ async function measure(tenpo: TenpoProcess): Promise<[string, number, number][]>
   ];
 }
 
-function sqliteStore(path: string): Store {
-  const db = new DatabaseSync(path);
-  db.exec('PRAGMA busy_timeout = 10000');
-  return {
-    flood: async (now) => {
-      const start = now - DAYS * 86_400_000;
-      const step = (DAYS * 86_400_000) / ENTRIES;
-      db.exec('begin');
-      db.exec(`with recursive n(i) as (select 0 union all select i + 1 from n where i + 1 < ${ENTRIES})
-        insert into keyword_logs (keyword, timestamp, result_count)
-        select case when i % 10 = 0 then ${wordOf('i', 'sqlite')} else 'flood' || (i % 500000) end,
-          strftime('%Y-%m-%dT%H:%M:%fZ', (${start} + i * ${step}) / 1000.0, 'unixepoch'),
-          case when i % 10 = 0 then 3 else 0 end
-        from n`);
-      db.exec(aggregates);
-      db.exec('commit');
-    },
-    close: async () => db.close(),
-  };
+/**
+ * 16 connections reading the public log, limit=5000 up to a different time each (the probe's
+ * reads), for 10 s, and beside them one connection each asking /healthz, the dashboard's figures
+ * and suggestions: their p99s.
+ */
+async function beside16Readers(tenpo: TenpoProcess, admin: RequestInit): Promise<[string, number, number][]> {
+  const now = Date.now();
+  const reads = Array.from({ length: 2_000 }, (_, i) => ({
+    path: `/api/keyword-logs?limit=5000&to=${new Date(now - i * 61_000).toISOString()}`,
+  }));
+  const beside = (requests: Parameters<typeof load>[0]['requests']) => load({ url: tenpo.url, connections: 1, seconds: 10, requests });
+  const [readers, health, dashboard, suggest] = await Promise.all([
+    load({ url: tenpo.url, connections: 16, seconds: 10, requests: reads, shared: true }),
+    beside([{ path: '/healthz' }]),
+    beside([{ method: 'POST', path: '/api/admin-dashboard-stats', headers: admin.headers as Record<string, string>, body: '{}' }]),
+    beside(WORDS.map((word) => ({ path: `/api/search/suggest?q=${encodeURIComponent(word.slice(0, 1))}` }))),
+  ]);
+  console.log(`  16 log readers: ${readers.ok} reads of 5,000 entries in 10 s, p50 ${readers.p50Ms} ms, p99 ${readers.p99Ms} ms`);
+  return [
+    ['/healthz beside 16 log readers', health.p99Ms, 50],
+    ['dashboard figures beside 16 log readers', dashboard.p99Ms, 100],
+    ['suggestions beside 16 log readers', suggest.p99Ms, 100],
+  ];
 }
-
-async function postgresStore(url: string): Promise<Store> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  return {
-    flood: async (now) => {
-      const start = now - DAYS * 86_400_000;
-      const step = (DAYS * 86_400_000) / ENTRIES;
-      await client.query('begin');
-      await client.query(`insert into keyword_logs (keyword, timestamp, result_count)
-        select case when i % 10 = 0 then ${wordOf('i', 'postgres')} else 'flood' || (i % 500000) end,
-          to_char(to_timestamp((${start} + i::bigint * ${step}) / 1000.0) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-          case when i % 10 = 0 then 3 else 0 end
-        from generate_series(0, ${ENTRIES - 1}) as i`);
-      await client.query(aggregates);
-      await client.query('commit');
-      await client.query('analyze');
-    },
-    close: () => client.end(),
-  };
-}
-
-/** One of WORDS by `i`, in SQL. */
-function wordOf(i: string, dialect: 'sqlite' | 'postgres'): string {
-  const cases = WORDS.map((word, n) => `when ${n} then '${word}'`).join(' ');
-  return `(case ${dialect === 'sqlite' ? `(${i} / 10) % ${WORDS.length}` : `((${i} / 10) % ${WORDS.length})::int`} ${cases} end)`;
-}
-
-/** The counts the service keeps beside the log, as its writes would have left them (the same SQL on both). */
-const aggregates = `
-  insert into keyword_log_hours (hour, entries)
-    select substr(timestamp, 1, 13), count(*) from keyword_logs group by substr(timestamp, 1, 13);
-  insert into keyword_hours (hour, keyword, searches, zero_result_searches)
-    select hour, keyword, searches, zero from (
-      select substr(timestamp, 1, 13) as hour, keyword, count(*) as searches,
-        sum(case when result_count = 0 then 1 else 0 end) as zero,
-        row_number() over (partition by substr(timestamp, 1, 13) order by min(timestamp)) as rank
-      from keyword_logs group by substr(timestamp, 1, 13), keyword
-    ) as counted where rank <= ${KEYWORDS_PER_HOUR};`;

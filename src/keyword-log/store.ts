@@ -1,3 +1,4 @@
+import { inTurn } from '../db/batch-turns.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { Tables } from '../db/schema.ts';
@@ -38,6 +39,13 @@ export interface KeywordLogStoreOptions {
   /** Whether a keyword may become a search suggestion at all (search/suggestible.ts). */
   suggestible: (keyword: string) => boolean;
 }
+
+/**
+ * Entries per read of the public log (of at most 5,000): each read in the timestamp index's order,
+ * taking turns with the other long reads (batch-turns.ts), so 16 readers asking for 5,000 entries
+ * each hold the event loop for one batch at a time, not 80,000 rows.
+ */
+const READ_BATCH = 500;
 
 /** Rows per INSERT: four parameters each at most, far below either dialect's limit. */
 const ROWS_PER_INSERT = 500;
@@ -82,18 +90,31 @@ export function createKeywordLogStore({ db }: Database, options: KeywordLogStore
       });
     },
     read: async ({ from, to, limit }) => {
-      const [rows, total] = await Promise.all([
-        db
-          .selectFrom('keyword_logs')
-          .select(['keyword', 'timestamp', 'result_count'])
-          .where('timestamp', '>=', from)
-          .where('timestamp', '<=', to)
-          .orderBy('timestamp', 'desc')
-          .limit(limit)
-          .execute(),
-        countKeywordLogWindow(db, from, to),
-      ]);
-      return { logs: rows.map((row) => ({ keyword: row.keyword, timestamp: row.timestamp, resultCount: row.result_count })), total };
+      const total = await inTurn(() => countKeywordLogWindow(db, from, to));
+      const logs: KeywordLogEntry[] = [];
+      // Newest first, READ_BATCH entries a turn: the rows up to the last one read, past those of its timestamp already read.
+      let upTo = to;
+      let skip = 0;
+      while (logs.length < limit) {
+        const size = Math.min(READ_BATCH, limit - logs.length);
+        const rows = await inTurn(() =>
+          db
+            .selectFrom('keyword_logs')
+            .select(['keyword', 'timestamp', 'result_count'])
+            .where('timestamp', '>=', from)
+            .where('timestamp', '<=', upTo)
+            .orderBy('timestamp', 'desc')
+            .limit(size)
+            .offset(skip)
+            .execute(),
+        );
+        for (const row of rows) logs.push({ keyword: row.keyword, timestamp: row.timestamp, resultCount: row.result_count });
+        if (rows.length < size) break;
+        const last = rows.at(-1)!.timestamp;
+        skip = (last === upTo ? skip : 0) + rows.filter((row) => row.timestamp === last).length;
+        upTo = last;
+      }
+      return { logs, total };
     },
   };
 }

@@ -1,3 +1,4 @@
+import { inTurn } from '../db/batch-turns.ts';
 import type { Database } from '../db/database.ts';
 import { CSV_BOM, csvLine } from '../text/csv.ts';
 import type { SortRequest } from './admin-fields.ts';
@@ -39,31 +40,9 @@ export function japanTime(iso: string | null): string {
 }
 
 /**
- * The exports of the process take turns: one batch (its read and its lines) at a time, and the
- * event loop turns between two batches, so other requests (`/healthz`, a customer's reservation)
- * wait for one batch at most, however many exports run at once, instead of one of each.
- */
-const turns: (() => void)[] = [];
-let batchRunning = false;
-
-async function inTurn<T>(batch: () => Promise<T>): Promise<T> {
-  if (batchRunning) await new Promise<void>((resolve) => turns.push(resolve));
-  batchRunning = true;
-  try {
-    return await batch();
-  } finally {
-    setImmediate(() => {
-      const next = turns.shift();
-      if (next) next();
-      else batchRunning = false;
-    });
-  }
-}
-
-/**
  * The CSV of the records the request selects, one chunk per batch: the first holds the byte-order
  * mark, the header and the first batch, so an export that cannot read its records fails before
- * anything is answered. Batches take turns with those of other exports (inTurn).
+ * anything is answered. Batches take turns with those of other exports and long reads (batch-turns.ts).
  */
 export async function* recordCsv<T extends RecordTable>(
   database: Database,
