@@ -235,6 +235,9 @@ for (const dialect of DIALECTS) {
         'a = b',
         '',
       ];
+      // Formulas a probe found unguarded: behind spaces after a separator, and behind characters that show as nothing.
+      const hidden = ['x; =1', 'x;  =1', 'x\t =1', 'x, =1', '\u2800=1', '\u115f=1', '\u3164=1', '\u034f=1', '\uffa0=1', '\u2060 =1'];
+      hostile.push(...hidden);
       await insertReservations(
         hostile.map((name, i) => ({
           id: `res_h${String(i).padStart(2, '0')}`,
@@ -257,6 +260,10 @@ for (const dialect of DIALECTS) {
       assert.equal(byId.get('res_h15')![2], "'＝1+1");
       assert.equal(byId.get('res_h16')![2], '\'\u200b=HYPERLINK("http://x.example")');
       assert.equal(byId.get('res_h17')![2], 'a = b');
+      hidden.forEach((value, i) => {
+        const row = byId.get(`res_h${hostile.length - hidden.length + i}`)!;
+        assert.deepEqual([row[2], row[7]], [`'${value}`, `'${value}`], JSON.stringify(value));
+      });
     });
 
     test('the list’s filters, the search and the archive select the same records as the lists', async () => {

@@ -127,7 +127,16 @@ for (const dialect of DIALECTS) {
     test('a signed-in request from another site’s page is refused with 403, nothing done; from the service’s own pages, or without Origin, it passes', async () => {
       const cookie = await signIn(OWNER.email, OWNER.password);
       const host = new URL(app.url).origin;
-      for (const origin of ['https://evil.example', `${BASE}.evil.example`, 'http://shop.example.jp', 'null', 'http://localhost:34434']) {
+      // The Host's host and port in another scheme is another site too (the service is reached over http here).
+      const otherScheme = host.replace(/^http:/, 'https:');
+      for (const origin of [
+        'https://evil.example',
+        `${BASE}.evil.example`,
+        'http://shop.example.jp',
+        'null',
+        'http://localhost:34434',
+        otherScheme,
+      ]) {
         const created = await read(
           '/api/admin/staff/create',
           { email: 'csrf@example.jp', name: 'x', role: 'owner', password: 'p'.repeat(12) },
@@ -225,6 +234,8 @@ for (const dialect of DIALECTS) {
         [{ ...valid, password: 'eleven char' }, 'password'],
         [{ ...valid, password: 'p'.repeat(201) }, 'password'],
         [{ ...valid, password: 'New.Clerk@Example.jp' }, 'password'],
+        [{ ...valid, password: ' '.repeat(12) }, 'password'],
+        [{ ...valid, password: '\u3000'.repeat(12) }, 'password'],
         [{ ...valid, password: 12345678901234 }, 'password'],
         [{ ...valid, password: 'ok password \ud800' }, 'password'],
         [{ ...valid, email: 'not an address' }, 'email'],

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { Writable } from 'node:stream';
 import { after, describe, test } from 'node:test';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type ColumnType } from 'kysely';
 import { Migrator } from 'kysely/migration';
@@ -212,7 +213,7 @@ test('SQLite runs in WAL mode with a busy timeout and foreign keys on', async ()
   assert.equal(await pragma('foreign_keys'), 1);
 });
 
-test('a new SQLite store, its directory and its -wal and -shm files are readable by their owner only; an existing file keeps its permissions', async () => {
+test('a new SQLite store, its directory and its -wal and -shm files are readable by their owner only; an existing store others may read is made so at start, with a warning naming each file', async () => {
   const dir = join(mkdtempSync(join(tmpdir(), 'tenpo-permissions-')), 'store');
   const path = join(dir, 'tenpo.db');
   const database = await openDatabase({ dialect: 'sqlite', path }, log);
@@ -224,9 +225,28 @@ test('a new SQLite store, its directory and its -wal and -shm files are readable
   await database.close();
   assert.deepEqual(modes, { '(directory)': 0o700, 'tenpo.db': 0o600, 'tenpo.db-wal': 0o600, 'tenpo.db-shm': 0o600 });
 
-  chmodSync(path, 0o640);
-  await (await openDatabase({ dialect: 'sqlite', path }, log)).close();
-  assert.equal(statSync(path).mode & 0o777, 0o640);
+  // A store copied in with the usual umask, its -wal and -shm left beside it.
+  for (const name of ['tenpo.db', 'tenpo.db-wal', 'tenpo.db-shm']) writeFileSync(join(dir, name), '', { flag: 'a' });
+  for (const name of ['tenpo.db', 'tenpo.db-wal', 'tenpo.db-shm']) chmodSync(join(dir, name), 0o644);
+  const lines: { file?: string; mode?: string; msg?: string }[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(JSON.parse(String(chunk)));
+      done();
+    },
+  });
+  const reopened = await openDatabase({ dialect: 'sqlite', path }, createLogger('warn', sink));
+  const tightened = Object.fromEntries(readdirSync(dir).map((name) => [name, statSync(join(dir, name)).mode & 0o777]));
+  await reopened.close();
+  assert.deepEqual(tightened, { 'tenpo.db': 0o600, 'tenpo.db-wal': 0o600, 'tenpo.db-shm': 0o600 });
+  assert.deepEqual(
+    lines.map(({ file, mode, msg }) => [file, mode, msg]),
+    ['tenpo.db', 'tenpo.db-wal', 'tenpo.db-shm'].map((name) => [
+      join(dir, name),
+      '644',
+      'SQLite file was readable by others: made owner-only (0600)',
+    ]),
+  );
   rmSync(dirname(dir), { recursive: true, force: true });
 });
 

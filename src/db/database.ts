@@ -49,7 +49,14 @@ export async function connectDatabase(target: DatabaseTarget, log: Logger): Prom
 async function createDialect(target: DatabaseTarget, log: Logger) {
   if (target.dialect === 'sqlite') {
     if (target.path !== ':memory:') mkdirSync(dirname(target.path), { recursive: true, mode: 0o700 });
-    return new SqliteDialect({ database: openSqlite(target.path) });
+    const tightened = (file: string, mode: number, changed: boolean) =>
+      log.warn(
+        { file, mode: mode.toString(8) },
+        changed
+          ? 'SQLite file was readable by others: made owner-only (0600)'
+          : 'SQLite file is readable by others and could not be changed',
+      );
+    return new SqliteDialect({ database: openSqlite(target.path, tightened) });
   }
   // Loaded only for PostgreSQL, so the embedded default does not pay for importing it at start.
   const { default: pg } = await import('pg');

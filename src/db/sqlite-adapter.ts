@@ -1,4 +1,4 @@
-import { accessSync, closeSync, constants, existsSync, openSync } from 'node:fs';
+import { accessSync, chmodSync, closeSync, constants, existsSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
@@ -14,10 +14,13 @@ const STATEMENT_CACHE_SIZE = 256;
  * reservation answered 200 survives a power cut, not only a crash of the process. Writes are
  * group-committed (db/group-commit.ts), so one fsync serves a whole batch of requests.
  */
-export function openSqlite(path: string): SqliteDatabase & { raw: DatabaseSync } {
+export function openSqlite(
+  path: string,
+  tightened: (file: string, mode: number, changed: boolean) => void = () => {},
+): SqliteDatabase & { raw: DatabaseSync } {
   if (path !== ':memory:') {
     assertWritable(path);
-    createOwnerOnly(path);
+    ownerOnly(path, tightened);
   }
   const raw = new DatabaseSync(path);
   raw.exec('PRAGMA journal_mode = WAL');
@@ -87,14 +90,32 @@ function toSqlite(value: unknown): Parameter {
 }
 
 /**
- * A new database file is created readable and writable by its owner only (0600): it holds customers'
- * names and addresses. SQLite gives the -wal and -shm files it makes beside it the same permissions.
- * An existing file keeps the permissions its operator gave it.
+ * The database file is readable and writable by its owner only (0600): it holds customers' names and
+ * addresses. A new one is created so; SQLite gives the -wal and -shm files it makes beside it the
+ * same permissions. An existing one (or a -wal or -shm left beside it) that others may read is made
+ * owner-only at start, and `tightened` told of it with the mode it had, to log; one the process
+ * cannot change (not its owner) is told with `tightened: false`.
  */
-function createOwnerOnly(path: string): void {
+function ownerOnly(path: string, tightened: (file: string, mode: number, changed: boolean) => void): void {
   try {
     closeSync(openSync(path, 'wx', 0o600));
+    return;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    let mode: number;
+    try {
+      mode = statSync(file).mode & 0o777;
+    } catch {
+      continue;
+    }
+    if ((mode & 0o077) === 0) continue;
+    try {
+      chmodSync(file, mode & 0o700);
+      tightened(file, mode, true);
+    } catch {
+      tightened(file, mode, false);
+    }
   }
 }

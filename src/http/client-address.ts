@@ -44,6 +44,13 @@ export function trustedPeer(trust: ProxyTrust): (address: string) => boolean {
   return (address) => inList(proxies, plain(address));
 }
 
+const LOOPBACK = blockListOf(['127.0.0.0/8', '::1/128']);
+
+/** Whether a connection from `address` comes from this host: a local proxy, or any local process. */
+export function isLoopback(address: string): boolean {
+  return inList(LOOPBACK, plain(address));
+}
+
 /** Who the client is, from the connection's peer address and the request's X-Forwarded-For. */
 export type ClientResolver = (socketAddress: string, forwardedFor: string | undefined) => string;
 

@@ -32,8 +32,8 @@ export type OriginGuard = (c: Context<AppEnv>, allowed: AllowedOrigins) => void;
 
 /**
  * The check of a route's `origins` (route.ts), and of a signed-in console's requests: a browser's
- * post from another site is refused; one from the service's own pages (the Origin's host is the
- * Host posted to, or PUBLIC_BASE_URL's origin where allowed) is not. Two Origin headers are refused
+ * post from another site is refused; one from the service's own pages (the Origin is `http://` and
+ * the Host posted to, or PUBLIC_BASE_URL's origin where allowed) is not. Two Origin headers are refused
  * too (which one would the browser have sent?).
  */
 export function originGuard(isShopOrigin: (origin: string) => boolean, serviceOrigin: string): OriginGuard {
@@ -52,11 +52,14 @@ export function originGuard(isShopOrigin: (origin: string) => boolean, serviceOr
   };
 }
 
-/** A page of the service itself (the demo storefront) posting back to it: the browser sent the Host it posts to. */
+/**
+ * A page of the service itself (the demo storefront) posting back to it: scheme, host and port are
+ * those the request was sent to. The service speaks plain HTTP; reached over HTTPS through a proxy,
+ * its own pages are PUBLIC_BASE_URL's origin (`serviceOrigin`), so an `https://` Origin is never
+ * taken for the `http://` service of the same host.
+ */
 function sameOrigin(origin: string, host: string | undefined): boolean {
-  return (
-    host !== undefined && URL.canParse(origin) && /^https?:$/.test(new URL(origin).protocol) && new URL(origin).host === host.toLowerCase()
-  );
+  return host !== undefined && URL.canParse(`http://${host}`) && origin === new URL(`http://${host}`).origin;
 }
 
 /**

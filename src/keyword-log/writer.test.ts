@@ -27,6 +27,7 @@ test('appending writes nothing until a batch fills, a flush or the close', async
     intervalMs: NEVER,
     maxWaiting: 100,
     perClientPerMinute: 100,
+    perLoopbackPeerPerMinute: 100,
   });
   writer.append(entry('a'));
   writer.append(entry('b'));
@@ -55,7 +56,7 @@ test('a failing store skips and counts entries, warns once, and recovers', async
       read: store.read,
     },
     log,
-    { batchSize: 10, intervalMs: NEVER, maxWaiting: 3, perClientPerMinute: 100 },
+    { batchSize: 10, intervalMs: NEVER, maxWaiting: 3, perClientPerMinute: 100, perLoopbackPeerPerMinute: 100 },
   );
   let failing = true;
   writer.append(entry('lost-1'));
@@ -86,6 +87,7 @@ test("one client's searches beyond its minute's share are answered but not logge
     intervalMs: NEVER,
     maxWaiting: 1000,
     perClientPerMinute: 5,
+    perLoopbackPeerPerMinute: 8,
   });
   for (let i = 0; i < 50; i++) writer.append(entry(`flood-${i}`, '203.0.113.66'));
   writer.append(entry('vco', '198.51.100.1'));

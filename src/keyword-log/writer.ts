@@ -16,6 +16,12 @@ export interface KeywordLogWriterOptions {
    * well below it.
    */
   perClientPerMinute: number;
+  /**
+   * Searches one loopback peer may pass on in a minute, whoever it says they are from: a local
+   * proxy carries every shopper's, but so could any local process naming a new client in each
+   * X-Forwarded-For (as TRUST_PROXY=true lets it), which would otherwise get a client's share each.
+   */
+  perLoopbackPeerPerMinute: number;
 }
 
 export const DEFAULT_WRITER_OPTIONS: KeywordLogWriterOptions = {
@@ -23,11 +29,15 @@ export const DEFAULT_WRITER_OPTIONS: KeywordLogWriterOptions = {
   intervalMs: 1_000,
   maxWaiting: 50_000,
   perClientPerMinute: 120,
+  perLoopbackPeerPerMinute: 1_200,
 };
 
 export interface KeywordLogWriter {
-  /** Queues one search. Never waits and never throws: a search must not notice the log. */
-  append(search: LoggedSearch): void;
+  /**
+   * Queues one search, made by `client` and passed on by the loopback peer `via` when one did.
+   * Never waits and never throws: a search must not notice the log.
+   */
+  append(search: LoggedSearch & { via?: string }): void;
   /** Writes everything queued so far (after any write under way). Never rejects. */
   flush(): Promise<void>;
   /** Stops the timer and writes what is left; call before the store closes. */
@@ -52,6 +62,7 @@ export function createKeywordLogWriter(
 ): KeywordLogWriter {
   let waiting: LoggedSearch[] = [];
   const budgets = new ClientBudgets(options.perClientPerMinute, Date.now);
+  const loopbackBudgets = new ClientBudgets(options.perLoopbackPeerPerMinute, Date.now);
   let queued = 0;
   let written = 0;
   let skipped = 0;
@@ -105,9 +116,10 @@ export function createKeywordLogWriter(
   timer.unref();
 
   return {
-    append: (search) => {
+    append: ({ via, ...search }) => {
       queued += 1;
-      if (waiting.length >= options.maxWaiting || budgets.take(search.client) > 0) {
+      const overShare = budgets.take(search.client) > 0 || (via !== undefined && loopbackBudgets.take(via) > 0);
+      if (waiting.length >= options.maxWaiting || overShare) {
         skip(1);
         return;
       }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ClientResolver } from '../http/client-address.ts';
+import { isLoopback, type ClientResolver } from '../http/client-address.ts';
 import { answerWeight, cachedJsonAnswer, serializeJson, type CachedJson } from '../http/cached-json.ts';
 import { RecentCache } from '../recent-cache.ts';
 import { replyJson } from '../http/reply.ts';
@@ -177,11 +177,13 @@ export function searchRoutes(
         const answer = answerOf(request.target);
         // A HEAD is not a search anybody made (monitors, link checkers): it is not logged.
         if (answer.query !== '' && request.method === 'GET') {
+          const client = clientOf(request.peer, request.header('x-forwarded-for'));
           keywordLog.append({
             keyword: answer.query,
             timestamp: new Date().toISOString(),
             resultCount: answer.totalResults,
-            client: clientOf(request.peer, request.header('x-forwarded-for')),
+            client,
+            ...(client !== request.peer && isLoopback(request.peer) ? { via: request.peer } : {}),
           });
         }
         return cachedJsonAnswer(answer.json, request.header('if-none-match'), CACHE_HEADERS);

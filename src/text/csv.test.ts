@@ -23,7 +23,25 @@ test('a cell a spreadsheet would run as a formula starts with a quote mark', () 
 });
 
 test('a formula behind spaces or invisible characters, in full width, or after a ; , or tab separator is guarded too', () => {
-  for (const value of [' =1+1', '　=1', '​=HYPERLINK("x")', '﻿+1', '＝1+1', '＠SUM(A1)', '－1', 'x;=1+1', 'x,=1+1', 'x	=1', 'x；＝1'])
+  for (const value of [
+    ' =1+1',
+    '　=1',
+    '​=HYPERLINK("x")',
+    '﻿+1',
+    '＝1+1',
+    '＠SUM(A1)',
+    '－1',
+    'x;=1+1',
+    'x,=1+1',
+    'x	=1',
+    'x；＝1',
+    'x; =1',
+    'x,\u3000=1',
+    '\u2800=1',
+    '\u115f=1',
+    '\u3164=1',
+    '\u034f=1',
+  ])
     assert.equal(csvField(value).replace(/^"/, '')[0], "'", JSON.stringify(value));
   for (const value of ['名前 = 山田', 'a = b', 'x;y', 'x y', '１２３', 'メモ：=は不要'])
     assert.equal(csvField(value), value, JSON.stringify(value));

@@ -12,18 +12,23 @@ export const CSV_BOM = '\ufeff';
 
 const NEEDS_QUOTES = /[",\r\n]/;
 
-/** Whitespace and zero-width characters a spreadsheet skips before it looks for a formula. */
-const LEADING_BLANKS = /^[\s\u200b-\u200d\u2060\ufeff]+/u;
+/**
+ * What a spreadsheet skips, or a reader cannot see, before a formula: whitespace, the characters
+ * Unicode says to show as nothing (zero-width ones, U+034F, the Hangul fillers U+115F, U+1160,
+ * U+3164) and the blank braille cell U+2800.
+ */
+const BLANK = '[\\s\\p{Default_Ignorable_Code_Point}\\u2800]';
+const LEADING_BLANKS = new RegExp(`^${BLANK}+`, 'u');
 const FORMULA_START = /^[=+\-@]/;
-/** A formula starting after a separator: `;=`, `,=`, or a tab then `=`. */
-const FORMULA_INSIDE = /[;,\t]=/;
+/** A formula starting after a separator: `;=`, `,=`, or a tab then `=`, blanks between them too. */
+const FORMULA_INSIDE = new RegExp(`[;,\\t]${BLANK}*=`, 'u');
 /** A tab or CR at the very start, which OWASP also guards. */
 const CONTROL_START = /^[\t\r]/;
 
 /**
  * Whether a spreadsheet could run `value` as a formula: after NFKC (`＝` is `=`) and with leading
- * whitespace and zero-width characters removed it starts with `=`, `+`, `-` or `@`, or it holds
- * `;=`, `,=` or a tab followed by `=`, or it starts with a tab or CR.
+ * blanks (BLANK) removed it starts with `=`, `+`, `-` or `@`, or it holds `;`, `,` or a tab followed
+ * by `=` (blanks between them or not), or it starts with a tab or CR.
  */
 export function formulaLike(value: string): boolean {
   if (CONTROL_START.test(value)) return true;
