@@ -257,6 +257,57 @@ for (const [size, viewport, products] of SIZES) {
   });
 }
 
+/** Reservations of their own product for each size's bulk move of more than one request's worth. */
+const LARGE = { laptop: { product: 'tsuki-octave-lfo', n: 1_100 }, phone: { product: 'oddwave-logic', n: 600 } } as const;
+
+for (const [size, viewport] of SIZES) {
+  test(`${size}: ${LARGE[size].n.toLocaleString('en')} reservations move in ${Math.ceil(LARGE[size].n / 500)} requests, with progress, none one by one`, async () => {
+    const { product, n } = LARGE[size];
+    const start = Date.parse('2026-02-01T00:00:00.000Z');
+    await insertReservations(
+      app.services.database.db,
+      Array.from({ length: n }, (_, i) => ({
+        id: `res_large_${size}_${String(i).padStart(4, '0')}`,
+        name: `大量 ${i}`,
+        email: `large-${size}-${i}@example.jp`,
+        product_slug: product,
+        status: 'pending',
+        created_at: new Date(start + i * 60_000).toISOString(),
+      })),
+    );
+    const page = await signedIn(`reservations?status=pending&product=${product}`, viewport);
+    await loaded(page);
+    const calls: string[] = [];
+    page.on('request', (request) => void (request.method() === 'POST' && calls.push(new URL(request.url()).pathname)));
+    const progress: string[] = [];
+    await page.exposeFunction('noteProgress', (text: string) => void progress.push(text));
+    await page.evaluate(() => {
+      const target = document.querySelector('.selection .progress')!;
+      new MutationObserver(
+        () => void (window as unknown as { noteProgress: (t: string) => void }).noteProgress(target.textContent ?? ''),
+      ).observe(target, { childList: true, characterData: true, subtree: true });
+    });
+    await page.locator('th.select input').check();
+    await page.click(`text=条件に一致する ${n.toLocaleString('ja-JP')} 件をすべて選択`);
+    await count(page)
+      .filter({ hasText: `${n.toLocaleString('ja-JP')} 件選択中` })
+      .waitFor();
+    await page.selectOption('#bulk-status', 'cancelled');
+    await page.click('.selection button:has-text("ステータスを変更")');
+    await page.locator('#notify-customer').uncheck();
+    await confirmButton(page).click();
+    await notice(page)
+      .filter({ hasText: `${n.toLocaleString('ja-JP')} 件の予約を「キャンセル」に変更しました。` })
+      .waitFor({ timeout: 120_000 });
+    assert.equal(calls.filter((path) => path === '/api/admin/reservations/bulk-status').length, Math.ceil(n / 500));
+    assert.equal(calls.filter((path) => path === '/api/admin-reservations-status').length, 0, 'none one by one');
+    assert.ok(progress.includes(`変更中… 500 / ${n.toLocaleString('ja-JP')} 件`), progress.join(' | '));
+    const left = await api.call('/api/admin-reservations-list', { status: 'pending', productSlug: product, page: 1, pageSize: 1 });
+    assert.equal(left.total, 0, 'every one moved');
+    await page.context().close();
+  });
+}
+
 describe('the page', () => {
   test('had no errors', () => {
     assert.deepEqual(record.errors, []);

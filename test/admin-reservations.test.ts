@@ -184,6 +184,60 @@ for (const dialect of DIALECTS) {
       });
     });
 
+    describe('POST /api/admin/reservations/bulk-status', () => {
+      test('moves every item as its own status request would, one request for all; each refused item named with its code', async () => {
+        const at = '2025-01-01T00:00:00.000Z';
+        for (const id of ['res_b1', 'res_b2', 'res_b3']) await insert({ id, createdAt: at });
+        await insert({ id: 'res_bx', status: 'fulfilled', createdAt: at });
+        await insert({ id: 'res_ba', createdAt: at, archivedAt: '2025-01-02T00:00:00.000Z' });
+        const items = [
+          { id: 'res_b1', productSlug: 'kumo-vco-2', expectedUpdatedAt: at },
+          { id: 'res_b2', productSlug: 'kumo-vco-2' },
+          { id: 'res_b3', productSlug: 'kumo-vco-2', expectedUpdatedAt: '2024-12-31T00:00:00.000Z' },
+          { id: 'res_bx', productSlug: 'kumo-vco-2' },
+          { id: 'res_ba', productSlug: 'kumo-vco-2' },
+          { id: 'res_none', productSlug: 'kumo-vco-2' },
+          { id: 5 },
+          { id: 'res_b1', productSlug: 'kumo-vco-2', expectedUpdatedAt: at },
+        ];
+        const body = (
+          await app.call('/api/admin/reservations/bulk-status', { items, status: 'cancelled', notifyCustomer: false })
+        ).success();
+        assert.deepEqual(
+          body.updated.map((r) => [r.id, r.status]),
+          [
+            ['res_b1', 'cancelled'],
+            ['res_b2', 'cancelled'],
+          ],
+        );
+        assert.equal(body.updatedCount, 2);
+        assert.deepEqual(
+          body.errors?.map((e) => [e.id, e.code]),
+          [
+            ['res_b3', 'changed_by_someone_else'],
+            ['res_bx', 'invalid_status_transition'],
+            ['res_ba', 'reservation_archived'],
+            ['res_none', 'reservation_not_found'],
+            ['', 'invalid_item'],
+          ],
+        );
+        const history = (await app.call('/api/admin/reservations/get', { id: 'res_b1' })).success().history;
+        assert.deepEqual(
+          history.map((e) => [e.type, 'to' in e ? e.to : '']),
+          [['status', 'cancelled']],
+          'moved once, with its history',
+        );
+        for (const bad of [
+          { items: [], status: 'cancelled' },
+          { items: items, status: 'nope' },
+          { status: 'cancelled' },
+          { items: Array(501).fill(items[0]), status: 'cancelled' },
+        ])
+          assert.equal((await app.admin('/api/admin/reservations/bulk-status', bad)).status, 400, JSON.stringify(bad).slice(0, 40));
+        assert.equal((await app.request('/api/admin/reservations/bulk-status', { method: 'POST', body: '{"items":[]}' })).status, 401);
+      });
+    });
+
     describe('POST /api/admin-reservations-status', () => {
       for (const [from, to] of ALLOWED) {
         test(`allows ${from} → ${to}`, async () => {

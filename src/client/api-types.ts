@@ -48,6 +48,8 @@ import type {
   DetailResponse as ReservationDetailResponse,
   ListBody as ReservationListBody,
   ListResponse as ReservationListResponse,
+  BulkStatusBody as ReservationBulkStatusBody,
+  BulkStatusResponse as ReservationBulkStatusResponse,
   StatusBody as ReservationStatusBody,
   StatusResponse as ReservationStatusResponse,
 } from '../reservations/schemas.ts';
@@ -72,6 +74,8 @@ import type {
   DetailResponse as SubscriptionDetailResponse,
   ListBody as SubscriptionListBody,
   ListResponse as SubscriptionListResponse,
+  BulkStatusBody as SubscriptionBulkStatusBody,
+  BulkStatusResponse as SubscriptionBulkStatusResponse,
   StatusBody as SubscriptionStatusBody,
   StatusResponse as SubscriptionStatusResponse,
 } from '../subscriptions/schemas.ts';
@@ -104,6 +108,7 @@ export interface Endpoints {
   '/api/reservation': Endpoint<In<typeof ReservationBody>, Out<typeof ReservationResponse>>;
   '/api/admin-reservations-list': Endpoint<In<typeof ReservationListBody>, Out<typeof ReservationListResponse>>;
   '/api/admin-reservations-status': Endpoint<In<typeof ReservationStatusBody>, Out<typeof ReservationStatusResponse>>;
+  '/api/admin/reservations/bulk-status': Endpoint<In<typeof ReservationBulkStatusBody>, Out<typeof ReservationBulkStatusResponse>>;
   '/api/admin-reservations-delete': Endpoint<In<typeof ReservationDeleteBody>, Out<typeof ReservationDeleteResponse>>;
   '/api/admin/reservations/get': Endpoint<In<typeof RecordGetBody>, Out<typeof ReservationDetailResponse>>;
   '/api/admin/reservations/archive': Endpoint<BulkItems, Out<typeof ArchiveResponse>>;
@@ -115,6 +120,7 @@ export interface Endpoints {
   '/api/notify': Endpoint<In<typeof SignupBody>, Out<typeof SignupResponse>>;
   '/api/admin-notify-list': Endpoint<In<typeof SubscriptionListBody>, Out<typeof SubscriptionListResponse>>;
   '/api/admin-notify-status': Endpoint<In<typeof SubscriptionStatusBody>, Out<typeof SubscriptionStatusResponse>>;
+  '/api/admin/notify/bulk-status': Endpoint<In<typeof SubscriptionBulkStatusBody>, Out<typeof SubscriptionBulkStatusResponse>>;
   '/api/admin/notify/send': Endpoint<In<typeof SendBody>, Out<typeof SendResponse>>;
   '/api/admin/notify/get': Endpoint<In<typeof RecordGetBody>, Out<typeof SubscriptionDetailResponse>>;
   '/api/admin/notify/archive': Endpoint<BulkItems, Out<typeof ArchiveResponse>>;

@@ -112,14 +112,15 @@ async function applyBatch(
 }
 
 /** `{id, productSlug}`, both non-empty strings that can be looked up (see isStorable), or undefined. */
-function asItem(item: unknown): { id: string; productSlug: string } | undefined {
+export function asItem(item: unknown): { id: string; productSlug: string } | undefined {
   if (typeof item !== 'object' || item === null || Array.isArray(item)) return undefined;
   const { id, productSlug } = item as Record<string, unknown>;
   const lookable = (value: unknown): value is string => typeof value === 'string' && value !== '' && isStorable(value);
   return lookable(id) && lookable(productSlug) ? { id, productSlug } : undefined;
 }
 
-function idOf(item: unknown): string {
+/** The id an item gives, or '' (an item that is not what the list takes is reported under it). */
+export function idOf(item: unknown): string {
   const id = typeof item === 'object' && item !== null ? (item as Record<string, unknown>).id : undefined;
   return typeof id === 'string' ? id : '';
 }

@@ -7,7 +7,7 @@ import { requestLog } from '../http/request-context.ts';
 import { refusedAs } from '../http/route.ts';
 import { errorResponses } from '../http/schemas.ts';
 import { listFilterProblem, statusChangeProblem } from './admin-fields.ts';
-import { MAX_BULK_ITEMS, type BulkAction, type BulkOutcome } from './bulk-archive.ts';
+import { MAX_BULK_ITEMS, type BulkAction, type BulkItemError, type BulkOutcome } from './bulk-archive.ts';
 import { byteStream, exportFileName } from './export.ts';
 import { archivedSortColumns, sortNames } from './lists.ts';
 import type { RecordRefusals, Refusal } from './record-rows.ts';
@@ -100,6 +100,30 @@ export function bulkArchiveContract(words: KindWords, action: BulkAction) {
       ...errorResponses(400, 401, 413, 500),
     },
   };
+}
+
+/** A bulk status move: `{items: [{id, productSlug, expectedUpdatedAt?}], status, …the kind's own}`, each item moved on its own. */
+export function bulkStatusContract<B extends z.ZodType>(words: KindWords, schemas: { body: B; response: z.ZodType }) {
+  return {
+    ...ADMIN_POST,
+    tag: words.tag,
+    summary: `Move ${words.listKey} to a status in bulk`,
+    description: `Each item is moved as POST ${words.itemKey === 'reservation' ? '/api/admin-reservations-status' : '/api/admin-notify-status'} would move it, in its own transaction, one after another: an item refused (not found, archived, changed since its \`expectedUpdatedAt\`, a move the status table does not allow, or the kind's own conflicts) is listed in errors with the code that route would answer, and the others are moved (200). A record named twice is moved once. At most ${MAX_BULK_ITEMS} items; more are sent in several requests.`,
+    body: schemas.body,
+    invalid: statusChangeProblem,
+    responses: {
+      200: {
+        description: 'Every item handled',
+        schema: schemas.response,
+      },
+      ...errorResponses(400, 401, 413, 500),
+    },
+  };
+}
+
+/** A bulk status move's answer: the records moved, and the items left as they were. */
+export function bulkStatusAnswer<T>(updated: T[], errors: BulkItemError[]) {
+  return { success: true as const, updatedCount: updated.length, updated, ...(errors.length > 0 ? { errors } : {}) };
 }
 
 /** A bulk archive's answer: what was done, and the items left as they were. */

@@ -108,3 +108,13 @@ export const firstProblem: InvalidInput = {
   codes: ['invalid_parameters'],
   error: (issues) => new AppError('invalid_parameters', issues[0]?.message ?? INVALID_PARAMETERS, { details: detailsFrom(issues) }),
 };
+
+/** A bulk status move's answer: the records moved, as `item` describes one, and the items left as they were. */
+export function bulkStatusResponse<T extends z.ZodType>(item: T) {
+  return z.object({
+    success: z.literal(true),
+    updatedCount: z.number().int(),
+    updated: z.array(item).describe('The records moved (or already on the status), as they now are'),
+    errors: z.array(BulkItemErrorSchema).optional().describe('Items left as they were, and why; absent when none'),
+  });
+}

@@ -7,12 +7,21 @@ import { errorResponses } from '../http/schemas.ts';
 import { required } from '../records/admin-fields.ts';
 import { listActive } from '../records/lists.ts';
 import { recordWithHistory } from '../records/record-detail.ts';
-import { activeListContract, recordPageContract, statusChangeContract } from '../records/route-contracts.ts';
+import { bulkChangeStatus } from '../records/bulk-status.ts';
+import {
+  activeListContract,
+  bulkStatusAnswer,
+  bulkStatusContract,
+  recordPageContract,
+  statusChangeContract,
+} from '../records/route-contracts.ts';
 import { refusalError, statusChangeError } from '../records/status-checks.ts';
 import { changeReservationStatus, PREORDER_FULL } from './change-status.ts';
 import { eraseReservation } from './erase.ts';
 import {
   activeReservation,
+  BulkStatusBody,
+  BulkStatusResponse,
   DetailResponse,
   ListBody,
   ListResponse,
@@ -77,6 +86,17 @@ export function reservationAdminRoutes(deps: ReservationAdminDeps): Route[] {
         if (result.outcome !== 'updated') throw statusChangeError(result, REFUSALS);
         deps.wakeDispatcher();
         return replyJson(c, 200, { success: true, reservation: activeReservation(result.record) });
+      },
+    }),
+    defineRoute({
+      path: '/api/admin/reservations/bulk-status',
+      ...bulkStatusContract(WORDS, { body: BulkStatusBody, response: BulkStatusResponse }),
+      handle: async (c, { body }) => {
+        const { items, ...move } = body;
+        const staffId = staffIdOf(c);
+        const outcome = await bulkChangeStatus(items, REFUSALS, (item) => changeReservationStatus(deps, { ...item, ...move, staffId }));
+        if (outcome.updated.length > 0) deps.wakeDispatcher();
+        return replyJson(c, 200, bulkStatusAnswer(outcome.updated.map(activeReservation), outcome.errors));
       },
     }),
     defineRoute({

@@ -1,9 +1,16 @@
 import { z } from 'zod';
+import { BulkStatusItems } from '../records/bulk-status.ts';
 import { exportFilterBody, listFilterBody, statusChangeFields, storedStatus } from '../records/admin-fields.ts';
 import { archivedSortColumns, sortNames } from '../records/lists.ts';
 import type { RecordLists, RecordRefusals } from '../records/record-rows.ts';
 import type { KindWords } from '../records/route-contracts.ts';
-import { activeListResponse, archivedListBody, recordDetailResponse, statusChangeResponse } from '../records/schemas.ts';
+import {
+  bulkStatusResponse,
+  activeListResponse,
+  archivedListBody,
+  recordDetailResponse,
+  statusChangeResponse,
+} from '../records/schemas.ts';
 import { isStorable } from '../records/storable-text.ts';
 import { codePointLength } from '../text/code-points.ts';
 import { RESERVATION_STATUSES } from './status.ts';
@@ -109,8 +116,16 @@ export const StatusBody = z.object({
     .describe('Whether a move to confirmed, fulfilled or cancelled emails the customer (when that email is enabled); default true'),
 });
 
+/** A bulk move: the records, and the status and email choice a single move takes. */
+export const BulkStatusBody = z.object({
+  items: BulkStatusItems,
+  status: StatusBody.shape.status,
+  notifyCustomer: StatusBody.shape.notifyCustomer,
+});
+
 export const ListResponse = activeListResponse('reservations', ActiveReservationSchema);
 export const StatusResponse = statusChangeResponse('reservation', ActiveReservationSchema);
+export const BulkStatusResponse = bulkStatusResponse(ActiveReservationSchema);
 export const DetailResponse = recordDetailResponse('reservation', ReservationDetailSchema);
 
 export function activeReservation(row: Reservation): z.output<typeof ActiveReservationSchema> {

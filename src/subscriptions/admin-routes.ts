@@ -8,12 +8,21 @@ import { errorResponses } from '../http/schemas.ts';
 import { required } from '../records/admin-fields.ts';
 import { listActive } from '../records/lists.ts';
 import { recordWithHistory } from '../records/record-detail.ts';
-import { activeListContract, recordPageContract, statusChangeContract } from '../records/route-contracts.ts';
+import { bulkChangeStatus } from '../records/bulk-status.ts';
+import {
+  activeListContract,
+  bulkStatusAnswer,
+  bulkStatusContract,
+  recordPageContract,
+  statusChangeContract,
+} from '../records/route-contracts.ts';
 import { refusalError, statusChangeError } from '../records/status-checks.ts';
 import { ANOTHER_PENDING_SUBSCRIPTION, changeSubscriptionStatus, UNSUBSCRIBED_BY_CUSTOMER } from './change-status.ts';
 import { sendRestockNotices, type RestockSendDeps } from './restock-send.ts';
 import {
   activeSubscription,
+  BulkStatusBody,
+  BulkStatusResponse,
   DetailResponse,
   ListBody,
   ListResponse,
@@ -95,6 +104,17 @@ export function subscriptionAdminRoutes(deps: RestockSendDeps): Route[] {
         const result = await changeSubscriptionStatus(database, { ...body, staffId: staffIdOf(c) });
         if (result.outcome !== 'updated') throw statusChangeError(result, REFUSALS);
         return replyJson(c, 200, { success: true, subscription: activeSubscription(result.record) });
+      },
+    }),
+    defineRoute({
+      path: '/api/admin/notify/bulk-status',
+      ...bulkStatusContract(WORDS, { body: BulkStatusBody, response: BulkStatusResponse }),
+      handle: async (c, { body }) => {
+        const staffId = staffIdOf(c);
+        const outcome = await bulkChangeStatus(body.items, REFUSALS, (item) =>
+          changeSubscriptionStatus(database, { ...item, status: body.status, staffId }),
+        );
+        return replyJson(c, 200, bulkStatusAnswer(outcome.updated.map(activeSubscription), outcome.errors));
       },
     }),
     defineRoute({

@@ -1,9 +1,16 @@
 import { z } from 'zod';
+import { BulkStatusItems } from '../records/bulk-status.ts';
 import { exportFilterBody, listFilterBody, statusChangeFields, storedStatus } from '../records/admin-fields.ts';
 import { archivedSortColumns, sortNames } from '../records/lists.ts';
 import type { RecordLists, RecordRefusals } from '../records/record-rows.ts';
 import type { KindWords } from '../records/route-contracts.ts';
-import { activeListResponse, archivedListBody, recordDetailResponse, statusChangeResponse } from '../records/schemas.ts';
+import {
+  bulkStatusResponse,
+  activeListResponse,
+  archivedListBody,
+  recordDetailResponse,
+  statusChangeResponse,
+} from '../records/schemas.ts';
 import { SUBSCRIPTION_STATUSES } from './status.ts';
 import type { Subscription } from './store.ts';
 
@@ -74,9 +81,11 @@ export const ListBody = listFilterBody(SUBSCRIPTION_STATUSES, 'email or id', sor
 export const ArchivedListBody = archivedListBody(SORT_COLUMNS, 'email or id');
 export const ExportBody = exportFilterBody(SUBSCRIPTION_STATUSES, 'email or id', sortNames(archivedSortColumns(SORT_COLUMNS)));
 export const StatusBody = z.object(statusChangeFields(SUBSCRIPTION_STATUSES));
+export const BulkStatusBody = z.object({ items: BulkStatusItems, status: StatusBody.shape.status });
 
 export const ListResponse = activeListResponse('subscriptions', ActiveSubscriptionSchema);
 export const StatusResponse = statusChangeResponse('subscription', ActiveSubscriptionSchema);
+export const BulkStatusResponse = bulkStatusResponse(ActiveSubscriptionSchema);
 export const DetailResponse = recordDetailResponse('subscription', SubscriptionDetailSchema);
 
 export function activeSubscription(row: Subscription): z.output<typeof ActiveSubscriptionSchema> {

@@ -14,6 +14,8 @@ export type DetailPath = '/api/admin/reservations/get' | '/api/admin/notify/get'
 export interface RecordEndpoints {
   list: Extract<EndpointPath, `/api/admin-${string}-list`>;
   detail: DetailPath;
+  /** Moves many records to a status in one request. */
+  bulkStatus: '/api/admin/reservations/bulk-status' | '/api/admin/notify/bulk-status';
   status: Extract<EndpointPath, `/api/admin-${string}-status`>;
   archive: ArchivePrefix;
   /** The key of the records in list answers: 'reservations'. */
@@ -87,6 +89,25 @@ export async function changeStatus<R extends ActiveRecord>(
 ): Promise<R> {
   const input = { id: record.id, productSlug: record.productSlug, expectedUpdatedAt: record.updatedAt, ...change };
   return (await callWithStatus(api, endpoints.status, input))[endpoints.itemKey] as R;
+}
+
+/**
+ * Moves these records (at most BULK_BATCH) to `status` in one request, each with the `updatedAt`
+ * it was shown with; those moved as they now are, and each one refused with its code.
+ */
+export async function moveInBulk<R extends ActiveRecord>(
+  api: TenpoClient,
+  endpoints: RecordEndpoints,
+  records: R[],
+  change: { status: string; notifyCustomer?: boolean },
+): Promise<{ updated: R[]; errors: { id: string; code: string }[] }> {
+  const items = records.map(({ id, productSlug, updatedAt }) => ({ id, productSlug, expectedUpdatedAt: updatedAt }));
+  const call = api.call as (
+    path: RecordEndpoints['bulkStatus'],
+    input: object,
+  ) => Promise<{ updated: unknown[]; errors?: { id: string; code: string }[] }>;
+  const answer = await call(endpoints.bulkStatus, { items, ...change });
+  return { updated: answer.updated as R[], errors: answer.errors ?? [] };
 }
 
 /** Archives (or restores) these records; each one that could not be is listed with its reason. */

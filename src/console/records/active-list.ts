@@ -1,12 +1,12 @@
 import { ApiError } from '../../client/tenpo-client.ts';
 import { allowsMove } from '../../records/status-transitions.ts';
-import { errorReason } from '../api/errors.ts';
+import { errorReason, reasonOf } from '../api/errors.ts';
 import { confirmDialog } from '../ui/confirm-dialog.ts';
 import { downloadCsv, mayTakeInBulk } from '../api/csv-export.ts';
 import { h, replace } from '../ui/dom.ts';
 import { formatCount } from '../ui/format.ts';
 import { labelOf } from '../../words/labels.ts';
-import { activePage, changeStatus, findActive, listActive } from '../api/records.ts';
+import { activePage, BULK_BATCH, findActive, listActive, moveInBulk } from '../api/records.ts';
 import type { ActiveRecord, ArchivedRecord, ListState, RecordKind, Sort } from './record-kind.ts';
 import { filterBar, listLoader, pagers, placeholder, recordTable } from './record-table.ts';
 import type { ScreenContext } from '../screen.ts';
@@ -138,8 +138,8 @@ export function renderActiveList<R extends ActiveRecord, A extends ArchivedRecor
   }
 
   /**
-   * Moves each selected record to the chosen status, one request each, naming the updatedAt it was
-   * shown with. The confirmation says which email goes; when more than TYPED_EMAILS_ABOVE would,
+   * Moves the selected records to the chosen status, up to BULK_BATCH a request, each naming the
+   * updatedAt it was shown with; the progress is said between requests. The confirmation says which email goes; when more than TYPED_EMAILS_ABOVE would,
    * it states how many and works only once that number is typed.
    */
   async function moveSelected(): Promise<void> {
@@ -167,24 +167,26 @@ export function renderActiveList<R extends ActiveRecord, A extends ArchivedRecor
     if (!(await confirmDialog({ title: 'ステータスの一括変更', message, confirm: `「${label}」に変更`, canConfirm }))) return;
     const notify = choice ? { notifyCustomer: choice.notify() } : {};
     const failed: Failure<R>[] = [];
+    const already = chosen.filter((record) => record.status === to).length;
+    // A move the status table does not allow is said at once; the rest go BULK_BATCH a request.
+    const moving = chosen.filter((record) => {
+      if (record.status === to || allowsMove(kind.statusTable, record.status, to)) return record.status !== to;
+      failed.push({ record, reason: `「${labelOf(kind.statusLabels, record.status)}」からは変更できません` });
+      return false;
+    });
     let moved = 0;
-    let already = 0;
-    for (const [index, record] of chosen.entries()) {
-      progress.textContent = `変更中… ${formatCount(index)} / ${formatCount(chosen.length)} 件`;
-      if (record.status === to) {
-        already++;
-        continue;
-      }
-      if (!allowsMove(kind.statusTable, record.status, to)) {
-        failed.push({ record, reason: `「${labelOf(kind.statusLabels, record.status)}」からは変更できません` });
-        continue;
-      }
+    for (let start = 0; start < moving.length; start += BULK_BATCH) {
+      progress.textContent = `変更中… ${formatCount(start)} / ${formatCount(moving.length)} 件`;
+      const batch = moving.slice(start, start + BULK_BATCH);
       try {
-        await changeStatus(context.api, kind.endpoints, record, { status: to, ...notify });
-        moved++;
+        const outcome = await moveInBulk(context.api, kind.endpoints, batch, { status: to, ...notify });
+        moved += outcome.updated.length;
+        const byId = new Map(batch.map((record) => [record.id, record]));
+        for (const { id, code } of outcome.errors) failed.push(await refusal(byId.get(id)!, code));
       } catch (error) {
         if (error instanceof ApiError && error.status === 401) return context.fail(error);
-        failed.push(await refusal(record, error));
+        const reason = errorReason(error);
+        failed.push(...batch.map((record) => ({ record, reason })));
       }
     }
     const done = [
@@ -199,11 +201,11 @@ export function renderActiveList<R extends ActiveRecord, A extends ArchivedRecor
    * Why a record's move was refused, and the record as it now is: a colleague's change is said with
    * the status it holds now, and kept selected as it is now, so a second try is made from it.
    */
-  async function refusal(record: R, error: unknown): Promise<Failure<R>> {
-    if (!(error instanceof ApiError && error.code === 'changed_by_someone_else')) return { record, reason: errorReason(error) };
+  async function refusal(record: R, code: string): Promise<Failure<R>> {
+    if (code !== 'changed_by_someone_else') return { record, reason: reasonOf(code) };
     const now = await findActive(context.api, kind.endpoints, record).catch(() => record);
     if (!now) return { record, reason: `他の担当者がこの${kind.noun}をアーカイブしました` };
-    return { record: now, reason: `${errorReason(error)}（いまは「${labelOf(kind.statusLabels, now.status)}」）` };
+    return { record: now, reason: `${reasonOf(code)}（いまは「${labelOf(kind.statusLabels, now.status)}」）` };
   }
 
   const load = listLoader(list, context, async (isLatest) => {

@@ -21,6 +21,7 @@ const NOTES_MAX = 2000;
 const endpoints: RecordEndpoints = {
   list: '/api/admin-reservations-list',
   detail: '/api/admin/reservations/get',
+  bulkStatus: '/api/admin/reservations/bulk-status',
   status: '/api/admin-reservations-status',
   archive: '/api/admin/reservations',
   listKey: 'reservations',

@@ -25,6 +25,7 @@ const statuses: Pick<
   endpoints: {
     list: '/api/admin-notify-list',
     detail: '/api/admin/notify/get',
+    bulkStatus: '/api/admin/notify/bulk-status',
     status: '/api/admin-notify-status',
     archive: '/api/admin/notify',
     listKey: 'subscriptions',
