@@ -281,6 +281,8 @@ for (const [size, viewport] of SIZES) {
 
     test('「この版に戻す…」 keeps the unsaved text as a version of its own, as its dialog says, then reverts', async () => {
       const kind = size === 'laptop' ? 'reservation-cancelled' : 'reservation-received';
+      // A saved edit first, so version 1 (a new shop's default) is an older version to go back to.
+      await api.call('/api/admin/email-templates/update', { kind, subject: `編集した件名 ${size} {{productName}}` });
       const page = await signedIn(`email-templates?kind=${kind}`, viewport);
       const subject = page.locator('#template-subject');
       await page.locator('.template-versions li[data-version="1"] button.revert').waitFor();

@@ -70,7 +70,7 @@ for (const dialect of DIALECTS) {
         channel: 'email',
         to: 'early@example.com',
         // Version 2: the default wording that names the shop (migration 017) follows the first.
-        email: { template: 'restock-available', version: 2, facts: notice('early') },
+        email: { template: 'restock-available', version: 1, facts: notice('early') },
       });
       assert.deepEqual(
         (await claim(700)).map((m) => m.idempotencyKey),

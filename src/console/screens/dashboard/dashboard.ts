@@ -109,7 +109,7 @@ function figures(stats: Stats, context: ScreenContext): Node[] {
 }
 
 /** Why emails of the last 30 days were not sent: no email provider, or withdrawn as no longer true. */
-function notSent(outbox: Stats['outbox']): string {
+function notSent(outbox: { skipped: number; superseded: number }): string {
   const reasons = [
     outbox.skipped > 0 && `${formatCount(outbox.skipped)} 件のメールは送信設定がないため送られていません`,
     outbox.superseded > 0 &&
