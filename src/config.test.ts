@@ -4,7 +4,7 @@ import { ConfigError, loadConfig, parseDatabaseUrl } from './config.ts';
 
 /** What production requires besides its secrets: where customers reach tenpo and the storefront. */
 const PRODUCTION_URLS = { PUBLIC_BASE_URL: 'https://tenpo.shop.example', STOREFRONT_URL: 'https://shop.example' };
-const PRODUCTION = { APP_ENV: 'production', PREORDER_API_TOKEN: 't'.repeat(32), ...PRODUCTION_URLS };
+const PRODUCTION = { APP_ENV: 'production', PREORDER_API_TOKEN: 'a-production-token-of-32-characters', ...PRODUCTION_URLS };
 
 describe('defaults', () => {
   test('an empty environment is a working development setup', () => {
@@ -51,7 +51,7 @@ describe('the admin token', () => {
   });
 
   test('production refuses a token, an unsubscribe secret or a metrics token shorter than 32 characters, naming the variable', () => {
-    const long = 'x'.repeat(32);
+    const long = 'a-secret-of-at-least-32-characters';
     const production = { APP_ENV: 'production', UNSUBSCRIBE_SECRET: long, ...PRODUCTION_URLS };
     assert.throws(() => loadConfig({ ...production, PREORDER_API_TOKEN: 'x'.repeat(31) }), {
       name: 'ConfigError',
@@ -68,6 +68,16 @@ describe('the admin token', () => {
       message: /^METRICS_TOKEN must be at least 32 characters when APP_ENV is production$/,
     });
     assert.equal(loadConfig({ ...production, PREORDER_API_TOKEN: long, METRICS_TOKEN: long }).metricsToken, long);
+    // Long enough, and no secret at all.
+    for (const [variable, repeated] of [
+      ['METRICS_TOKEN', 'a'.repeat(40)],
+      ['UNSUBSCRIBE_SECRET', 'x'.repeat(32)],
+      ['PREORDER_API_TOKEN', 't'.repeat(64)],
+    ] as const)
+      assert.throws(() => loadConfig({ ...production, PREORDER_API_TOKEN: long, [variable]: repeated }), {
+        name: 'ConfigError',
+        message: new RegExp(`^${variable} must not be one character repeated when APP_ENV is production$`),
+      });
     assert.equal(
       loadConfig({ APP_ENV: 'preview', PREORDER_API_TOKEN: long, METRICS_TOKEN: 'm' }).metricsToken,
       'm',

@@ -161,7 +161,7 @@ const EnvSchema = z.object({
     .optional()
     .meta(
       about(
-        '`sqlite:<path>`, `sqlite::memory:` or `postgres://user:pass@host:port/db`. A SQLite file or directory the process cannot write stops the start naming the file; a new file (and its `-wal`, `-shm`) is created readable by its owner only (0600), a new directory 0700.',
+        '`sqlite:<path>`, `sqlite::memory:` or `postgres://user:pass@host:port/db`. A SQLite file or directory the process cannot write stops the start naming the file; a new file (and its `-wal`, `-shm`) is created readable by its owner only (0600), a new directory 0700; an existing file (or `-wal`, `-shm`) others may read is made 0600 at start, with a warning naming it.',
         '`sqlite:./var/tenpo-<APP_ENV>.db`',
       ),
     ),
@@ -270,7 +270,7 @@ const EnvSchema = z.object({
     .optional()
     .meta(
       about(
-        "The reverse proxies in front, whose `X-Forwarded-For` entries are believed (otherwise every customer would share the proxy's budgets): `false` none, the connection is the client; `true` or a number n: always n proxies, reached from a private or loopback address (a connection from any other address came past them, and its header is ignored), the client is the n-th entry from the right; or a comma-separated list of the proxies' addresses and CIDR ranges (`10.0.0.0/8, 192.0.2.7`): from the connection leftwards every trusted address passes on to the entry before it, and the first untrusted one is the client. Entries further left are the client's own claims and never count, nor does an entry that is not an IP address.",
+        "The reverse proxies in front, whose `X-Forwarded-For` entries are believed (otherwise every customer would share the proxy's budgets): `false` none, the connection is the client; `true` (every hop: one proxy, and every connection from a private or loopback address is taken for it, so any process on those networks or this host can name any client) or a number n: always n proxies, reached from a private or loopback address (a connection from any other address came past them, and its header is ignored), the client is the n-th entry from the right; or a comma-separated list of the proxies' addresses and CIDR ranges (`10.0.0.0/8, 192.0.2.7`): from the connection leftwards every trusted address passes on to the entry before it, and the first untrusted one is the client. Entries further left are the client's own claims and never count, nor does an entry that is not an IP address.",
         '`false`',
       ),
     ),
@@ -410,6 +410,9 @@ export function loadConfig(env: Record<string, string | undefined>, sources: Con
     ] as const) {
       if (value !== undefined && value.length < MIN_PRODUCTION_SECRET) {
         faulty(variable, `must be at least ${MIN_PRODUCTION_SECRET} characters ${inProduction}`);
+      } else if (value !== undefined && new Set(value).size === 1) {
+        // 40 × `a` has the length and none of the secret.
+        faulty(variable, `must not be one character repeated ${inProduction}`);
       }
     }
     // A customer's links go where these say: localhost, or a page served in clear, hurts them.

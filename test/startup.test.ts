@@ -45,11 +45,16 @@ describe('configuration errors stop the start with one line naming the variable'
       /^tenpo: configuration error: PREORDER_API_TOKEN must be at least 32 characters when APP_ENV is production$/,
     ],
     [
-      { APP_ENV: 'production', PREORDER_API_TOKEN: 'x'.repeat(32), UNSUBSCRIBE_SECRET: 'short', ...PRODUCTION_URLS },
+      { APP_ENV: 'production', PREORDER_API_TOKEN: 'a-production-token-of-32-characters', UNSUBSCRIBE_SECRET: 'short', ...PRODUCTION_URLS },
       /^tenpo: configuration error: UNSUBSCRIBE_SECRET must be at least 32 characters/,
     ],
     [
-      { APP_ENV: 'production', PREORDER_API_TOKEN: 'x'.repeat(32), ...PRODUCTION_URLS, PUBLIC_BASE_URL: 'http://tenpo.shop.example' },
+      {
+        APP_ENV: 'production',
+        PREORDER_API_TOKEN: 'a-production-token-of-32-characters',
+        ...PRODUCTION_URLS,
+        PUBLIC_BASE_URL: 'http://tenpo.shop.example',
+      },
       /^tenpo: configuration error: PUBLIC_BASE_URL must be an https URL when APP_ENV is production: /,
     ],
     [
@@ -115,7 +120,7 @@ test('NODE_ENV=production alone starts as production: it refuses what production
   assert.match(run.stderr, /^tenpo: configuration error: PUBLIC_BASE_URL is required when APP_ENV is production: /m);
   assert.match(run.stderr, /^tenpo: configuration error: STOREFRONT_URL is required when APP_ENV is production: /m);
 
-  const token = 'n'.repeat(32);
+  const token = 'a-production-token-of-32-characters';
   const started = await runService(
     { NODE_ENV: 'production', PREORDER_API_TOKEN: token, ...PRODUCTION_URLS, PORT: String(await freePort()) },
     (out) => out.includes('tenpo is listening'),
