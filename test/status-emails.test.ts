@@ -22,7 +22,7 @@ for (const dialect of DIALECTS) {
     after(() => close());
     beforeEach(() => (api.requests.length = 0));
 
-    async function reserve(name = '山田 <太郎>'): Promise<string> {
+    async function reserve(name = '山田 "太郎" & 花子'): Promise<string> {
       api.requests.length = 0;
       const response = await app.request('/api/reservation', {
         method: 'POST',
@@ -55,10 +55,10 @@ for (const dialect of DIALECTS) {
       const confirmed = email((await api.waitForAccepted(1, '/emails'))[0]!);
       assert.equal(confirmed.subject, 'ご予約が確定しました（Kumo VCO II）');
       assert.deepEqual(confirmed.to, ['taro@example.com']);
-      assert.ok(confirmed.text.startsWith('山田 <太郎> 様\n\n'));
+      assert.ok(confirmed.text.startsWith('山田 "太郎" & 花子 様\n\n'));
       const { number } = (await app.call('/api/admin/reservations/get', { id })).success().reservation;
       assert.ok(confirmed.text.includes(`ご予約番号: ${number}\n商品: Kumo VCO II\n価格: ¥42,000\n`));
-      assert.ok(confirmed.html.includes('<p>山田 &lt;太郎&gt; 様</p>'));
+      assert.ok(confirmed.html.includes('<p>山田 &quot;太郎&quot; &amp; 花子 様</p>'));
       assert.match(confirmed.html, new RegExp(`<a href="https://shop\\.example\\.jp/reservations/manage\\?token=${id}\\.[\\w-]+">`));
       (await move(id, 'fulfilled')).success();
       const fulfilled = email((await api.waitForAccepted(2, '/emails'))[1]!);
