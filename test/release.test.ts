@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -115,6 +115,22 @@ test("the store's commands run from the release as its package.json names them",
     env: { PATH: process.env.PATH, DATABASE_URL: `sqlite:${join(dir, 'var', 'tenpo.db')}` },
   });
   assert.match(stdout, /^tenpo: \d+ applied, 0 pending$/m);
+});
+
+test('a checkout installed without its dev dependencies says in one line to deploy the release instead', async () => {
+  const checkout = mkdtempSync(join(tmpdir(), 'tenpo-checkout-'));
+  mkdirSync(join(checkout, 'scripts'));
+  copyFileSync(join(ROOT, 'scripts', 'prepare.mjs'), join(checkout, 'scripts', 'prepare.mjs'));
+  const prepared = await run(NODE, ['scripts/prepare.mjs'], { cwd: checkout }).then(
+    () => assert.fail('prepare succeeded without the dev dependencies'),
+    (error: { code: number; stderr: string }) => error,
+  );
+  assert.equal(prepared.code, 1);
+  assert.match(
+    prepared.stderr,
+    /^tenpo: a checkout installed without its dev dependencies cannot build the service\. .*npm run release.*\n$/,
+  );
+  assert.equal(prepared.stderr.split('\n').length, 2, 'one line');
 });
 
 function diskUsage(path: string): number {
