@@ -1,22 +1,12 @@
 /**
- * Values used recently, up to a capacity, in two generations: new and found values go into the
- * young one; when it reaches half the capacity it becomes the old one, and the old one before it
- * is forgotten whole. A value found in the old generation moves back to the young one, so what is
- * used at least once in every half capacity of additions stays.
- *
- * Nearly what a least-recently-used list keeps, at a fixed cost per use: a Map whose first entry is
- * deleted and re-added on every use leaves a hole for each, which its iteration then walks past,
- * and that cost grew with the traffic (bench/search-load.ts).
- *
- * Each value weighs `weigh(value, key)` (1 by default) against the capacity; `forget` is told of every
- * value that leaves. With `keepOnSecondUse`, a value getOrCompute computes is kept only when its key
- * was asked for before (among the last `keepOnSecondUse` keys computed): a stream of keys asked once
- * each then fills nothing, and every value it would have kept, young when added, no longer outlives
- * V8's young generation to be copied and promoted by its collector. The keys asked for are
- * remembered by their hash in a table of fixed size (KeysSeen), not kept themselves, for the same
- * reason.
- */
-export class RecentCache<K, V> {
+ * Values used recently, up to a capacity, in two generations: new and found values go into the young
+ * one; at half the capacity it becomes the old one and the old one before it is forgotten whole; a
+ * value found in the old one moves back. Nearly an LRU at a fixed cost per use (a Map re-added on
+ * every use leaves holes its iteration walks past). Each value weighs `weigh(value, key)`; `forget`
+ * hears of every value that leaves. With `keepOnSecondUse`, a computed value is kept only when its key
+ * was asked for before (remembered by hash in a fixed table, KeysSeen): keys asked once fill nothing,
+ * and leave V8's collector nothing to promote (docs/performance.md, Memory).
+ */ export class RecentCache<K, V> {
   #young = new Map<K, V>();
   #old = new Map<K, V>();
   #youngWeight = 0;

@@ -6,19 +6,14 @@ import { indexCodeFiles, indexCodeHash } from '../search/prebuilt-index.ts';
 import { PROJECT_ROOT, stampSources } from './sources.ts';
 import { SERVICE_BUILD_DIR, type ServiceManifest } from './service-manifest.ts';
 
-// The service's code, src/run.ts and everything it imports (our modules and our dependencies'), bundled
-// by esbuild into one file at `npm run build`, build/service/run.cjs, with the process entry
-// src/main.ts as main.js (what `npm start` runs: the check of Node's version) and src/start.ts as
-// start.js (plain JavaScript, so Node loads no TypeScript stripper, a fifth of a start's time): a
-// start then loads one file instead of resolving, reading and linking some 800 modules, which was most of its time (kysely alone is 257 files). It is a
-// CommonJS script, not an ES module, so that start.js can load it with V8's code cache made after
-// the start (load-bundle.ts): Node's own cache of an ES module holds only the code compiled when
-// the module was, not the functions compiled as the start called them, which every start compiled
-// again. What a start does not need stays unevaluated until first used (PostgreSQL's driver, SMTP,
-// the content parsers, prom-client): esbuild wraps each such module in a function called on first use.
-// Its whitespace and comments are left out (names are kept, so a stack trace still names each
-// function): a smaller file to read, and an ASCII one, which V8 keeps in half the memory of a text
-// with one character beyond Latin-1 in it.
+// The service (src/run.ts and all it imports) bundled by esbuild at `npm run build` into one
+// CommonJS file, build/service/run.cjs, beside main.js (src/main.ts, the Node version check) and
+// start.js (src/start.ts, plain JavaScript, so no TypeScript stripper is loaded): a start loads one
+// file instead of linking some 800 modules. CommonJS so that start.js can load it with the V8 code
+// cache made after a start (load-bundle.ts), which ES modules' cache lacks. What a start does not
+// need (PostgreSQL's driver, SMTP, the content parsers, prom-client) runs on first use. Minified
+// whitespace, names kept for stack traces; ASCII, which V8 keeps in half the memory. The figures:
+// docs/performance.md, Starting.
 
 /** This file's options decide what a build holds, so it is one of the build's sources. */
 const THIS_FILE = relative(PROJECT_ROOT, import.meta.filename);

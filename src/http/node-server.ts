@@ -18,20 +18,13 @@ const BAD_REQUEST = JSON.stringify(errorBody('bad_request', 'Bad request'));
 const BAD_REQUEST_HEADERS = { 'Content-Type': 'application/json; charset=utf-8', 'X-Content-Type-Options': 'nosniff' };
 
 /**
- * The Node HTTP server the app runs in: the adapter (node-adapter.ts), plus the envelope for the
- * requests that Node or the adapter would otherwise answer with a bare status line, before the app
- * sees them.
- * - Malformed HTTP (bytes that are not HTTP, an invalid header, headers over 16 KiB): answered as
- *   Node would (400, 431, …) but with `{success: false, error, code}`, and the connection closed.
- * - A request the adapter cannot make a URL of (an invalid Host, a target that is not a path such
- *   as `OPTIONS *`): 400 with the envelope. (An HTTP/1.1 request without Host is still refused by
- *   Node itself, with a bare 400, as RFC 9112 §3.2 asks.)
- * - An `Expect` other than `100-continue`, which Node would answer with a bare 417: the app answers
- *   as if it were absent, as RFC 9110 §10.1.1 allows a server that does not know the expectation.
- * - Two `Host` headers: 400 with the envelope (RFC 9112 §3.2), before the app sees the request.
- * Then the direct lane (direct-lane.ts), when given, answers the GETs it serves; the app the rest.
- */
-export function createNodeServer(
+ * The Node HTTP server the app runs in (node-adapter.ts), with the envelope for what Node or the
+ * adapter would answer with a bare status line: malformed HTTP (400, 431, …, then the connection
+ * closed), a request with no URL to make (an invalid Host, `OPTIONS *`) and two Host headers (400,
+ * RFC 9112 §3.2). An `Expect` other than `100-continue` is treated as absent (RFC 9110 §10.1.1 allows
+ * it), not a bare 417. A request without Host is still Node's bare 400, as RFC 9112 asks. Then the
+ * direct lane (direct-lane.ts), when given, answers the GETs it serves; the app the rest.
+ */ export function createNodeServer(
   fetch: (request: Request, bindings: NodeBindings) => NodeAnswer | Response | Promise<NodeAnswer | Response>,
   options: NodeServerOptions,
 ): Server {

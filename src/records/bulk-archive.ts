@@ -39,17 +39,13 @@ const INVALID_ITEM = 'Invalid item';
 const ATTEMPTS = 3;
 
 /**
- * Archives or unarchives each `{id, productSlug}` item on its own terms: items that cannot be
- * changed (malformed, not found, already in the wanted state) are reported and the others are
- * changed, each with a line in its history naming the staff account (`staffId`; null for the bearer token). The batch is one transaction, so it is applied whole
- * or, on a failure of the store, not at all. Items are taken in order: naming a record twice changes it once and reports the second.
- *
- * A record that must be unique while active (a pending subscription) is checked, then restored;
- * another request (a restock signup) can take its key in between, and the store then refuses the
- * whole batch. Nothing was applied, so the batch runs again: the check now sees the new record and
- * reports that item, and the others are restored.
- */
-export async function bulkSetArchived(
+ * Archives or unarchives each `{id, productSlug}` item on its own terms: items that cannot change
+ * (malformed, not found, already so) are reported, the others changed with a history line naming
+ * the staff account (`staffId`; null for the bearer token); naming a record twice changes it once.
+ * One transaction, whole or not at all. A pending subscription restored may meet a signup that took
+ * its unique key since the check: the store refuses the batch, nothing was applied, and the batch runs
+ * again, the check now reporting that item.
+ */ export async function bulkSetArchived(
   database: Database,
   target: ArchiveTarget,
   action: BulkAction,

@@ -4,17 +4,13 @@ import { excerptBody, forgetCuts, type ExcerptBody } from './excerpt.ts';
 import { RecentCache } from '../recent-cache.ts';
 
 /**
- * What answering a search reads of a page besides the page itself: its title and body normalised,
- * with the map back to the original (highlight.ts), its description normalised, and where each
- * code point of the body starts (excerpt.ts). Worked out on a page's hit and kept, as the content
- * never changes while the service runs: doing it again for every hit of every query was a fifth of
- * the cost of an uncached search (bench/search.ts). A page costs about 2 bytes per character of its
- * text (maps of text normalised unit for unit, most of it, share one array: normalize.ts counting),
- * up to 20 where every character changes. Kept for MAX_KEPT_UNITS characters of pages at most, the
- * pages not hit recently forgotten (recent-cache.ts): every page of a shop's site, but not the whole of a
- * site of tens of thousands of pages, whose pages a search hit once would otherwise all be kept.
- */
-export interface PageText {
+ * What answering a search reads of a page besides the page: its title and body normalised with the
+ * map back to the original (highlight.ts), its description normalised, and where each code point of
+ * the body starts (excerpt.ts). Worked out on a page's first hit and kept (content never changes while
+ * the service runs; redoing it was a fifth of an uncached search), about 2 bytes per character, up to
+ * MAX_KEPT_UNITS characters in all, the pages not hit recently forgotten: a whole shop's site, but
+ * not a site of tens of thousands of pages.
+ */ export interface PageText {
   title: MappedText;
   body: MappedText;
   description: string;

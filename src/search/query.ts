@@ -8,26 +8,14 @@ import { synonymsOf } from './synonyms.ts';
 import { FIELD_BOOSTS, type SearchIndex } from './index-fields.ts';
 
 /**
- * Matching and ranking, by MiniSearch over the site's index (index-fields.ts). The query is
- * normalised and cut into runs exactly as documents are (src/text/tokenize.ts), and a document
- * matches when it matches every run (AND, as in the catalog):
- * - a Japanese run of two or more characters: every one of its bigrams (so `シンセ` finds
- *   `モジュラーシンセ`, and `サイバー` does not find `サイドバー`, which lacks `イバ`);
- * - a Japanese run of one character: any term holding that character;
- * - a word: the word itself; a longer word it begins (prefix, from 2 characters on); or, from
- *   5 characters on, a word within floor(0.2 × length) edits (fuzzy 0.2: one typo from 5
- *   characters, two from 10), so short words such as `vco` never match a neighbour such as `vca`.
- * Japanese runs are never fuzzy: one character off is another word there.
- * A word in a synonym group also finds the pages with the group's other words, after all those
- * with the words as typed (throughSynonyms).
- *
- * Only the first MAX_QUERY_WORDS runs count: each run is a lookup of its own, so this bounds what
- * one query can cost (100 lone kanji took ~110 ms of CPU before it).
- *
- * MiniSearch scores: BM25+ per field with FIELD_BOOSTS, prefix and fuzzy matches weighted down by
- * its defaults. Equal scores go to the newer page.
- */
-export interface QueryMatch {
+ * Matching and ranking, by MiniSearch over the site's index, with the query cut into runs as the
+ * documents were (src/text/tokenize.ts); a document matches every run: a Japanese run by all its
+ * bigrams (a lone character: any term holding it), never fuzzy; a word as itself, as a prefix from 2
+ * characters, and from 5 within floor(0.2 × length) edits, so `vco` never matches `vca`. A synonym
+ * group's other words find pages after those with the words as typed. Only MAX_QUERY_WORDS runs
+ * count, which bounds one query's cost. Scores: BM25+ per field with FIELD_BOOSTS; equal scores go
+ * to the newer page. The rules with examples: docs/search.md.
+ */ export interface QueryMatch {
   /** Every matching document. */
   total: number;
   /** The best `limit` of them, best first. */

@@ -5,16 +5,12 @@ import { normalizeQuery } from './search.ts';
 
 /**
  * Completions of the last word being typed: page titles, tags, and keywords shoppers searched with
- * results in the last 30 days (at least three of them, keyword-log/suggestions.ts, and only keywords
- * that may be suggested at all, suggestible.ts). A candidate completes the word when,
- * normalised as search normalises (NFKC, case, kana), it begins with it, or one of its later words
- * does (`vc` → `Fennelwire Twin Reed VCO`). Candidates that begin with the word come first; then
- * keywords, most searched first, then tags, then titles, shorter first. The same text (normalised)
- * is offered once. Titles and tags are fixed while the service runs; keywords are reloaded from
- * the log when a request finds them a minute old (the answers are cached that long anyway), so
- * other requests only scan memory.
- */
-export interface Suggestion {
+ * results in the last 30 days (at least three times, and suggestible: keyword-log/suggestions.ts,
+ * suggestible.ts). A candidate completes the word when, normalised as search normalises, it or one
+ * of its later words begins with it (`vc` → `Fennelwire Twin Reed VCO`). Those beginning with it
+ * come first; then keywords by searches, tags, titles shorter first; each text once. Keywords are
+ * reloaded when a request finds them a minute old (answers are cached that long anyway).
+ */ export interface Suggestion {
   text: string;
   kind: SuggestionKind;
 }

@@ -3,32 +3,15 @@ import SearchableMap from 'minisearch/SearchableMap';
 import { JAPANESE } from '../text/tokenize.ts';
 
 /**
- * MiniSearch keeps the index's terms in a radix tree (SearchableMap) and finds a term by scanning
- * a node's children one by one. On the site's index the root alone has a child for every kanji and
- * kana a term begins with (thousands), so each lookup a query makes scanned thousands of keys, and
- * its near misses walked the whole tree with a Levenshtein matrix: together most of the cost of
- * matching an uncached search (bench/search.ts). This swaps the index's lookups for ones that
- * answer from tables built once, with exactly the tree's answers (the same terms, data and
- * distances, in the tree's order: scores are sums of floats, so even the order must not change):
- * - `get` (a query term as it is): a hash map of every term;
- * - `atPrefix` (a word's longer forms, a character's bigrams): the root's child is found by its
- *   first UTF-16 unit (siblings in a radix tree never share one), the rest as the tree does;
- * - `fuzzyGet` for a word (no Japanese character, no surrogate): the terms that are not all
- *   Japanese (a term made only of Japanese characters shares no UTF-16 unit with such a word, so
- *   its distance is at least the word's length, always beyond the fuzziness query.ts allows). One
- *   edit away (words of 5 to 9 characters, the typo a shopper makes): the terms that share a form
- *   with one character deleted with it (itself included), each checked to be one edit away, as
- *   Levenshtein's distance counts them; walking the tree of those terms with a Levenshtein matrix
- *   was the largest part of a search for a word with a typo. Further: that walk;
- * - `fuzzyGet` for one UTF-16 unit at distance 1 (a lone Japanese character, see query.ts
- *   characterQuery): the terms of two units that hold it, and itself. The walk also finds every
- *   other term of one unit (one substitution away); characterQuery's boostDocument drops those, as
- *   they do not hold the character, so they are left out here: they were a quarter of the cost of
- *   such a query.
- * Any other fuzzy lookup takes the walk. The index is never changed while the service runs (see
- * index-fields.ts), so the tables are built once, on the first search.
- */
-type Terms = MiniSearch['_index'];
+ * MiniSearch finds a term by scanning a radix tree's children one by one (thousands at the root, one
+ * per kanji and kana) and its near misses with a Levenshtein walk: most of an uncached search's cost.
+ * These lookups answer from tables built once, on the first search (the index never changes while
+ * the service runs), with exactly the tree's answers in the tree's order, since scores are float sums:
+ * `get` from a hash map; `atPrefix` from the root child of the first UTF-16 unit; `fuzzyGet` of a word
+ * among the terms not all Japanese (any other is too far), one edit away through the forms with one
+ * character deleted; `fuzzyGet` of a lone Japanese character among the two-unit terms holding it
+ * (characterQuery drops the others). Any other fuzzy lookup takes the walk. docs/search.md says more.
+ */ type Terms = MiniSearch['_index'];
 type Fuzzy = ReturnType<Terms['fuzzyGet']>;
 type TermData = Fuzzy extends Map<string, [infer Data, number]> ? Data : never;
 type Node = Map<string, unknown>;

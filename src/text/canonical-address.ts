@@ -1,19 +1,13 @@
 import { domainToASCII } from 'node:url';
 
 /**
- * The one address a customer's many spellings of theirs come to, which the per-customer limit of a
- * preorder campaign counts and a customer's request to see or erase their data looks up: trimmed,
- * NFC (a local part typed with combining marks is the one typed precomposed), the domain in its ASCII
- * (punycode) form as the forms store it (`例え.jp` is `xn--r8jz45g.jp`), lowercased; then the `+tag`
- * of the local part removed (`taro+shop@` is `taro@`), and at gmail.com and googlemail.com, which
- * are one mailbox provider that ignores dots, the dots of the local part removed and the domain
- * gmail.com. The address stored with a record stays as typed.
- *
- * The second step is also written in SQL (src/db/address.ts), where the indexes of the look-ups
- * compute it from stored addresses; both split at the first `@` and keep a local part that starts
- * with `+` whole, so the two agree on every address.
- */
-export function canonicalAddress(address: string): string {
+ * The one address a customer's spellings of theirs come to (a campaign's per-customer limit counts
+ * it; a data request looks it up): trimmed, NFC, the domain in ASCII (`例え.jp` is `xn--r8jz45g.jp`),
+ * lowercased; then the local part's `+tag` removed, and at gmail.com and googlemail.com (one mailbox
+ * that ignores dots) its dots too, the domain gmail.com. A record keeps the address as typed. The
+ * second step is also SQL (src/db/address.ts, for the look-ups' indexes): both split at the first
+ * `@` and keep a local part starting with `+` whole, so the two agree on every address.
+ */ export function canonicalAddress(address: string): string {
   const text = address.trim().normalize('NFC');
   const last = text.lastIndexOf('@');
   if (last < 0) return text.toLowerCase();

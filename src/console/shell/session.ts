@@ -1,16 +1,11 @@
 import type { Output } from '../../client/tenpo-client.ts';
 
-// Who this tab of the console acts as, and how it is kept.
-//
-// A staff account signs in with its address and password: the service sets an HttpOnly session
-// cookie, which no script here can read and every tab of the browser sends, so a new tab, a reload
-// or a Ctrl-click on a record stays signed in. localStorage only notes that an account may be signed
-// in: a tab asks the service who it is only then (asking without a session would count as a failed
-// authentication against the browser's address), and the note's removal tells every other tab that
-// the account signed out.
-//
-// The admin token lives in this tab's sessionStorage only: it is gone when the tab closes, is not
-// shared with other tabs, and is never put in a URL, a cookie or the console's log.
+// Who this tab of the console acts as. A staff account's session is an HttpOnly cookie no script
+// reads and every tab sends (a new tab or a reload stays signed in); localStorage only notes that an
+// account may be signed in, so a tab asks the service who it is only then (asking without a session
+// would count as a failed authentication), and the note's removal tells other tabs of a sign-out.
+// The admin token lives in this tab's sessionStorage only: never shared, never in a URL, a cookie or
+// the console's log.
 
 export type StaffAccount = NonNullable<Output<'/api/admin/session/get'>['staff']>;
 
