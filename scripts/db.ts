@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Kysely } from 'kysely';
 import { ConfigError, loadDatabaseTarget } from '../src/config.ts';
-import { backupStore, restoreStore, stamp } from '../src/db/backup/store-backup.ts';
+import { backupStore, restoreStore, stamp } from '../src/backup/store-backup.ts';
 import { connectDatabase, openDatabase } from '../src/db/database.ts';
 import { migrationStates } from '../src/db/migrate.ts';
 import { createLogger } from '../src/log.ts';

@@ -3,7 +3,7 @@ import { sendCachedJson, serializeJson, type CachedJson } from '../http/cached-j
 import { defineRoute, type Route } from '../http/route.ts';
 import { ERROR_CODES } from '../http/error-codes.ts';
 import { errorResponses } from '../http/schemas.ts';
-import { hashedFilesRoute, sendStaticFile } from '../web-assets/static-file.ts';
+import { hashedFilesRoute, sendStaticFile } from '../http/static-file.ts';
 import packageJson from '../../package.json' with { type: 'json' };
 import { DOCS_CSP, loadDocsPage, type DocsPage } from './docs-page.ts';
 import { openApiDocument } from './openapi-document.ts';

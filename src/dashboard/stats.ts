@@ -1,14 +1,16 @@
 import type { Catalog } from '../catalog/catalog.ts';
 import type { Database } from '../db/database.ts';
-import { countZeroResultSearchesSince, topKeywordsSince } from '../keyword-log/analytics.ts';
+import { countZeroResultSearchesSince, searchesPerJapanDay, topKeywordsSince } from '../keyword-log/analytics.ts';
 import { countKeywordLogSince } from '../keyword-log/store.ts';
 import { messageFigures } from '../messaging/figures.ts';
 import { preorderState, remainingSeats, type PreorderState } from '../preorders/campaign.ts';
 import { listPreorders } from '../preorders/store.ts';
+import { countByStatus, type StatusCount } from '../records/store.ts';
 import { RESERVATION_STATUSES } from '../reservations/status.ts';
+import { countReservationsByProduct } from '../reservations/store.ts';
 import { SUBSCRIPTION_STATUSES } from '../subscriptions/status.ts';
+import { countPendingByProduct } from '../subscriptions/store.ts';
 import { japanDays } from './japan-days.ts';
-import { countByProduct, countByStatus, searchesPerJapanDay, type StatusCount } from './store.ts';
 
 const WINDOW_MS = 30 * 86_400_000;
 const TOP = 10;
@@ -62,7 +64,7 @@ export async function dashboardStats(deps: DashboardDeps, now: Date = new Date()
   await deps.flushKeywordLog();
   const since = new Date(now.getTime() - WINDOW_MS).toISOString();
   const chart = japanDays(now, CHART_DAYS);
-  const [reservations, subscriptions, products, searchTotal, zeroResults, top, topZero, perDay, messages, campaigns] =
+  const [reservations, subscriptions, reserved, pending, searchTotal, zeroResults, top, topZero, perDay, messages, campaigns] =
     await deps.database.db
       .transaction()
       .execute(
@@ -70,7 +72,8 @@ export async function dashboardStats(deps: DashboardDeps, now: Date = new Date()
           [
             await countByStatus(trx, 'reservations'),
             await countByStatus(trx, 'subscriptions'),
-            await countByProduct(trx),
+            await countReservationsByProduct(trx),
+            await countPendingByProduct(trx),
             await countKeywordLogSince(trx, since),
             await countZeroResultSearchesSince(trx, since),
             await topKeywordsSince(trx, since, { limit: TOP, zeroResultsOnly: false }),
@@ -84,14 +87,8 @@ export async function dashboardStats(deps: DashboardDeps, now: Date = new Date()
   return {
     reservations: recordCounts(RESERVATION_STATUSES, reservations),
     subscriptions: recordCounts(SUBSCRIPTION_STATUSES, subscriptions),
-    products: products
-      .map((p) => ({
-        productSlug: p.productSlug,
-        name: deps.catalog.bySlug.get(p.productSlug)?.name ?? null,
-        reservations: p.reservations,
-        reservationsNotCancelled: p.reservationsNotCancelled,
-        pendingSubscriptions: p.pendingSubscriptions,
-      }))
+    products: productCounts(reserved, pending)
+      .map((p) => ({ ...p, name: deps.catalog.bySlug.get(p.productSlug)?.name ?? null }))
       .sort(
         (a, b) =>
           b.reservations + b.pendingSubscriptions - (a.reservations + a.pendingSubscriptions) || (a.productSlug < b.productSlug ? -1 : 1),
@@ -112,6 +109,26 @@ export async function dashboardStats(deps: DashboardDeps, now: Date = new Date()
       remaining: remainingSeats(preorder),
     })),
   };
+}
+
+/** Per product with any reservation or subscription: its reservations, those not cancelled, its pending signups. */
+function productCounts(
+  reserved: { productSlug: string; reservations: number; notCancelled: number }[],
+  pending: { productSlug: string; pending: number }[],
+) {
+  const products = new Map<
+    string,
+    { productSlug: string; reservations: number; reservationsNotCancelled: number; pendingSubscriptions: number }
+  >();
+  const entry = (productSlug: string) => {
+    let found = products.get(productSlug);
+    if (!found) products.set(productSlug, (found = { productSlug, reservations: 0, reservationsNotCancelled: 0, pendingSubscriptions: 0 }));
+    return found;
+  };
+  for (const row of reserved)
+    Object.assign(entry(row.productSlug), { reservations: row.reservations, reservationsNotCancelled: row.notCancelled });
+  for (const row of pending) entry(row.productSlug).pendingSubscriptions = row.pending;
+  return [...products.values()];
 }
 
 /** Every known status appears (0 when none); a legacy status found in the store is added. */

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import type { Dialect } from '../db/database.ts';
 import type { Tables } from '../db/schema.ts';
 import { splitSince } from './hours.ts';
 import { countEntries } from './store.ts';
@@ -50,4 +51,27 @@ export async function topKeywordsSince(
     .limit(options.limit)
     .execute();
   return rows.map((row) => ({ keyword: row.keyword, count: Number(row.count) }));
+}
+
+/**
+ * Searches per Japan calendar day (`YYYY-MM-DD`) from the hour `fromHour` (`2026-03-01T15`, a Japan
+ * midnight) on, summed from the hourly counts (migration 003): Japan keeps no daylight saving time, so
+ * every Japan day is 24 whole UTC hours. Days without searches are absent.
+ */
+export async function searchesPerJapanDay(
+  db: Kysely<Tables>,
+  dialect: Dialect,
+  fromHour: string,
+): Promise<{ date: string; count: number }[]> {
+  const day =
+    dialect === 'sqlite'
+      ? sql<string>`date(hour || ':00:00', '+9 hours')`
+      : sql<string>`to_char((hour || ':00:00+00')::timestamptz at time zone 'Asia/Tokyo', 'YYYY-MM-DD')`;
+  const rows = await db
+    .selectFrom('keyword_log_hours')
+    .select((eb) => [day.as('date'), eb.fn.sum<number>('entries').as('count')])
+    .where('hour', '>=', fromHour)
+    .groupBy(day)
+    .execute();
+  return rows.map((row) => ({ date: row.date, count: Number(row.count) }));
 }

@@ -2,7 +2,7 @@ import { inTurn } from '../db/batch-turns.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { Tables } from '../db/schema.ts';
-import { storableText } from '../records/storable-text.ts';
+import { storableText } from '../text/storable-text.ts';
 import { maskContactDetails } from './contact-details.ts';
 import { hourOf, splitSince, splitWindow, type EntryRange } from './hours.ts';
 import { clientHash, countSuggestionSearches } from './suggestions.ts';

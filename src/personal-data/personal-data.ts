@@ -1,12 +1,15 @@
 import type { Database } from '../db/database.ts';
-import { releaseSeat } from '../preorders/seats.ts';
+import { eraseMessagesAbout, messagesAbout } from '../messaging/about-records.ts';
+import { forgetCustomerAt } from '../preorders/store.ts';
 import { historyEntries } from '../records/history.ts';
-import { deleteHistoryOf, historyOf, staffIdsOf } from '../records/history-store.ts';
+import { historyOf, staffIdsOf } from '../records/history-store.ts';
+import { eraseReservations } from '../reservations/erase.ts';
+import { reservationsAt } from '../reservations/store.ts';
 import { staffNames } from '../staff/store.ts';
+import { eraseSubscriptionsAt } from '../subscriptions/erase.ts';
+import { subscriptionsAt } from '../subscriptions/store.ts';
 import { canonicalAddress } from '../text/canonical-address.ts';
 import { personalReservation, personalSubscription } from './schemas.ts';
-import { eraseMessagesAbout, messagesAbout } from '../messaging/about-records.ts';
-import { deleteCampaignCountsAt, deleteRecordsAt, findReservationsAt, findSubscriptionsAt } from './store.ts';
 
 // A customer's request to see or erase what the shop holds about them: every reservation and restock
 // subscription at their address, archived ones included, and every message about those or sent to
@@ -19,8 +22,8 @@ import { deleteCampaignCountsAt, deleteRecordsAt, findReservationsAt, findSubscr
  */
 export async function exportPersonalData(database: Database, address: string) {
   const key = canonicalAddress(address);
-  const reservations = await findReservationsAt(database.db, key);
-  const subscriptions = await findSubscriptionsAt(database.db, key);
+  const reservations = await reservationsAt(database.db, key);
+  const subscriptions = await subscriptionsAt(database.db, key);
   const recordIds = [...reservations, ...subscriptions].map((r) => r.id);
   const messages = await messagesAbout(database.db, recordIds, key);
   const changes = await historyOf(database.db, recordIds);
@@ -43,13 +46,10 @@ export async function exportPersonalData(database: Database, address: string) {
 }
 
 /**
- * Deletes everything held about the address in one transaction: the records, the messages about
- * them or to the address (sent or not: they quote the name and address; one still waiting is never
- * sent, as the dispatcher checks a message is still queued before it sends it), the records'
- * history (memos quote customers), and the address's seat counts in preorder campaigns, whose
- * seats the erased reservations give back. The records are deleted first and their messages found
- * from what was deleted, so a reservation taken at the same moment is either erased with its
- * messages or left whole.
+ * Deletes everything held about the address in one transaction: its reservations and restock
+ * subscriptions as each module erases them (with their messages and history; reservations give their
+ * seats back), the address's seat counts in preorder campaigns, and the emails sent to it about no
+ * record left (a message still waiting is never sent: the dispatcher checks it is still queued).
  */
 export async function erasePersonalData(
   database: Database,
@@ -57,12 +57,14 @@ export async function erasePersonalData(
 ): Promise<{ reservations: number; subscriptions: number; messages: number }> {
   const key = canonicalAddress(address);
   return database.db.transaction().execute(async (trx) => {
-    const { reservations, subscriptions } = await deleteRecordsAt(trx, key);
-    for (const reservation of reservations) if (reservation.status !== 'cancelled') await releaseSeat(trx, reservation);
-    await deleteCampaignCountsAt(trx, key);
-    const recordIds = [...reservations, ...subscriptions].map((r) => r.id);
-    const messages = await eraseMessagesAbout(trx, recordIds, key);
-    await deleteHistoryOf(trx, recordIds);
-    return { reservations: reservations.length, subscriptions: subscriptions.length, messages };
+    const reservations = await eraseReservations(trx, { addressKey: key });
+    const subscriptions = await eraseSubscriptionsAt(trx, key);
+    await forgetCustomerAt(trx, key);
+    const toAddress = await eraseMessagesAbout(trx, [], key);
+    return {
+      reservations: reservations.reservations,
+      subscriptions: subscriptions.subscriptions,
+      messages: reservations.messages + subscriptions.messages + toAddress,
+    };
   });
 }

@@ -3,7 +3,7 @@ import { MessageSchema } from '../messaging/logged-message.ts';
 import { HistoryEntrySchema } from '../records/history.ts';
 import { ActiveReservationSchema, activeReservation } from '../reservations/schemas.ts';
 import type { Reservation } from '../reservations/store.ts';
-import { isStorable } from '../records/storable-text.ts';
+import { isStorable } from '../text/storable-text.ts';
 import { ActiveSubscriptionSchema, activeSubscription } from '../subscriptions/schemas.ts';
 import type { Subscription } from '../subscriptions/store.ts';
 import { codePointLength } from '../text/code-points.ts';

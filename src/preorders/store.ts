@@ -124,3 +124,9 @@ export async function moveSeat(db: Kysely<Tables>, preorderId: string, email: st
   await addCustomerSeats(db, preorderId, new Map([[email, delta]]));
   return 'moved';
 }
+
+/** Forgets a canonical address's seat counts in every campaign; run once its reservations are gone (and their seats given back). */
+export async function forgetCustomerAt(db: Kysely<Tables>, key: string): Promise<void> {
+  // A campaign counts seats under the canonical address already (seats.ts).
+  await db.deleteFrom('preorder_customers').where('email', '=', key).execute();
+}

@@ -3,7 +3,7 @@ import { AppError } from '../http/app-error.ts';
 import { INVALID_PARAMETERS, type InvalidInput } from '../http/route.ts';
 import { detailsFrom } from '../http/validation.ts';
 import { codePointLength } from '../text/code-points.ts';
-import { isStorable } from './storable-text.ts';
+import { isStorable } from '../text/storable-text.ts';
 
 // The admin fields every record kind (reservations, subscriptions) shares, built from the kind's
 // own statuses, and the 400s they answer.

@@ -2,7 +2,7 @@ import type { Database } from '../db/database.ts';
 import { isUniqueViolation } from '../db/unique-violation.ts';
 import type { ErrorCode } from '../http/error-codes.ts';
 import { byStaff, recordArchiving } from './history.ts';
-import { isStorable } from './storable-text.ts';
+import { isStorable } from '../text/storable-text.ts';
 import type { RecordRefusals, RecordTable, Refusal } from './record-rows.ts';
 import { findArchiveStates, setArchivedAt, uniqueKeys, type ArchiveState, type UniqueWhileActive } from './store.ts';
 

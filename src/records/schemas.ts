@@ -7,7 +7,7 @@ import { pagingFields, required, searchField, sortField } from './admin-fields.t
 import { MAX_BULK_ITEMS } from './bulk-archive.ts';
 import { HistoryEntrySchema } from './history.ts';
 import { archivedSortColumns, sortNames } from './lists.ts';
-import { isStorable } from './storable-text.ts';
+import { isStorable } from '../text/storable-text.ts';
 
 // What the two kinds' admin routes take and answer with alike, built from each kind's own item
 // schemas. A list or item sits under the kind's own key (`reservations`, `reservation`), typed with

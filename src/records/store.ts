@@ -277,3 +277,19 @@ export async function recordStatuses(db: Kysely<Tables>, ids: string[]): Promise
   }
   return statuses;
 }
+
+export interface StatusCount {
+  status: string;
+  total: number;
+  archived: number;
+}
+
+/** Records of a kind per status, all of them and the archived ones (`count(archived_at)` counts those set). */
+export async function countByStatus(db: Kysely<Tables>, table: RecordTable): Promise<StatusCount[]> {
+  const rows = await records(db)
+    .selectFrom(table)
+    .select((eb) => ['status', eb.fn.countAll<number>().as('total'), eb.fn.count<number>('archived_at').as('archived')])
+    .groupBy('status')
+    .execute();
+  return rows.map((row) => ({ status: row.status, total: Number(row.total), archived: Number(row.archived) }));
+}

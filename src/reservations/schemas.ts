@@ -11,7 +11,7 @@ import {
   recordDetailResponse,
   statusChangeResponse,
 } from '../records/schemas.ts';
-import { isStorable } from '../records/storable-text.ts';
+import { isStorable } from '../text/storable-text.ts';
 import { codePointLength } from '../text/code-points.ts';
 import { RESERVATION_STATUSES } from './status.ts';
 import type { Reservation } from './store.ts';

@@ -1,4 +1,5 @@
 import { PostgresAdapter, sql, type Kysely, type Selectable } from 'kysely';
+import { atAddress } from '../db/address.ts';
 import type { ReservationRow, Tables } from '../db/schema.ts';
 import { foldForMatching } from '../text/normalize.ts';
 
@@ -98,4 +99,36 @@ export async function numberAfter(db: Kysely<Tables>, last: number): Promise<voi
 
 function isPostgres(db: Kysely<Tables>): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/** The reservations at a canonical address, newest first (read through migration 018's index: db/address.ts). */
+export async function reservationsAt(db: Kysely<Tables>, key: string): Promise<Reservation[]> {
+  return db
+    .selectFrom('reservations')
+    .selectAll()
+    .where(atAddress('email', key))
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+/** Deletes the reservations at a canonical address; what they were. */
+export async function deleteReservationsAt(db: Kysely<Tables>, key: string): Promise<Reservation[]> {
+  return db.deleteFrom('reservations').where(atAddress('email', key)).returningAll().execute();
+}
+
+/** Per product with any reservation: how many, active and archived, and those not cancelled (the seats a campaign counts). */
+export async function countReservationsByProduct(
+  db: Kysely<Tables>,
+): Promise<{ productSlug: string; reservations: number; notCancelled: number }[]> {
+  const rows = await db
+    .selectFrom('reservations')
+    .select((eb) => [
+      'product_slug',
+      eb.fn.countAll<number>().as('count'),
+      eb.fn.sum<number>(eb.case().when('status', '<>', 'cancelled').then(1).else(0).end()).as('notCancelled'),
+    ])
+    .groupBy('product_slug')
+    .execute();
+  return rows.map((row) => ({ productSlug: row.product_slug, reservations: Number(row.count), notCancelled: Number(row.notCancelled) }));
 }

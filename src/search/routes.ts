@@ -6,7 +6,7 @@ import { replyJson } from '../http/reply.ts';
 import { defineRoute, TAKES_ANYTHING, type Route } from '../http/route.ts';
 import { errorResponses } from '../http/schemas.ts';
 import type { KeywordLogWriter } from '../keyword-log/writer.ts';
-import { staticFile, sendStaticFile, type StaticFile } from '../web-assets/static-file.ts';
+import { staticFile, sendStaticFile, type StaticFile } from '../http/static-file.ts';
 import {
   clampExcerptLength,
   normalizeQuery,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isEmailAddress } from '../records/form-fields.ts';
-import { isStorable } from '../records/storable-text.ts';
+import { isStorable } from '../text/storable-text.ts';
 import { codePointLength } from '../text/code-points.ts';
 
 // What the shop settings routes take and answer. Each text is trimmed; an address keeps its line

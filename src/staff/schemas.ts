@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isStorable } from '../records/storable-text.ts';
+import { isStorable } from '../text/storable-text.ts';
 import { codePointLength } from '../text/code-points.ts';
 import { isOwnAddress, PASSWORD_LENGTH } from './password.ts';
 import type { Staff } from './store.ts';

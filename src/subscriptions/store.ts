@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import type { Dialect } from '../db/database.ts';
+import { atAddress } from '../db/address.ts';
 import type { SubscriptionRow, Tables } from '../db/schema.ts';
 
 // The subscriptions table's own SQL (listing, locking and archiving, and the check of the rule below
@@ -112,4 +113,42 @@ export async function markPendingNotified(
     .where(ONE_PENDING)
     .returning(['id', 'email'])
     .execute();
+}
+
+/** The subscriptions at a canonical address, newest first (read through migration 018's index: db/address.ts). */
+export async function subscriptionsAt(db: Kysely<Tables>, key: string): Promise<Subscription[]> {
+  return db
+    .selectFrom('subscriptions')
+    .selectAll()
+    .where(atAddress('email', key))
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+/** Deletes the subscriptions at a canonical address; what they were. */
+export async function deleteSubscriptionsAt(db: Kysely<Tables>, key: string): Promise<Subscription[]> {
+  return db.deleteFrom('subscriptions').where(atAddress('email', key)).returningAll().execute();
+}
+
+/** Per product with any subscription: its active pending ones (those the next send would notify). */
+export async function countPendingByProduct(db: Kysely<Tables>): Promise<{ productSlug: string; pending: number }[]> {
+  const rows = await db
+    .selectFrom('subscriptions')
+    .select((eb) => [
+      'product_slug',
+      eb.fn
+        .sum<number>(
+          eb
+            .case()
+            .when(eb.and([eb('status', '=', 'pending'), eb('archived_at', 'is', null)]))
+            .then(1)
+            .else(0)
+            .end(),
+        )
+        .as('pending'),
+    ])
+    .groupBy('product_slug')
+    .execute();
+  return rows.map((row) => ({ productSlug: row.product_slug, pending: Number(row.pending) }));
 }

@@ -1,7 +1,7 @@
 import type { Database } from '../../db/database.ts';
 import type { BulkItemError } from '../../records/bulk-archive.ts';
 import { byStaff, recordRetries } from '../../records/history.ts';
-import { isStorable } from '../../records/storable-text.ts';
+import { isStorable } from '../../text/storable-text.ts';
 import { messagesAsTheyStand } from '../outbox/standing.ts';
 import { markDeadSuperseded, requeueDead } from './store.ts';
 

@@ -5,7 +5,7 @@ import { INVALID_PARAMETERS, type InvalidInput } from '../../http/route.ts';
 import { detailsFrom } from '../../http/validation.ts';
 import { pagingFields } from '../../records/admin-fields.ts';
 import { BulkBody } from '../../records/schemas.ts';
-import { isStorable } from '../../records/storable-text.ts';
+import { isStorable } from '../../text/storable-text.ts';
 import { MESSAGE_CHANNELS as CHANNELS, MESSAGE_STATUSES as STATUSES, MessageSchema } from '../logged-message.ts';
 
 export const ListBody = z.object({

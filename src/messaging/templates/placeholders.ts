@@ -1,5 +1,5 @@
 import type { FieldError } from '../../http/app-error.ts';
-import { isStorable } from '../../records/storable-text.ts';
+import { isStorable } from '../../text/storable-text.ts';
 import { codePointLength } from '../../text/code-points.ts';
 import { KIND_RULES, type TemplateKind } from '../kinds.ts';
 

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { Context } from 'hono';
-import type { AppEnv } from '../http/app-env.ts';
-import { AppError } from '../http/app-error.ts';
-import { matchesEtag } from '../http/cached-json.ts';
-import { reply } from '../http/reply.ts';
-import { requestHeader } from '../http/request.ts';
-import { defineRoute, type Route } from '../http/route.ts';
-import { errorResponses } from '../http/schemas.ts';
+import type { AppEnv } from './app-env.ts';
+import { AppError } from './app-error.ts';
+import { matchesEtag } from './cached-json.ts';
+import { reply } from './reply.ts';
+import { requestHeader } from './request.ts';
+import { defineRoute, type Route } from './route.ts';
+import { errorResponses } from './schemas.ts';
 
 /** A file served to browsers (a page, a script, a stylesheet), held in memory. */
 export interface StaticFile {

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { DatabaseTarget } from '../../config.ts';
-import type { Logger } from '../../log.ts';
-import { lastNumberGiven, numberAfter } from '../../reservations/store.ts';
-import { connectDatabase, openDatabase, type Database } from '../database.ts';
+import type { DatabaseTarget } from '../config.ts';
+import type { Logger } from '../log.ts';
+import { lastNumberGiven, numberAfter } from '../reservations/store.ts';
+import { connectDatabase, openDatabase, type Database } from '../db/database.ts';
 import { backupPostgres, restorePostgres, type PgTools } from './postgres-dump.ts';
 import { backupSqlite, restoreSqlite } from './sqlite-copy.ts';
 

@@ -3,7 +3,7 @@ import { chmodSync, existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { sql, type Kysely } from 'kysely';
-import type { Tables } from '../schema.ts';
+import type { Tables } from '../db/schema.ts';
 
 // The PostgreSQL store's backup and restore, by PostgreSQL's own pg_dump and pg_restore (custom
 // format). pg_dump refuses a server of a newer major version than its own, and the machine's may be
