@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { onBothStores } from './lib/both-stores.ts';
+import { newDatabase } from './lib/databases.ts';
 import { checkouts } from './lib/checkouts.ts';
 import { deliveringTo, startCountingReceiver } from './lib/counting-receiver.ts';
 import { runMixedLoad } from './lib/mixed-load.ts';
@@ -39,7 +40,8 @@ export async function run(): Promise<string[]> {
   try {
     await onBothStores('capacity', async (store, databaseUrl) => {
       for (const checkout of checkouts()) {
-        const url = store === 'sqlite' ? `sqlite:${join(dir, `${checkout.label}.db`)}` : await newDatabase(databaseUrl, checkout.label);
+        const url =
+          store === 'sqlite' ? `sqlite:${join(dir, `${checkout.label}.db`)}` : await newDatabase(databaseUrl, `capacity_${checkout.label}`);
         const tenpo = await startTenpo(
           { DATABASE_URL: url, RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'warn', ...deliveringTo(receiver.url, ['reservation', 'restock']) },
           { port: PORTS.service, root: checkout.root },
@@ -105,20 +107,6 @@ export async function run(): Promise<string[]> {
   }
   printTable(`Capacity: the last step with p99 ≤ ${P99_LIMIT_MS} ms`, summary);
   return verdicts;
-}
-
-/** A database of its own on the cluster for one checkout: another checkout's migrations would stop its start. */
-async function newDatabase(clusterUrl: string, label: string): Promise<string> {
-  const client = new pg.Client({ connectionString: clusterUrl });
-  await client.connect();
-  try {
-    await client.query(`create database capacity_${label}`);
-  } finally {
-    await client.end();
-  }
-  const url = new URL(clusterUrl);
-  url.pathname = `/capacity_${label}`;
-  return url.toString();
 }
 
 /**

@@ -20,6 +20,8 @@ const SUITES: Record<string, () => Promise<{ run(): Promise<string[]> }>> = {
   sustained: () => import('./sustained.ts'),
   startup: () => import('./startup.ts'),
   capacity: () => import('./capacity.ts'),
+  drop: () => import('./drop.ts'),
+  'drop-quick': async () => ({ run: (await import('./drop.ts')).runQuick }),
 };
 
 const chosen = process.argv.slice(2);

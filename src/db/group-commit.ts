@@ -11,15 +11,19 @@ import type { Tables } from './schema.ts';
  * `write` gets the whole batch and should write it with multi-row statements; it may answer one
  * result per item, in order, which resolves that item's caller. If a batch fails, each of its items
  * is tried again alone, so one bad item fails only its own caller.
+ *
+ * `inOrder`: one batch at a time on PostgreSQL too (SQLite always writes one), its failed items
+ * retried before the next batch, so items are written in the order they came: first come, first
+ * served, where a write hands out something scarce (a campaign's seats).
  */
 export function groupCommit<T, R = void>(
   database: Database,
   write: (trx: Kysely<Tables>, items: T[]) => Promise<R[] | void>,
-  options: { maxBatch?: number } = {},
+  options: { maxBatch?: number; inOrder?: boolean } = {},
 ): (item: T) => Promise<R> {
   const maxBatch = options.maxBatch ?? 100;
   // SQLite has one connection, so one transaction at a time; PostgreSQL commits a few batches at once.
-  const maxInFlight = database.dialect === 'sqlite' ? 1 : 4;
+  const maxInFlight = database.dialect === 'sqlite' || options.inOrder ? 1 : 4;
   let waiting: { item: T; done: (outcome: { result?: R; error?: unknown }) => void }[] = [];
   let inFlight = 0;
   let scheduled = false;

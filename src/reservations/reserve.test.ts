@@ -3,16 +3,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { loadCatalog } from '../catalog/catalog.ts';
 import { openDatabase, type Database } from '../db/database.ts';
 import { createLogger } from '../log.ts';
-import { createMessaging } from '../messaging/messaging.ts';
-import { reservationWriter, reserve } from './reserve.ts';
+import { reservationDeps } from '../../test/helpers/reservation-deps.ts';
+import { reserve } from './reserve.ts';
 
 // The use case on a real SQLite file, with its clock passed in: the reservation and its messages
 // carry the time it was taken, also when reservations taken apart share one group commit.
 
-const catalog = loadCatalog(new URL('../../data/products.json', import.meta.url).pathname);
 let dir: string;
 let database: Database;
 
@@ -27,20 +25,7 @@ after(async () => {
 
 test('the reservation and its messages carry the time it was taken, each its own in a shared commit', async () => {
   let wakes = 0;
-  const messaging = createMessaging({
-    catalog,
-    publicBaseUrl: 'https://shop.example',
-    storefrontUrl: 'https://shop.example',
-    linkSecret: 'secret',
-    emailsPerAddressPerDay: 10,
-  });
-  const deps = {
-    database,
-    catalog,
-    write: reservationWriter(database, messaging),
-    wakeDispatcher: () => void (wakes += 1),
-    idempotencySecret: 'secret',
-  };
+  const deps = reservationDeps(database, () => void (wakes += 1));
   const request = { name: '山田 太郎', email: 'taro@example.com', productSlug: 'kumo-vco-2' };
   const times = [new Date('2030-01-01T09:00:00.000Z'), new Date('2030-01-01T09:00:00.250Z')];
   // Asked for in the same turn, so both are written by one transaction.

@@ -110,6 +110,8 @@ export async function writeReservations(
 /**
  * The reservation write of a store: reservations taken in the same moment share one transaction,
  * which also claims their keys; a key answers with its reservation only when a seat was taken.
+ * Batches are written one at a time, in the order their requests reached the instance, so seats
+ * are first come, first served (docs/preorders.md).
  */
 export function reservationWriter(database: Database, messaging: Messaging, now?: () => Date): WriteReservation {
   return groupCommit(
@@ -120,5 +122,6 @@ export function reservationWriter(database: Database, messaging: Messaging, now?
       answerOf: (seat, { row }) => (seat.taken ? row.id : undefined),
       now,
     }),
+    { inOrder: true },
   );
 }
