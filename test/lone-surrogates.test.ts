@@ -15,11 +15,8 @@ describe('lone surrogates', () => {
   });
   after(() => app?.close());
 
-  const post = (path: string, json: string) =>
-    app.request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: json });
-
   test('a reservation name or a restock address with half a character: 400 naming the field, nothing stored', async () => {
-    const reservation = await post('/api/reservation', `{"name":"山田${HALF}","email":"taro@example.com","productSlug":"kumo-vco-2"}`);
+    const reservation = await app.post('/api/reservation', `{"name":"山田${HALF}","email":"taro@example.com","productSlug":"kumo-vco-2"}`);
     assert.equal(reservation.status, 400);
     assert.deepEqual(await reservation.json(), {
       success: false,
@@ -27,7 +24,7 @@ describe('lone surrogates', () => {
       code: 'invalid_input',
       details: [{ field: 'name', message: 'お名前を入力してください' }],
     });
-    const signup = await post('/api/notify', `{"email":"taro${HALF}@example.com","productSlug":"kumo-vco-2"}`);
+    const signup = await app.post('/api/notify', `{"email":"taro${HALF}@example.com","productSlug":"kumo-vco-2"}`);
     assert.equal(signup.status, 400);
     assert.deepEqual(
       ((await signup.json()) as { details: { field: string }[] }).details.map((d) => d.field),
@@ -39,7 +36,7 @@ describe('lone surrogates', () => {
 
   test('staff text too: a memo or a template with half a character is refused, the record and the template unchanged', async () => {
     const made = (await (
-      await post('/api/reservation', '{"name":"山田 太郎","email":"taro@example.com","productSlug":"kumo-vco-2"}')
+      await app.post('/api/reservation', '{"name":"山田 太郎","email":"taro@example.com","productSlug":"kumo-vco-2"}')
     ).json()) as { reservationId: string };
     const memo = await app.request('/api/admin-reservations-status', {
       method: 'POST',

@@ -92,10 +92,8 @@ describe('markup shown as text, rendered in Chromium', () => {
     });
     browser = await launchBrowser();
 
-    const post = (path: string, body: unknown) =>
-      app.request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const reserved = (
-      await app.read('/api/reservation', await post('/api/reservation', { name: NAME, email: EMAIL, productSlug: SLUG }))
+      await app.read('/api/reservation', await app.post('/api/reservation', { name: NAME, email: EMAIL, productSlug: SLUG }))
     ).success();
     assert.equal(
       (
@@ -108,7 +106,7 @@ describe('markup shown as text, rendered in Chromium', () => {
       ).status,
       200,
     );
-    assert.equal((await post('/api/notify', { email: EMAIL, productSlug: SLUG })).status, 200);
+    assert.equal((await app.post('/api/notify', { email: EMAIL, productSlug: SLUG })).status, 200);
     assert.equal((await app.admin('/api/admin/notify/send', { productSlug: SLUG })).status, 200);
     await app.request(`/api/search?q=${encodeURIComponent(KEYWORD)}`);
   });

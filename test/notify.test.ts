@@ -26,13 +26,7 @@ const FAST: Partial<DispatcherTimings> = { pollIntervalMs: 25, retryBaseMs: 40, 
 const WEBHOOK_PATH = '/restock/webhook-secret-path';
 const valid = { email: 'taro@example.com', productSlug: 'kumo-vco-2' };
 
-function post(app: TestApp, body: unknown, headers: Record<string, string> = {}) {
-  return app.request('/api/notify', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  });
-}
+const post = (app: TestApp, body: unknown, headers?: Record<string, string>) => app.post('/api/notify', body, headers);
 
 for (const dialect of DIALECTS) {
   describe(`POST /api/notify (${dialect})`, () => {

@@ -31,12 +31,10 @@ test('a production process with no email provider logs no address, name or email
     },
   });
   try {
-    const post = (path: string, body: unknown) =>
-      service.request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    const reserved = await post('/api/reservation', { name: NAME, email: EMAIL, productSlug: 'kumo-vco-2' });
+    const reserved = await service.post('/api/reservation', { name: NAME, email: EMAIL, productSlug: 'kumo-vco-2' });
     assert.equal(reserved.status, 200);
     const { reservationId } = (await reserved.json()) as { reservationId: string };
-    assert.equal((await post('/api/notify', { email: SIGNUP_EMAIL, productSlug: 'kumo-vco-2' })).status, 200);
+    assert.equal((await service.post('/api/notify', { email: SIGNUP_EMAIL, productSlug: 'kumo-vco-2' })).status, 200);
     assert.equal((await service.admin('/api/admin/notify/send', { productSlug: 'kumo-vco-2' })).status, 200);
     assert.equal(
       (
@@ -51,8 +49,13 @@ test('a production process with no email provider logs no address, name or email
     );
     // Refused and failed requests are logged: with the address in the query string and the body.
     assert.equal(
-      (await post(`/api/reservation?email=${encodeURIComponent(EMAIL)}`, { name: NAME, email: `${EMAIL}@`, productSlug: 'kumo-vco-2' }))
-        .status,
+      (
+        await service.post(`/api/reservation?email=${encodeURIComponent(EMAIL)}`, {
+          name: NAME,
+          email: `${EMAIL}@`,
+          productSlug: 'kumo-vco-2',
+        })
+      ).status,
       400,
     );
     assert.equal((await service.admin('/api/admin/personal-data/export', { email: `${EMAIL} x` })).status, 400);

@@ -60,12 +60,11 @@ for (const dialect of DIALECTS) {
       receiver.requests.length = 0;
     });
 
-    const post = (path: string, body: unknown) => app.request(path, { method: 'POST', body: JSON.stringify(body) });
     async function reserve(email: string, productSlug = 'kumo-vco-2', name = '山田 太郎'): Promise<string> {
-      return (await app.read('/api/reservation', await post('/api/reservation', { name, email, productSlug }))).success().reservationId;
+      return (await app.read('/api/reservation', await app.post('/api/reservation', { name, email, productSlug }))).success().reservationId;
     }
     async function signup(email: string, productSlug = 'kumo-vco-2'): Promise<string> {
-      return (await app.read('/api/notify', await post('/api/notify', { email, productSlug }))).success().subscriptionId;
+      return (await app.read('/api/notify', await app.post('/api/notify', { email, productSlug }))).success().subscriptionId;
     }
     const exported = async (email: unknown) => (await app.call(EXPORT, { email })).success();
     const allDelivered = () =>
@@ -128,7 +127,7 @@ for (const dialect of DIALECTS) {
       const { staff } = (
         await app.call('/api/admin/staff/create', { email: `owner.${dialect}@example.jp`, name: '店長 一郎', role: 'owner', password })
       ).success();
-      const signedIn = await post('/api/admin/session', { email: staff.email, password });
+      const signedIn = await app.post('/api/admin/session', { email: staff.email, password });
       assert.equal(signedIn.status, 200);
       const cookie = signedIn.headers.get('set-cookie')!.split(';')[0]!;
       const asOwner = (path: string, body: unknown) =>
@@ -303,7 +302,7 @@ for (const dialect of DIALECTS) {
       const before = await exported('erase.me@example.com');
       const keptBefore = await exported('keep@example.com');
       assert.equal(
-        (await post('/api/reservation', { name: 'x', email: 'late@example.com', productSlug: 'tsuki-dual-lfo' })).status,
+        (await app.post('/api/reservation', { name: 'x', email: 'late@example.com', productSlug: 'tsuki-dual-lfo' })).status,
         409,
         'the one seat is taken',
       );
@@ -332,7 +331,7 @@ for (const dialect of DIALECTS) {
       );
       assert.equal((await db.selectFrom('reservations').select('id').where('id', '=', held).execute()).length, 0);
       assert.equal(
-        (await post('/api/reservation', { name: 'x', email: 'late@example.com', productSlug: 'tsuki-dual-lfo' })).status,
+        (await app.post('/api/reservation', { name: 'x', email: 'late@example.com', productSlug: 'tsuki-dual-lfo' })).status,
         200,
         'the erased reservation gave its seat back',
       );

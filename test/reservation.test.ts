@@ -19,13 +19,7 @@ const JA = {
 const RESERVATION_ID = /^res_[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const valid = { name: '山田 太郎', email: 'taro@example.com', productSlug: 'kumo-vco-2' };
 
-function post(app: TestApp, body: unknown, headers: Record<string, string> = {}) {
-  return app.request('/api/reservation', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  });
-}
+const post = (app: TestApp, body: unknown, headers?: Record<string, string>) => app.post('/api/reservation', body, headers);
 
 for (const dialect of DIALECTS) {
   describe(`POST /api/reservation (${dialect})`, () => {

@@ -52,15 +52,19 @@ function assertNoSecret(text: string, secrets: string[], where: string): void {
 }
 
 /** The storefront's and the admin's everyday requests, with a few wrong tokens and tokens where they do not belong. */
-async function everyday(base: { request(path: string, init?: RequestInit): Promise<Response> }): Promise<void> {
-  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-    base.request(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-  assert.equal((await post('/api/reservation', { name: '山田 太郎', email: 'taro@example.com', productSlug: 'kumo-vco-2' })).status, 200);
-  assert.equal((await post('/api/notify', { email: 'hanako@example.com', productSlug: 'kumo-vco-2' })).status, 200);
-  assert.equal((await post('/api/admin/notify/send', { productSlug: 'kumo-vco-2' }, { authorization: `Bearer ${ADMIN}` })).status, 200);
-  assert.equal((await post('/api/admin-reservations-list', {}, { authorization: `Bearer ${ADMIN}` })).status, 200);
+async function everyday(base: Pick<TestApp, 'request' | 'post'>): Promise<void> {
+  assert.equal(
+    (await base.post('/api/reservation', { name: '山田 太郎', email: 'taro@example.com', productSlug: 'kumo-vco-2' })).status,
+    200,
+  );
+  assert.equal((await base.post('/api/notify', { email: 'hanako@example.com', productSlug: 'kumo-vco-2' })).status, 200);
+  assert.equal(
+    (await base.post('/api/admin/notify/send', { productSlug: 'kumo-vco-2' }, { authorization: `Bearer ${ADMIN}` })).status,
+    200,
+  );
+  assert.equal((await base.post('/api/admin-reservations-list', {}, { authorization: `Bearer ${ADMIN}` })).status, 200);
   for (const wrong of [`Bearer ${ADMIN}x`, `Bearer ${ADMIN.slice(0, -1)}`, `Basic ${Buffer.from(`admin:${ADMIN}`).toString('base64')}`]) {
-    assert.equal((await post('/api/admin-reservations-list', '[', { authorization: wrong })).status, 401);
+    assert.equal((await base.post('/api/admin-reservations-list', '[', { authorization: wrong })).status, 401);
   }
   for (const path of [
     `/api/admin-reservations-list?token=${ADMIN}`,

@@ -10,6 +10,7 @@ import { startServer, type RunningServer, type StartOptions } from '../../src/se
 import { readAnswer, routeSchemaCheck, type Answer } from './answers.ts';
 import type { Dialect } from './dialects.ts';
 import { createTestDatabase } from './postgres.ts';
+import { postJson } from './post-json.ts';
 
 export { DIALECTS, type Dialect } from './dialects.ts';
 
@@ -20,6 +21,8 @@ export interface TestApp extends RunningServer {
   logs: Record<string, unknown>[];
   /** fetch() relative to the app's URL. */
   request(path: string, init?: RequestInit): Promise<Response>;
+  /** POST JSON, as a storefront or a customer's browser would (helpers/post-json.ts). */
+  post(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
   /** POST JSON with the admin bearer token. */
   admin(path: string, body: unknown): Promise<Response>;
   /** Reads this app's answer to `path`, to be checked against what its route documents (helpers/answers.ts). */
@@ -71,17 +74,13 @@ export async function startTestApp(options: { dialect?: Dialect; env?: Record<st
   });
   const request = (path: string, init?: RequestInit) => fetch(server.url + path, init);
   const check = routeSchemaCheck(allRoutes(server.services));
-  const admin = (path: string, body: unknown) =>
-    request(path, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
+  const admin = (path: string, body: unknown) => postJson(request, path, body, { authorization: `Bearer ${ADMIN_TOKEN}` });
   return {
     ...server,
     logs,
     env,
     request,
+    post: (path, body, headers) => postJson(request, path, body, headers),
     admin,
     read: (path, response) => readAnswer(check, path, response),
     call: async (path, body) => readAnswer(check, path, await admin(path, body)),

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { freePort } from './ports.ts';
+import { postJson } from './post-json.ts';
 
 // tenpo as an operator runs it: `node src/main.ts` in a process of its own, on its own port, with
 // its own environment. Tests kill it (SIGTERM, or SIGKILL as a crash would), start it again on the
@@ -53,6 +54,8 @@ export interface ServiceProcess {
   ready(timeoutMs?: number): Promise<void>;
   /** fetch() relative to the service's URL. */
   request(path: string, init?: RequestInit): Promise<Response>;
+  /** POST JSON, as a storefront would (helpers/post-json.ts). */
+  post(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
   /** POST JSON with the configured admin token. */
   admin(path: string, body: unknown): Promise<Response>;
   /** Sends `signal` (default SIGTERM: a graceful stop) and waits for the exit. */
@@ -168,12 +171,8 @@ export async function launchServiceProcess(options: ServiceOptions): Promise<Ser
         }),
     ready,
     request,
-    admin: (path, body) =>
-      request(path, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${env.PREORDER_API_TOKEN ?? ''}`, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      }),
+    post: (path, body, headers) => postJson(request, path, body, headers),
+    admin: (path, body) => postJson(request, path, body, { authorization: `Bearer ${env.PREORDER_API_TOKEN ?? ''}` }),
     stop,
     kill: () => stop('SIGKILL'),
     restart: async () => {
