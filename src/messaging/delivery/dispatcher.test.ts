@@ -9,7 +9,7 @@ import { createLogger } from '../../log.ts';
 import { DeliveryFailure } from './delivery-failure.ts';
 import { Dispatcher, type Deliver, type DispatcherTimings } from './dispatcher.ts';
 import type { QueuedMessage } from '../outbox/message.ts';
-import { enqueueMessages } from '../outbox/store.ts';
+import { enqueueMessages, type ClaimedMessage } from '../outbox/store.ts';
 
 // The dispatcher on a real SQLite outbox, with its clock and its delivery passed in: the clock
 // moves only when a test moves it, and polling is off (an hour), so every claim is one a test asked
@@ -25,6 +25,7 @@ const TIMINGS: DispatcherTimings = {
   retryCapMs: 1_500,
   maxAttempts: 3,
   concurrency: 4,
+  gatherMs: 0,
 };
 
 interface Harness {
@@ -460,4 +461,32 @@ test('stop waits for the deliveries in flight and records them, then claims noth
   dispatcher.wake();
   await settle(100);
   assert.deepEqual([(await h.row('after-stop')).status, h.attempts], ['pending', ['in-flight']]);
+});
+
+test('a steady stream of messages is claimed and recorded a few at a time, at most once each `gatherMs`', async (t) => {
+  const h = await harness(t, { gatherMs: 40, concurrency: 64 });
+  const leases = new Set<string>();
+  const dispatcher = h.dispatcher(async (message) => {
+    leases.add((message as ClaimedMessage).lease);
+    return 'sent';
+  });
+  dispatcher.start();
+  const started = performance.now();
+  const keys = Array.from({ length: 50 }, (_, i) => `m${i}`);
+  // One message every 2 ms, each woken for as a reservation's commit does; the clock moves with each,
+  // so each claim's lease and each write's sent_at tell the claims and the writes apart.
+  for (const [i, key] of keys.entries()) {
+    h.clock.now = i + 1;
+    await h.queue([key]);
+    dispatcher.wake();
+    await settle(2);
+  }
+  await waitUntil(async () => (await Promise.all(keys.map((key) => h.status(key)))).every((status) => status === 'sent'), {
+    what: 'every message sent',
+  });
+  const rounds = Math.ceil((performance.now() - started) / 40) + 1;
+  const writes = new Set((await h.database.db.selectFrom('outbox').select('sent_at').execute()).map((row) => row.sent_at));
+  assert.ok(leases.size <= rounds, `${leases.size} claims in ${rounds} rounds of 40 ms`);
+  assert.ok(writes.size <= rounds, `${writes.size} writes of delivered messages in ${rounds} rounds of 40 ms`);
+  assert.deepEqual([...h.attempts].sort(), keys.sort(), 'each once');
 });

@@ -33,6 +33,12 @@ export interface DispatcherTimings {
   maxAttempts: number;
   /** Deliveries in flight at once. */
   concurrency: number;
+  /**
+   * The least time between two claims, and between two writes of delivered messages: a steady stream
+   * of messages (a drop's confirmations) costs a few writes a second instead of two per message,
+   * each a commit, on SQLite in the event loop's own thread. A message waits at most this long more.
+   */
+  gatherMs: number;
 }
 
 /**
@@ -47,6 +53,7 @@ export const DEFAULT_DISPATCHER_TIMINGS: DispatcherTimings = {
   retryCapMs: 15 * 60_000,
   maxAttempts: 16,
   concurrency: 16,
+  gatherMs: 20,
 };
 
 /** Longest kept `last_error`; provider answers can be long. */
@@ -79,6 +86,10 @@ export class Dispatcher {
    */
   #mayBeMore = false;
   #timer: NodeJS.Timeout | undefined;
+  /** A claim put off until `gatherMs` after the last one began. */
+  #claimLater: NodeJS.Timeout | undefined;
+  #lastClaimAt = -Infinity;
+  #lastSettledAt = -Infinity;
   /** Messages settled without a failure, waiting to be written, in one statement per claim. */
   #settled: { id: string; lease: string; status: Settlement }[] = [];
   #writingSettled: Promise<void> | undefined;
@@ -113,6 +124,16 @@ export class Dispatcher {
       this.#claimAgain = true;
       return;
     }
+    if (this.#claimLater) return;
+    const wait = this.#lastClaimAt + this.#timings.gatherMs - performance.now();
+    if (wait > 0) {
+      this.#claimLater = setTimeout(() => {
+        this.#claimLater = undefined;
+        this.wake();
+      }, wait);
+      return;
+    }
+    this.#lastClaimAt = performance.now();
     this.#claiming = this.#claimWhileDue().finally(() => (this.#claiming = undefined));
   }
 
@@ -120,6 +141,8 @@ export class Dispatcher {
   async stop(): Promise<void> {
     this.#running = false;
     clearInterval(this.#timer);
+    clearTimeout(this.#claimLater);
+    this.#claimLater = undefined;
     await this.#claiming;
     await Promise.all(this.#inFlight);
     await this.#writeSettled();
@@ -179,7 +202,11 @@ export class Dispatcher {
     // Erased, or another dispatcher's now: its row is not this one's to settle.
     if (outcome === 'withdrawn') return;
     this.#settled.push({ id: message.id, lease: message.lease, status: outcome });
-    this.#writingSettled ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.#writeSettled());
+    this.#writingSettled ??= new Promise<void>((resolve) => {
+      const wait = this.#lastSettledAt + this.#timings.gatherMs - performance.now();
+      if (wait > 0) setTimeout(resolve, wait);
+      else setImmediate(resolve);
+    }).then(() => this.#writeSettled());
     await this.#writingSettled;
   }
 
@@ -210,6 +237,7 @@ export class Dispatcher {
     this.#settled = [];
     this.#writingSettled = undefined;
     if (batch.length === 0) return;
+    this.#lastSettledAt = performance.now();
     try {
       const held = await markSettled(this.#database.db, batch, new Date(this.#now()).toISOString());
       if (held < batch.length)
