@@ -47,7 +47,7 @@ if (!checked.success) fail(checked.error.issues.map((issue) => issue.message).jo
 const database = await openDatabase(config.database, createLogger('warn'));
 try {
   const result = await createStaff(database, checked.data, new Date());
-  if (result.outcome === 'email-exists') fail(`a staff account with the address ${checked.data.email} exists already`);
+  if (result.outcome === 'emailExists') fail(`a staff account with the address ${checked.data.email} exists already`);
   process.stdout.write(`tenpo: owner ${result.staff.email} created (${result.staff.id}); sign in at ${config.publicBaseUrl}/admin\n`);
 } finally {
   await database.close();

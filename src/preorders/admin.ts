@@ -10,7 +10,7 @@ export interface PreorderUpsert {
   settings: Partial<PreorderSettings>;
 }
 
-export type UpsertResult = { outcome: 'saved'; preorder: Preorder } | { outcome: 'unknown-product' } | { outcome: 'closes-before-opens' };
+export type UpsertResult = { outcome: 'saved'; preorder: Preorder } | { outcome: 'unknownProduct' } | { outcome: 'closesBeforeOpens' };
 
 const NO_SETTINGS: PreorderSettings = {
   opens_at: null,
@@ -31,13 +31,13 @@ export async function upsertPreorder(
   upsert: PreorderUpsert,
   now: Date = new Date(),
 ): Promise<UpsertResult> {
-  if (!deps.catalog.bySlug.has(upsert.productSlug)) return { outcome: 'unknown-product' };
+  if (!deps.catalog.bySlug.has(upsert.productSlug)) return { outcome: 'unknownProduct' };
   const attempt = () =>
     deps.database.db.transaction().execute(async (trx): Promise<UpsertResult> => {
       const [current] = await lockPreorders(trx, deps.database.dialect, [upsert.productSlug]);
       const settings = { ...(current ?? NO_SETTINGS), ...upsert.settings };
       if (settings.opens_at !== null && settings.closes_at !== null && settings.closes_at <= settings.opens_at)
-        return { outcome: 'closes-before-opens' };
+        return { outcome: 'closesBeforeOpens' };
       const at = now.toISOString();
       if (current) return { outcome: 'saved', preorder: await updatePreorder(trx, current.id, { ...upsert.settings, updated_at: at }) };
       const created = {

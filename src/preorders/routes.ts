@@ -101,8 +101,8 @@ export function preorderRoutes(deps: PreorderRouteDeps): Route[] {
         const settings = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));
         const now = deps.now();
         const result = await upsertPreorder(deps, { productSlug, settings }, now);
-        if (result.outcome === 'unknown-product') throw new AppError('unknown_product', 'Product not found');
-        if (result.outcome === 'closes-before-opens') {
+        if (result.outcome === 'unknownProduct') throw new AppError('unknown_product', 'Product not found');
+        if (result.outcome === 'closesBeforeOpens') {
           throw new AppError('invalid_parameters', INVALID_PARAMETERS, {
             details: [{ field: 'closesAt', message: 'closesAt must be after opensAt' }],
           });

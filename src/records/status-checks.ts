@@ -18,11 +18,11 @@ export interface StatusRequest {
 
 /** The ways a status change can be refused. */
 export type StatusChangeRefused =
-  | { outcome: 'not-found' }
+  | { outcome: 'notFound' }
   | { outcome: 'archived' }
   /** The record changed after the `expectedUpdatedAt` the request named. */
   | { outcome: 'changed' }
-  | { outcome: 'invalid-transition'; from: string; to: string }
+  | { outcome: 'invalidTransition'; from: string; to: string }
   /** A refusal of the kind's own (a campaign with no seat left, a second pending subscription). */
   | ({ outcome: 'conflict' } & Refusal<AnswerCode>);
 
@@ -46,9 +46,9 @@ export function refusedStatusChange(
   return undefined;
 }
 
-export const NOT_FOUND: StatusChangeRefused = { outcome: 'not-found' };
+export const NOT_FOUND: StatusChangeRefused = { outcome: 'notFound' };
 
-export const invalidTransition = (from: string, to: string): StatusChangeRefused => ({ outcome: 'invalid-transition', from, to });
+export const invalidTransition = (from: string, to: string): StatusChangeRefused => ({ outcome: 'invalidTransition', from, to });
 
 /**
  * The time a change is recorded at: now, or a millisecond after the record's last change when the
@@ -63,13 +63,13 @@ export function changeTime(lastChange: string, now: Date): Date {
 /** The answer to a refused status change: 404 for a record not found, 409 otherwise. */
 export function statusChangeError(refused: StatusChangeRefused, refusals: RecordRefusals): AppError {
   switch (refused.outcome) {
-    case 'not-found':
+    case 'notFound':
       return refusalError(refusals.notFound);
     case 'changed':
       return refusalError(refusals.changed);
     case 'archived':
       return refusalError(refusals.archived);
-    case 'invalid-transition':
+    case 'invalidTransition':
       return new AppError('invalid_status_transition', `Invalid status transition: ${refused.from} -> ${refused.to}`);
     case 'conflict':
       return refusalError(refused);

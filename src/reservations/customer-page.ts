@@ -21,7 +21,7 @@ export interface CustomerPageDeps {
   wakeDispatcher: () => void;
 }
 
-export type PageRefusal = { ok: false; reason: 'bad-token' | 'not-found' };
+export type PageRefusal = { ok: false; reason: 'badToken' | 'notFound' };
 
 /** The reservation a page link names; refused when the link was not made by the shop or the reservation was erased. */
 export async function customerReservation(
@@ -29,9 +29,9 @@ export async function customerReservation(
   token: string | undefined,
 ): Promise<{ ok: true; reservation: Reservation } | PageRefusal> {
   const id = token === undefined ? undefined : verifyManageToken(deps.manageSecret, token);
-  if (id === undefined) return { ok: false, reason: 'bad-token' };
+  if (id === undefined) return { ok: false, reason: 'badToken' };
   const reservation = await findReservation(deps.database.db, id);
-  return reservation ? { ok: true, reservation } : { ok: false, reason: 'not-found' };
+  return reservation ? { ok: true, reservation } : { ok: false, reason: 'notFound' };
 }
 
 /** What the page says besides the reservation: its product's name, its campaign's words, and the shop's own name and contact. */
@@ -57,7 +57,7 @@ export function shopContact(deps: Pick<CustomerPageDeps, 'database'>): Promise<S
 export async function cancelByCustomer(
   deps: CustomerPageDeps,
   token: string | undefined,
-): Promise<{ ok: true; outcome: 'cancelled' | 'not-pending'; reservation: Reservation } | PageRefusal> {
+): Promise<{ ok: true; outcome: 'cancelled' | 'notPending'; reservation: Reservation } | PageRefusal> {
   const found = await customerReservation(deps, token);
   if (!found.ok) return found;
   const { id, product_slug: productSlug } = found.reservation;
@@ -67,5 +67,5 @@ export async function cancelByCustomer(
     return { ok: true, outcome: 'cancelled', reservation: result.record };
   }
   const now = await findReservation(deps.database.db, id);
-  return now ? { ok: true, outcome: 'not-pending', reservation: now } : { ok: false, reason: 'not-found' };
+  return now ? { ok: true, outcome: 'notPending', reservation: now } : { ok: false, reason: 'notFound' };
 }

@@ -65,7 +65,7 @@ const isJson = (c: Parameters<Route['handle']>[0]) => /^\s*application\/json\s*(
 export function manageRoutes(deps: CustomerPageDeps): Route[] {
   const refusedPage = async (refused: PageRefusal) => {
     const shop = await shopContact(deps);
-    return refused.reason === 'bad-token'
+    return refused.reason === 'badToken'
       ? { status: 400 as const, html: invalidManageLinkPage(shop) }
       : { status: 404 as const, html: reservationGonePage(shop) };
   };

@@ -94,7 +94,7 @@ export function publicReservationRoutes(deps: PublicReservationDeps): Route[] {
 }
 
 function refusal(reason: Extract<ReserveResult, { ok: false }>['reason']): AppError {
-  if (reason === 'unknown-product') return new AppError('product_not_found', JA.productNotFound);
+  if (reason === 'unknownProduct') return new AppError('product_not_found', JA.productNotFound);
   if (reason === 'keyReused') return new AppError('idempotency_key_reused', IDEMPOTENCY_KEY_REUSED);
   return new AppError(PREORDER_REFUSALS[reason], JA.preorder[reason]);
 }

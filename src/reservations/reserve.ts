@@ -29,7 +29,7 @@ export interface ReservationWrite {
 /** A reservation answered: its id and number (null only when a replayed key's reservation was erased since). */
 export type ReserveResult =
   | { ok: true; reservationId: string; reservationNumber: number | null }
-  | { ok: false; reason: 'unknown-product' | 'keyReused' | SeatRefusal };
+  | { ok: false; reason: 'unknownProduct' | 'keyReused' | SeatRefusal };
 
 /** What became of a reservation of a batch: taken (with its campaign, if any, and the number it was given) or refused. */
 export type ReservationOutcome = { taken: true; preorderId: string | null; number: number } | { taken: false; refusal: SeatRefusal };
@@ -52,7 +52,7 @@ export async function reserve(
   key?: IdempotencyKey,
 ): Promise<ReserveResult> {
   const product = deps.catalog.bySlug.get(request.productSlug);
-  if (!product) return { ok: false, reason: 'unknown-product' };
+  if (!product) return { ok: false, reason: 'unknownProduct' };
 
   const id = `res_${uuidV7(now.getTime())}`;
   const row: NewReservationRow = {

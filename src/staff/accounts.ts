@@ -22,8 +22,8 @@ export async function createStaff(
   database: Database,
   account: { email: string; name: string; role: Role; password: string },
   now: Date,
-): Promise<{ outcome: 'created'; staff: Staff } | { outcome: 'email-exists' }> {
-  if (await findStaffByEmail(database.db, account.email)) return { outcome: 'email-exists' };
+): Promise<{ outcome: 'created'; staff: Staff } | { outcome: 'emailExists' }> {
+  if (await findStaffByEmail(database.db, account.email)) return { outcome: 'emailExists' };
   const staff: Staff = {
     id: `stf_${uuidV7(now.getTime())}`,
     email: account.email,
@@ -38,7 +38,7 @@ export async function createStaff(
     await insertStaff(database.db, staff);
   } catch (error) {
     // Created by another request between the look-up and the insert: the unique index on lower(email).
-    if (isUniqueViolation(error)) return { outcome: 'email-exists' };
+    if (isUniqueViolation(error)) return { outcome: 'emailExists' };
     throw error;
   }
   return { outcome: 'created', staff };
@@ -54,7 +54,7 @@ export interface StaffChange {
 }
 
 export type StaffChangeResult =
-  { outcome: 'updated'; staff: Staff } | { outcome: 'not-found' } | { outcome: 'owner-required' } | { outcome: 'own-address-password' };
+  { outcome: 'updated'; staff: Staff } | { outcome: 'notFound' } | { outcome: 'ownerRequired' } | { outcome: 'ownAddressPassword' };
 
 /**
  * An owner changes an account, in one transaction, the account locked throughout:
@@ -78,12 +78,12 @@ export async function updateStaff(
     // holding its own row and waiting for the other's (a deadlock PostgreSQL breaks by failing one).
     const owners = change.role !== undefined || change.disabled !== undefined ? await enabledOwnersForUpdate(trx, database.dialect) : [];
     const account = await findStaffForUpdate(trx, database.dialect, change.id);
-    if (!account) return { outcome: 'not-found' };
-    if (change.password !== undefined && isOwnAddress(change.password, account.email)) return { outcome: 'own-address-password' };
+    if (!account) return { outcome: 'notFound' };
+    if (change.password !== undefined && isOwnAddress(change.password, account.email)) return { outcome: 'ownAddressPassword' };
     const disabled = change.disabled === undefined ? account.disabled : Number(change.disabled);
     const role = change.role ?? account.role;
     const stopsBeingOwner = account.role === 'owner' && account.disabled === 0 && (role !== 'owner' || disabled === 1);
-    if (stopsBeingOwner && owners.every((id) => id === account.id)) return { outcome: 'owner-required' };
+    if (stopsBeingOwner && owners.every((id) => id === account.id)) return { outcome: 'ownerRequired' };
     const staff = await updateStaffRow(trx, account.id, {
       ...(change.name !== undefined ? { name: change.name } : {}),
       ...(passwordHash !== undefined ? { password_hash: passwordHash } : {}),
@@ -98,8 +98,8 @@ export async function updateStaff(
 
 export type PasswordChangeResult =
   | { outcome: 'changed' }
-  | { outcome: 'wrong-current' }
-  | { outcome: 'own-address-password' }
+  | { outcome: 'wrongCurrent' }
+  | { outcome: 'ownAddressPassword' }
   | { outcome: 'locked'; retryAfterSeconds: number };
 
 /**
@@ -120,8 +120,8 @@ export async function changeOwnPassword(
     verifyPassword(passwords.current, account.password_hash, `staff:${account.id}`),
   );
   if (checked.outcome === 'locked') return checked;
-  if (checked.outcome === 'failed') return { outcome: 'wrong-current' };
-  if (isOwnAddress(passwords.next, account.email)) return { outcome: 'own-address-password' };
+  if (checked.outcome === 'failed') return { outcome: 'wrongCurrent' };
+  if (isOwnAddress(passwords.next, account.email)) return { outcome: 'ownAddressPassword' };
   const passwordHash = await hashPassword(passwords.next);
   await deps.database.db.transaction().execute(async (trx) => {
     await updateStaffRow(trx, account.id, { password_hash: passwordHash });

@@ -140,7 +140,7 @@ export function staffRoutes(deps: StaffRouteDeps): Route[] {
       responses: { 200: { description: 'Created', schema: StaffResponse }, ...errorResponses(400, 401, 403, 409, 413, 500) },
       handle: async (c, { body }) => {
         const result = await createStaff(database, body, deps.now());
-        if (result.outcome === 'email-exists') throw new AppError('staff_email_exists', 'Staff email already exists');
+        if (result.outcome === 'emailExists') throw new AppError('staff_email_exists', 'Staff email already exists');
         return replyJson(c, 200, { success: true, staff: staffAccount(result.staff) });
       },
     }),
@@ -155,9 +155,9 @@ export function staffRoutes(deps: StaffRouteDeps): Route[] {
       responses: { 200: { description: 'Changed', schema: StaffResponse }, ...errorResponses(400, 401, 403, 404, 409, 413, 500) },
       handle: async (c, { body }) => {
         const result = await updateStaff(database, body, adminIdentity(c));
-        if (result.outcome === 'not-found') throw NOT_FOUND();
-        if (result.outcome === 'owner-required') throw new AppError('owner_required', 'At least one owner is required');
-        if (result.outcome === 'own-address-password') throw ownAddress('password');
+        if (result.outcome === 'notFound') throw NOT_FOUND();
+        if (result.outcome === 'ownerRequired') throw new AppError('owner_required', 'At least one owner is required');
+        if (result.outcome === 'ownAddressPassword') throw ownAddress('password');
         return replyJson(c, 200, { success: true, staff: staffAccount(result.staff) });
       },
     }),
@@ -177,8 +177,8 @@ export function staffRoutes(deps: StaffRouteDeps): Route[] {
         const { staff, sessionId } = adminIdentity(c);
         if (!staff) throw new AppError('forbidden', 'Forbidden');
         const result = await changeOwnPassword(deps, { staffId: staff.id, sessionId }, body);
-        if (result.outcome === 'wrong-current') throw new AppError('current_password_wrong', 'Current password is wrong');
-        if (result.outcome === 'own-address-password') throw ownAddress('next');
+        if (result.outcome === 'wrongCurrent') throw new AppError('current_password_wrong', 'Current password is wrong');
+        if (result.outcome === 'ownAddressPassword') throw ownAddress('next');
         if (result.outcome === 'locked')
           throw new AppError('too_many_failed_sign_ins', 'Too many failed sign-ins', retryAfter(result.retryAfterSeconds));
         return replyJson(c, 200, { success: true });

@@ -15,7 +15,7 @@ export interface RestockSendDeps {
   wakeDispatcher: () => void;
 }
 
-export type RestockSendResult = { ok: true; notifiedCount: number; remaining: number } | { ok: false; reason: 'unknown-product' };
+export type RestockSendResult = { ok: true; notifiedCount: number; remaining: number } | { ok: false; reason: 'unknownProduct' };
 
 /**
  * The product is back in stock. Batch by batch, its active pending subscriptions, oldest first
@@ -35,7 +35,7 @@ export async function sendRestockNotices(
   options: { batchSize?: number; staffId?: string | null } = {},
 ): Promise<RestockSendResult> {
   const product = deps.catalog.bySlug.get(request.productSlug);
-  if (!product) return { ok: false, reason: 'unknown-product' };
+  if (!product) return { ok: false, reason: 'unknownProduct' };
   const batchSize = options.batchSize ?? SEND_BATCH_SIZE;
   const { database, messaging } = deps;
   const wanted = request.limit ?? Infinity;

@@ -25,7 +25,7 @@ export interface SignupWrite {
 /** The pending subscription a signup ended with; undefined when its twin changed before it could be read (try again). */
 export type SignupOutcome = { subscriptionId: string; created: boolean } | undefined;
 
-export type SignupResult = { ok: true; subscriptionId: string; created: boolean } | { ok: false; reason: 'unknown-product' | 'keyReused' };
+export type SignupResult = { ok: true; subscriptionId: string; created: boolean } | { ok: false; reason: 'unknownProduct' | 'keyReused' };
 
 /** Writes a signup (with the key its request carried, if any); see signupWriter. */
 export type WriteSignup = (signup: Keyed<SignupWrite>) => Promise<KeyedOutcome<SignupOutcome>>;
@@ -48,7 +48,7 @@ export async function signUp(
   key?: IdempotencyKey,
 ): Promise<SignupResult> {
   const product = deps.catalog.bySlug.get(request.productSlug);
-  if (!product) return { ok: false, reason: 'unknown-product' };
+  if (!product) return { ok: false, reason: 'unknownProduct' };
 
   const claim = key && claimOf(deps.idempotencySecret, key, 'notify', [request.email, request.productSlug]);
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {

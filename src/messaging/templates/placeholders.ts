@@ -58,10 +58,10 @@ export type TemplateProblem =
   | { field: 'subject' | 'body'; type: 'length'; max: number; length: number }
   | { field: 'subject' | 'body'; type: 'nul' }
   | { field: 'subject' | 'body'; type: 'unbalanced'; at: number }
-  | { field: 'subject' | 'body'; type: 'unknown-placeholder'; name: string }
-  | { field: 'body'; type: 'missing-placeholder'; name: string }
+  | { field: 'subject' | 'body'; type: 'unknownPlaceholder'; name: string }
+  | { field: 'body'; type: 'missingPlaceholder'; name: string }
   | { field: 'subject'; type: 'multiline' }
-  | { field: 'enabled'; type: 'always-sent'; kind: TemplateKind };
+  | { field: 'enabled'; type: 'alwaysSent'; kind: TemplateKind };
 
 /**
  * Every problem of a template of `kind`: lengths, a subject of more than one line, unbalanced or
@@ -85,15 +85,15 @@ export function findTemplateProblems(
     // and an answer that stays small however many a text holds.
     if (parsed.unbalanced.length > 0) problems.push({ field, type: 'unbalanced', at: parsed.unbalanced[0]! });
     const unknown = new Set(parsed.segments.flatMap((s) => ('placeholder' in s && !known.has(s.placeholder) ? [s.placeholder] : [])));
-    problems.push(...[...unknown].slice(0, MAX_UNKNOWN_REPORTED).map((name) => ({ field, type: 'unknown-placeholder' as const, name })));
+    problems.push(...[...unknown].slice(0, MAX_UNKNOWN_REPORTED).map((name) => ({ field, type: 'unknownPlaceholder' as const, name })));
     if (field === 'body') {
       const used = new Set(parsed.segments.flatMap((s) => ('placeholder' in s ? [s.placeholder] : [])));
       for (const p of rules.placeholders)
-        if (p.required && !used.has(p.name)) problems.push({ field, type: 'missing-placeholder', name: p.name });
+        if (p.required && !used.has(p.name)) problems.push({ field, type: 'missingPlaceholder', name: p.name });
     }
   }
   if (/[\r\n\u2028\u2029]/.test(template.subject)) problems.push({ field: 'subject', type: 'multiline' });
-  if (template.enabled === false && !rules.mayDisable) problems.push({ field: 'enabled', type: 'always-sent', kind });
+  if (template.enabled === false && !rules.mayDisable) problems.push({ field: 'enabled', type: 'alwaysSent', kind });
   return problems;
 }
 
@@ -110,13 +110,13 @@ function problemText(problem: TemplateProblem): string {
       return `${problem.field} must not contain NUL`;
     case 'unbalanced':
       return `Unbalanced {{ at character ${problem.at}: a placeholder must end with }}`;
-    case 'unknown-placeholder':
+    case 'unknownPlaceholder':
       return `Unknown placeholder: {{${problem.name}}}`;
-    case 'missing-placeholder':
+    case 'missingPlaceholder':
       return `Missing required placeholder: {{${problem.name}}}`;
     case 'multiline':
       return 'subject must be one line';
-    case 'always-sent':
+    case 'alwaysSent':
       return `${problem.kind} cannot be disabled`;
   }
 }

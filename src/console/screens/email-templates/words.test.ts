@@ -12,13 +12,13 @@ test('each kind of template problem is said in Japanese', () => {
     ...findTemplateProblems('restock-available', { subject: `${'あ'.repeat(201)}\n\u0000`, body: 'x'.repeat(20_001) }),
   ];
   assert.deepEqual([...new Set(problems.map((p) => p.type))].sort(), [
-    'always-sent',
+    'alwaysSent',
     'length',
-    'missing-placeholder',
+    'missingPlaceholder',
     'multiline',
     'nul',
     'unbalanced',
-    'unknown-placeholder',
+    'unknownPlaceholder',
   ]);
   // No English but the placeholders' own names and the letters staff know them by (URL, NUL).
   for (const problem of problems) assert.doesNotMatch(problemWords(problem).replace(/\{\{\w+\}\}|URL|NUL/g, ''), /[A-Za-z]/, problem.type);

@@ -39,13 +39,13 @@ export function problemWords(problem: TemplateProblem): string {
       return `${FIELD_WORDS[problem.field]}に使えない文字（NUL）が含まれています`;
     case 'unbalanced':
       return `${problem.at}文字目の「{{」が閉じられていません（「}}」で閉じてください）`;
-    case 'unknown-placeholder':
+    case 'unknownPlaceholder':
       return `{{${problem.name}}} は使えない差し込み項目です（大文字・小文字も区別されます）`;
-    case 'missing-placeholder':
+    case 'missingPlaceholder':
       return `必須の差し込み項目 {{${problem.name}}}（${PLACEHOLDER_LABELS[problem.name] ?? problem.name}）が本文にありません`;
     case 'multiline':
       return '件名に改行は入れられません';
-    case 'always-sent':
+    case 'alwaysSent':
       return 'このメールは無効にできません';
   }
 }
