@@ -27,20 +27,13 @@ export interface ReservationStatusChange {
 export const PREORDER_FULL = { code: 'preorder_full', error: 'Preorder is full' } as const;
 
 /**
- * Moves a reservation to another status, or edits its notes: staff's status request, and the
- * customer's cancel on their own page. In one transaction, the reservation locked throughout so
- * two changes cannot both pass a check the other invalidates:
- * 1. the checks every record's move passes (it exists with that product, has not changed since
- *    `expectedUpdatedAt`, is active, and the status table allows the move); a customer may only
- *    cancel a pending one;
- * 2. staying on the same status with the same notes changes nothing (`updatedAt` stays);
- * 3. a campaign's reservation gives its seat back when cancelled, and takes one again when moved
- *    back from cancelled, which a campaign with no seat left refuses;
- * 4. the move is written; the shop's first move away from `pending` (not the customer's own cancel)
- *    records when the shop responded, a time never overwritten;
- * 5. messaging is told of the move, and queues the customer's email about it (and, for their own
- *    cancel, the shop's chat notice);
- * 6. the record's history gets the move and the memo edit, and who made them.
+ * Moves a reservation to another status, or edits its notes (staff's request, or the customer's own
+ * cancel), in one transaction with the row locked, so two changes cannot both pass a check the other
+ * invalidates: 1. the checks every record's move passes (a customer may only cancel a pending one);
+ * 2. the same status and notes change nothing; 3. a campaign's seat is given back on a cancel and
+ * taken again on a move back, which a full campaign refuses; 4. the move is written, the shop's first
+ * response time kept once set; 5. messaging queues the customer's email (and, for their own cancel,
+ * the shop's chat notice); 6. the history gets the move, the memo edit and who made them.
  */
 export async function changeReservationStatus(
   deps: { database: Database; messaging: Messaging },

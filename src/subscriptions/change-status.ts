@@ -29,19 +29,12 @@ export interface SubscriptionStatusChange extends StatusRequest {
 }
 
 /**
- * Staff move a subscription to another status, in one transaction, the subscription locked
- * throughout so two changes cannot both pass a check the other invalidates:
- * 1. the checks every record's move passes (it exists with that product, has not changed since
- *    `expectedUpdatedAt`, is active, and the status table allows the move);
- * 2. staying on the same status changes nothing (`updatedAt` stays);
- * 3. a move back to `pending` is refused when the subscription is unsubscribed and its history
- *    does not show staff made that move (the customer did, or no one knows who), and while another
- *    active pending subscription has the same address and product (the unique index allows one);
- * 4. the move is written: to `notified` with when, back to `pending` clearing that time, since a
- *    pending subscription is one the next send will notify;
- * 5. the record's history gets the move, and who made it.
- * A signup that takes the address and product between the check and the write makes the store
- * refuse the write: that is the same refusal.
+ * Staff move a subscription to another status, in one transaction with the row locked: 1. the checks
+ * every record's move passes; 2. the same status changes nothing; 3. back to `pending` is refused for
+ * a customer's unsubscribe (the history does not show staff made it) and while another active pending
+ * signup has the address and product (a signup in between makes the unique index refuse the write:
+ * the same refusal); 4. the move is written (`notified` with its time; `pending` clears it, as the
+ * next send notifies pending ones); 5. the history gets the move and who made it.
  */
 export async function changeSubscriptionStatus(
   database: Database,

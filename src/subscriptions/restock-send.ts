@@ -18,16 +18,12 @@ export interface RestockSendDeps {
 export type RestockSendResult = { ok: true; notifiedCount: number; remaining: number } | { ok: false; reason: 'unknownProduct' };
 
 /**
- * The product is back in stock. Batch by batch, its active pending subscriptions, oldest first
- * (`createdAt`, then `id`), become `notified` in the same transaction that queues their emails, so
- * a subscription is notified exactly when its email is promised; the dispatcher is woken after each
- * batch and delivers while the next is written. With `limit` (a wave: 5 units for 300 waiting) at
- * most that many are notified, and the answer says how many still wait (`remaining`); without it
- * every one is, and `remaining` is 0. The public chat announcement, made of catalog facts only, is
- * queued by the batch that ends a send which notified anyone: without a limit always, with one only
- * when nobody is left waiting (the last wave), so the public is not told before the subscribers.
- * Returns once everything is queued, never waiting for delivery. Sending again finds no pending
- * subscription and sends nothing.
+ * The product is back in stock: batch by batch, its active pending subscriptions, oldest first,
+ * become `notified` in the transaction that queues their emails (notified exactly when promised),
+ * the dispatcher woken after each batch. With `limit` (a wave) at most that many, the answer saying
+ * how many still wait. The public chat announcement is queued by the batch ending a send that
+ * notified anyone, with a limit only by the last wave, so the public never hears before the
+ * subscribers. Returns once all is queued; sending again finds no one and sends nothing.
  */
 export async function sendRestockNotices(
   deps: RestockSendDeps,
