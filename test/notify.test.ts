@@ -167,7 +167,7 @@ for (const dialect of DIALECTS) {
       );
     });
 
-    test('the restock chat notice arrives with product, address, id and time', async () => {
+    test('the restock chat notice arrives with product, address, id and time, its time said once', async () => {
       const id = await signUp();
       // A notice of an earlier test's signup may still arrive (it was under way when that test
       // ended): this one is the notice naming this signup.
@@ -177,7 +177,13 @@ for (const dialect of DIALECTS) {
       const notice = SlackBody.parse(chat!.body);
       for (const expected of ['Kumo VCO II', 'kumo-vco-2', 'taro@example.com', id]) assert.ok(notice.text.includes(expected), expected);
       const [row] = await subscriptions();
-      assert.equal(notice.blocks.at(-1)?.elements?.[0]?.text, formatJapanTime(row!.created_at), 'in Japan time');
+      const time = formatJapanTime(row!.created_at);
+      assert.ok(
+        notice.blocks[1]?.fields?.some((field) => field.text === `登録日時\n${time}`),
+        'in Japan time, as 登録日時',
+      );
+      assert.equal(notice.text.split(time).length - 1, 1, `the time once in the text: ${notice.text}`);
+      assert.equal(JSON.stringify(notice.blocks).split(time).length - 1, 1, 'and once in the blocks');
       assert.equal(
         notice.blocks[2]?.text?.text,
         `<${app.services.config.publicBaseUrl}/admin#/subscriptions?record=${id}|管理画面で登録を開く>`,

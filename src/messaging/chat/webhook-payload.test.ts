@@ -75,13 +75,26 @@ test('Discord: {content, embeds} with mentions switched off and markdown escaped
   const [embed] = payload.embeds;
   assert.equal(embed?.title, '新しい予約\\: Kumo VCO II');
   assert.equal(payload.content, embed?.title);
-  assert.equal(embed?.timestamp, content.timestamp);
-  assert.equal(embed?.footer.text, '2026年1月2日 12:04');
+  assert.equal(embed?.footer?.text, '2026年1月2日 12:04', 'the time in Japan time, not a timestamp Discord shows in the reader’s zone');
   assert.equal(embed?.url, content.link!.url, 'the title links to the record’s page');
   const name = embed!.fields[0]!;
   assert.equal(name.name, 'お名前');
   assert.ok(name.value.includes('\\@everyone \\*bold\\* \\_it\\_ \\:joy\\: \\[click\\]\\(https\\://evil.example\\)'), name.value);
   assert.ok(!name.value.includes('\n'));
+});
+
+test('a notice whose field says its time (受付日時) shows it there only: no time line in either shape', () => {
+  const time = '2026年1月2日 12:04';
+  const withTime: ChatContent = { ...content, fields: [...content.fields, { label: '受付日時', value: time }] };
+  const once = (text: string) => text.split(time).length - 1;
+  const slack = SlackBody.parse(chatPayload('https://hooks.slack.com/services/x', withTime));
+  assert.equal(once(slack.text), 1, slack.text);
+  assert.equal(once(JSON.stringify(slack.blocks)), 1);
+  assert.ok(!slack.blocks.some((block) => block.type === 'context'));
+  const discord = DiscordBody.parse(chatPayload('https://discord.com/api/webhooks/1/x', withTime));
+  // Discord's field is escaped as every value is (12\:04); the footer would hold the time again.
+  assert.deepEqual(discord.embeds[0]!.fields.at(-1), { name: '受付日時', value: '2026年1月2日 12\\:04', inline: true });
+  assert.equal(discord.embeds[0]!.footer, undefined);
 });
 
 test('for any customer text, neither shape lets it become a mention, a link or a second line', () => {

@@ -12,12 +12,21 @@ export function chatPayload(url: string, content: ChatContent): object {
   return isDiscordWebhook(url) ? discordPayload(content) : slackPayload(content);
 }
 
+/**
+ * The message's time in Japan time, as a line of its own, unless a field already says it (受付日時):
+ * a notice shows its time once.
+ */
+function timeLine(content: ChatContent): string[] {
+  const time = formatJapanTime(content.timestamp);
+  return content.fields.some((f) => f.value === time) ? [] : [time];
+}
+
 /** Plain text of the whole message, for notifications and clients that show no blocks: its time in Japan time, its link last. */
 function plainText(content: ChatContent): string {
   return [
     content.title,
     ...content.fields.map((f) => `${f.label}: ${singleLine(f.value)}`),
-    formatJapanTime(content.timestamp),
+    ...timeLine(content),
     ...(content.link ? [`${content.link.label}: ${content.link.url}`] : []),
   ].join('\n');
 }
@@ -42,7 +51,7 @@ function slackPayload(content: ChatContent): object {
       ...(content.link
         ? [{ type: 'section', text: { type: 'mrkdwn', text: `<${escape(content.link.url)}|${escape(content.link.label)}>` } }]
         : []),
-      { type: 'context', elements: [plain(formatJapanTime(content.timestamp))] },
+      ...timeLine(content).map((time) => ({ type: 'context', elements: [plain(time)] })),
     ],
   };
 }
@@ -51,10 +60,11 @@ function slackPayload(content: ChatContent): object {
  * Discord: `{content, embeds}`. Mentions are switched off (`allowed_mentions`), and markdown
  * characters are escaped, `:` and `@` too, so a value cannot become bold, a link (`https\://` is not
  * one), an emoji or a highlighted "@everyone". The record's page in the console is the embed's own
- * link (its title), the time in Japan time its footer.
+ * link (its title), the time in Japan time its footer when no field says it.
  */
 function discordPayload(content: ChatContent): object {
   const escape = (text: string) => text.replace(/[\\*_~`|>[\]()#<:@-]/g, '\\$&');
+  const [time] = timeLine(content);
   return {
     content: escape(content.title),
     embeds: [
@@ -62,8 +72,8 @@ function discordPayload(content: ChatContent): object {
         title: escape(content.title.slice(0, 128)), // escaped, at most 256 as Discord allows
         ...(content.link ? { url: content.link.url } : {}),
         fields: content.fields.slice(0, 25).map((f) => ({ name: f.label, value: escape(singleLine(f.value)) || '-', inline: true })),
-        footer: { text: formatJapanTime(content.timestamp) },
-        timestamp: content.timestamp,
+        // Discord shows an embed's timestamp in the reader's own zone: not sent, the time is said once, in Japan time.
+        ...(time === undefined ? {} : { footer: { text: time } }),
       },
     ],
     allowed_mentions: { parse: [] },
