@@ -5,6 +5,7 @@ import { startHttpReceiver, type HttpReceiver } from './helpers/http-receiver.ts
 import { outboxStatusCounts } from './helpers/outbox.ts';
 import { EmailApiBody } from './helpers/sent-bodies.ts';
 import { startSmtpReceiver, type SmtpReceiver } from './helpers/smtp-receiver.ts';
+import { TEMPLATE_KINDS } from '../src/messaging/kinds.ts';
 
 // POST /api/admin/email-templates/test-send (the console's 「テスト送信」; an extension of the template routes):
 // the text rendered as the preview renders it, sent at once through the configured provider, the
@@ -12,6 +13,7 @@ import { startSmtpReceiver, type SmtpReceiver } from './helpers/smtp-receiver.ts
 // API receiver and the real SMTP receiver, on both dialects.
 
 const PATH = '/api/admin/email-templates/test-send';
+const TEST_LINE = '※ これはメールテンプレートのテスト送信です（お客様には送られていません）。';
 const SMTP_PASSWORD = 'smtp-secret-password';
 
 for (const dialect of DIALECTS) {
@@ -48,11 +50,19 @@ for (const dialect of DIALECTS) {
       const sent = EmailApiBody.parse(request!.body);
       assert.deepEqual(sent.to, ['Staff@Example.com'], 'trimmed, as the public forms read an address');
       assert.equal(sent.from, 'tenpo <shop@tenpo.example>');
-      assert.equal(sent.subject, preview.subject);
-      // The sample reservation's number is new each time; everything else is the preview's.
+      assert.equal(sent.subject, `【テスト送信】${preview.subject}`, 'marked as a test in the subject');
+      // The sample reservation's id is new each time; everything else is the preview's, after the test line.
       const sameBut = (s: string) => s.replace(/res_[0-9a-f-]+/g, 'res_…');
-      assert.equal(sameBut(sent.text), sameBut(preview.text));
-      assert.equal(sameBut(sent.html), sameBut(preview.html));
+      assert.equal(
+        sameBut(sent.text),
+        sameBut(`${TEST_LINE}ご予約番号 1000 などは見本で、実際のご予約やお客様とは関係ありません。\n\n${preview.text}`),
+      );
+      assert.equal(
+        sameBut(sent.html),
+        sameBut(
+          preview.html.replace('<p>', `<p>${TEST_LINE}ご予約番号 1000 などは見本で、実際のご予約やお客様とは関係ありません。</p>\n<p>`),
+        ),
+      );
       assert.ok(sent.html.includes('様 &lt;テスト&gt;'), 'escaped in the HTML part');
       assert.equal(request!.headers.authorization, 'Bearer re_test_key');
       assert.match(String(request!.headers['idempotency-key']), /^test-send\/[0-9a-f-]{36}$/);
@@ -61,11 +71,25 @@ for (const dialect of DIALECTS) {
       assert.equal(current!.version, 1, 'a test send saves nothing: still the default');
     });
 
+    test('every kind’s test send is marked テスト in its subject and first line, its sample reservation numbered 1000, which the shop never gives', async () => {
+      // The shop numbers reservations from 1001 up (reservation-numbers.test.ts): 1001 is its first customer's.
+      for (const kind of TEMPLATE_KINDS) {
+        api.requests.length = 0;
+        (await app.call(PATH, { kind, to: 'staff@example.com' })).success();
+        const sent = EmailApiBody.parse(api.accepted('/emails')[0]!.body);
+        assert.ok(sent.subject.startsWith('【テスト送信】'), `${kind}: ${sent.subject}`);
+        assert.ok(sent.text.startsWith(TEST_LINE), `${kind}: ${sent.text}`);
+        assert.ok(sent.html.includes(`<p>${TEST_LINE}`), kind);
+        assert.doesNotMatch(`${sent.subject}\n${sent.text}`, /1001/, `${kind}: not the first customer's number`);
+        if (kind !== 'restock-available') assert.match(sent.text, /ご予約番号: 1000\b/, kind);
+      }
+    });
+
     test('without subject and body the current version is sent; a restock email keeps its unsubscribe headers', async () => {
       api.requests.length = 0;
       (await app.call(PATH, { kind: 'restock-available', to: 'staff@example.com' })).success();
       const sent = EmailApiBody.parse(api.accepted('/emails')[0]!.body);
-      assert.ok(sent.subject.startsWith('【入荷のお知らせ】'), sent.subject);
+      assert.ok(sent.subject.startsWith('【テスト送信】【入荷のお知らせ】'), sent.subject);
       assert.match(sent.headers?.['List-Unsubscribe'] ?? '', /^<https:\/\/shop\.example\.jp\/api\/notify\/unsubscribe\?token=sample>$/);
     });
 
@@ -189,7 +213,8 @@ for (const dialect of DIALECTS) {
       (await app.call(PATH, { kind: 'reservation-cancelled', to: 'staff@example.com', subject: 'テスト {{productName}}' })).success();
       const [mail] = await smtp.waitForMails(1);
       assert.deepEqual(mail!.envelopeTo, ['staff@example.com']);
-      assert.match(mail!.parsed.subject ?? '', /^テスト .+/);
+      assert.match(mail!.parsed.subject ?? '', /^【テスト送信】テスト .+/);
+      assert.ok(mail!.parsed.text?.startsWith(TEST_LINE));
       assert.ok(mail!.parsed.text?.includes('山田 太郎 様'));
       assert.ok(String(mail!.parsed.html).includes('<p>山田 太郎 様</p>'));
     });

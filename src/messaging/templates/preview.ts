@@ -13,13 +13,31 @@ import { renderTemplate } from './render.ts';
 import { currentVersion } from './store.ts';
 
 /**
+ * The sample reservation's number: numbering starts at 1001 and only goes up (a restore too moves
+ * it past every number given), so 1000 is never a customer's, and no one who reads a sample email
+ * can take it for a real reservation or find a stranger's under it.
+ */
+export const SAMPLE_RESERVATION_NUMBER = 1000;
+
+/** The subject's start of a test send. */
+export const TEST_SEND_SUBJECT = '【テスト送信】';
+
+/** The line a test send starts with, saying it is one and that its reservation is no one's. */
+function testSendLine(kind: TemplateKind): string {
+  const sample = kind === 'restock-available' ? '' : `ご予約番号 ${SAMPLE_RESERVATION_NUMBER} などは見本で、`;
+  return `※ これはメールテンプレートのテスト送信です（お客様には送られていません）。${sample}実際のご予約やお客様とは関係ありません。`;
+}
+
+/**
  * The given text (or the current one) rendered as a customer would receive it, with the values of
  * a real catalog product (and its preorder campaign, if it has one), a made-up reservation and the
- * shop's own details as saved.
+ * shop's own details as saved. `asTestSend` marks it as a test in its subject and first line, so a
+ * test send in a mailbox is never read as a real customer's email.
  */
 export async function previewTemplate(
   deps: { database: Database; catalog: Catalog; publicBaseUrl: string; storefrontUrl: string },
   request: { kind: string; subject?: string; body?: string },
+  asTestSend = false,
 ): Promise<{ ok: true; email: EmailContent } | TemplateRefusal> {
   if (!isTemplateKind(request.kind)) return { ok: false, reason: 'template-not-found' };
   const current = (await currentVersion(deps.database.db, request.kind))!;
@@ -28,7 +46,10 @@ export async function previewTemplate(
   if (details.length > 0) return { ok: false, reason: 'invalid', details };
   const email = await sampleEmail(deps, request.kind);
   const shop = await readShop(deps.database.db);
-  return { ok: true, email: renderTemplate(text, placeholderValues(email, shop), emailHeaders(email, shop)) };
+  const rendered = asTestSend
+    ? { subject: `${TEST_SEND_SUBJECT}${text.subject}`, body: `${testSendLine(request.kind)}\n\n${text.body}` }
+    : text;
+  return { ok: true, email: renderTemplate(rendered, placeholderValues(email, shop), emailHeaders(email, shop)) };
 }
 
 /** An email of `kind` about a real product (one with a price, if any has; its campaign's words, if it has one) and a sample customer. */
@@ -57,7 +78,7 @@ async function sampleEmail(
     template: kind,
     facts: {
       reservationId,
-      reservationNumber: 1001,
+      reservationNumber: SAMPLE_RESERVATION_NUMBER,
       name: '山田 太郎',
       createdAt: new Date().toISOString(),
       productName: product.name,

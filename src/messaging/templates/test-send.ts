@@ -13,7 +13,8 @@ export type TestSendResult =
   { ok: true; status: 'sent' | 'skipped' } | TemplateRefusal | { ok: false; reason: 'provider-failed'; message: string };
 
 /**
- * Staff's 「テスト送信」: the given (or current) text rendered as the preview renders it, sent to the
+ * Staff's 「テスト送信」: the given (or current) text rendered as the preview renders it, marked
+ * テスト送信 in its subject and first line (previewTemplate's asTestSend), sent to the
  * address staff typed through the configured provider at once, not through the outbox. A test send
  * is a question ("does this read well in a real mail client, is the provider set up?") whose answer
  * staff wait for: the provider's refusal comes back in the same request, where queuing would hide it
@@ -24,7 +25,7 @@ export async function testSendTemplate(
   deps: { database: Database; catalog: Catalog; publicBaseUrl: string; storefrontUrl: string; sendEmail: SendEmail },
   request: { kind: string; to: string; subject?: string; body?: string },
 ): Promise<TestSendResult> {
-  const preview = await previewTemplate(deps, request);
+  const preview = await previewTemplate(deps, request, true);
   if (!preview.ok) return preview;
   try {
     return { ok: true, status: await deps.sendEmail(preview.email, request.to, `test-send/${uuidV7()}`) };
