@@ -128,7 +128,7 @@ export function emailTemplateRoutes(deps: {
       path: '/api/admin/email-templates/test-send',
       summary: 'Send a template, rendered as the preview, to an address now',
       description:
-        'For the console’s 「テスト送信」: the given (or current) text with the preview’s sample values, sent at once through the configured email provider (not queued, not kept in the message log), so the provider’s refusal is the answer: 502 `Email not sent: <the provider’s reason>`. Without a provider the email is logged and `status` is `skipped`. A bad `to` or a wrong type is 400 `Invalid parameters`; template problems are the preview’s 400 `Invalid template`.',
+        'For the console’s 「テスト送信」: the given (or current) text with the preview’s sample values (reservation number 1000, which the shop never gives), marked as a test (`【テスト送信】` before the subject, a first line saying no customer received it), sent at once through the configured email provider (not queued, not kept in the message log), so the provider’s refusal is the answer: 502 `Email not sent: <the provider’s reason>`. Without a provider the email is logged and `status` is `skipped`. A bad `to` or a wrong type is 400 `Invalid parameters`; template problems are the preview’s 400 `Invalid template`.',
       body: TestSendBody,
       invalid: refusedAs('invalid_parameters', INVALID_PARAMETERS),
       errors: ['template_not_found', 'invalid_template', 'email_not_sent'],
