@@ -94,7 +94,7 @@ for (const [size, viewport] of SIZES) {
     const expected = await exported(lower);
 
     const page = await signedIn(viewport);
-    await search(page, `  ${address.toUpperCase()} `);
+    await search(page, `  ${address} `);
     assert.equal(await page.locator('[data-testid=personal-summary]').textContent(), `${lower}：予約 2 件、再入荷通知 1 件、送信記録 5 件`);
     const reservationRows = page.locator('section[aria-label=予約] tbody tr');
     assert.deepEqual(
@@ -126,8 +126,8 @@ for (const [size, viewport] of SIZES) {
     const day = japanDay();
     const readable = await download(page, 'お客様用ファイル（テキスト）');
     assert.ok(
-      [day, japanDay()].map((d) => `個人情報-${lower}-${d}.txt`).includes(readable.name),
-      `named with the Japan date: ${readable.name}`,
+      [day, japanDay()].map((d) => `個人情報-${address}-${d}.txt`).includes(readable.name),
+      `named with the address as typed (not the canonical ${lower}) and the Japan date: ${readable.name}`,
     );
     assert.ok(readable.text.startsWith('\uFEFF当店が保存しているお客様の情報'));
     const lines = readable.text.split('\r\n');
@@ -161,7 +161,7 @@ for (const [size, viewport] of SIZES) {
 
     // The JSON for systems: the export whole, the history with it.
     const json = await download(page, 'システム用ファイル（JSON）');
-    assert.ok([day, japanDay()].map((d) => `個人情報-${lower}-${d}.json`).includes(json.name), json.name);
+    assert.ok([day, japanDay()].map((d) => `個人情報-${address}-${d}.json`).includes(json.name), json.name);
     const { success: _success, ...content } = expected;
     assert.deepEqual(JSON.parse(json.text), content, 'the file is the export, whole');
     assert.equal(content.history.find((h) => h.recordId === first.reservationId)!.entries[0]!.type, 'memo');
@@ -189,6 +189,17 @@ for (const [size, viewport] of SIZES) {
     ])
       assert.ok(said.includes(text), `the dialog says ${text}: ${said}`);
     assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= viewport.width, 'the dialog fits');
+    // Erasing looks like it: the button that asks is in red words, the one that erases filled red.
+    const looks = await page.evaluate(() => {
+      const style = (selector: string) => getComputedStyle(document.querySelector(selector)!);
+      return {
+        asks: style('.personal-result button.danger').color,
+        erases: style('dialog.confirm button.primary').backgroundColor,
+        blue: style('.personal-search button.primary').backgroundColor,
+      };
+    });
+    assert.equal(looks.erases, looks.asks, 'the erase button is the danger colour');
+    assert.notEqual(looks.erases, looks.blue, 'not the blue of an ordinary action');
     await screenshot(page, SHOTS, `02-erase-dialog-${size}`);
     await dialog.locator('button', { hasText: 'やめる' }).click();
     await dialog.waitFor({ state: 'detached' });

@@ -86,22 +86,19 @@ test('a campaign holding reservations: 受付を終了 stops it now, and 削除 
       await page.context().close();
       continue;
     }
-    // Deleting: the question says the reservations stay and every limit goes; declined, nothing changes.
-    const question = new Promise<string>((resolve) =>
-      page.once('dialog', (dialog) => {
-        resolve(dialog.message());
-        void dialog.dismiss();
-      }),
-    );
+    // Deleting: the console's dialog says the reservations stay and every limit goes; declined, nothing changes.
+    const dialog = page.locator('dialog.confirm');
     await row.locator('button', { hasText: '削除' }).click();
-    const asked = await question;
+    const asked = (await dialog.locator('.confirm-message').textContent())!;
     assert.match(asked, /有効な予約が 1 件/);
     assert.match(asked, /制限なく予約を受け付ける/);
     assert.match(asked, /受付を終了/);
+    await dialog.locator('button', { hasText: 'やめる' }).click();
+    await dialog.waitFor({ state: 'detached' });
     assert.ok((await api.call('/api/admin/preorders/list', {})).preorders.some((p) => p.productSlug === 'hayate-wavefolder'));
 
-    page.once('dialog', (dialog) => void dialog.accept());
     await row.locator('button', { hasText: '受付を終了' }).click();
+    await dialog.locator('button', { hasText: '受付を終了する' }).click();
     await page.waitForFunction(() => (document.querySelector('main > .notice')?.textContent ?? '').endsWith('の予約受付を終了しました。'));
     const closed = (await api.call('/api/admin/preorders/list', {})).preorders.find((p) => p.productSlug === 'hayate-wavefolder');
     assert.equal(closed?.state, 'closed');
@@ -112,8 +109,8 @@ test('a campaign holding reservations: 受付を終了 stops it now, and 削除 
     );
     await screenshot(page, SHOTS, '03-campaign-closed-laptop');
 
-    page.once('dialog', (dialog) => void dialog.accept());
     await row.locator('button', { hasText: '削除' }).click();
+    await dialog.locator('button', { hasText: '削除する' }).click();
     await row.waitFor({ state: 'detached' });
     assert.ok(!(await api.call('/api/admin/preorders/list', {})).preorders.some((p) => p.productSlug === 'hayate-wavefolder'));
     await page.context().close();
@@ -218,14 +215,10 @@ for (const [size, viewport, productSlug] of [
     const page = await signedIn('preorders', viewport);
     const row = page.locator(`tr[data-product="${productSlug}"]`);
     await row.locator('.state', { hasText: '受付前' }).waitFor();
-    const asked = new Promise<string>((resolve) =>
-      page.once('dialog', (dialog) => {
-        resolve(dialog.message());
-        void dialog.accept();
-      }),
-    );
     await row.locator('button', { hasText: '受付を終了' }).click();
-    assert.match(await asked, /開始しないまま今すぐ終了しますか/);
+    const dialog = page.locator('dialog.confirm');
+    assert.match((await dialog.locator('.confirm-message').textContent())!, /開始しないまま今すぐ終了します/);
+    await dialog.locator('button', { hasText: '受付を終了する' }).click();
     await page.waitForFunction(() => (document.querySelector('main > .notice')?.textContent ?? '').endsWith('の予約受付を終了しました。'));
     await row.locator('.state', { hasText: '受付終了' }).waitFor();
     const closed = (await api.call('/api/admin/preorders/list', {})).preorders.find((p) => p.productSlug === productSlug)!;
@@ -254,3 +247,92 @@ test('on a phone the campaigns become cards and nothing scrolls sideways', async
   assert.deepEqual(record.errors, []);
   await page.context().close();
 });
+
+for (const [size, viewport, productSlug] of [
+  ['laptop', { width: 1366, height: 768 }, 'hayate-bitcrusher'],
+  ['phone', { width: 390, height: 844 }, 'hayate-comb-filter'],
+] as const) {
+  test(`${size}: the editor checks with the console's own words, beside each field, and the browser's own bubbles never show`, async () => {
+    const page = await signedIn('preorders', viewport);
+    await page.locator('#preorder-product').waitFor();
+    assert.equal(await page.locator('form.preorder-editor').evaluate((form) => (form as HTMLFormElement).noValidate), true);
+    const sent: string[] = [];
+    page.on('request', (request) => void (request.url().endsWith('/api/admin/preorders/upsert') && sent.push(request.url())));
+    await page.fill('#preorder-capacity', '1.5');
+    await page.fill('#preorder-limit', '0');
+    await page.click('.preorder-editor button[type=submit]');
+    const said = async (field: string) => page.locator(`#${field}-error`).textContent();
+    await page.locator('#preorder-product-error').waitFor();
+    assert.equal(await said('preorder-product'), '予約受付を始める商品を選んでください。');
+    assert.equal(await said('preorder-capacity'), '台数は 1〜100,000 の整数で入力してください（空欄にすると上限なし）。');
+    assert.equal(await said('preorder-limit'), 'お一人様の上限は 1〜100 の整数で入力してください（空欄にすると上限なし）。');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'preorder-product', 'the first field at fault is focused');
+    assert.deepEqual(sent, [], 'nothing sent');
+    await screenshot(page, SHOTS, `07-editor-own-checks-${size}`);
+
+    await page.selectOption('#preorder-product', productSlug);
+    await page.fill('#preorder-capacity', '1');
+    await page.fill('#preorder-limit', '');
+    await page.click('.preorder-editor button[type=submit]');
+    await page.waitForFunction(() => (document.querySelector('main > .notice')?.textContent ?? '').endsWith('の予約受付を保存しました。'));
+    assert.equal(await page.locator('.preorder-editor .field-error:not([hidden])').count(), 0);
+    await page.context().close();
+  });
+
+  test(`${size}: a full campaign offers 受付を終了 in red; a cancellation that would open it again says so before and after`, async () => {
+    const { reservationId } = await api.call('/api/reservation', { name: '満席 一郎', email: `full-${size}@example.com`, productSlug });
+    const page = await signedIn('preorders', viewport);
+    const row = page.locator(`tr[data-product="${productSlug}"]`);
+    await row.locator('.state', { hasText: '満席' }).waitFor();
+    const close = row.locator('button', { hasText: '受付を終了' });
+    assert.equal(await close.getAttribute('class'), 'danger', 'offered, and red as what ends something is');
+    await close.click();
+    const dialog = page.locator('dialog.confirm');
+    assert.match(
+      (await dialog.locator('.confirm-message').textContent())!,
+      /満席です。受付を終了すると、キャンセルで空きが出ても新しい予約は受け付けません/,
+    );
+    const confirm = dialog.locator('button', { hasText: '受付を終了する' });
+    const colours = await confirm.evaluate((button) => {
+      const style = getComputedStyle(button);
+      return { background: style.backgroundColor, bad: getComputedStyle(document.querySelector('.notice.error, .state.soldOut')!).color };
+    });
+    assert.equal(colours.background, colours.bad, 'the confirm button is filled in the danger colour');
+    await screenshot(page, SHOTS, `08-close-full-${size}`);
+    await dialog.locator('button', { hasText: 'やめる' }).click();
+
+    // Cancelling its one reservation: the dialog says the campaign will take reservations again, and the outcome too.
+    await page.goto(`${app.url}/admin#/reservations?q=${reservationId}`);
+    const reservationRow = page.locator('table.records tbody tr', { hasText: `full-${size}@example.com` });
+    await reservationRow.locator('select').selectOption('cancelled');
+    await dialog.waitFor();
+    assert.match(
+      (await dialog.locator('.campaign-effect').textContent())!,
+      /の予約受付は満席ですが、キャンセルで空きができ、再び予約を受け付けるようになります。受け付けない場合は、予約受付の画面で「受付を終了」してください。/,
+    );
+    await screenshot(page, SHOTS, `09-cancel-reopens-${size}`);
+    await dialog.locator('button.danger').click();
+    await page.waitForFunction(() => (document.querySelector('main > .notice')?.textContent ?? '').includes('再び予約を受け付けています'));
+    const campaign = (await api.call('/api/admin/preorders/list', {})).preorders.find((p) => p.productSlug === productSlug)!;
+    assert.deepEqual([campaign.state, campaign.remaining], ['open', 1], 'the seat went back and the campaign takes reservations');
+
+    // Full again and closed: a cancellation gives the seat back without opening it, and says nothing of reopening.
+    const second = await api.call('/api/reservation', { name: '満席 二郎', email: `full2-${size}@example.com`, productSlug });
+    await api.call('/api/admin/preorders/upsert', { productSlug, closesAt: new Date().toISOString() });
+    await page.goto(`${app.url}/admin#/reservations?q=${second.reservationId}`);
+    await page
+      .locator('table.records tbody tr', { hasText: `full2-${size}@example.com` })
+      .locator('select')
+      .selectOption('cancelled');
+    await dialog.waitFor();
+    assert.equal(await dialog.locator('.campaign-effect').count(), 0);
+    await dialog.locator('button.danger').click();
+    // Another screen's showing hid the first notice (its text stays in the hidden element): this is the new one.
+    await page.locator('main > .notice:not([hidden])', { hasText: 'ステータスを「キャンセル」に変更しました。' }).waitFor();
+    assert.doesNotMatch((await page.locator('main > .notice').textContent())!, /再び予約/);
+    const closed = (await api.call('/api/admin/preorders/list', {})).preorders.find((p) => p.productSlug === productSlug)!;
+    assert.equal(closed.state, 'closed');
+    assert.deepEqual(record.errors, []);
+    await page.context().close();
+  });
+}

@@ -198,6 +198,7 @@ describe('reservations', () => {
     await pager.waitFor();
     assert.equal(await pager.textContent(), '1 / 2 ページ（全 27 件）');
     assert.equal(await rows(page).count(), 20);
+    assert.deepEqual(await archiveStatuses(page), TODAYS_STATUSES, 'the archive filters on today’s statuses, not 予約済み（旧）');
     // Most recently archived first.
     assert.deepEqual((await rows(page).locator('td[data-label="お名前"]').allTextContents()).slice(0, 2).sort(), [
       'John Smith',
@@ -227,9 +228,16 @@ describe('reservations', () => {
     assert.equal(await page.locator('table.records thead th', { hasText: 'メール' }).isVisible(), false);
     assert.equal(await page.locator('table.records thead th.sortable button', { hasText: '商品' }).isVisible(), true);
     await screenshot(page, SHOTS, '07-reservations-phone');
+    await page.click('button:has-text("アーカイブ済み")');
+    await page.locator('.pager .page').first().waitFor();
+    assert.deepEqual(await archiveStatuses(page), TODAYS_STATUSES);
     await page.context().close();
   });
 });
+
+const TODAYS_STATUSES = ['すべて', '未対応', '確定', 'お渡し済み', 'キャンセル'];
+/** The status filter's choices, as staff read them. */
+const archiveStatuses = (page: Page) => page.locator('#filter-status option').allTextContents();
 
 describe('restock subscriptions', () => {
   test('send a restock notification after a confirmation that says how many will be emailed', async () => {

@@ -102,10 +102,11 @@ export function recordPage(page: Page, record: PageRecord = { console: [], error
   return record;
 }
 
-export async function screenshot(page: Page, folder: string, name: string): Promise<void> {
+/** The whole page into test-artifacts/<folder>/<name>.png; with `{ fullPage: false }` what the screen shows as scrolled. */
+export async function screenshot(page: Page, folder: string, name: string, options = { fullPage: true }): Promise<void> {
   const dir = join(ARTIFACTS, folder);
   mkdirSync(dir, { recursive: true });
-  const take = () => page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
+  const take = () => page.screenshot({ path: join(dir, `${name}.png`), fullPage: options.fullPage });
   // On a machine busy with other work Chromium now and then gives up a full-page capture
   // ("Unable to capture screenshot"); the page is as it was, so the second try takes it.
   await take().catch((error: Error) => {

@@ -59,15 +59,26 @@ test('a field at fault is named in Japanese; an unknown code, or no envelope, ge
   );
   assert.equal(
     errorMessage(new ApiError(409, 'Something new happened', { code: 'a_code_from_a_newer_service' as ErrorCode })),
-    'エラーが発生しました（HTTP 409）。ページを再読み込みして、もう一度お試しください。',
+    'サーバーがこの操作を受け付けませんでした（HTTP 409、サーバーの応答: Something new happened）。ページを再読み込みして、もう一度お試しください。',
+    'a refusal the console has no words for is said with the service’s own text',
+  );
+  assert.equal(
+    errorMessage(new ApiError(503, 'HTTP 503')),
+    'サーバーが応答していません（HTTP 503）。しばらくしてから再度お試しください。',
+    'a proxy’s page for a service it cannot reach',
   );
   assert.equal(
     errorMessage(new ApiError(502, 'HTTP 502', { requestId: 'req-1' })),
-    'サーバーエラーが発生しました。しばらくしてから再度お試しください。（問い合わせ番号: req-1）',
+    'サーバーが応答していません（HTTP 502）。しばらくしてから再度お試しください。（問い合わせ番号: req-1）',
+  );
+  assert.equal(
+    errorMessage(new ApiError(500, 'HTTP 500', { requestId: 'req-2' })),
+    'サーバーエラーが発生しました。しばらくしてから再度お試しください。（問い合わせ番号: req-2）',
   );
   assert.equal(
     errorMessage(new ApiError(0, 'No answer from the service')),
-    'サーバーに接続できませんでした。ネットワークを確認して、もう一度お試しください。',
+    'サーバーに接続できませんでした（サーバーが停止しているか、途中の回線に問題があります）。しばらくしてから再度お試しください。',
+    'no answer from an online device: the service is out of reach',
   );
   assert.equal(reasonOf('already_archived'), 'すでにアーカイブ済みです');
   assert.equal(reasonOf('a_code_from_a_newer_service'), '処理できませんでした');

@@ -142,7 +142,23 @@ export const SESSION_ENDED =
   'ログインが終了しました（有効期限が切れたか、別の場所でログアウトしたか、アカウントが無効にされたか、パスワードが再設定されました）。もう一度ログインしてください。';
 export const SIGNED_OUT_ELSEWHERE = '別のタブでログアウトしました。';
 const UNEXPECTED = '予期しないエラーが発生しました。ページを再読み込みしてください。';
-const NO_ANSWER = 'サーバーに接続できませんでした。ネットワークを確認して、もう一度お試しください。';
+const OFFLINE: Words = {
+  what: 'この端末がインターネットに接続されていません（オフライン）',
+  next: '接続を確認してから、もう一度お試しください。',
+};
+const UNREACHABLE: Words = { what: 'サーバーに接続できませんでした（サーバーが停止しているか、途中の回線に問題があります）', next: LATER };
+/** A proxy's answer for a service it could not reach (502, 503, 504 with no envelope of the service's). */
+const NOT_ANSWERING = (status: number) => `サーバーが応答していません（HTTP ${status}）。しばらくしてから再度お試しください。`;
+
+/** No answer came: the device is offline, or the service (or the way to it) is down. */
+function noAnswer(): Words {
+  return globalThis.navigator?.onLine === false ? OFFLINE : UNREACHABLE;
+}
+
+/** Why nothing answered, in a sentence: the device offline, or the service out of reach. */
+export function noAnswerMessage(): string {
+  return sentence(noAnswer());
+}
 
 function sentence({ what, next }: Words): string {
   return `${what}。${next ?? ''}`;
@@ -159,13 +175,15 @@ function wordsOf(code: string | undefined): Words | undefined {
  */
 export function errorMessage(error: unknown, fields: Readonly<Record<string, string>> = {}): string {
   if (!(error instanceof ApiError)) return UNEXPECTED;
-  if (error.status === 0) return NO_ANSWER;
+  if (error.status === 0) return noAnswerMessage();
   const words = wordsOf(error.code);
   const inquiry = error.requestId ? `（問い合わせ番号: ${error.requestId}）` : '';
   if (!words) {
-    // A code this console does not know yet, or an answer that was no envelope (a proxy's page).
+    // A proxy's page for a service it could not reach, or a code this console does not know yet:
+    // a refusal is said with the service's own text, the one thing that says why.
+    if (error.code === undefined && [502, 503, 504].includes(error.status)) return `${NOT_ANSWERING(error.status)}${inquiry}`;
     if (error.status >= 500) return `${sentence(ERROR_WORDS.internal_error)}${inquiry}`;
-    return `エラーが発生しました（HTTP ${error.status}）。${RELOAD_PAGE}`;
+    return `サーバーがこの操作を受け付けませんでした（HTTP ${error.status}、サーバーの応答: ${error.message}）。${RELOAD_PAGE}`;
   }
   switch (error.code) {
     case 'invalid_parameters': {
@@ -185,7 +203,7 @@ export function errorMessage(error: unknown, fields: Readonly<Record<string, str
 
 /** What happened, in a few words, for a list of reasons (the items of a bulk answer, the failures of a bulk move). */
 export function errorReason(error: unknown): string {
-  if (error instanceof ApiError) return error.status === 0 ? 'サーバーに接続できませんでした' : reasonOf(error.code);
+  if (error instanceof ApiError) return error.status === 0 ? noAnswer().what : reasonOf(error.code);
   return '予期しないエラーが発生しました';
 }
 

@@ -11,7 +11,7 @@ import type { ActiveRecord, ArchivedRecord, ListState, RecordKind, Sort } from '
 import { filterBar, listLoader, pagers, placeholder, recordTable } from './record-table.ts';
 import type { ScreenContext } from '../screen.ts';
 import { bulkFailures, bulkOutcome, setArchivedInBatches, type Failure } from './bulk.ts';
-import { customerEmailOf } from './status-change.ts';
+import { whatMoveDoes } from './status-change.ts';
 import { emailChoice, emailOutcome, TYPED_EMAILS_ABOVE, typedEmailCount } from './status-email.ts';
 
 /** Rows a page: a laptop screen shows a good part of it, and a phone scrolls it without trouble. */
@@ -54,7 +54,11 @@ export function renderActiveList<R extends ActiveRecord, A extends ArchivedRecor
     ...kind.statusTable.statuses.map((status) => h('option', { value: status }, labelOf(kind.statusLabels, status))),
   );
   const moveButton: HTMLButtonElement = h('button', { type: 'button', onClick: () => void act(moveSelected) }, 'ステータスを変更…');
-  const archiveButton: HTMLButtonElement = h('button', { type: 'button', onClick: () => void act(archiveSelected) }, '選択をアーカイブ…');
+  const archiveButton: HTMLButtonElement = h(
+    'button',
+    { type: 'button', class: 'danger', onClick: () => void act(archiveSelected) },
+    '選択をアーカイブ…',
+  );
   const bar = h(
     'div',
     { class: 'selection' },
@@ -118,6 +122,7 @@ export function renderActiveList<R extends ActiveRecord, A extends ArchivedRecor
         title: `${kind.noun}のアーカイブ`,
         message: `選択した ${formatCount(n)} 件の${kind.noun}をアーカイブします。アーカイブ済みの一覧から元に戻せます。`,
         confirm: `${formatCount(n)} 件をアーカイブ`,
+        danger: true,
       }))
     )
       return;
@@ -146,8 +151,9 @@ export function renderActiveList<R extends ActiveRecord, A extends ArchivedRecor
     const to = target.value;
     const label = labelOf(kind.statusLabels, to);
     const chosen = [...selected.values()];
-    const email = await customerEmailOf(kind, context, to);
-    if (email === null) return;
+    const effects = await whatMoveDoes(kind, context, chosen, to);
+    if (effects === null) return;
+    const { email, campaign } = effects;
     const choice = email && emailChoice(email, 'ステータスが変わる予約のお客様それぞれ');
     // Only a record that moves emails: one already there, or that cannot go there, sends nothing.
     const emails = chosen.filter((record) => record.status !== to && allowsMove(kind.statusTable, record.status, to)).length;
@@ -156,6 +162,7 @@ export function renderActiveList<R extends ActiveRecord, A extends ArchivedRecor
       'span',
       {},
       `選択した ${formatCount(chosen.length)} 件の${kind.noun}のステータスを「${label}」に変更します。`,
+      campaign && h('span', { class: 'campaign-effect' }, campaign.before),
       choice && choice.element,
       typed?.element,
     );
@@ -164,7 +171,16 @@ export function renderActiveList<R extends ActiveRecord, A extends ArchivedRecor
       typed?.show(sending);
       return !typed || !sending || typed.matches();
     };
-    if (!(await confirmDialog({ title: 'ステータスの一括変更', message, confirm: `「${label}」に変更`, canConfirm }))) return;
+    if (
+      !(await confirmDialog({
+        title: 'ステータスの一括変更',
+        message,
+        confirm: `「${label}」に変更`,
+        canConfirm,
+        danger: kind.confirmStatuses.includes(to),
+      }))
+    )
+      return;
     const notify = choice ? { notifyCustomer: choice.notify() } : {};
     const failed: Failure<R>[] = [];
     const already = chosen.filter((record) => record.status === to).length;
@@ -193,6 +209,7 @@ export function renderActiveList<R extends ActiveRecord, A extends ArchivedRecor
       `${formatCount(moved)} 件の${kind.noun}を「${label}」に変更しました。`,
       moved > 0 ? emailOutcome(email, notify.notifyCustomer ?? false) : '',
       already > 0 ? `すでに「${label}」だった ${formatCount(already)} 件はそのままです。` : '',
+      moved > 0 ? (campaign?.after ?? '') : '',
     ].join('');
     await settle(done, failed, '変更できませんでした', `「${label}」に変更できなかった`);
   }
@@ -265,7 +282,7 @@ export function renderActiveList<R extends ActiveRecord, A extends ArchivedRecor
     container,
     kind.panel?.(context, () => void load()),
     filterBar({
-      statuses: [...kind.statusTable.statuses],
+      statuses: kind.statusTable.statuses,
       labels: kind.statusLabels,
       products: context.products,
       filter: state.filter,

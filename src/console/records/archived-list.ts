@@ -102,7 +102,8 @@ export function renderArchivedList<R extends ActiveRecord, A extends ArchivedRec
   replace(
     container,
     filterBar({
-      statuses: kind.archivedStatuses,
+      // Today's statuses: a record of the previous system's (予約済み（旧）) shows its own, found by its number or name.
+      statuses: kind.statusTable.statuses,
       labels: kind.statusLabels,
       products: context.products,
       filter: state.filter,

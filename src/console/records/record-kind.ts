@@ -59,6 +59,12 @@ export interface RowNote {
   tone: 'success' | 'error';
 }
 
+/** A move's effect on a campaign in staff's words: before it is made, and once it is. */
+export interface CampaignEffect {
+  before: string;
+  after: string;
+}
+
 /** A cell of a record's row; `update` shows the record as the service now returns it, with a note under it. */
 export interface Column<R> {
   label: string;
@@ -80,14 +86,14 @@ export interface RecordKind<R extends ActiveRecord, A extends ArchivedRecord> {
   whose(record: R | A): string;
   /** The search box's placeholder: what it looks in. */
   searchHint: string;
-  /** Statuses a single move to asks first (a cancellation). */
+  /** Statuses a move to asks first (a cancellation), its confirm in red. */
   confirmStatuses: string[];
   /** The customer email a move to `status` sends, if any: the move then asks first, saying so, and staff may switch it off. */
   customerEmail?(context: ScreenContext, status: string): Promise<StatusEmail | undefined>;
+  /** What moving these records to `status` does to a preorder campaign, said in the move's dialog (`before`) and its outcome (`after`). */
+  campaignEffect?(context: ScreenContext, records: R[], status: string): Promise<CampaignEffect | undefined>;
   statusLabels: Record<string, string>;
   statusTable: StatusTable<string>;
-  /** The statuses the archived view can filter on (legacy ones included). */
-  archivedStatuses: string[];
   /** Where its records are listed, moved and archived (record-api.ts calls them). */
   endpoints: RecordEndpoints;
   columns: Column<R>[];

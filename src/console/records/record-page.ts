@@ -172,6 +172,7 @@ export function renderRecordPage<R extends ActiveRecord, A extends ArchivedRecor
           title: `${kind.noun}のアーカイブ`,
           message: `この${kind.noun}をアーカイブします。一覧には表示されなくなり、アーカイブ済みの一覧から元に戻せます。`,
           confirm: 'アーカイブする',
+          danger: true,
         }
       : { title: `${kind.noun}を元に戻す`, message: `この${kind.noun}をアーカイブから元に戻し、一覧に表示します。`, confirm: '元に戻す' };
     if (!(await confirmDialog(asked))) return;

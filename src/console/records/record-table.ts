@@ -13,7 +13,7 @@ import type { ScreenContext } from '../screen.ts';
  * change calls `onChange` with the whole filter.
  */
 export function filterBar(options: {
-  statuses: string[];
+  statuses: readonly string[];
   labels: Record<string, string>;
   products: Map<string, ProductOption>;
   filter: Filter;

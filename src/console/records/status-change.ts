@@ -6,7 +6,7 @@ import { changeStatus, findActive, lastChangeBy, type ChangedBy } from '../api/r
 import type { ScreenContext } from '../screen.ts';
 import { confirmDialog } from '../ui/confirm-dialog.ts';
 import { h } from '../ui/dom.ts';
-import type { ActiveRecord, ArchivedRecord, Column, RecordKind, RowNote } from './record-kind.ts';
+import type { ActiveRecord, ArchivedRecord, CampaignEffect, Column, RecordKind, RowNote } from './record-kind.ts';
 import { emailChoice, emailOutcome, type StatusEmail } from './status-email.ts';
 
 // One record's status changed from its row or its page: the select offering the allowed moves, the
@@ -72,7 +72,10 @@ export async function refusedChange<R extends ActiveRecord>(
  * outcome is said under the row.
  */
 export function statusColumn<R extends ActiveRecord>(
-  kind: Pick<RecordKind<R, ArchivedRecord>, 'statusTable' | 'statusLabels' | 'endpoints' | 'noun' | 'confirmStatuses' | 'customerEmail'>,
+  kind: Pick<
+    RecordKind<R, ArchivedRecord>,
+    'statusTable' | 'statusLabels' | 'endpoints' | 'noun' | 'confirmStatuses' | 'customerEmail' | 'campaignEffect'
+  >,
 ): Column<R> {
   return {
     label: 'ステータス',
@@ -89,25 +92,34 @@ export function statusColumn<R extends ActiveRecord>(
             const to = select.value;
             const label = labelOf(kind.statusLabels, to);
             select.disabled = true;
-            const email = await customerEmailOf(kind, context, to);
+            const effects = await whatMoveDoes(kind, context, [record], to);
             select.disabled = false;
-            if (email === null) return void (select.value = record.status);
+            if (effects === null) return void (select.value = record.status);
+            const { email, campaign } = effects;
             const choice = email && emailChoice(email, 'お客様');
-            if (kind.confirmStatuses.includes(to) || choice) {
+            if (kind.confirmStatuses.includes(to) || choice || campaign) {
               const message = h(
                 'span',
                 {},
                 `この${kind.noun}のステータスを「${labelOf(kind.statusLabels, record.status)}」から「${label}」に変更します。`,
+                campaign && h('span', { class: 'campaign-effect' }, campaign.before),
                 choice && choice.element,
               );
-              if (!(await confirmDialog({ title: `${kind.noun}を「${label}」にします`, message, confirm: `「${label}」にする` })))
+              if (
+                !(await confirmDialog({
+                  title: `${kind.noun}を「${label}」にします`,
+                  message,
+                  confirm: `「${label}」にする`,
+                  danger: kind.confirmStatuses.includes(to),
+                }))
+              )
                 return void (select.value = record.status);
             }
             const notify = choice ? { notifyCustomer: choice.notify() } : {};
             select.disabled = true;
             try {
               const updated = await changeStatus(context.api, kind.endpoints, record, { status: to, ...notify });
-              const text = `ステータスを「${labelOf(kind.statusLabels, updated.status)}」に変更しました。${emailOutcome(email, notify.notifyCustomer ?? false)}`;
+              const text = `ステータスを「${labelOf(kind.statusLabels, updated.status)}」に変更しました。${emailOutcome(email, notify.notifyCustomer ?? false)}${campaign?.after ?? ''}`;
               context.announce(text, 'success');
               update(updated, { text, tone: 'success' });
             } catch (error) {
@@ -122,14 +134,19 @@ export function statusColumn<R extends ActiveRecord>(
   };
 }
 
-/** The customer email a move would send (undefined: none); null when it could not be found out, which has been reported. */
-export async function customerEmailOf<R extends ActiveRecord>(
-  kind: Pick<RecordKind<R, ArchivedRecord>, 'customerEmail'>,
+/**
+ * What a move would do beyond the status: the customer email it sends (undefined: none) and its
+ * effect on a campaign; null when it could not be found out, which has been reported.
+ */
+export async function whatMoveDoes<R extends ActiveRecord>(
+  kind: Pick<RecordKind<R, ArchivedRecord>, 'customerEmail' | 'campaignEffect'>,
   context: ScreenContext,
+  records: R[],
   status: string,
-): Promise<StatusEmail | undefined | null> {
+): Promise<{ email: StatusEmail | undefined; campaign: CampaignEffect | undefined } | null> {
   try {
-    return await kind.customerEmail?.(context, status);
+    const [email, campaign] = await Promise.all([kind.customerEmail?.(context, status), kind.campaignEffect?.(context, records, status)]);
+    return { email, campaign };
   } catch (error) {
     context.fail(error);
     return null;

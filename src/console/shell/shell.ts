@@ -1,5 +1,5 @@
 import { ApiError, type TenpoClient } from '../../client/tenpo-client.ts';
-import { errorMessage } from '../api/errors.ts';
+import { errorMessage, noAnswerMessage } from '../api/errors.ts';
 import { loadProducts } from '../api/products.ts';
 import type { ScreenContext } from '../screen.ts';
 import { h, replace } from '../ui/dom.ts';
@@ -33,7 +33,18 @@ export function renderShell(
   },
 ): () => void {
   const { api, who } = options;
-  const notice = h('p', { class: 'notice', role: 'status', hidden: true });
+  // The notice line: in the page's flow (never over the filters), each message closed by its button.
+  const noticeText = h('span', { class: 'notice-text' });
+  const notice = h(
+    'div',
+    { class: 'notice', role: 'status', hidden: true },
+    noticeText,
+    h('button', { type: 'button', class: 'dismiss', 'aria-label': 'このお知らせを閉じる', title: '閉じる', onClick: () => hideNotice() }),
+  );
+  const hideNotice = () => {
+    clearTimeout(fadeTimer);
+    notice.hidden = true;
+  };
   const warning = shopWarning({ mayEdit: roleOf(who) === 'owner' });
   const area = h('div', { class: 'screen' });
   const mayOpen = (entry: ScreenEntry) =>
@@ -53,11 +64,13 @@ export function renderShell(
 
   const announce = (message: string, tone: 'success' | 'error') => {
     clearTimeout(fadeTimer);
-    notice.textContent = message;
+    noticeText.textContent = message;
     notice.className = `notice ${tone}`;
     notice.setAttribute('role', tone === 'error' ? 'alert' : 'status');
     notice.hidden = false;
-    if (tone === 'success') fadeTimer = setTimeout(() => (notice.hidden = true), SUCCESS_SHOWN_MS);
+    if (tone === 'success') fadeTimer = setTimeout(hideNotice, SUCCESS_SHOWN_MS);
+    // Scrolled to when out of sight (a phone far down a list): it stays where it is in the page.
+    else if (notice.getBoundingClientRect().bottom < 0) notice.scrollIntoView({ block: 'nearest' });
   };
   const fail = (error: unknown) => {
     if (error instanceof ApiError && error.status === 401) return options.onRefused();
@@ -68,7 +81,7 @@ export function renderShell(
     const mine = ++showing;
     unsaved.clear();
     for (const link of nav.querySelectorAll('a')) link.toggleAttribute('aria-current', link.getAttribute('href') === entry.hash);
-    notice.hidden = true;
+    hideNotice();
     document.title = `${entry.label} | tenpo 管理`;
     const container = h('section', { class: 'view', 'aria-label': entry.label }, h('p', { class: 'loading' }, '読み込み中…'));
     replace(area, container);
@@ -77,16 +90,15 @@ export function renderShell(
     try {
       module = await entry.load();
     } catch {
-      // A chunk that is gone: the service was updated since this page loaded.
+      if (mine !== showing) return;
+      const failure = await whyNotLoaded();
       if (mine !== showing) return;
       return replace(
         container,
-        h(
-          'p',
-          { class: 'notice error', role: 'alert' },
-          'この画面を読み込めませんでした。管理画面が更新された可能性があります。ページを再読み込みしてください。',
-        ),
-        h('button', { type: 'button', onClick: () => location.reload() }, '再読み込み'),
+        h('p', { class: 'notice error', role: 'alert' }, failure.said),
+        failure.updated
+          ? h('button', { type: 'button', onClick: () => location.reload() }, '再読み込み')
+          : h('button', { type: 'button', onClick: () => void show(entry, screenContext) }, '再試行'),
       );
     }
     if (mine !== showing) return;
@@ -145,6 +157,26 @@ export function renderShell(
     window.removeEventListener('hashchange', onHashChange);
     unsaved.close();
     showing++;
+  };
+}
+
+/**
+ * Why a screen's file did not arrive, asked of the service itself: the device offline, the service
+ * out of reach or not answering, or (the service answering) a file gone since this page was loaded,
+ * which a new release of the console does.
+ */
+async function whyNotLoaded(): Promise<{ said: string; updated: boolean }> {
+  if (navigator.onLine === false) return { said: noAnswerMessage(), updated: false };
+  try {
+    const answer = await fetch('/livez', { cache: 'no-store' });
+    if (!answer.ok)
+      return { said: `サーバーが正常に応答していません（HTTP ${answer.status}）。しばらくしてから再度お試しください。`, updated: false };
+  } catch {
+    return { said: noAnswerMessage(), updated: false };
+  }
+  return {
+    said: 'この画面を読み込めませんでした（管理画面が更新されたか、読み込みが途中で途切れました）。ページを再読み込みしてください。',
+    updated: true,
   };
 }
 

@@ -4,14 +4,21 @@ import { h, type Child } from './dom.ts';
  * Asks before an action that is hard to undo (a cancellation, a move of many records): a modal
  * dialog saying what will happen, resolved true only by its confirm button. With `canConfirm`, the
  * button works only while it answers true, asked again at every input in the dialog (a number that
- * must be typed, say).
+ * must be typed, say). With `danger`, the confirm button is red: it erases, ends or takes something
+ * away, as the button that opened the dialog says in red too.
  */
-export function confirmDialog(options: { title: string; message: Child; confirm: string; canConfirm?: () => boolean }): Promise<boolean> {
+export function confirmDialog(options: {
+  title: string;
+  message: Child;
+  confirm: string;
+  canConfirm?: () => boolean;
+  danger?: boolean;
+}): Promise<boolean> {
   return new Promise((resolve) => {
     let confirmed = false;
     const button: HTMLButtonElement = h(
       'button',
-      { type: 'button', class: 'primary', onClick: () => ((confirmed = true), dialog.close()) },
+      { type: 'button', class: options.danger ? 'primary danger' : 'primary', onClick: () => ((confirmed = true), dialog.close()) },
       options.confirm,
     );
     const check = () => (button.disabled = options.canConfirm?.() === false);

@@ -75,6 +75,7 @@ export function unsavedWork(): UnsavedWork & { clear(): void; close(): void } {
         title: '保存していない変更があります',
         message: `${dirty.map(([, draft]) => draft.what).join('、')}の編集中の内容は保存されていません。破棄して${going.asked}`,
         confirm: `破棄して${going.button}`,
+        danger: true,
       });
       if (discard) {
         for (const [key, draft] of dirty) {

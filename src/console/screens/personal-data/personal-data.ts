@@ -61,7 +61,8 @@ export function openScreen(context: ScreenContext): Screen {
         result.setAttribute('aria-busy', 'true');
         try {
           const data = await context.api.call('/api/admin/personal-data/export', { email });
-          replace(result, ...showData(data, context, () => void find(data.email)));
+          // The files are named with the address as typed: the customer's own, not the canonical form the service compares.
+          replace(result, ...showData(data, email.trim(), context, () => void find(email)));
         } catch (error) {
           context.fail(error);
           replace(result);
@@ -73,7 +74,7 @@ export function openScreen(context: ScreenContext): Screen {
   };
 }
 
-function showData(data: PersonalData, context: ScreenContext, reload: () => void): Child[] {
+function showData(data: PersonalData, typed: string, context: ScreenContext, reload: () => void): Child[] {
   const { reservations, subscriptions, messages } = data;
   const total = reservations.length + subscriptions.length + messages.length;
   const summary = h(
@@ -86,8 +87,12 @@ function showData(data: PersonalData, context: ScreenContext, reload: () => void
   const actions = h(
     'div',
     { class: 'actions' },
-    h('button', { type: 'button', class: 'primary', onClick: () => void downloadReadable(data, context) }, 'お客様用ファイル（テキスト）'),
-    h('button', { type: 'button', onClick: () => downloadJson(data) }, 'システム用ファイル（JSON）'),
+    h(
+      'button',
+      { type: 'button', class: 'primary', onClick: () => void downloadReadable(data, typed, context) },
+      'お客様用ファイル（テキスト）',
+    ),
+    h('button', { type: 'button', onClick: () => downloadJson(data, typed) }, 'システム用ファイル（JSON）'),
     h('button', { type: 'button', class: 'danger', onClick: () => void erase(data, context, reload) }, 'すべて削除…'),
   );
   return [
@@ -165,8 +170,8 @@ function table(headings: string[], rows: string[][]): HTMLTableElement {
   );
 }
 
-/** The export as the customer reads it, named for the address and the day in Japan; it names the shop as its settings do. */
-async function downloadReadable(data: PersonalData, context: ScreenContext): Promise<void> {
+/** The export as the customer reads it, named for the address as typed and the day in Japan; it names the shop as its settings do. */
+async function downloadReadable(data: PersonalData, typed: string, context: ScreenContext): Promise<void> {
   let shopName: string;
   try {
     shopName = (await context.api.call('/api/admin/shop/get', {})).shop.name;
@@ -175,13 +180,13 @@ async function downloadReadable(data: PersonalData, context: ScreenContext): Pro
   }
   const madeAt = new Date();
   const text = readableExport(data, { products: context.products, shopName, madeAt });
-  saveFile(new Blob([text], { type: 'text/plain;charset=utf-8' }), exportFileName(data.email, madeAt, 'txt'));
+  saveFile(new Blob([text], { type: 'text/plain;charset=utf-8' }), exportFileName(typed, madeAt, 'txt'));
 }
 
 /** The export for systems: the API's answer as it is, named as the customer's file is. */
-function downloadJson(data: PersonalData): void {
+function downloadJson(data: PersonalData, typed: string): void {
   const { success: _success, ...content } = data;
-  saveFile(new Blob([JSON.stringify(content, null, 2)], { type: 'application/json' }), exportFileName(data.email, new Date(), 'json'));
+  saveFile(new Blob([JSON.stringify(content, null, 2)], { type: 'application/json' }), exportFileName(typed, new Date(), 'json'));
 }
 
 /**
@@ -234,7 +239,7 @@ async function erase(data: PersonalData, context: ScreenContext, reload: () => v
       ),
     ),
   );
-  if (!(await confirmDialog({ title: '個人情報の削除', message, confirm: '削除する' }))) return;
+  if (!(await confirmDialog({ title: '個人情報の削除', message, confirm: '削除する', danger: true }))) return;
   try {
     const { erased } = await context.api.call('/api/admin/personal-data/erase', { email: data.email });
     context.announce(

@@ -11,6 +11,7 @@ import type { Column, RecordKind } from '../../records/record-kind.ts';
 import { recordLink, type RecordPage } from '../../records/record-page.ts';
 import { recordsScreen } from '../../records/records-screen.ts';
 import { reservationStatusEmail } from '../../records/status-email.ts';
+import { reservationCampaignEffect } from './campaign-effect.ts';
 
 type Reservation = Output<'/api/admin-reservations-list'>['reservations'][number];
 type ArchivedReservation = Output<'/api/admin/reservations/archives/list'>['reservations'][number];
@@ -30,7 +31,7 @@ const endpoints: RecordEndpoints = {
 
 const statuses: Pick<
   RecordKind<Reservation, ArchivedReservation>,
-  'statusTable' | 'statusLabels' | 'endpoints' | 'noun' | 'confirmStatuses' | 'customerEmail'
+  'statusTable' | 'statusLabels' | 'endpoints' | 'noun' | 'confirmStatuses' | 'customerEmail' | 'campaignEffect'
 > = {
   statusLabels: RESERVATION_STATUS_LABELS,
   statusTable: RESERVATION_STATUS_TABLE,
@@ -38,6 +39,7 @@ const statuses: Pick<
   noun: '予約',
   confirmStatuses: ['cancelled'],
   customerEmail: reservationStatusEmail,
+  campaignEffect: reservationCampaignEffect,
 };
 
 /** Memo text typed and not yet saved, by reservation: kept when its row is drawn again (a status change, a conflict). */
@@ -123,7 +125,6 @@ const reservations: RecordKind<Reservation, ArchivedReservation> = {
   shownId: (r) => String(r.number),
   whose: (r) => r.name,
   searchHint: 'ご予約番号・お名前・メールで検索',
-  archivedStatuses: Object.keys(RESERVATION_STATUS_LABELS),
   columns: [
     idColumn('ご予約番号', { linked: true, shown: (r) => String(r.number) }),
     { label: '受付日時', cell: (r) => formatDateTime(r.createdAt), sort: 'createdAt' },

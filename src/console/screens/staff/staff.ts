@@ -112,6 +112,7 @@ export function openScreen(context: ScreenContext): Screen {
           title: '担当者を無効にする',
           message: `${account.name}（${account.email}）を無効にします。ログインできなくなり、開いている管理画面も次の操作でログアウトされます。履歴に残る名前はそのままです。「有効にする」で戻せます。`,
           confirm: '無効にする',
+          danger: true,
         });
         if (confirmed) await update(account, { disabled: true }, 'を無効にしました');
       }

@@ -38,7 +38,6 @@ const subscriptions: RecordKind<Subscription, ArchivedSubscription> = {
   idLabel: '登録番号',
   whose: (s) => s.email,
   searchHint: '登録番号・メールで検索',
-  archivedStatuses: Object.keys(SUBSCRIPTION_STATUS_LABELS),
   columns: [
     idColumn('登録番号', { linked: true }),
     { label: '登録日時', cell: (s) => formatDateTime(s.createdAt), sort: 'createdAt' },
