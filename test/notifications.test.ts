@@ -99,7 +99,8 @@ for (const dialect of DIALECTS) {
       for (const expected of ['Kumo VCO II', 'kumo-vco-2', '山田 太郎', 'taro@example.com', id])
         assert.ok(text.includes(expected), expected);
       const createdAt = (await app.call('/api/admin-reservations-list', {})).success().reservations[0]!.createdAt;
-      assert.ok(text.includes(`\n${formatJapanTime(createdAt)}\n`), 'the time, in Japan time');
+      assert.ok(text.includes(`\n受付日時: ${formatJapanTime(createdAt)}\n`), 'the time, in Japan time');
+      assert.equal(text.split(formatJapanTime(createdAt)).length - 1, 1, 'said once');
       assert.ok(!JSON.stringify(chat!.body).includes(createdAt), 'never a raw UTC time');
       assert.ok(text.endsWith(`管理画面で予約を開く: ${app.services.config.publicBaseUrl}/admin#/reservations?record=${id}`), text);
 

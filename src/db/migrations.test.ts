@@ -8,6 +8,8 @@ import { DEFAULT_TEMPLATES } from '../messaging/templates/defaults.ts';
 import { currentVersions } from '../messaging/templates/store.ts';
 import { Migrator } from 'kysely/migration';
 import type { TemplateKind } from '../messaging/kinds.ts';
+import { revertTemplate } from '../messaging/templates/editing.ts';
+import { templateProblems } from '../messaging/templates/placeholders.ts';
 import { connectDatabase, openDatabase, type Database } from './database.ts';
 import { MIGRATIONS, migrateToLatest } from './migrate.ts';
 import * as defaultWordingWithShop from './migrations/017-default-wording-with-shop.ts';
@@ -48,6 +50,24 @@ const versionsOf = async (db: Database['db']) =>
     (row) => `${row.kind} ${row.version}`,
   );
 
+/** A reservation in the store: a shop in use, whose templates' history is kept. */
+async function takeReservation(db: Database['db']): Promise<void> {
+  const at = new Date().toISOString();
+  await db
+    .insertInto('reservations')
+    .values({
+      id: 'res_1',
+      name: 'n',
+      email: 'e@example.com',
+      product_slug: 'p',
+      status: 'pending',
+      created_at: at,
+      updated_at: at,
+      name_fold: 'n',
+    })
+    .execute();
+}
+
 for (const dialect of DIALECTS) {
   test(`a new store's templates are version 1 each, today's default (${dialect})`, async () => {
     const database = await openDatabase(await freshTarget(dialect), createLogger('silent'));
@@ -75,20 +95,7 @@ for (const dialect of DIALECTS) {
       try {
         const db = database.db;
         const at = new Date().toISOString();
-        if (arrange === 'a reservation')
-          await db
-            .insertInto('reservations')
-            .values({
-              id: 'res_1',
-              name: 'n',
-              email: 'e@example.com',
-              product_slug: 'p',
-              status: 'pending',
-              created_at: at,
-              updated_at: at,
-              name_fold: 'n',
-            })
-            .execute();
+        if (arrange === 'a reservation') await takeReservation(db);
         else
           await db
             .insertInto('email_template_versions')
@@ -165,6 +172,34 @@ for (const dialect of DIALECTS) {
       assert.equal((await versionsOf(db)).length, 13);
       await newer();
       assert.equal((await versionsOf(db)).length, 13);
+    } finally {
+      await database.close();
+    }
+  });
+
+  test(`every stored version of an upgraded store restores to a template that works, the restock email's first with the sender block added (${dialect})`, async () => {
+    const database = await storeAsOf(dialect, '022-default-wording-with-number');
+    try {
+      const db = database.db;
+      await takeReservation(db);
+      await migrateToLatest(db as Kysely<unknown>);
+      const stored = await db.selectFrom('email_template_versions').selectAll().orderBy('kind').orderBy('version').execute();
+      const first = stored.find((v) => v.kind === 'restock-available' && v.version === 1)!;
+      assert.ok(!first.body.includes('{{shopSignature}}'), 'the restock email’s first version has no sender block');
+      for (const old of stored) {
+        const restored = await revertTemplate(database, { kind: old.kind, version: old.version });
+        assert.ok(restored.ok, `${old.kind} ${old.version}: ${JSON.stringify(restored)}`);
+        const { subject, body } = restored.template;
+        assert.deepEqual(templateProblems(old.kind as TemplateKind, { subject, body }), [], `${old.kind} ${old.version}`);
+        assert.equal(subject, old.subject);
+        assert.ok(body.startsWith(old.body.trimEnd()), 'the old text, as it was');
+      }
+      const restock = (await currentVersions(db)).find((v) => v.kind === 'restock-available')!;
+      const restoredFirst = (
+        await db.selectFrom('email_template_versions').selectAll().where('kind', '=', 'restock-available').orderBy('version').execute()
+      ).find((v) => v.body.startsWith(first.body.trimEnd()) && v.version > first.version)!;
+      assert.equal(restoredFirst.body, `${first.body.trimEnd()}\n\n{{shopSignature}}`, 'the sender block, at the end');
+      assert.ok(restock.body.includes('{{shopSignature}}'));
     } finally {
       await database.close();
     }

@@ -3,7 +3,7 @@ import { isUniqueViolation } from '../../db/unique-violation.ts';
 import type { FieldError } from '../../http/app-error.ts';
 import { isTemplateKind, KIND_RULES, TEMPLATE_KINDS, type Placeholder, type TemplateKind } from '../kinds.ts';
 import { DEFAULT_TEMPLATES } from './defaults.ts';
-import { templateProblems } from './placeholders.ts';
+import { findTemplateProblems, templateProblems } from './placeholders.ts';
 import { currentVersion, currentVersions, findVersion, insertNextVersion, listVersions, type TemplateVersion } from './store.ts';
 
 // Staff's edits of the customer emails: every saved change is a new version, and old versions are kept.
@@ -59,7 +59,12 @@ export async function updateTemplate(
   }));
 }
 
-/** A new version equal to an old one (its subject, body and enabled). */
+/**
+ * A new version equal to an old one (its subject, body and enabled). A version saved before a
+ * placeholder became required (the restock email's first, from before the sender block the law asks
+ * of an advertisement) gets each one it lacks as a paragraph of its own at the end of the body, so
+ * every stored version restores to an email that can be sent.
+ */
 export async function revertTemplate(
   database: Database,
   request: { kind: string; version: number },
@@ -67,7 +72,20 @@ export async function revertTemplate(
   if (!isTemplateKind(request.kind)) return { ok: false, reason: 'template-not-found' };
   const old = await findVersion(database.db, request.kind, request.version);
   if (!old) return { ok: false, reason: 'version-not-found' };
-  return saveVersion(database, request.kind, () => ({ subject: old.subject, body: old.body, enabled: old.enabled }));
+  const missing = missingRequired(request.kind, old.body);
+  const body = [old.body.trimEnd(), ...missing.map((name) => `{{${name}}}`)].join('\n\n');
+  return saveVersion(database, request.kind, () => ({
+    subject: old.subject,
+    body: missing.length > 0 ? body : old.body,
+    enabled: old.enabled,
+  }));
+}
+
+/** The required placeholders of `kind` a body does not use, in the kind's order. */
+export function missingRequired(kind: TemplateKind, body: string): string[] {
+  return findTemplateProblems(kind, { subject: '-', body }).flatMap((problem) =>
+    problem.type === 'missing-placeholder' ? [problem.name] : [],
+  );
 }
 
 async function saveVersion(

@@ -114,7 +114,8 @@ export function emailTemplateRoutes(deps: {
       path: '/api/admin/email-templates/revert',
       errors: ['template_not_found', 'version_not_found'],
       summary: 'Save a new version equal to an old one',
-      description: 'Restores the old version’s subject, body and enabled as the next version.',
+      description:
+        'Restores the old version’s subject, body and enabled as the next version. A version from before a placeholder became required (the restock email’s first, without `{{shopSignature}}`) gets each it lacks as a paragraph at the end of the body, so every stored version restores to a template that can be sent.',
       body: RevertBody,
       responses: { 200: { description: 'The new version', schema: TemplateResponse }, ...errorResponses(400, 401, 404, 413, 500) },
       handle: async (c, { body }) => {

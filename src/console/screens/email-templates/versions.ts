@@ -1,9 +1,12 @@
 import type { Output } from '../../../client/tenpo-client.ts';
+import { findTemplateProblems } from '../../../messaging/templates/placeholders.ts';
+import type { TemplateKind } from '../../../messaging/kinds.ts';
 import { confirmDialog } from '../../ui/confirm-dialog.ts';
 import { h, replace } from '../../ui/dom.ts';
 import { formatDateTime } from '../../ui/format.ts';
 import type { ScreenContext } from '../../screen.ts';
 import type { Template } from './editor.ts';
+import { PLACEHOLDER_LABELS } from './words.ts';
 
 type Version = Output<'/api/admin/email-templates/versions'>['versions'][number];
 
@@ -34,9 +37,16 @@ export function templateVersions(
   );
 
   async function revert(version: Version): Promise<void> {
+    // A version from before a placeholder became required gets it at the end of its body (the service adds it).
+    const missing = findTemplateProblems(template.kind as TemplateKind, { subject: version.subject, body: version.body }).flatMap(
+      (problem) =>
+        problem.type === 'missing-placeholder' ? [`{{${problem.name}}}（${PLACEHOLDER_LABELS[problem.name] ?? problem.name}）`] : [],
+    );
+    const added =
+      missing.length > 0 ? `第${version.version}版になかった必須の差し込み項目 ${missing.join('・')} を本文の最後に加えています。` : '';
     const asked = {
       title: `第${version.version}版に戻します`,
-      message: `「${kindLabel}」のメールを第${version.version}版（${formatDateTime(version.createdAt)} 保存）の件名・本文・送信設定に戻します。いまの内容も版として残ります。${editor.isDirty() ? '編集中の保存していない内容は、先に新しい版として保存します。' : ''}`,
+      message: `「${kindLabel}」のメールを第${version.version}版（${formatDateTime(version.createdAt)} 保存）の件名・本文・送信設定に戻します。${added ? added.replace('加えています', '加えます') : ''}いまの内容も版として残ります。${editor.isDirty() ? '編集中の保存していない内容は、先に新しい版として保存します。' : ''}`,
       confirm: `第${version.version}版に戻す`,
     };
     if (!(await confirmDialog(asked))) return;
@@ -52,7 +62,7 @@ export function templateVersions(
         version: version.version,
       });
       const before = kept ? `編集中の内容を第${kept.version}版として保存し、` : '';
-      context.announce(`${before}第${version.version}版の内容を第${reverted.version}版として保存しました。`, 'success');
+      context.announce(`${before}第${version.version}版の内容を第${reverted.version}版として保存しました。${added}`, 'success');
       editor.onReverted(reverted);
     } catch (error) {
       context.fail(error);
