@@ -84,7 +84,7 @@ export async function revertTemplate(
 /** The required placeholders of `kind` a body does not use, in the kind's order. */
 export function missingRequired(kind: TemplateKind, body: string): string[] {
   return findTemplateProblems(kind, { subject: '-', body }).flatMap((problem) =>
-    problem.type === 'missing-placeholder' ? [problem.name] : [],
+    problem.type === 'missingPlaceholder' ? [problem.name] : [],
   );
 }
 

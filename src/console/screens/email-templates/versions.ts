@@ -40,7 +40,7 @@ export function templateVersions(
     // A version from before a placeholder became required gets it at the end of its body (the service adds it).
     const missing = findTemplateProblems(template.kind as TemplateKind, { subject: version.subject, body: version.body }).flatMap(
       (problem) =>
-        problem.type === 'missing-placeholder' ? [`{{${problem.name}}}（${PLACEHOLDER_LABELS[problem.name] ?? problem.name}）`] : [],
+        problem.type === 'missingPlaceholder' ? [`{{${problem.name}}}（${PLACEHOLDER_LABELS[problem.name] ?? problem.name}）`] : [],
     );
     const added =
       missing.length > 0 ? `第${version.version}版になかった必須の差し込み項目 ${missing.join('・')} を本文の最後に加えています。` : '';
