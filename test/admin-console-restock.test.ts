@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import type { Browser, Locator } from 'playwright-core';
 import type { TenpoClient } from 'tenpo/client';
 import type { TestApp } from './helpers/app.ts';
 import { ARTIFACTS, screenshot, type PageRecord } from './helpers/browser.ts';
@@ -118,18 +118,46 @@ test('on a phone: a product without a price is said before sending', async () =>
 });
 
 for (const [size, viewport] of SIZES) {
-  test(`${size}: a signup the customer unsubscribed cannot be set back to 通知待ち on its page, and the page says why`, async () => {
-    const id = (await api.call('/api/notify', { email: `optout-${size}@example.jp`, productSlug: 'hayate-wavefolder' })).subscriptionId;
+  test(`${size}: a signup the customer unsubscribed is not offered 通知待ち, in the list or on its page, which say why; one staff unsubscribed still is`, async () => {
+    const signUp = async (who: string) =>
+      (await api.call('/api/notify', { email: `${who}-${size}@example.jp`, productSlug: 'hayate-wavefolder' })).subscriptionId;
+    const id = await signUp('optout');
     const token = unsubscribeToken(app.services.config.unsubscribeSecret, id);
     assert.equal((await app.request(`/api/notify/unsubscribe?token=${encodeURIComponent(token)}`)).status, 200);
-    const page = await signedInConsole(browser, app.url, `subscriptions?record=${id}`, viewport, record);
+    const byStaff = await signUp('staff-stop');
+    const { subscriptions } = await api.call('/api/admin-notify-list', { q: byStaff });
+    await api.call('/api/admin-notify-status', {
+      id: byStaff,
+      productSlug: 'hayate-wavefolder',
+      status: 'unsubscribed',
+      expectedUpdatedAt: subscriptions[0]!.updatedAt,
+    });
+    const why = /^お客様ご自身が配信停止した登録のため、通知待ちに戻せません。.*お客様ご自身で再登録/;
+    const options = (select: Locator) => select.locator('option').allTextContents();
+
+    const page = await signedInConsole(
+      browser,
+      app.url,
+      `subscriptions?productSlug=hayate-wavefolder&status=unsubscribed`,
+      viewport,
+      record,
+    );
+    const row = (subscription: string) => page.locator(`tr[data-id="${subscription}"]`);
+    await row(id).waitFor();
+    assert.deepEqual(await options(row(id).locator('select')), ['配信停止'], 'no 通知待ち to choose');
+    assert.match((await row(id).locator('.move-refused').textContent())!, why);
+    assert.deepEqual(await options(row(byStaff).locator('select')), ['通知待ち', '配信停止'], 'staff’s own stop can be undone');
+    assert.equal(await row(byStaff).locator('.move-refused').count(), 0);
+    await screenshot(page, SHOTS, `${size}-04-customer-opt-out-list`);
+
+    await page.goto(`${app.url}/admin#/subscriptions?record=${id}`);
     await page.locator('.timeline .what', { hasText: '配信停止' }).first().waitFor();
-    await page.locator('.record-actions .action.status select').selectOption('pending');
-    const note = page.locator('.page-note.error');
-    await note.waitFor();
-    assert.match((await note.textContent())!, /お客様ご自身が配信停止した登録のため、通知待ちに戻せません。.*お客様ご自身で再登録/);
+    const action = page.locator('.record-actions .action.status');
+    assert.deepEqual(await options(action.locator('select')), ['配信停止']);
+    assert.match((await action.locator('.move-refused').textContent())!, why);
     assert.equal((await api.call('/api/admin/notify/get', { id })).subscription.status, 'unsubscribed');
-    await screenshot(page, SHOTS, `${size}-04-customer-opt-out-kept`);
+    await screenshot(page, SHOTS, `${size}-05-customer-opt-out-kept`);
+    assert.deepEqual(record.errors, []);
     await page.context().close();
   });
 }

@@ -136,6 +136,7 @@ for (const dialect of DIALECTS) {
           createdAt: '2025-01-02T00:00:00.000Z',
           notifiedAt: '2025-01-05T00:00:00.000Z',
           updatedAt: '2025-01-02T00:00:00.000Z',
+          unsubscribedByCustomer: false,
         });
         assert.equal(body.subscriptions[1]?.notifiedAt, null);
       });
@@ -193,8 +194,10 @@ for (const dialect of DIALECTS) {
             'createdAt',
             'notifiedAt',
             'updatedAt',
+            'unsubscribedByCustomer',
           ]);
           assert.equal(body.subscription.status, to);
+          assert.equal(body.subscription.unsubscribedByCustomer, false, 'moved by staff');
           assert.equal((await stored('ntf_t')).status, to);
         });
       }
@@ -256,6 +259,11 @@ for (const dialect of DIALECTS) {
           code: 'unsubscribed_by_customer',
         };
         assert.deepEqual((await setStatus(byLink, 'pending')).failure(409), refusal);
+        // The lists and the record's page say so, for the console not to offer the move.
+        const listed = async (id: string) =>
+          (await app.call('/api/admin-notify-list', { q: id })).success().subscriptions.find((s) => s.id === id)!.unsubscribedByCustomer;
+        assert.equal(await listed(byLink), true);
+        assert.equal((await app.call('/api/admin/notify/get', { id: byLink })).success().subscription.unsubscribedByCustomer, true);
         // Staff moving it to unsubscribed themselves afterwards (a no-op) or sending the restock email changes nothing.
         (await setStatus(byLink, 'unsubscribed')).success();
         assert.deepEqual((await setStatus(byLink, 'pending')).failure(409), refusal);
@@ -274,6 +282,12 @@ for (const dialect of DIALECTS) {
         // A row whose history does not say who unsubscribed it (older than histories) is the customer's too.
         await insert({ id: 'ntf_legacy', status: 'unsubscribed', createdAt: '2025-01-01T00:00:00.000Z' });
         assert.deepEqual((await setStatus('ntf_legacy', 'pending')).failure(409), refusal);
+        assert.equal(await listed('ntf_legacy'), true);
+        // Staff's own stop is theirs to undo, and said so; a pending or notified one is no opt-out at all.
+        await insert({ id: 'ntf_staff_stop', status: 'pending', email: 'saburo@example.jp', createdAt: '2025-01-01T00:00:00.000Z' });
+        assert.equal((await setStatus('ntf_staff_stop', 'unsubscribed')).success().subscription.unsubscribedByCustomer, false);
+        assert.equal(await listed('ntf_staff_stop'), false);
+        assert.equal(await listed(await signUp()), false);
 
         // The customer's own new signup is a new pending subscription, which the send notifies.
         const again = await signUp();

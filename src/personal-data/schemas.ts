@@ -4,7 +4,7 @@ import { HistoryEntrySchema } from '../records/history.ts';
 import { ActiveReservationSchema, activeReservation } from '../reservations/schemas.ts';
 import type { Reservation } from '../reservations/store.ts';
 import { isStorable } from '../text/storable-text.ts';
-import { ActiveSubscriptionSchema, activeSubscription } from '../subscriptions/schemas.ts';
+import { ActiveSubscriptionSchema, subscriptionFacts } from '../subscriptions/schemas.ts';
 import type { Subscription } from '../subscriptions/store.ts';
 import { codePointLength } from '../text/code-points.ts';
 
@@ -36,7 +36,9 @@ export const PersonalReservationSchema = ActiveReservationSchema.extend({
   archivedAt,
 }).meta({ id: 'PersonalDataReservation' });
 
-export const PersonalSubscriptionSchema = ActiveSubscriptionSchema.extend({ archivedAt }).meta({ id: 'PersonalDataSubscription' });
+export const PersonalSubscriptionSchema = ActiveSubscriptionSchema.omit({ unsubscribedByCustomer: true })
+  .extend({ archivedAt })
+  .meta({ id: 'PersonalDataSubscription' });
 
 export const PersonalHistorySchema = z
   .object({
@@ -76,6 +78,6 @@ export const personalReservation = (row: Reservation): z.output<typeof PersonalR
 });
 
 export const personalSubscription = (row: Subscription): z.output<typeof PersonalSubscriptionSchema> => ({
-  ...activeSubscription(row),
+  ...subscriptionFacts(row),
   archivedAt: row.archived_at,
 });

@@ -30,17 +30,19 @@ export async function historyOf(db: Kysely<Tables>, recordIds: string[]): Promis
   return db.selectFrom('record_history').selectAll().where('record_id', 'in', recordIds).orderBy('at').orderBy('id').execute();
 }
 
-/** Who made the record's latest move to `status` (`customer` or `staff`), or undefined when its history holds none. */
-export async function lastMoveToBy(db: Kysely<Tables>, recordId: string, status: string): Promise<string | undefined> {
-  const row = await db
+/** Who made each record's latest move to `status`, by record id; a record whose history holds none is absent. */
+export async function lastMovesToBy(db: Kysely<Tables>, recordIds: string[], status: string): Promise<Map<string, string>> {
+  if (recordIds.length === 0) return new Map();
+  const rows = await db
     .selectFrom('record_history')
-    .select('actor')
-    .where('record_id', '=', recordId)
+    .select(['record_id', 'actor'])
+    .where('record_id', 'in', recordIds)
     .where('to_status', '=', status)
-    .orderBy('at', 'desc')
-    .orderBy('id', 'desc')
-    .executeTakeFirst();
-  return row?.actor;
+    .orderBy('at')
+    .orderBy('id')
+    .execute();
+  // Oldest first: each record's last row is the one the map keeps.
+  return new Map(rows.map((row) => [row.record_id, row.actor]));
 }
 
 /** Deletes the history of these records (their personal data is being erased: memos quote customers). */

@@ -17,7 +17,12 @@ import {
   statusChangeContract,
 } from '../records/route-contracts.ts';
 import { refusalError, statusChangeError } from '../records/status-checks.ts';
-import { ANOTHER_PENDING_SUBSCRIPTION, changeSubscriptionStatus, UNSUBSCRIBED_BY_CUSTOMER } from './change-status.ts';
+import {
+  ANOTHER_PENDING_SUBSCRIPTION,
+  changeSubscriptionStatus,
+  UNSUBSCRIBED_BY_CUSTOMER,
+  unsubscribedByCustomer,
+} from './change-status.ts';
 import { sendRestockNotices, type RestockSendDeps } from './restock-send.ts';
 import {
   activeSubscription,
@@ -85,7 +90,8 @@ export function subscriptionAdminRoutes(deps: RestockSendDeps): Route[] {
       ),
       handle: async (c, { body }) => {
         const { rows, paging } = await listActive(database, SUBSCRIPTION_LISTS, body);
-        return replyJson(c, 200, { success: true, subscriptions: rows.map(activeSubscription), ...paging });
+        const byCustomer = await unsubscribedByCustomer(database.db, rows);
+        return replyJson(c, 200, { success: true, subscriptions: rows.map((row) => activeSubscription(row, byCustomer)), ...paging });
       },
     }),
     defineRoute({
@@ -103,7 +109,8 @@ export function subscriptionAdminRoutes(deps: RestockSendDeps): Route[] {
       handle: async (c, { body }) => {
         const result = await changeSubscriptionStatus(database, { ...body, staffId: staffIdOf(c) });
         if (result.outcome !== 'updated') throw statusChangeError(result, REFUSALS);
-        return replyJson(c, 200, { success: true, subscription: activeSubscription(result.record) });
+        const byCustomer = await unsubscribedByCustomer(database.db, [result.record]);
+        return replyJson(c, 200, { success: true, subscription: activeSubscription(result.record, byCustomer) });
       },
     }),
     defineRoute({
@@ -114,7 +121,15 @@ export function subscriptionAdminRoutes(deps: RestockSendDeps): Route[] {
         const outcome = await bulkChangeStatus(body.items, REFUSALS, (item) =>
           changeSubscriptionStatus(database, { ...item, status: body.status, staffId }),
         );
-        return replyJson(c, 200, bulkStatusAnswer(outcome.updated.map(activeSubscription), outcome.errors));
+        const byCustomer = await unsubscribedByCustomer(database.db, outcome.updated);
+        return replyJson(
+          c,
+          200,
+          bulkStatusAnswer(
+            outcome.updated.map((row) => activeSubscription(row, byCustomer)),
+            outcome.errors,
+          ),
+        );
       },
     }),
     defineRoute({
@@ -123,7 +138,8 @@ export function subscriptionAdminRoutes(deps: RestockSendDeps): Route[] {
       handle: async (c, { body }) => {
         const found = await recordWithHistory(database, 'subscriptions', body.id);
         if (!found) throw refusalError(REFUSALS.notFound);
-        return replyJson(c, 200, { success: true, subscription: subscriptionDetail(found.row), history: found.history });
+        const byCustomer = await unsubscribedByCustomer(database.db, [found.row]);
+        return replyJson(c, 200, { success: true, subscription: subscriptionDetail(found.row, byCustomer), history: found.history });
       },
     }),
     defineRoute({

@@ -2,7 +2,7 @@ import type { Database } from '../db/database.ts';
 import { isUniqueViolation } from '../db/unique-violation.ts';
 import { byStaff, recordStatusChange } from '../records/history.ts';
 import { changeTime, NOT_FOUND, refusedStatusChange, type StatusChangeResult, type StatusRequest } from '../records/status-checks.ts';
-import { lastMoveToBy } from '../records/history-store.ts';
+import { lastMovesToBy } from '../records/history-store.ts';
 import { findRecordForUpdate } from '../records/store.ts';
 import { SUBSCRIPTION_STATUS_TABLE, type SubscriptionStatus } from './status.ts';
 import { hasPendingTwin, updateSubscription, type Subscription } from './store.ts';
@@ -21,6 +21,17 @@ export const UNSUBSCRIBED_BY_CUSTOMER = {
   code: 'unsubscribed_by_customer',
   error: 'The customer unsubscribed; only their own new signup subscribes the address again',
 } as const;
+
+/**
+ * The ids among these subscriptions that are unsubscribed and not by staff: the customer's link or
+ * one-click post, or a history that does not say who (an opt-out is assumed the customer's). Staff
+ * cannot move these back to pending, and the console does not offer it.
+ */
+export async function unsubscribedByCustomer(db: Database['db'], subscriptions: Subscription[]): Promise<Set<string>> {
+  const unsubscribed = subscriptions.filter((s) => s.status === 'unsubscribed').map((s) => s.id);
+  const actors = await lastMovesToBy(db, unsubscribed, 'unsubscribed');
+  return new Set(unsubscribed.filter((id) => actors.get(id) !== 'staff'));
+}
 
 export interface SubscriptionStatusChange extends StatusRequest {
   status: SubscriptionStatus;
@@ -48,11 +59,7 @@ export async function changeSubscriptionStatus(
       const refused = refusedStatusChange(subscription, change, SUBSCRIPTION_STATUS_TABLE);
       if (refused) return refused;
       if (subscription.status === change.status) return { outcome: 'updated', record: subscription };
-      if (
-        change.status === 'pending' &&
-        subscription.status === 'unsubscribed' &&
-        (await lastMoveToBy(trx, subscription.id, 'unsubscribed')) !== 'staff'
-      )
+      if (change.status === 'pending' && (await unsubscribedByCustomer(trx, [subscription])).size > 0)
         return { outcome: 'conflict', ...UNSUBSCRIBED_BY_CUSTOMER };
       if (change.status === 'pending' && (await hasPendingTwin(trx, subscription)))
         return { outcome: 'conflict', ...ANOTHER_PENDING_SUBSCRIPTION };

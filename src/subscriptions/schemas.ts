@@ -39,6 +39,11 @@ export const ActiveSubscriptionSchema = z
     createdAt: z.string(),
     notifiedAt: z.string().nullable().describe('When the restock email was queued; null if not notified'),
     updatedAt: z.string().describe('The last change (status, archive flag); send it back as expectedUpdatedAt'),
+    unsubscribedByCustomer: z
+      .boolean()
+      .describe(
+        'Unsubscribed, and not by staff (the customer’s link or one-click post, or a history that does not say who): staff cannot move it back to pending (409 unsubscribed_by_customer)',
+      ),
   })
   .meta({ id: 'Subscription' });
 
@@ -88,7 +93,8 @@ export const StatusResponse = statusChangeResponse('subscription', ActiveSubscri
 export const BulkStatusResponse = bulkStatusResponse(ActiveSubscriptionSchema);
 export const DetailResponse = recordDetailResponse('subscription', SubscriptionDetailSchema);
 
-export function activeSubscription(row: Subscription): z.output<typeof ActiveSubscriptionSchema> {
+/** A subscription's own fields, as the archive and a customer's export list it. */
+export function subscriptionFacts(row: Subscription) {
   return {
     id: row.id,
     email: row.email,
@@ -100,10 +106,15 @@ export function activeSubscription(row: Subscription): z.output<typeof ActiveSub
   };
 }
 
-export function subscriptionDetail(row: Subscription): z.output<typeof SubscriptionDetailSchema> {
-  return { ...activeSubscription(row), archivedAt: row.archived_at };
+/** An active subscription; `byCustomer` holds the ids of those the customer unsubscribed (unsubscribedBy). */
+export function activeSubscription(row: Subscription, byCustomer: ReadonlySet<string>): z.output<typeof ActiveSubscriptionSchema> {
+  return { ...subscriptionFacts(row), unsubscribedByCustomer: byCustomer.has(row.id) };
+}
+
+export function subscriptionDetail(row: Subscription, byCustomer: ReadonlySet<string>): z.output<typeof SubscriptionDetailSchema> {
+  return { ...activeSubscription(row, byCustomer), archivedAt: row.archived_at };
 }
 
 export function archivedSubscription(row: Subscription): z.output<typeof ArchivedSubscriptionSchema> {
-  return { ...activeSubscription(row), isArchived: true, archivedAt: row.archived_at ?? '' };
+  return { ...subscriptionFacts(row), isArchived: true, archivedAt: row.archived_at ?? '' };
 }

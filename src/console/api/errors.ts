@@ -207,6 +207,11 @@ export function errorReason(error: unknown): string {
   return '予期しないエラーが発生しました';
 }
 
+/** What a code means and what to do, in a sentence: said before the service is asked (a move not offered, and why). */
+export function codeMessage(code: ErrorCode): string {
+  return sentence(ERROR_WORDS[code]);
+}
+
 /** An item's reason in a bulk answer, from its code. */
 export function reasonOf(code: string | undefined): string {
   return wordsOf(code)?.what ?? '処理できませんでした';

@@ -186,8 +186,10 @@ export function renderActiveList<R extends ActiveRecord, A extends ArchivedRecor
     const already = chosen.filter((record) => record.status === to).length;
     // A move the status table does not allow is said at once; the rest go BULK_BATCH a request.
     const moving = chosen.filter((record) => {
-      if (record.status === to || allowsMove(kind.statusTable, record.status, to)) return record.status !== to;
-      failed.push({ record, reason: `「${labelOf(kind.statusLabels, record.status)}」からは変更できません` });
+      const refused = record.status === to ? undefined : kind.moveRefusal?.(record, to);
+      if (refused) failed.push({ record, reason: reasonOf(refused) });
+      else if (record.status === to || allowsMove(kind.statusTable, record.status, to)) return record.status !== to;
+      else failed.push({ record, reason: `「${labelOf(kind.statusLabels, record.status)}」からは変更できません` });
       return false;
     });
     let moved = 0;

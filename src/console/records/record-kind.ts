@@ -1,3 +1,4 @@
+import type { ErrorCode } from '../../client/tenpo-client.ts';
 import type { StatusTable } from '../../records/status-transitions.ts';
 import type { Child } from '../ui/dom.ts';
 import type { RecordEndpoints } from '../api/records.ts';
@@ -90,6 +91,8 @@ export interface RecordKind<R extends ActiveRecord, A extends ArchivedRecord> {
   confirmStatuses: string[];
   /** The customer email a move to `status` sends, if any: the move then asks first, saying so, and staff may switch it off. */
   customerEmail?(context: ScreenContext, status: string): Promise<StatusEmail | undefined>;
+  /** Why this record may not move to `status` though the status table allows it (a customer's own opt-out): not offered, and said. */
+  moveRefusal?(record: R, status: string): ErrorCode | undefined;
   /** What moving these records to `status` does to a preorder campaign, said in the move's dialog (`before`) and its outcome (`after`). */
   campaignEffect?(context: ScreenContext, records: R[], status: string): Promise<CampaignEffect | undefined>;
   statusLabels: Record<string, string>;

@@ -1,7 +1,7 @@
 import { ApiError } from '../../client/tenpo-client.ts';
 import { allowsMove } from '../../records/status-transitions.ts';
 import { labelOf } from '../../words/labels.ts';
-import { errorMessage } from '../api/errors.ts';
+import { codeMessage, errorMessage } from '../api/errors.ts';
 import { changeStatus, findActive, lastChangeBy, type ChangedBy } from '../api/records.ts';
 import type { ScreenContext } from '../screen.ts';
 import { confirmDialog } from '../ui/confirm-dialog.ts';
@@ -74,7 +74,7 @@ export async function refusedChange<R extends ActiveRecord>(
 export function statusColumn<R extends ActiveRecord>(
   kind: Pick<
     RecordKind<R, ArchivedRecord>,
-    'statusTable' | 'statusLabels' | 'endpoints' | 'noun' | 'confirmStatuses' | 'customerEmail' | 'campaignEffect'
+    'statusTable' | 'statusLabels' | 'endpoints' | 'noun' | 'confirmStatuses' | 'customerEmail' | 'campaignEffect' | 'moveRefusal'
   >,
 ): Column<R> {
   return {
@@ -82,7 +82,10 @@ export function statusColumn<R extends ActiveRecord>(
     class: 'status',
     sort: 'status',
     cell(record, context, update) {
-      const choices = kind.statusTable.statuses.filter((status) => allowsMove(kind.statusTable, record.status, status));
+      const allowed = kind.statusTable.statuses.filter((status) => allowsMove(kind.statusTable, record.status, status));
+      // A move the service would refuse for this record is not offered; why is said under the select.
+      const refusals = allowed.flatMap((status) => kind.moveRefusal?.(record, status) ?? []);
+      const choices = allowed.filter((status) => !kind.moveRefusal?.(record, status));
       const select: HTMLSelectElement = h(
         'select',
         {
@@ -129,7 +132,13 @@ export function statusColumn<R extends ActiveRecord>(
         },
         ...choices.map((status) => h('option', { value: status, selected: status === record.status }, labelOf(kind.statusLabels, status))),
       );
-      return select;
+      if (refusals.length === 0) return select;
+      return h(
+        'span',
+        { class: 'status-with-reason' },
+        select,
+        ...refusals.map((code) => h('small', { class: 'move-refused' }, codeMessage(code))),
+      );
     },
   };
 }

@@ -16,9 +16,11 @@ type SubscriptionDetail = Output<'/api/admin/notify/get'>['subscription'];
 
 const statuses: Pick<
   RecordKind<Subscription, ArchivedSubscription>,
-  'statusTable' | 'statusLabels' | 'endpoints' | 'noun' | 'confirmStatuses'
+  'statusTable' | 'statusLabels' | 'endpoints' | 'noun' | 'confirmStatuses' | 'moveRefusal'
 > = {
   noun: '登録',
+  // The customer's own opt-out is theirs to reverse, by signing up again: never offered to staff.
+  moveRefusal: (s, status) => (status === 'pending' && s.unsubscribedByCustomer ? 'unsubscribed_by_customer' : undefined),
   confirmStatuses: ['unsubscribed'],
   statusLabels: SUBSCRIPTION_STATUS_LABELS,
   statusTable: SUBSCRIPTION_STATUS_TABLE,
