@@ -26,6 +26,7 @@ import type { KeywordLogWriter } from './keyword-log/writer.ts';
 import type { Logger } from './log.ts';
 import type { Metrics } from './metrics/metrics.ts';
 import { messageLogRoutes } from './messaging/log/routes.ts';
+import { reputationRoutes } from './messaging/reputation/routes.ts';
 import { metricsRoutes } from './metrics/routes.ts';
 import type { SendEmail } from './messaging/delivery/delivery.ts';
 import type { Dispatcher } from './messaging/delivery/dispatcher.ts';
@@ -39,6 +40,7 @@ import { shopRoutes } from './shop/routes.ts';
 import { sessionRoutes, staffRoutes } from './staff/routes.ts';
 import type { WriteSignup } from './subscriptions/signup.ts';
 import { subscriptionRoutes } from './subscriptions/routes.ts';
+import { unsubscribeEverySignupOf } from './subscriptions/unsubscribe.ts';
 import { browserPageRoutes, type BuiltPage } from './web-assets/browser-page.ts';
 
 /** Everything the routes need, opened and loaded by the caller (server.ts, or a test). */
@@ -116,7 +118,7 @@ export function allRoutes(services: Services): Route[] {
       wakeDispatcher,
       idempotencySecret: services.config.idempotencySecret,
     }),
-    ...personalDataRoutes(services.database),
+    ...personalDataRoutes(services.database, services.config.email.addressKeySecret),
     ...shopRoutes(services.database),
     ...sessionRoutes(staffDeps),
     ...staffRoutes(staffDeps),
@@ -131,6 +133,13 @@ export function allRoutes(services: Services): Route[] {
       database: services.database,
       wakeDispatcher,
       reservationNames: (ids) => reservationNames(services.database.db, ids),
+    }),
+    ...reputationRoutes({
+      database: services.database,
+      webhookSecret: services.config.email.webhookSecret,
+      addressKeySecret: services.config.email.addressKeySecret,
+      // A complaint unsubscribes the customer's restock signups: subscriptions' to do, handed to messaging here.
+      onComplaint: unsubscribeEverySignupOf,
     }),
     ...dashboardRoutes({
       database: services.database,

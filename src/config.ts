@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createPrivateKey, randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
@@ -10,6 +10,14 @@ export type DatabaseTarget = { dialect: 'sqlite'; path: string } | { dialect: 'p
 
 /** The proxies in front of the service: always `hops` of them (0: none), or the ones at these addresses and CIDR ranges. */
 export type ProxyTrust = { hops: number } | { addresses: string[] };
+
+/** The key SMTP mail is signed with (DKIM): published at `<selector>._domainkey.<domain>`. */
+export interface DkimKey {
+  domain: string;
+  selector: string;
+  /** PEM. */
+  privateKey: string;
+}
 
 export interface Config {
   port: number;
@@ -25,6 +33,12 @@ export interface Config {
     from: string;
     api?: { url: string; key: string };
     smtpUrl?: string;
+    /** Signs SMTP mail; absent: unsigned. */
+    dkim?: DkimKey;
+    /** Verifies the provider's signed delivery events (`whsec_…`); absent: POST /api/webhooks/email answers 404. */
+    webhookSecret?: string;
+    /** Keys the hash a suppressed address is kept as once its customer is erased; derived from the unsubscribe secret, so every instance has the same. */
+    addressKeySecret: string;
   };
   webhooks: {
     reservation?: string;
@@ -255,6 +269,37 @@ const EnvSchema = z.object({
       ),
     ),
   EMAIL_FROM: z.string().default('tenpo <no-reply@localhost>').meta(about('The sender of customer emails.')),
+  EMAIL_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_[A-Za-z0-9+/]{16,}={0,2}$/, 'must be whsec_ followed by the base64 secret the provider shows')
+    .optional()
+    .meta(
+      about(
+        "The signing secret (`whsec_…`) of the email provider's webhook for delivery events (Resend's, signed the Svix way), which `POST /api/webhooks/email` verifies each event with; unset, that route answers 404. Bounces and complaints then suppress their addresses (docs/operations.md#bounces-and-complaints).",
+      ),
+    ),
+  DKIM_DOMAIN: z
+    .string()
+    .regex(/^(?=.{1,253}$)[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/, 'must be a domain name such as shop.example.jp')
+    .optional()
+    .meta(about('The domain SMTP mail is signed for (DKIM `d=`); with `DKIM_SELECTOR` and `DKIM_PRIVATE_KEY`, all three or none.')),
+  DKIM_SELECTOR: z
+    .string()
+    .regex(/^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*$/, 'must be letters, digits, hyphens and dots')
+    .optional()
+    .meta(
+      about(
+        'The DKIM selector (`s=`): the public key is published at `<selector>._domainkey.<domain>` (docs/operations.md#sender-authentication).',
+      ),
+    ),
+  DKIM_PRIVATE_KEY: z
+    .string()
+    .optional()
+    .meta(
+      about(
+        'The PEM private key (RSA or Ed25519) SMTP mail is signed with; `\\n` in it is read as a line break, so it fits on one line of `.env`. A key that does not parse stops the start.',
+      ),
+    ),
   RESERVATION_WEBHOOK_URL: httpUrl
     .optional()
     .meta(
@@ -349,6 +394,8 @@ const SECRET_VARIABLES = new Set([
   // A URL can carry credentials (https://user:pass@host/…), so no URL is echoed either.
   'EMAIL_API_URL',
   'SMTP_URL',
+  'EMAIL_WEBHOOK_SECRET',
+  'DKIM_PRIVATE_KEY',
   'DATABASE_URL',
   'UNSUBSCRIBE_SECRET',
   'METRICS_TOKEN',
@@ -426,6 +473,7 @@ export function loadConfig(env: Record<string, string | undefined>, sources: Con
         faulty(variable, `must be an https URL ${inProduction}: the links emailed to customers would travel unencrypted`);
     }
   }
+  const dkim = dkimKey(e, failed, faulty);
   if (problems.length > 0) throw new ConfigError(problems);
 
   const keptTokenFile = tokens.length === 0 && appEnv !== 'production' && sources.keptToken ? tokenFile(database, appEnv) : undefined;
@@ -445,6 +493,9 @@ export function loadConfig(env: Record<string, string | undefined>, sources: Con
       from: e.EMAIL_FROM,
       api: e.EMAIL_PROVIDER_API_KEY ? { url: e.EMAIL_API_URL, key: e.EMAIL_PROVIDER_API_KEY } : undefined,
       smtpUrl: e.SMTP_URL,
+      dkim,
+      webhookSecret: e.EMAIL_WEBHOOK_SECRET,
+      addressKeySecret: deriveSecret('suppressed-addresses', unsubscribeSecret),
     },
     webhooks: {
       reservation: e.RESERVATION_WEBHOOK_URL,
@@ -538,6 +589,31 @@ function parseEnv<S extends z.ZodObject>(
   }
   const rest = Object.fromEntries(Object.entries(present).filter(([key]) => !failed.has(key)));
   return { values: schema.parse(rest, { jitless: true }), problems, failed };
+}
+
+/**
+ * The DKIM key when all three variables are set and the key parses; a fault for each one missing
+ * (not one refused already), or a key that does not parse.
+ */
+function dkimKey(
+  e: { DKIM_DOMAIN?: string | undefined; DKIM_SELECTOR?: string | undefined; DKIM_PRIVATE_KEY?: string | undefined },
+  failed: ReadonlySet<string>,
+  faulty: (variable: string, problem: string) => void,
+): DkimKey | undefined {
+  const set = { DKIM_DOMAIN: e.DKIM_DOMAIN, DKIM_SELECTOR: e.DKIM_SELECTOR, DKIM_PRIVATE_KEY: e.DKIM_PRIVATE_KEY };
+  if (Object.keys(set).some((variable) => failed.has(variable))) return undefined;
+  const missing = Object.entries(set).filter(([, value]) => value === undefined);
+  if (missing.length === 3) return undefined;
+  for (const [variable] of missing) faulty(variable, 'is required when any of DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY is set');
+  if (missing.length > 0) return undefined;
+  const privateKey = e.DKIM_PRIVATE_KEY!.replaceAll('\\n', '\n');
+  try {
+    createPrivateKey(privateKey);
+  } catch {
+    faulty('DKIM_PRIVATE_KEY', 'is not a PEM private key');
+    return undefined;
+  }
+  return { domain: e.DKIM_DOMAIN!, selector: e.DKIM_SELECTOR!, privateKey };
 }
 
 /** APP_ENV, or `production` when it is unset and NODE_ENV says so. */

@@ -92,6 +92,7 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
   const dispatcher = new Dispatcher({
     database,
     deliver: delivery.deliver,
+    addressKeySecret: config.email.addressKeySecret,
     log,
     timings: { leaseMs: config.outboxLeaseMs, ...options.dispatcher },
   });

@@ -216,6 +216,7 @@ for (const dialect of DIALECTS) {
         reservations: 0,
         subscriptions: 0,
         messages: 1,
+        suppressions: 0,
       });
       assert.deepEqual(await outboxIds(), []);
     });
@@ -273,10 +274,10 @@ for (const dialect of DIALECTS) {
     test('an address that holds nothing exports empty lists and erases nothing', async () => {
       await reserve('someone@example.com');
       const data = await exported('nobody@example.com');
-      assert.deepEqual([data.reservations, data.subscriptions, data.messages, data.history], [[], [], [], []]);
+      assert.deepEqual([data.reservations, data.subscriptions, data.messages, data.suppressions, data.history], [[], [], [], [], []]);
       assert.deepEqual((await app.call(ERASE, { email: 'nobody@example.com' })).success(), {
         success: true,
-        erased: { reservations: 0, subscriptions: 0, messages: 0 },
+        erased: { reservations: 0, subscriptions: 0, messages: 0, suppressions: 0 },
       });
       assert.equal((await exported('someone@example.com')).reservations.length, 1);
     });
@@ -312,8 +313,9 @@ for (const dialect of DIALECTS) {
         reservations: before.reservations.length,
         subscriptions: before.subscriptions.length,
         messages: before.messages.length,
+        suppressions: before.suppressions.length,
       });
-      assert.deepEqual(erased, { reservations: 2, subscriptions: 1, messages: 5 });
+      assert.deepEqual(erased, { reservations: 2, subscriptions: 1, messages: 5, suppressions: 0 });
       const after = await exported('erase.me@example.com');
       assert.deepEqual([after.reservations, after.subscriptions, after.messages], [[], [], []]);
       assert.deepEqual(await exported('keep@example.com'), keptBefore, 'another customer’s data is untouched');

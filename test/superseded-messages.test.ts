@@ -179,10 +179,11 @@ for (const dialect of DIALECTS) {
       const delivery = await createDelivery(app.services.config, createLogger('silent'), app.services.database);
       const erasing = new Dispatcher({
         database: app.services.database,
+        addressKeySecret: app.services.config.email.addressKeySecret,
         log: createLogger('silent'),
         timings: FAST_DISPATCH,
         deliver: async (message, standing) => {
-          await erasePersonalData(app.services.database, address);
+          await erasePersonalData(app.services.database, app.services.config.email.addressKeySecret, address);
           return delivery.deliver(message, standing);
         },
       });

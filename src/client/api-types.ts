@@ -25,6 +25,14 @@ import type {
   RetryBody as MessageRetryBody,
   RetryResponse as MessageRetryResponse,
 } from '../messaging/log/schemas.ts';
+import type {
+  EventAnswer as EmailEventAnswer,
+  LiftBody as SuppressionLiftBody,
+  LiftResponse as SuppressionLiftResponse,
+  ProviderEventBody as EmailEventBody,
+  SuppressionListBody,
+  SuppressionListResponse,
+} from '../messaging/reputation/schemas.ts';
 import type { DeleteBody as ReservationDeleteBody, DeleteResponse as ReservationDeleteResponse } from '../reservations/admin-routes.ts';
 import type {
   AdminListResponse as PreorderListResponse,
@@ -142,6 +150,9 @@ export interface Endpoints {
   '/api/admin/email-templates/test-send': Endpoint<In<typeof TemplateTestSendBody>, Out<typeof TemplateTestSendResponse>>;
   '/api/admin/messages/list': Endpoint<In<typeof MessageListBody>, Out<typeof MessageListResponse>>;
   '/api/admin/messages/retry': Endpoint<In<typeof MessageRetryBody> & { ids: string[] }, Out<typeof MessageRetryResponse>>;
+  '/api/webhooks/email': Endpoint<In<typeof EmailEventBody>, Out<typeof EmailEventAnswer>>;
+  '/api/admin/email-suppressions/list': Endpoint<In<typeof SuppressionListBody>, Out<typeof SuppressionListResponse>>;
+  '/api/admin/email-suppressions/lift': Endpoint<In<typeof SuppressionLiftBody>, Out<typeof SuppressionLiftResponse>>;
   '/api/admin/personal-data/export': Endpoint<In<typeof PersonalDataBody>, Out<typeof PersonalDataExportResponse>>;
   '/api/admin/personal-data/erase': Endpoint<In<typeof PersonalDataBody>, Out<typeof PersonalDataEraseResponse>>;
   '/api/admin/shop/get': Endpoint<In<typeof ShopGetBody>, Out<typeof ShopResponse>>;

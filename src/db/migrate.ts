@@ -23,6 +23,7 @@ import * as historyStaff from './migrations/020-history-staff.ts';
 import * as reservationNumbers from './migrations/021-reservation-numbers.ts';
 import * as defaultWordingWithNumber from './migrations/022-default-wording-with-number.ts';
 import * as templatesFromVersionOne from './migrations/023-templates-from-version-one.ts';
+import * as emailReputation from './migrations/024-email-reputation.ts';
 
 /** Every migration, in order. A new one is a new file here, never an edit to a shipped one. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -49,6 +50,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '021-reservation-numbers': reservationNumbers,
   '022-default-wording-with-number': defaultWordingWithNumber,
   '023-templates-from-version-one': templatesFromVersionOne,
+  '024-email-reputation': emailReputation,
 };
 
 const ATTEMPTS = 4;

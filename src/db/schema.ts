@@ -22,6 +22,8 @@ export interface Tables {
   shop_settings: ShopSettingsRow;
   staff: StaffRow;
   staff_sessions: StaffSessionRow;
+  email_events: EmailEventRow;
+  email_suppressions: EmailSuppressionRow;
 }
 
 export interface ReservationRow {
@@ -122,6 +124,41 @@ export interface OutboxRow {
    * retention counts from; null otherwise.
    */
   died_at: string | null;
+  /** The id the provider gave the email when it took it (the email API's `id`, SMTP's Message-ID; migration 024), which its events name. */
+  provider_message_id: string | null;
+}
+
+/** What the provider said happened to a sent email, or an SMTP server's refusal of its recipient (migration 024). */
+export interface EmailEventRow {
+  id: string;
+  /** The signed event's own id (`svix-id`), unique; null for an event the service found itself. */
+  webhook_id: string | null;
+  /** The signed event's `svix-timestamp` (seconds), with which a replay of the same delivery is told from a retry. */
+  webhook_timestamp: string | null;
+  outbox_id: string;
+  /** The recipient's canonical address (src/text/canonical-address.ts). */
+  address: string;
+  /** 'delivered', 'delayed', 'soft_bounce', 'hard_bounce' or 'complaint' */
+  kind: string;
+  occurred_at: string;
+  recorded_at: string;
+  /** The provider's words (a bounce's message), cut short. */
+  detail: string | null;
+}
+
+/** An address the shop does not mail (migration 024). */
+export interface EmailSuppressionRow {
+  /** The canonical address, or `erased:` and its keyed hash once its customer was erased. */
+  address: string;
+  /** 'hard_bounce', 'complaint' or 'soft_bounces' */
+  reason: string;
+  since: string;
+  /** When a message the customer's own action caused was let through once, a hard bounce being older than 30 days. */
+  retried_at: string | null;
+  lifted_at: string | null;
+  /** The staff account that lifted it; null for the bearer token. */
+  lifted_by: string | null;
+  lift_reason: string | null;
 }
 
 /** A product's preorder campaign (migration 006); times are ISO strings, null for no bound or no limit. */

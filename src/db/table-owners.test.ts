@@ -18,6 +18,8 @@ const OWNERS: Record<keyof Tables, string> = {
   keyword_suggestions: 'keyword-log/',
   outbox: 'messaging/',
   email_template_versions: 'messaging/',
+  email_events: 'messaging/',
+  email_suppressions: 'messaging/',
   preorders: 'preorders/',
   preorder_customers: 'preorders/',
   idempotency_keys: 'idempotency/',

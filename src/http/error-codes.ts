@@ -93,6 +93,15 @@ export const ERROR_CODES = {
     meaning: 'A bulk item: the message is no longer true of its record (superseded), so it is not sent again',
   },
 
+  // The email provider's delivery events and the suppressed addresses.
+  webhook_not_configured: { status: 404, meaning: 'EMAIL_WEBHOOK_SECRET is not set, so no delivery event is taken' },
+  invalid_webhook_signature: {
+    status: 401,
+    meaning: 'A delivery event whose signature is missing or wrong, older or newer than 5 minutes, or replayed; nothing was stored',
+  },
+  suppression_not_found: { status: 404, meaning: 'No suppression in force for this address' },
+  complaint_not_liftable: { status: 409, meaning: 'The address is suppressed for a complaint, which staff cannot lift' },
+
   // Staff accounts.
   staff_not_found: { status: 404, meaning: 'No staff account with this id' },
   staff_email_exists: { status: 409, meaning: 'Another staff account has this address (compared case-insensitively)' },

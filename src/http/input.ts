@@ -14,9 +14,7 @@ import type { Route } from './route.ts';
  */
 export async function readInput(c: Context<AppEnv>, route: Route): Promise<{ query: unknown; body: unknown }> {
   const query = route.query ? parse(route, route.query, queryOf(c.req.url)) : undefined;
-  const body = route.body
-    ? parse(route, route.body, route.acceptsForm ? await pageFields(c) : await jsonObject(c, route.notAnObject))
-    : undefined;
+  const body = route.body ? parse(route, route.body, route.acceptsForm ? await pageFields(c) : await jsonObject(c, route)) : undefined;
   return { query, body };
 }
 
@@ -113,8 +111,10 @@ function isForm(c: Context<AppEnv>): boolean {
 /** Bodies larger than this are refused with 413. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
-async function jsonObject(c: Context<AppEnv>, notAnObject: AppError): Promise<Record<string, unknown>> {
+async function jsonObject(c: Context<AppEnv>, route: Route): Promise<Record<string, unknown>> {
+  const { notAnObject } = route;
   const text = await readBody(c, MAX_BODY_BYTES);
+  route.verifyRawBody?.(c, text);
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -47,6 +47,11 @@ interface RouteCommon {
    * (idempotency-key.ts): a malformed one is 400, one reused with another request 422.
    */
   idempotent?: boolean;
+  /**
+   * Checks the body as it arrived, before it is parsed (a provider's signature over its bytes):
+   * throws the route's refusal, so a body it does not vouch for is never read as input.
+   */
+  verifyRawBody?(c: Context<AppEnv>, raw: string): void;
   /** A per-client budget, counted before the input is read (so refused and invalid requests count too). */
   rateLimit?: RateLimit;
   responses: Record<number, ResponseDoc>;

@@ -3,6 +3,11 @@ import { atAddress } from '../db/address.ts';
 import type { OutboxRow, Tables } from '../db/schema.ts';
 import { loggedMessage, type LoggedMessage } from './logged-message.ts';
 import { chunks } from './outbox/store.ts';
+import { erasedKey } from './reputation/address-key.ts';
+import { deleteEventsOfAddress, rekeySuppression, suppressionsOf } from './reputation/store.ts';
+import { suppressionOf } from './reputation/suppression-list.ts';
+
+export { HeldSuppressionSchema } from './reputation/schemas.ts';
 
 // The messages about given records, and the emails to an address: what a customer's personal-data
 // export shows of them, and their erasure with the records (they quote names and addresses).
@@ -35,4 +40,20 @@ export async function eraseMessagesAbout(db: Kysely<Tables>, recordIds: string[]
   let deleted = 0;
   for (const statement of statements) deleted += Number((await statement.executeTakeFirst()).numDeletedRows);
   return deleted;
+}
+
+/** The address's suppression, lifted or not, under its canonical address or (erased before) its keyed hash. */
+export async function suppressionsAbout(db: Kysely<Tables>, secret: string, addressKey: string) {
+  const rows = await suppressionsOf(db, [addressKey, erasedKey(secret, addressKey)]);
+  return rows.map((row) => ({ ...suppressionOf(row), liftedAt: row.lifted_at, liftReason: row.lift_reason }));
+}
+
+/**
+ * Erases what the provider said of the address's emails, and keeps its suppression only as a keyed
+ * hash of the address, so the shop still does not mail an erased complainer; how many suppressions
+ * were kept so.
+ */
+export async function eraseReputationOf(db: Kysely<Tables>, secret: string, addressKey: string): Promise<number> {
+  await deleteEventsOfAddress(db, addressKey);
+  return rekeySuppression(db, addressKey, erasedKey(secret, addressKey));
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MessageSchema } from '../messaging/logged-message.ts';
+import { HeldSuppressionSchema } from '../messaging/about-records.ts';
 import { HistoryEntrySchema } from '../records/history.ts';
 import { ActiveReservationSchema, activeReservation } from '../reservations/schemas.ts';
 import type { Reservation } from '../reservations/store.ts';
@@ -61,13 +62,24 @@ export const ExportResponse = z.object({
   messages: z
     .array(MessageSchema)
     .describe('Emails and chat notices about those records or sent to the address, whatever their state, newest first'),
+  suppressions: z
+    .array(HeldSuppressionSchema)
+    .describe('The address’s suppression (a bounce, a complaint), lifted or in force; none when it was never suppressed'),
   history: z.array(PersonalHistorySchema).describe('One per record, the reservations then the subscriptions, in their order above'),
 });
 
 export const EraseResponse = z.object({
   success: z.literal(true),
   erased: z
-    .object({ reservations: z.number().int(), subscriptions: z.number().int(), messages: z.number().int() })
+    .object({
+      reservations: z.number().int(),
+      subscriptions: z.number().int(),
+      messages: z.number().int(),
+      suppressions: z
+        .number()
+        .int()
+        .describe('Suppressions kept from now on as a keyed hash of the address only, so it is still not mailed'),
+    })
     .describe('How many of each were deleted; all 0 when the address held nothing'),
 });
 

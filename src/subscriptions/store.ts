@@ -76,6 +76,19 @@ export async function markUnsubscribed(db: Kysely<Tables>, id: string, at: strin
   await db.updateTable('subscriptions').set({ status: 'unsubscribed', updated_at: at }).where('id', '=', id).execute();
 }
 
+/** The signups of a customer (by canonical address) that are not unsubscribed, archived or not. */
+export async function signupsStillSubscribed(
+  db: Kysely<Tables>,
+  address: string,
+): Promise<Pick<Subscription, 'id' | 'status' | 'updated_at'>[]> {
+  return db
+    .selectFrom('subscriptions')
+    .select(['id', 'status', 'updated_at'])
+    .where(atAddress('email', address))
+    .where('status', '<>', 'unsubscribed')
+    .execute();
+}
+
 /**
  * Marks up to `limit` active pending subscriptions of a product `notified` at `notifiedAt`, oldest
  * first, and returns them. On PostgreSQL the batch is locked as it is chosen, and rows a concurrent

@@ -1,8 +1,10 @@
+import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
+import type { Tables } from '../db/schema.ts';
 import { BY_CUSTOMER, recordMoves } from '../records/history.ts';
 import { changeTime } from '../records/status-checks.ts';
 import { findRecordForUpdate } from '../records/store.ts';
-import { markUnsubscribed } from './store.ts';
+import { markUnsubscribed, signupsStillSubscribed } from './store.ts';
 import { verifyUnsubscribeToken } from '../messaging/links.ts';
 
 /** `productSlug` is absent when the token was only checked. */
@@ -34,4 +36,19 @@ export async function unsubscribe(
     return current.product_slug;
   });
   return productSlug === undefined ? { ok: false } : { ok: true, productSlug };
+}
+
+/**
+ * Every restock signup of a customer (by canonical address) unsubscribed, each with a line in its
+ * history as the customer's own move: they marked the shop's mail as spam, which says no more of
+ * it more plainly than the link. In the caller's transaction (messaging's, recording the complaint).
+ */
+export async function unsubscribeEverySignupOf(db: Kysely<Tables>, address: string, now: string): Promise<void> {
+  const moves = [];
+  for (const signup of await signupsStillSubscribed(db, address)) {
+    const at = changeTime(signup.updated_at, new Date(now)).toISOString();
+    await markUnsubscribed(db, signup.id, at);
+    moves.push({ id: signup.id, from: signup.status, to: 'unsubscribed', at, customerEmailed: null });
+  }
+  if (moves.length > 0) await recordMoves(db, moves, BY_CUSTOMER);
 }

@@ -41,6 +41,19 @@ export const MESSAGE_STATUS_LABELS: Record<string, string> = {
   superseded: '送信取りやめ（状況が変わったため）',
 };
 
+/** Why a suppressed address gets no email (配信停止). */
+export const SUPPRESSION_REASON_LABELS: Record<string, string> = {
+  complaint: '新規メール停止中（迷惑メールとして報告されました）',
+  hard_bounce: '配信不能（宛先のメールボックスがありません）',
+  soft_bounces: '配信不能（7日間に3回届きませんでした）',
+};
+
+/** How a message stands, in staff's words: an email skipped for its suppressed address says so. */
+export function messageStateLabel(message: { status: string; lastError: string | null }): string {
+  if (message.status === 'skipped' && message.lastError === 'suppressed') return '送信せず（配信停止中のアドレス）';
+  return labelOf(MESSAGE_STATUS_LABELS, message.status);
+}
+
 /** The shop's own settings (店舗情報), wherever they are named. */
 export const SHOP_FIELD_LABELS = {
   name: '店名',

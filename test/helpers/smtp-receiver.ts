@@ -17,6 +17,8 @@ export interface SmtpReceiver {
   mails: ReceivedMail[];
   /** Refuse the next `count` messages with a temporary failure (451), or with this reply (a 5xx is permanent). */
   failNext(count: number, reply?: { code: number; message: string }): void;
+  /** Refuse this recipient at RCPT TO with this reply (a 5xx: the mailbox does not exist) until closed. */
+  refuseRecipient(address: string, reply: { code: number; message: string }): void;
   waitForMails(count: number, timeoutMs?: number): Promise<ReceivedMail[]>;
   close(): Promise<void>;
 }
@@ -29,6 +31,7 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
   const mails: ReceivedMail[] = [];
   let failures = 0;
   let failure = { code: 451, message: 'Try again later' };
+  const refused = new Map<string, { code: number; message: string }>();
   const server = new SMTPServer({
     disabledCommands: ['STARTTLS'],
     allowInsecureAuth: true,
@@ -36,6 +39,10 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
     onAuth: (auth, _session, callback) => {
       if (auth.username === USER && auth.password === PASSWORD) callback(null, { user: USER });
       else callback(new Error('Invalid username or password'));
+    },
+    onRcptTo: (address, _session, callback) => {
+      const reply = refused.get(address.address.toLowerCase());
+      callback(reply ? Object.assign(new Error(reply.message), { responseCode: reply.code }) : undefined);
     },
     onData: (stream, session, callback) => {
       const chunks: Buffer[] = [];
@@ -65,6 +72,9 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
     failNext: (count, reply = { code: 451, message: 'Try again later' }) => {
       failures = count;
       failure = reply;
+    },
+    refuseRecipient: (address, reply) => {
+      refused.set(address.toLowerCase(), reply);
     },
     waitForMails: async (count, timeoutMs) => {
       await waitUntil(() => mails.length >= count, { timeoutMs, what: `${count} mail(s)` });

@@ -5,7 +5,7 @@ import { copyButton } from '../ui/copy-button.ts';
 import { h, replace, type Child } from '../ui/dom.ts';
 import { emailKindLabel } from '../../words/email-kinds.ts';
 import { formatDateTime } from '../ui/format.ts';
-import { labelOf, MESSAGE_STATUS_LABELS, WEBHOOK_LABELS } from '../../words/labels.ts';
+import { labelOf, messageStateLabel, WEBHOOK_LABELS } from '../../words/labels.ts';
 import { setArchived, type DetailPath } from '../api/records.ts';
 import type { ActiveRecord, ArchivedRecord, Column, RecordKind, RowNote } from './record-kind.ts';
 import { placeholder } from './record-table.ts';
@@ -272,7 +272,7 @@ function messageName(message: MessageEntry): string {
 /** What a message was, in staff's words: its name, where to, and how it stands. */
 function messageText(message: MessageEntry): Child {
   const what = message.channel === 'email' ? `${messageName(message)}（${message.to}）` : messageName(message);
-  const state = labelOf(MESSAGE_STATUS_LABELS, message.status);
+  const state = messageStateLabel(message);
   return h(
     'span',
     {},

@@ -1,16 +1,20 @@
 /**
  * A provider's answer that says more than "failed": that retrying cannot help (`permanent`: a bad
- * key, a rejected address), or when to come back (`retryAfterMs`, from `Retry-After`). Any other
- * error thrown by a delivery is a failure to retry with the usual backoff.
+ * key, a rejected address), that the recipient's server refused the address for good
+ * (`hardBounce`: a 5xx to SMTP's RCPT, which suppresses the address as a provider's bounce would),
+ * or when to come back (`retryAfterMs`, from `Retry-After`). Any other error thrown by a delivery is
+ * a failure to retry with the usual backoff.
  */
 export class DeliveryFailure extends Error {
   readonly permanent: boolean;
+  readonly hardBounce: boolean;
   readonly retryAfterMs: number | undefined;
 
-  constructor(message: string, options: { permanent?: boolean; retryAfterMs?: number } = {}) {
+  constructor(message: string, options: { permanent?: boolean; hardBounce?: boolean; retryAfterMs?: number } = {}) {
     super(message);
     this.name = 'DeliveryFailure';
-    this.permanent = options.permanent ?? false;
+    this.hardBounce = options.hardBounce ?? false;
+    this.permanent = this.hardBounce || (options.permanent ?? false);
     this.retryAfterMs = options.retryAfterMs;
   }
 }

@@ -3,7 +3,7 @@ import type { Database } from '../../db/database.ts';
 import { createEmailRenderer } from '../templates/render-queued.ts';
 import type { Logger } from '../../log.ts';
 import { chatPayload } from '../chat/webhook-payload.ts';
-import type { Deliver } from './dispatcher.ts';
+import type { Deliver, SentEmail } from './dispatcher.ts';
 import { createEmailSender, headerSafe } from './email-sender.ts';
 import { createJsonPoster } from './http-post.ts';
 import type { EmailContent, QueuedMessage } from '../outbox/message.ts';
@@ -37,7 +37,8 @@ export async function createDelivery(
   const email = await createEmailSender(config.email, http);
   if (!email) log.warn('no email provider configured (EMAIL_PROVIDER_API_KEY or SMTP_URL): emails are logged and skipped');
 
-  const sendEmail: SendEmail = async (content, to, idempotencyKey) => {
+  /** Sends it now: sent with the provider's id for the email when it gave one, or skipped (no provider). */
+  const send = async (content: EmailContent, to: string, idempotencyKey: string): Promise<SentEmail | 'sent' | 'skipped'> => {
     const outgoing = headerSafe({ ...content, from: config.email.from, to });
     if (!email) {
       // Only a developer's own machine writes the email out; elsewhere the log would keep the
@@ -50,9 +51,11 @@ export async function createDelivery(
       else log.info({ idempotencyKey }, 'email skipped: no provider configured');
       return 'skipped';
     }
-    await email.send(outgoing, idempotencyKey);
-    return 'sent';
+    const providerMessageId = await email.send(outgoing, idempotencyKey);
+    return providerMessageId === undefined ? 'sent' : { status: 'sent', providerMessageId };
   };
+  const sendEmail: SendEmail = async (content, to, idempotencyKey) =>
+    (await send(content, to, idempotencyKey)) === 'skipped' ? 'skipped' : 'sent';
 
   const deliver: Deliver = async ({ message, idempotencyKey }: QueuedMessage, standing) => {
     if (message.channel === 'email') {
@@ -60,7 +63,7 @@ export async function createDelivery(
       // the store, and a standing asked one read later than the chat notice's of the same record
       // would be asked, and the two settled, in statements of their own.
       const [content, now] = await Promise.all([render(message.email), standing()]);
-      return now === 'deliver' ? sendEmail(content, message.to, idempotencyKey) : now;
+      return now === 'deliver' ? send(content, message.to, idempotencyKey) : now;
     }
     const url = config.webhooks[message.webhook];
     if (!url) return 'skipped';

@@ -77,6 +77,7 @@ async function harness(t: TestContext, timings: Partial<DispatcherTimings> = {})
     dispatcher(deliver = async () => 'sent') {
       const dispatcher = new Dispatcher({
         database,
+        addressKeySecret: 'dispatcher-test-secret',
         log,
         timings: { ...TIMINGS, ...timings },
         now: () => T0 + clock.now,

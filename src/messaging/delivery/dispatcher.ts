@@ -3,17 +3,25 @@ import type { Logger } from '../../log.ts';
 import { DeliveryFailure } from './delivery-failure.ts';
 import type { QueuedMessage } from '../outbox/message.ts';
 import { standingsOf, type Standing } from '../outbox/standing.ts';
+import { recordRefusedRecipient } from '../reputation/suppression.ts';
 import { claimDueMessages, markFailed, markSettled, type ClaimedMessage, type Settlement } from '../outbox/store.ts';
 import { retryDelayMs } from './retry-delay.ts';
+
+/** A sent email with the id its provider gave it, which the provider's later events name. */
+export interface SentEmail {
+  status: 'sent';
+  providerMessageId: string;
+}
 
 /**
  * What delivering one message came to; a failure is thrown. `withdrawn`: not sent, because the
  * message was no longer queued for this dispatcher when it was about to go; `superseded`: not sent,
- * because it was no longer true of its record (outbox/standing.ts).
+ * because it was no longer true of its record; `suppressed`: an email not sent, because its address
+ * gets none (outbox/standing.ts).
  */
-export type DeliveryOutcome = Settlement | 'withdrawn';
-/** Every way an attempt can end: delivered, skipped, superseded, withdrawn, failed and to be retried, or failed for the last time. */
-export type AttemptOutcome = DeliveryOutcome | 'retry' | 'dead';
+export type DeliveryOutcome = Settlement | SentEmail | 'withdrawn';
+/** Every way an attempt can end: delivered, skipped, superseded, suppressed, withdrawn, failed and to be retried, or failed for the last time. */
+export type AttemptOutcome = Settlement | 'withdrawn' | 'retry' | 'dead';
 /**
  * Delivers one message. `standing` is asked right before the send, with nothing but the send after
  * its answer (an email's rendering, which reads the store, runs alongside it), on every attempt:
@@ -70,6 +78,8 @@ const MAX_ERROR_LENGTH = 500;
 export class Dispatcher {
   readonly #database: Database;
   readonly #deliver: Deliver;
+  /** Keys the hash an erased customer's suppressed address is kept as (reputation/address-key.ts). */
+  readonly #addressKeySecret: string;
   readonly #log: Logger;
   readonly #timings: DispatcherTimings;
   readonly #now: () => number;
@@ -91,7 +101,7 @@ export class Dispatcher {
   #lastClaimAt = -Infinity;
   #lastSettledAt = -Infinity;
   /** Messages settled without a failure, waiting to be written, in one statement per claim. */
-  #settled: { id: string; lease: string; status: Settlement }[] = [];
+  #settled: { id: string; lease: string; status: Settlement; providerMessageId?: string }[] = [];
   #writingSettled: Promise<void> | undefined;
   /**
    * Deliveries about to send, asking where their message stands (still theirs, still true): one
@@ -102,9 +112,17 @@ export class Dispatcher {
   /** Attempts since the start by channel and outcome, for /metrics. */
   readonly #attempts = new Map<string, { channel: string; outcome: AttemptOutcome; count: number }>();
 
-  constructor(options: { database: Database; deliver: Deliver; log: Logger; timings?: Partial<DispatcherTimings>; now?: () => number }) {
+  constructor(options: {
+    database: Database;
+    deliver: Deliver;
+    addressKeySecret: string;
+    log: Logger;
+    timings?: Partial<DispatcherTimings>;
+    now?: () => number;
+  }) {
     this.#database = options.database;
     this.#deliver = options.deliver;
+    this.#addressKeySecret = options.addressKeySecret;
     this.#log = options.log;
     this.#timings = { ...DEFAULT_DISPATCHER_TIMINGS, ...options.timings };
     this.#now = options.now ?? Date.now;
@@ -198,10 +216,12 @@ export class Dispatcher {
       await this.#settleFailure(message, error);
       return;
     }
-    this.#count(message.message.channel, outcome);
+    const status = typeof outcome === 'string' ? outcome : outcome.status;
+    this.#count(message.message.channel, status);
     // Erased, or another dispatcher's now: its row is not this one's to settle.
-    if (outcome === 'withdrawn') return;
-    this.#settled.push({ id: message.id, lease: message.lease, status: outcome });
+    if (status === 'withdrawn') return;
+    const providerMessageId = typeof outcome === 'string' ? undefined : outcome.providerMessageId;
+    this.#settled.push({ id: message.id, lease: message.lease, status, ...(providerMessageId ? { providerMessageId } : {}) });
     this.#writingSettled ??= new Promise<void>((resolve) => {
       const wait = this.#lastSettledAt + this.#timings.gatherMs - performance.now();
       if (wait > 0) setTimeout(resolve, wait);
@@ -224,6 +244,7 @@ export class Dispatcher {
       const standings = await standingsOf(
         this.#database.db,
         batch.map(({ message }) => message),
+        { secret: this.#addressKeySecret, now: new Date(this.#now()) },
       );
       for (const { message, answer } of batch) answer.resolve(standings.get(message.id) ?? 'withdrawn');
     } catch (error) {
@@ -265,7 +286,16 @@ export class Dispatcher {
     else if (giveUp) this.#log.error(line, 'outbox: message given up after its last attempt');
     else this.#log.warn({ ...line, retryAt }, 'outbox: delivery failed; will retry');
     try {
-      await markFailed(this.#database.db, message, { error: reason, at: new Date(now).toISOString(), retryAt });
+      const at = new Date(now).toISOString();
+      const { message: outgoing } = message;
+      if (error instanceof DeliveryFailure && error.hardBounce && outgoing.channel === 'email') {
+        await this.#database.db.transaction().execute(async (trx) => {
+          await recordRefusedRecipient(trx, { outboxId: message.id, to: outgoing.to, at, detail: reason });
+          await markFailed(trx, message, { error: reason, at, retryAt });
+        });
+        return;
+      }
+      await markFailed(this.#database.db, message, { error: reason, at, retryAt });
       // Back in the queue, maybe due at once (a Retry-After of 0): claimed again as this delivery finishes.
       if (retryAt !== null) this.#mayBeMore = true;
     } catch (storeError) {

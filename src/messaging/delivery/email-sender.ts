@@ -11,8 +11,11 @@ export interface Email extends EmailContent {
 }
 
 export interface EmailSender {
-  /** Resolves once the provider accepted the email; throws otherwise. */
-  send(email: Email, idempotencyKey: string): Promise<void>;
+  /**
+   * Resolves once the provider accepted the email, with the id it gave it (which its later events
+   * name; undefined when its answer named none); throws otherwise.
+   */
+  send(email: Email, idempotencyKey: string): Promise<string | undefined>;
   close(): Promise<void>;
 }
 
@@ -22,7 +25,7 @@ export interface EmailSender {
  */
 export async function createEmailSender(settings: Config['email'], http: JsonPoster): Promise<EmailSender | undefined> {
   if (settings.api) return emailApiSender(settings.api, http);
-  if (settings.smtpUrl) return (await import('./email-smtp.ts')).smtpSender(settings.smtpUrl);
+  if (settings.smtpUrl) return (await import('./email-smtp.ts')).smtpSender(settings.smtpUrl, settings.dkim);
   return undefined;
 }
 

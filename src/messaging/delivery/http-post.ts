@@ -19,12 +19,13 @@ const MAX_SOCKETS = 16;
 
 export interface JsonPoster {
   /**
-   * POSTs JSON and resolves on a 2xx answer. Anything else throws, so the dispatcher retries; an
+   * POSTs JSON and resolves on a 2xx answer, with its start (what an email API says of the email
+   * it took: its id). Anything else throws, so the dispatcher retries; an
    * answer no retry can change (see isPermanentHttpStatus) or one with `Retry-After` on a 429 or
    * 503 throws a DeliveryFailure saying so. The error names the status and the start of the
    * answer, never the URL (webhook URLs are secrets).
    */
-  post(url: string, body: unknown, headers?: Record<string, string>): Promise<void>;
+  post(url: string, body: unknown, headers?: Record<string, string>): Promise<string>;
   /** Closes the kept-open connections. */
   close(): void;
 }
@@ -50,7 +51,7 @@ export function createJsonPoster(): JsonPoster {
       const client = target.protocol === 'https:' ? secureClient() : { agent: http, request: httpRequest };
       const payload = Buffer.from(JSON.stringify(body));
       const signal = AbortSignal.timeout(SEND_TIMEOUT_MS);
-      const send = (resolve: () => void, reject: (error: Error) => void) => {
+      const send = (resolve: (answer: string) => void, reject: (error: Error) => void) => {
         let answered = false;
         const request = client.request(
           target,
@@ -92,7 +93,7 @@ export function createJsonPoster(): JsonPoster {
 }
 
 /** Reads the answer (keeping only its start) and settles on its status. */
-function answerOf(response: IncomingMessage): Promise<void> {
+function answerOf(response: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     let excerpt = '';
     response.setEncoding('utf8');
@@ -102,8 +103,8 @@ function answerOf(response: IncomingMessage): Promise<void> {
     response.on('error', reject);
     response.on('end', () => {
       const status = response.statusCode ?? 0;
-      if (status >= 200 && status < 300) return resolve();
       const shown = excerpt.slice(0, MAX_ANSWER_EXCERPT).trim();
+      if (status >= 200 && status < 300) return resolve(shown);
       const header = response.headers['retry-after'];
       const wait = status === 429 || status === 503 ? retryAfterMs(header, Date.now()) : undefined;
       reject(

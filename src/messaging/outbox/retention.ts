@@ -3,13 +3,14 @@ import { startBatchedPurge, type BatchedPurge } from '../../db/batched-purge.ts'
 import type { Database, Dialect } from '../../db/database.ts';
 import type { Tables } from '../../db/schema.ts';
 import type { Logger } from '../../log.ts';
+import { deleteExpiredEvents } from '../reputation/store.ts';
 import { DEAD, SENT, SKIPPED, SUPERSEDED } from './store.ts';
 
 const DAY_MS = 86_400_000;
 
 /**
  * Deletes messages `retentionDays` after they were sent or skipped, or after they were given up or
- * superseded,
+ * superseded, and the provider's events about emails that long after they happened,
  * so the outbox does not keep customers' addresses forever: every `intervalMs` and at
  * start, `batchSize` rows a statement (see startBatchedPurge). Pending messages are never deleted.
  */
@@ -21,8 +22,11 @@ export function startOutboxRetention(
   return startBatchedPurge(log, {
     ...options,
     what: 'messages past their retention',
-    deleteBatch: (now, limit) =>
-      deleteExpiredMessages(database.db, database.dialect, new Date(Date.parse(now) - options.retentionDays * DAY_MS).toISOString(), limit),
+    deleteBatch: async (now, limit) => {
+      const before = new Date(Date.parse(now) - options.retentionDays * DAY_MS).toISOString();
+      const messages = await deleteExpiredMessages(database.db, database.dialect, before, limit);
+      return messages < limit ? messages + (await deleteExpiredEvents(database.db, before, limit - messages)) : messages;
+    },
   });
 }
 

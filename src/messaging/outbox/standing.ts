@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Tables } from '../../db/schema.ts';
 import { recordStatuses } from '../../records/store.ts';
 import { statusAnnouncedBy, type TemplateKind } from '../kinds.ts';
+import { suppressedAmong } from '../reputation/suppression.ts';
 import { LEGACY_KINDS } from '../templates/facts.ts';
 import { chunks } from './store.ts';
 
@@ -17,9 +18,10 @@ import { chunks } from './store.ts';
 // - a restock email, once its subscription is unsubscribed;
 // - any email about a record that no longer exists.
 // Chat notices are the shop's own record of what happened, true whenever they arrive: never superseded.
+// An email still true whose address is suppressed (a bounce, a complaint: reputation/) is `suppressed`.
 
-/** Where a message stands now: deliver it, or not (withdrawn, superseded). */
-export type Standing = 'deliver' | 'withdrawn' | 'superseded';
+/** Where a message stands now: deliver it, or not (withdrawn, superseded, suppressed). */
+export type Standing = 'deliver' | 'withdrawn' | 'superseded' | 'suppressed';
 
 const EMAIL = sql.lit('email');
 
@@ -28,6 +30,8 @@ interface MessageFacts {
   id: string;
   lockedUntil: string | null;
   status: string;
+  /** The address of an email, the webhook's name of a chat notice. */
+  destination: string;
   /** The email's template kind; undefined for chat. */
   kind: TemplateKind | undefined;
   recordId: string | null;
@@ -40,7 +44,7 @@ async function readFacts(db: Kysely<Tables>, ids: string[]): Promise<{ messages:
   for (const batch of chunks(ids)) {
     const rows = await db
       .selectFrom('outbox as o')
-      .select(['o.id', 'o.locked_until', 'o.status', 'o.channel', 'o.payload', 'o.record_id'])
+      .select(['o.id', 'o.locked_until', 'o.status', 'o.channel', 'o.destination', 'o.payload', 'o.record_id'])
       .select((eb) =>
         eb
           .exists(
@@ -65,6 +69,7 @@ async function readFacts(db: Kysely<Tables>, ids: string[]): Promise<{ messages:
         id: row.id,
         lockedUntil: row.locked_until,
         status: row.status,
+        destination: row.destination,
         kind: row.channel === 'email' ? emailKind(row.payload) : undefined,
         recordId: row.record_id,
         // SQLite answers EXISTS with 0 or 1, PostgreSQL with a boolean.
@@ -94,20 +99,29 @@ function isSuperseded(message: MessageFacts, records: Map<string, string>): bool
 
 /**
  * Where each of these claimed messages stands now, for the dispatcher about to send them: withdrawn
- * when it is gone or held under another lease, superseded when untrue, deliver otherwise. Two
- * statements for any number of messages (the outbox, then the records they name).
+ * when it is gone or held under another lease, superseded when untrue, suppressed when an email to
+ * an address that gets none, deliver otherwise. Three statements for any number of messages (the
+ * outbox, the records they name, the suppressions of the emails' addresses).
  */
-export async function standingsOf(db: Kysely<Tables>, claimed: { id: string; lease: string }[]): Promise<Map<string, Standing>> {
+export async function standingsOf(
+  db: Kysely<Tables>,
+  claimed: { id: string; lease: string }[],
+  suppression: { secret: string; now: Date },
+): Promise<Map<string, Standing>> {
   const { messages, records } = await readFacts(
     db,
     claimed.map((message) => message.id),
   );
   const leases = new Map(claimed.map((message) => [message.id, message.lease]));
   const standings = new Map<string, Standing>(claimed.map((message) => [message.id, 'withdrawn']));
+  const emails: { id: string; to: string; kind: TemplateKind }[] = [];
   for (const message of messages) {
     if (message.lockedUntil !== leases.get(message.id)) continue;
-    standings.set(message.id, isSuperseded(message, records) ? 'superseded' : 'deliver');
+    const superseded = isSuperseded(message, records);
+    standings.set(message.id, superseded ? 'superseded' : 'deliver');
+    if (!superseded && message.kind !== undefined) emails.push({ id: message.id, to: message.destination, kind: message.kind });
   }
+  for (const id of await suppressedAmong(db, emails, suppression)) standings.set(id, 'suppressed');
   return standings;
 }
 

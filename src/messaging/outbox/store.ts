@@ -107,25 +107,44 @@ function toQueued(
   return { id: row.id, idempotencyKey: row.idempotency_key, attempts: row.attempts, message };
 }
 
-/** How a claimed message ends without failing: sent, skipped (no channel configured), or superseded (untrue now, not sent). */
-export type Settlement = 'sent' | 'skipped' | 'superseded';
+/**
+ * How a claimed message ends without failing: sent, skipped (no channel configured), superseded
+ * (untrue now, not sent) or suppressed (an email to an address that gets none: kept as `skipped`
+ * with the reason `suppressed`).
+ */
+export type Settlement = 'sent' | 'skipped' | 'superseded' | 'suppressed';
+
+/** Why a message skipped for its suppressed address was not sent (its `last_error`). */
+export const SUPPRESSED_REASON = 'suppressed';
 
 /**
- * Settles claimed messages: sent and skipped ones at `now` (`sent_at`), superseded ones found so at
- * `now` (`died_at`: they were never sent). Returns how many were still held under their lease.
+ * Settles claimed messages: sent and skipped ones at `now` (`sent_at`; a sent email with the id the
+ * provider gave it), superseded ones found so at `now` (`died_at`: they were never sent). Returns
+ * how many were still held under their lease.
  */
 export async function markSettled(
   db: Kysely<Tables>,
-  settled: { id: string; lease: string; status: Settlement }[],
+  settled: { id: string; lease: string; status: Settlement; providerMessageId?: string }[],
   now: string,
 ): Promise<number> {
   let updated = 0;
   // One statement per (lease, status): a claim's messages share its lease, so this is usually one or two.
   for (const group of Map.groupBy(settled, (s) => `${s.lease}\n${s.status}`).values()) {
     const { lease, status } = group[0]!;
+    const named = group.filter((s) => s.providerMessageId !== undefined);
     const result = await db
       .updateTable('outbox')
-      .set({ status, locked_until: null, last_error: null, ...(status === 'superseded' ? { died_at: now } : { sent_at: now }) })
+      .set({
+        ...settledColumns(status, now),
+        ...(named.length > 0
+          ? {
+              provider_message_id: sql<string>`case ${sql.join(
+                named.map((s) => sql`when id = ${s.id} then ${s.providerMessageId}`),
+                sql` `,
+              )} else provider_message_id end`,
+            }
+          : {}),
+      })
       .where(
         'id',
         'in',
@@ -136,6 +155,23 @@ export async function markSettled(
     updated += Number(result.numUpdatedRows);
   }
   return updated;
+}
+
+function settledColumns(status: Settlement, now: string) {
+  if (status === 'superseded') return { status, locked_until: null, last_error: null, died_at: now };
+  if (status === 'suppressed') return { status: 'skipped', locked_until: null, last_error: SUPPRESSED_REASON, sent_at: now };
+  return { status, locked_until: null, last_error: null, sent_at: now };
+}
+
+/** The email the provider knows by this id, with its recipient. */
+export async function emailByProviderId(db: Kysely<Tables>, providerMessageId: string): Promise<{ id: string; to: string } | undefined> {
+  const row = await db
+    .selectFrom('outbox')
+    .select(['id', 'destination'])
+    .where('provider_message_id', '=', providerMessageId)
+    .where('channel', '=', sql.lit('email'))
+    .executeTakeFirst();
+  return row && { id: row.id, to: row.destination };
 }
 
 /** A failed attempt at `at`: try again at `retryAt`, or give up (`dead`) when there is none. False if the lease was lost. */

@@ -4,7 +4,7 @@ import { confirmDialog } from '../../ui/confirm-dialog.ts';
 import { h, replace } from '../../ui/dom.ts';
 import { messageKindLabel } from '../../../words/email-kinds.ts';
 import { formatCount, formatDateTime } from '../../ui/format.ts';
-import { CHANNEL_LABELS, CHAT_DESTINATION_LABELS, labelOf, MESSAGE_STATUS_LABELS } from '../../../words/labels.ts';
+import { CHANNEL_LABELS, CHAT_DESTINATION_LABELS, labelOf, MESSAGE_STATUS_LABELS, messageStateLabel } from '../../../words/labels.ts';
 import { clipped } from '../../records/columns.ts';
 import type { Column } from '../../records/record-kind.ts';
 import { listLoader, pagers, placeholder, recordTable } from '../../records/record-table.ts';
@@ -177,7 +177,7 @@ export function openScreen(context: ScreenContext): Screen {
             h(
               'span',
               { class: `message-status ${m.status}` },
-              labelOf(MESSAGE_STATUS_LABELS, m.status),
+              messageStateLabel(m),
               showAttempts(m) ? h('small', {}, `（試行 ${formatCount(m.attempts)} 回）`) : null,
             ),
         },

@@ -8,7 +8,7 @@ import {
   CHANNEL_LABELS,
   CHAT_DESTINATION_LABELS,
   labelOf,
-  MESSAGE_STATUS_LABELS,
+  messageStateLabel,
   RESERVATION_STATUS_LABELS,
   SUBSCRIPTION_STATUS_LABELS,
 } from '../../../words/labels.ts';
@@ -141,7 +141,7 @@ function showData(data: PersonalData, typed: string, context: ScreenContext, rel
           labelOf(CHANNEL_LABELS, m.channel),
           messageKindLabel(m),
           m.channel === 'email' ? m.to : labelOf(CHAT_DESTINATION_LABELS, m.to),
-          labelOf(MESSAGE_STATUS_LABELS, m.status),
+          messageStateLabel(m),
           formatDateTime(m.createdAt),
           formatDateTime(m.sentAt),
         ]),

@@ -69,6 +69,17 @@ const data: PersonalData = {
       sentAt: null,
     },
   ],
+  suppressions: [
+    {
+      address: 'hanako@example.com',
+      erased: false,
+      reason: 'hard_bounce',
+      since: '2026-11-26T01:00:00.000Z',
+      retriedAt: null,
+      liftedAt: '2026-11-27T00:00:00.000Z',
+      liftReason: 'お客様から連絡',
+    },
+  ],
   history: [
     {
       recordId: RESERVATION,
@@ -144,6 +155,8 @@ test('the file says everything in Japanese: headings, Japan times, product names
     '■ お送りしたメールと、シンセ堂のスタッフ用チャットへの通知（2 件）',
     '2026年11月26日 00:30　シンセ堂のスタッフ用チャットへの通知「予約の通知」: 送信済み（2026年11月26日 00:30）（ご予約番号 1042 について）',
     '2026年11月26日 00:30　メール「予約受付」（宛先 Hanako@Example.com）: 送信失敗（ご予約番号 1042 について）',
+    '■ メールの配信停止（1 件）',
+    '2026年11月26日 10:00から　配信不能（宛先のメールボックスがありません）（2026年11月27日 09:00に解除）',
   ])
     assert.ok(lines.includes(line), `the file has the line ${JSON.stringify(line)}:\n${text}`);
   assert.ok(lines.includes('  商品: gone-from-the-catalog'), 'a product the catalog no longer has keeps its slug, the only name there is');
@@ -152,10 +165,10 @@ test('the file says everything in Japanese: headings, Japan times, product names
 });
 
 test('a shop without a name is 当店; an address without records says so in each part', () => {
-  const empty: PersonalData = { ...data, reservations: [], subscriptions: [], messages: [], history: [] };
+  const empty: PersonalData = { ...data, reservations: [], subscriptions: [], messages: [], suppressions: [], history: [] };
   const lines = readableExport(empty, { products, shopName: ' ', madeAt: new Date() }).split('\r\n');
   assert.equal(lines[0], '\uFEFF当店が保存しているお客様の情報');
-  assert.equal(lines.filter((line) => line === '  ありません。').length, 3);
+  assert.equal(lines.filter((line) => line === '  ありません。').length, 4);
 });
 
 test('the file name: the day in Japan, and an address made safe for every system', () => {

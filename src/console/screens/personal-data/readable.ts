@@ -2,8 +2,9 @@ import type { Output } from '../../../client/tenpo-client.ts';
 import { emailKindLabel } from '../../../words/email-kinds.ts';
 import {
   labelOf,
-  MESSAGE_STATUS_LABELS,
+  messageStateLabel,
   CUSTOMER_RESERVATION_STATUS_LABELS,
+  SUPPRESSION_REASON_LABELS,
   SUBSCRIPTION_STATUS_LABELS,
   WEBHOOK_LABELS,
 } from '../../../words/labels.ts';
@@ -65,6 +66,13 @@ export function readableExport(
     ),
     ...section(`お送りしたメールと、${shop}のスタッフ用チャットへの通知（${formatCount(data.messages.length)} 件）`, [
       ...data.messages.map((m) => `${when(m.createdAt)}　${messageText(m)}`),
+      '',
+    ]),
+    ...section(`メールの配信停止（${formatCount(data.suppressions.length)} 件）`, [
+      ...data.suppressions.map((s) => {
+        const since = `${when(s.since)}から　${labelOf(SUPPRESSION_REASON_LABELS, s.reason)}`;
+        return s.liftedAt ? `${since}（${when(s.liftedAt)}に解除）` : since;
+      }),
       '',
     ]),
   ];
@@ -135,12 +143,12 @@ export function readableExport(
     }
   }
 
-  function messageText(m: Pick<Message, 'channel' | 'kind' | 'to' | 'status' | 'sentAt' | 'recordId'>): string {
+  function messageText(m: Pick<Message, 'channel' | 'kind' | 'to' | 'status' | 'lastError' | 'sentAt' | 'recordId'>): string {
     const what =
       m.channel === 'email'
         ? `メール「${emailKindLabel(m.kind)}」（宛先 ${m.to}）`
         : `${shop}のスタッフ用チャットへの通知「${labelOf(WEBHOOK_LABELS, m.kind)}」`;
-    const state = m.status === 'sent' && m.sentAt ? `送信済み（${when(m.sentAt)}）` : labelOf(MESSAGE_STATUS_LABELS, m.status);
+    const state = m.status === 'sent' && m.sentAt ? `送信済み（${when(m.sentAt)}）` : messageStateLabel(m);
     const about = m.recordId && recordName.get(m.recordId);
     return `${what}: ${state}${about ? `（${about} について）` : ''}`;
   }
