@@ -97,8 +97,14 @@ describe('メールテンプレート', () => {
     await page.locator('#test-send-result', { hasText: 'staff@shop.example.jp にテストメールを送信しました' }).waitFor();
     const [mail] = await smtp.waitForMails(1);
     assert.deepEqual(mail!.envelopeTo, ['staff@shop.example.jp']);
-    assert.match(mail!.parsed.subject ?? '', /^テスト Kumo VCO II res_[0-9a-f-]{36}$/);
-    assert.ok(mail!.parsed.text?.startsWith('山田 太郎 様へ\n'));
+    // Marked as a test in its subject and first line; the sample reservation is number 1000, no customer's.
+    assert.match(mail!.parsed.subject ?? '', /^【テスト送信】テスト Kumo VCO II res_[0-9a-f-]{36}$/);
+    assert.ok(
+      mail!.parsed.text?.startsWith(
+        '※ これはメールテンプレートのテスト送信です（お客様には送られていません）。ご予約番号 1000 などは見本で、実際のご予約やお客様とは関係ありません。\n\n山田 太郎 様へ\n',
+      ),
+      mail!.parsed.text ?? '',
+    );
     // A bad address is said at the address field.
     await page.fill('#test-send-to', 'staff@');
     await page.click('.test-send button[type=submit]');
