@@ -3,6 +3,7 @@ import { replyJson } from '../http/reply.ts';
 import { defineRoute, type Route } from '../http/route.ts';
 import { errorResponses } from '../http/schemas.ts';
 import { PreorderStateSchema } from '../preorders/schemas.ts';
+import { keywordFigures } from '../keyword-log/analytics.ts';
 import { coalesce } from './coalesce.ts';
 import { dashboardStats, type DashboardDeps } from './stats.ts';
 
@@ -79,7 +80,8 @@ export const DashboardResponse = z.object({
 export function dashboardRoutes(deps: DashboardDeps): Route[] {
   // Staff opening the dashboard together share one computation: it stays one query at a time on
   // one connection however many ask, and each still sees figures computed after it asked.
-  const stats = coalesce(() => dashboardStats(deps));
+  const keywords = keywordFigures();
+  const stats = coalesce(() => dashboardStats(deps, keywords));
   return [
     defineRoute({
       method: 'POST',

@@ -24,6 +24,7 @@ import * as reservationNumbers from './migrations/021-reservation-numbers.ts';
 import * as defaultWordingWithNumber from './migrations/022-default-wording-with-number.ts';
 import * as templatesFromVersionOne from './migrations/023-templates-from-version-one.ts';
 import * as emailReputation from './migrations/024-email-reputation.ts';
+import * as keywordHoursByKeyword from './migrations/025-keyword-hours-by-keyword.ts';
 
 /** Every migration, in order. A new one is a new file here, never an edit to a shipped one. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -51,6 +52,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '022-default-wording-with-number': defaultWordingWithNumber,
   '023-templates-from-version-one': templatesFromVersionOne,
   '024-email-reputation': emailReputation,
+  '025-keyword-hours-by-keyword': keywordHoursByKeyword,
 };
 
 const ATTEMPTS = 4;
