@@ -78,6 +78,32 @@ for (const dialect of DIALECTS) {
       );
     });
 
+    test('with expectedVersion, a version saved since is 409 changed_by_someone_else and nothing is saved', async () => {
+      const kind = 'reservation-fulfilled';
+      const [start] = (await app.call('/api/admin/email-templates/versions', { kind })).success().versions;
+      const theirs = (
+        await app.call('/api/admin/email-templates/update', { kind, subject: '同僚の件名', expectedVersion: start!.version })
+      ).success().template;
+      assert.equal(theirs.version, start!.version + 1);
+      assert.deepEqual(
+        (await app.call('/api/admin/email-templates/update', { kind, body: '{{manageUrl}}', expectedVersion: start!.version })).failure(
+          409,
+        ),
+        { success: false, error: 'Template was changed by someone else', code: 'changed_by_someone_else' },
+      );
+      const [now] = (await app.call('/api/admin/email-templates/versions', { kind })).success().versions;
+      assert.deepEqual([now!.version, now!.subject], [theirs.version, '同僚の件名'], 'the colleague’s save kept, nothing added');
+      const mine = (
+        await app.call('/api/admin/email-templates/update', { kind, body: '{{manageUrl}}', expectedVersion: theirs.version })
+      ).success();
+      assert.deepEqual([mine.template.subject, mine.template.body], ['同僚の件名', '{{manageUrl}}']);
+      for (const wrong of [0, 1.5, '2', null])
+        assert.equal(
+          (await app.call('/api/admin/email-templates/update', { kind, subject: 'x', expectedVersion: wrong as number })).failure(400).code,
+          'invalid_template',
+        );
+    });
+
     test('an update is a new version; versions count without gaps and list newest first; revert restores subject, body and enabled', async () => {
       const kind = 'reservation-confirmed';
       const first = (

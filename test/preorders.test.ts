@@ -92,6 +92,37 @@ for (const dialect of DIALECTS) {
       assert.equal((await app.call('/api/admin/preorders/delete', { productSlug: 'tsuki-dual-lfo' })).success().success, true);
     });
 
+    test('with expectedUpdatedAt, a campaign saved, created or deleted since is 409 changed_by_someone_else and nothing is written', async () => {
+      const changed = { success: false, error: 'Preorder was changed by someone else', code: 'changed_by_someone_else' };
+      // Made as a new campaign (null) while a colleague made it first.
+      const first = (await upsert({ productSlug: 'hayate-wavefolder', capacity: 5, expectedUpdatedAt: null })).success().preorder;
+      assert.deepEqual((await upsert({ productSlug: 'hayate-wavefolder', capacity: 9, expectedUpdatedAt: null })).failure(409), changed);
+      clock.now = new Date(clock.now.getTime() + 1000);
+      const theirs = (await upsert({ productSlug: 'hayate-wavefolder', note: '同僚', expectedUpdatedAt: first.updatedAt })).success()
+        .preorder;
+      // The second save, made from the first: refused, the colleague's kept.
+      assert.deepEqual(
+        (await upsert({ productSlug: 'hayate-wavefolder', capacity: 9, expectedUpdatedAt: first.updatedAt })).failure(409),
+        changed,
+      );
+      assert.deepEqual(await campaign('hayate-wavefolder'), theirs);
+      // Made from the colleague's, written; the same instant however it is written.
+      const sameInstant = new Date(theirs.updatedAt).toISOString().replace('Z', '+00:00');
+      assert.equal(
+        (await upsert({ productSlug: 'hayate-wavefolder', capacity: 9, expectedUpdatedAt: sameInstant })).success().preorder.capacity,
+        9,
+      );
+      const last = (await campaign('hayate-wavefolder'))!.updatedAt;
+      (await app.call('/api/admin/preorders/delete', { productSlug: 'hayate-wavefolder' })).success();
+      assert.deepEqual((await upsert({ productSlug: 'hayate-wavefolder', capacity: 1, expectedUpdatedAt: last })).failure(409), changed);
+      assert.equal(await campaign('hayate-wavefolder'), undefined, 'a deleted campaign is not made again');
+      for (const wrong of ['yesterday', 12, {}, ['2026-12-05T00:00:00Z']])
+        assert.equal(
+          (await upsert({ productSlug: 'hayate-wavefolder', expectedUpdatedAt: wrong as string })).failure(400).code,
+          'invalid_parameters',
+        );
+    });
+
     test('an unknown product is 404, bad values are 400 with every field at fault', async () => {
       const unknown = await upsert({ productSlug: 'no-such-module', capacity: 5 });
       assert.equal(unknown.status, 404);

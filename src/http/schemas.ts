@@ -23,6 +23,17 @@ export const ErrorSchema = z
   })
   .meta({ id: 'ErrorBody' });
 
+const EXPECTED_MESSAGE = 'expectedUpdatedAt must be an ISO 8601 timestamp or null';
+
+/** A settings form's `expectedUpdatedAt`: the `updatedAt` its change was made from (null: none yet), so a colleague's save in between is a 409, never overwritten. */
+export const expectedUpdatedAt = (described: string) =>
+  z
+    .string({ error: EXPECTED_MESSAGE })
+    .pipe(z.iso.datetime({ offset: true, error: EXPECTED_MESSAGE }))
+    .nullable()
+    .optional()
+    .describe(described);
+
 /** An item of a bulk request left as it was, and why. */
 export const BulkItemErrorSchema = z.object({ id: z.string(), error: z.string(), code: ErrorCodeSchema }).meta({ id: 'BulkItemError' });
 

@@ -1,5 +1,6 @@
 import type { Catalog } from '../catalog/catalog.ts';
 import type { Database } from '../db/database.ts';
+import { sameTime } from '../db/same-time.ts';
 import { uuidV7 } from '../db/time-ordered-id.ts';
 import { isUniqueViolation } from '../db/unique-violation.ts';
 import { insertPreorder, lockPreorders, updatePreorder, type Preorder, type PreorderSettings } from './store.ts';
@@ -8,9 +9,12 @@ import { insertPreorder, lockPreorders, updatePreorder, type Preorder, type Preo
 export interface PreorderUpsert {
   productSlug: string;
   settings: Partial<PreorderSettings>;
+  /** The campaign's `updatedAt` the change was made from (null: none then); absent, made whatever happened since. */
+  expectedUpdatedAt?: string | null;
 }
 
-export type UpsertResult = { outcome: 'saved'; preorder: Preorder } | { outcome: 'unknownProduct' } | { outcome: 'closesBeforeOpens' };
+export type UpsertResult =
+  { outcome: 'saved'; preorder: Preorder } | { outcome: 'unknownProduct' } | { outcome: 'closesBeforeOpens' } | { outcome: 'changed' };
 
 const NO_SETTINGS: PreorderSettings = {
   opens_at: null,
@@ -24,7 +28,8 @@ const NO_SETTINGS: PreorderSettings = {
 /**
  * Creates a product's campaign or changes it. The dates are checked as they will be
  * stored, so changing one alone cannot put closesAt before an opensAt kept from before. The
- * campaign's row is locked while it changes, so a reservation sees either the old limits or the new.
+ * campaign's row is locked while it changes, so a reservation sees either the old limits or the new,
+ * and a colleague's save since the `expectedUpdatedAt` given is found (`changed`), never overwritten.
  */
 export async function upsertPreorder(
   deps: { database: Database; catalog: Catalog },
@@ -35,6 +40,8 @@ export async function upsertPreorder(
   const attempt = () =>
     deps.database.db.transaction().execute(async (trx): Promise<UpsertResult> => {
       const [current] = await lockPreorders(trx, deps.database.dialect, [upsert.productSlug]);
+      if (upsert.expectedUpdatedAt !== undefined && !sameTime(upsert.expectedUpdatedAt, current?.updated_at ?? null))
+        return { outcome: 'changed' };
       const settings = { ...(current ?? NO_SETTINGS), ...upsert.settings };
       if (settings.opens_at !== null && settings.closes_at !== null && settings.closes_at <= settings.opens_at)
         return { outcome: 'closesBeforeOpens' };

@@ -83,25 +83,26 @@ export function preorderRoutes(deps: PreorderRouteDeps): Route[] {
     defineRoute({
       method: 'POST',
       path: '/api/admin/preorders/upsert',
-      errors: ['unknown_product'],
+      errors: ['unknown_product', 'changed_by_someone_else'],
       tag: TAG,
       summary: 'Create or change a product’s preorder campaign',
       description:
-        'Creates the campaign (fields left out are null) or changes it (fields left out keep their value; createdAt stays). closesAt must be after opensAt, as they will be stored. Lowering capacity below reserved refuses new reservations (soldOut) and cancels none.',
+        'Creates the campaign (fields left out are null) or changes it (fields left out keep their value; createdAt stays). closesAt must be after opensAt, as they will be stored. Lowering capacity below reserved refuses new reservations (soldOut) and cancels none. With `expectedUpdatedAt` (the campaign’s `updatedAt` last read, null for none), a campaign saved, deleted or created since → 409 `changed_by_someone_else` and nothing written.',
       cors: 'any',
       admin: true,
       body: UpsertBody,
       responses: {
         200: { description: 'Saved', schema: UpsertResponse },
-        ...errorResponses(400, 401, 404, 413, 500),
+        ...errorResponses(400, 401, 404, 409, 413, 500),
       },
       handle: async (c, { body }) => {
-        const { productSlug, opensAt, closesAt, capacity, perCustomerLimit, shipsIn, note } = body;
+        const { productSlug, opensAt, closesAt, capacity, perCustomerLimit, shipsIn, note, expectedUpdatedAt } = body;
         const given = { opens_at: opensAt, closes_at: closesAt, capacity, per_customer_limit: perCustomerLimit, ships_in: shipsIn, note };
         const settings = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));
         const now = deps.now();
-        const result = await upsertPreorder(deps, { productSlug, settings }, now);
+        const result = await upsertPreorder(deps, { productSlug, settings, expectedUpdatedAt }, now);
         if (result.outcome === 'unknownProduct') throw new AppError('unknown_product', 'Product not found');
+        if (result.outcome === 'changed') throw new AppError('changed_by_someone_else', 'Preorder was changed by someone else');
         if (result.outcome === 'closesBeforeOpens') {
           throw new AppError('invalid_parameters', INVALID_PARAMETERS, {
             details: [{ field: 'closesAt', message: 'closesAt must be after opensAt' }],

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { expectedUpdatedAt } from '../http/schemas.ts';
 import { isStorable } from '../text/storable-text.ts';
 import { codePointLength } from '../text/code-points.ts';
 import { parseIso8601 } from '../text/iso-8601.ts';
@@ -55,6 +56,9 @@ export const UpsertBody = z
     perCustomerLimit: Count('perCustomerLimit', 100).describe('Reservations one address may hold; null for no limit'),
     shipsIn: Text('shipsIn', 100).describe('When it ships, as the shop says it (2027年2月下旬)'),
     note: Text('note', 500),
+    expectedUpdatedAt: expectedUpdatedAt(
+      'The campaign’s updatedAt the change was made from (null: made as a new campaign); when it was saved (or deleted, or created) since, 409 and nothing is written',
+    ),
   })
   .describe('Fields left out keep their value (null when the campaign is created); null clears one');
 

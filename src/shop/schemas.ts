@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { expectedUpdatedAt } from '../http/schemas.ts';
 import { isEmailAddress } from '../records/form-fields.ts';
 import { isStorable } from '../text/storable-text.ts';
 import { codePointLength } from '../text/code-points.ts';
@@ -19,7 +20,6 @@ const OneLine = (field: string, max: number) => {
 const ADDRESS_MESSAGE = 'address must be at most 300 characters';
 const PHONE_MESSAGE = 'phone must be at most 30 characters of digits, spaces and + - ( )';
 const EMAIL_MESSAGE = "contactEmail must be a valid email address or ''";
-const EXPECTED_MESSAGE = 'expectedUpdatedAt must be an ISO 8601 timestamp or null';
 
 export const ShopSchema = z
   .object({
@@ -60,10 +60,7 @@ export const UpdateBody = z.object({
     .optional()
     .describe('Line breaks allowed (each line trimmed, blank lines dropped); at most 300 characters'),
   hours: OneLine('hours', 200).optional(),
-  expectedUpdatedAt: z
-    .string({ error: EXPECTED_MESSAGE })
-    .pipe(z.iso.datetime({ offset: true, error: EXPECTED_MESSAGE }))
-    .nullable()
-    .optional()
-    .describe('The updatedAt last seen (null: never saved); when the settings were saved since, 409 and nothing is written'),
+  expectedUpdatedAt: expectedUpdatedAt(
+    'The updatedAt last seen (null: never saved); when the settings were saved since, 409 and nothing is written',
+  ),
 });

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { sameTime } from '../db/same-time.ts';
 import type { Database } from '../db/database.ts';
 import type { Tables } from '../db/schema.ts';
 import { changeTime } from '../records/status-checks.ts';
@@ -58,6 +59,3 @@ export async function updateShop(
     return { ok: true, shop: toShop(row) } as const;
   });
 }
-
-const sameTime = (expected: string | null, stored: string | null) =>
-  expected === null || stored === null ? expected === stored : Date.parse(expected) === Date.parse(stored);

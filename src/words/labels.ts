@@ -79,3 +79,13 @@ export const CHAT_DESTINATION_LABELS: Record<string, string> = {
 export function labelOf(labels: Record<string, string>, status: string): string {
   return Object.hasOwn(labels, status) ? labels[status]! : status;
 }
+
+/** A preorder campaign's settings, as the 予約受付 editor labels them. */
+export const PREORDER_FIELD_LABELS = {
+  opensAt: '受付開始',
+  closesAt: '受付終了',
+  capacity: '台数',
+  perCustomerLimit: 'お一人様の上限',
+  shipsIn: '発送予定',
+  note: 'お知らせ',
+} as const;

@@ -1,5 +1,5 @@
 import { ApiError, type ErrorCode } from '../../client/tenpo-client.ts';
-import { SHOP_FIELD_LABELS } from '../../words/labels.ts';
+import { PREORDER_FIELD_LABELS, SHOP_FIELD_LABELS } from '../../words/labels.ts';
 
 // What staff read when a call fails: from the error's code, a sentence in Japanese saying what
 // happened and what to do. The service's text (English, for the admin API) is neither shown nor
@@ -119,12 +119,7 @@ export const ERROR_WORDS: Record<ErrorCode, Words> = {
 /** The fields of the admin API's requests, as the screens call them, for saying which one is wrong. */
 const FIELD_WORDS: Record<string, string> = {
   productSlug: '商品',
-  opensAt: '受付開始',
-  closesAt: '受付終了',
-  capacity: '台数',
-  perCustomerLimit: 'お一人様の上限',
-  shipsIn: '発送予定',
-  note: 'お知らせ',
+  ...PREORDER_FIELD_LABELS,
   notes: 'メモ',
   q: '検索語',
   email: 'メールアドレス',

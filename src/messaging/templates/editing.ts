@@ -23,7 +23,8 @@ export interface Template {
 export type TemplateRefusal =
   | { ok: false; reason: 'template-not-found' }
   | { ok: false; reason: 'version-not-found' }
-  | { ok: false; reason: 'invalid'; details: FieldError[] };
+  | { ok: false; reason: 'invalid'; details: FieldError[] }
+  | { ok: false; reason: 'changed' };
 
 export function templateOf(version: TemplateVersion): Template {
   const defaults = DEFAULT_TEMPLATES[version.kind];
@@ -45,18 +46,26 @@ export async function listTemplates(database: Database): Promise<Template[]> {
   return TEMPLATE_KINDS.map((kind) => templateOf(byKind.get(kind)!));
 }
 
-/** Saves a new version from the current one and the given changes, when the result is valid. */
+/**
+ * Saves a new version from the current one and the given changes, when the result is valid and,
+ * with `expectedVersion`, no other version was saved since the one the change was made from.
+ */
 export async function updateTemplate(
   database: Database,
-  change: { kind: string; subject?: string; body?: string; enabled?: boolean },
+  change: { kind: string; subject?: string; body?: string; enabled?: boolean; expectedVersion?: number },
 ): Promise<{ ok: true; template: Template } | TemplateRefusal> {
   if (!isTemplateKind(change.kind)) return { ok: false, reason: 'template-not-found' };
   const kind = change.kind;
-  return saveVersion(database, kind, (current) => ({
-    subject: change.subject ?? current.subject,
-    body: change.body ?? current.body,
-    enabled: change.enabled ?? current.enabled,
-  }));
+  return saveVersion(
+    database,
+    kind,
+    (current) => ({
+      subject: change.subject ?? current.subject,
+      body: change.body ?? current.body,
+      enabled: change.enabled ?? current.enabled,
+    }),
+    change.expectedVersion,
+  );
 }
 
 /**
@@ -92,11 +101,15 @@ async function saveVersion(
   database: Database,
   kind: TemplateKind,
   next: (current: TemplateVersion) => { subject: string; body: string; enabled: boolean },
+  expectedVersion?: number,
 ): Promise<{ ok: true; template: Template } | TemplateRefusal> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await database.db.transaction().execute(async (trx) => {
-        const template = next((await currentVersion(trx, kind))!);
+        const current = (await currentVersion(trx, kind))!;
+        // A save between reading and inserting takes the same number: the unique index refuses it, and the retry sees it here.
+        if (expectedVersion !== undefined && current.version !== expectedVersion) return { ok: false, reason: 'changed' } as const;
+        const template = next(current);
         const details = templateProblems(kind, template);
         if (details.length > 0) return { ok: false, reason: 'invalid', details } as const;
         return { ok: true, template: templateOf(await insertNextVersion(trx, kind, template, new Date().toISOString())) } as const;

@@ -34,6 +34,8 @@ function refusal(refused: TemplateRefusal): AppError {
       return new AppError('version_not_found', 'Version not found');
     case 'invalid':
       return new AppError('invalid_template', INVALID_TEMPLATE, { details: refused.details });
+    case 'changed':
+      return new AppError('changed_by_someone_else', 'Template was changed by someone else');
   }
 }
 
@@ -62,11 +64,12 @@ export function emailTemplateRoutes(deps: {
     defineRoute({
       ...common,
       path: '/api/admin/email-templates/update',
-      errors: ['template_not_found'],
+      errors: ['template_not_found', 'changed_by_someone_else'],
       summary: 'Save a new version of a template',
-      description: 'Absent fields keep the current version’s. Every problem is listed in `details`, each naming its field.',
+      description:
+        'Absent fields keep the current version’s. Every problem is listed in `details`, each naming its field. With `expectedVersion` (the version the edit was made from), a version saved since → 409 `changed_by_someone_else` and nothing saved.',
       body: UpdateBody,
-      responses: { 200: { description: 'The new version', schema: TemplateResponse }, ...errorResponses(400, 401, 404, 413, 500) },
+      responses: { 200: { description: 'The new version', schema: TemplateResponse }, ...errorResponses(400, 401, 404, 409, 413, 500) },
       handle: async (c, { body }) => {
         const result = await updateTemplate(database, body);
         if (!result.ok) throw refusal(result);

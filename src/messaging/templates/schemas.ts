@@ -43,6 +43,12 @@ export const UpdateBody = z.object({
     .boolean({ error: 'enabled must be a boolean' })
     .optional()
     .describe('reservation-received and restock-available cannot be disabled'),
+  expectedVersion: z
+    .number({ error: 'expectedVersion must be a version number' })
+    .int({ error: 'expectedVersion must be a version number' })
+    .positive({ error: 'expectedVersion must be a version number' })
+    .optional()
+    .describe('The version the change was made from; when another was saved since, 409 and nothing is written'),
 });
 export const TemplateResponse = z.object({ success: z.literal(true), template: TemplateSchema });
 

@@ -4,6 +4,7 @@ import { h, replace } from '../../ui/dom.ts';
 import { TEMPLATE_KIND_LABELS } from '../../../words/email-kinds.ts';
 import { findTemplateProblems } from '../../../messaging/templates/placeholders.ts';
 import { PLACEHOLDER_LABELS, problemWords, TEMPLATE_KIND_WHEN } from './words.ts';
+import { clearedWhenTyped, joinColleagueSave } from '../../ui/colleague-save.ts';
 import { formatDateTime } from '../../ui/format.ts';
 import type { ScreenContext } from '../../screen.ts';
 import { templatePreview } from './preview.ts';
@@ -52,6 +53,7 @@ export function templateEditor(context: ScreenContext, initial: Template, onChan
   const preview = templatePreview(context, showProblems);
   /** The field a chip inserts into: the last one focused, the body at first. */
   let target: HTMLInputElement | HTMLTextAreaElement = body;
+  clearedWhenTyped([subject, body]);
   subject.addEventListener('focus', () => (target = subject));
   body.addEventListener('focus', () => (target = body));
 
@@ -117,19 +119,45 @@ export function templateEditor(context: ScreenContext, initial: Template, onChan
     edited();
   }
 
-  async function update(change: { subject?: string; body?: string; enabled?: boolean }, done: string): Promise<boolean> {
+  /** Saves a change; `fromVersion`, the version the text was edited from, makes a colleague's save since a 409 joined into the editor. */
+  async function update(
+    change: { subject?: string; body?: string; enabled?: boolean },
+    done: string,
+    fromVersion?: number,
+  ): Promise<boolean> {
     try {
-      const { template: saved } = await context.api.call('/api/admin/email-templates/update', { kind, ...change });
+      const { template: saved } = await context.api.call('/api/admin/email-templates/update', {
+        kind,
+        ...change,
+        ...(fromVersion === undefined ? {} : { expectedVersion: fromVersion }),
+      });
       context.announce(`${done}（第${saved.version}版）`, 'success');
       adopt(saved, change.subject === undefined);
       return true;
     } catch (error) {
-      if (error instanceof ApiError && error.code === 'invalid_template') {
+      if (error instanceof ApiError && error.code === 'changed_by_someone_else') await colleagueSaved();
+      else if (error instanceof ApiError && error.code === 'invalid_template') {
         showProblems({ subject: change.subject ?? template.subject, body: change.body ?? template.body, enabled: change.enabled });
         context.announce('入力内容に誤りがあるため保存しませんでした。赤字の箇所を直してください。', 'error');
       } else context.fail(error);
       return false;
     }
+  }
+
+  /** A colleague saved a version first: theirs becomes the one edited from, joined with what was typed. */
+  async function colleagueSaved(): Promise<void> {
+    const { templates } = await context.api.call('/api/admin/email-templates/list', {});
+    const theirs = templates.find((t) => t.kind === kind)!;
+    const said = joinColleagueSave<'subject' | 'body'>({
+      what: `「${kindLabel}」のメール`,
+      labels: { subject: '件名', body: '本文' },
+      controls: { subject, body },
+      base: template,
+      mine: { subject: subject.value, body: body.value },
+      theirs,
+    });
+    adopt(theirs, true);
+    context.announce(said, 'error');
   }
 
   /** The send switch, for the kinds the shop may turn off; it takes effect at once, the draft text stays. */
@@ -201,7 +229,12 @@ export function templateEditor(context: ScreenContext, initial: Template, onChan
         event.preventDefault();
         save.disabled = true;
         save.textContent = '保存中…';
-        if (!(await update({ subject: subject.value, body: body.value }, `「${kindLabel}」のメールを保存しました`))) save.disabled = false;
+        const saved = await update(
+          { subject: subject.value, body: body.value },
+          `「${kindLabel}」のメールを保存しました`,
+          template.version,
+        );
+        if (!saved) save.disabled = false;
         save.textContent = '保存';
       },
     },

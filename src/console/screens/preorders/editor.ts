@@ -3,14 +3,16 @@ import { productName } from '../../api/products.ts';
 import type { ScreenContext } from '../../screen.ts';
 import { h } from '../../ui/dom.ts';
 import { fromJapanInput, toJapanInput } from '../../ui/format.ts';
+import { joinColleagueSave, clearedWhenTyped } from '../../ui/colleague-save.ts';
 import { editedSince } from '../../ui/unsaved.ts';
+import { PREORDER_FIELD_LABELS } from '../../../words/labels.ts';
 
 type Preorder = Output<'/api/admin/preorders/list'>['preorders'][number];
 
 /** Where the editor's typed work is held while unsaved (`context.unsaved`). */
 export const EDITOR_DRAFT = 'preorder';
 
-type Field = keyof Input<'/api/admin/preorders/upsert'>;
+type Field = Exclude<keyof Input<'/api/admin/preorders/upsert'>, 'expectedUpdatedAt'>;
 
 /** What to do about a field, said next to it: found wrong as typed, or refused by the service. */
 const FIELD_FIXES: Record<Field, string> = {
@@ -22,6 +24,20 @@ const FIELD_FIXES: Record<Field, string> = {
   shipsIn: '発送予定は 100 文字までにしてください。',
   note: 'お知らせは 500 文字までにしてください。',
 };
+
+type SettingField = Exclude<Field, 'productSlug'>;
+
+/** A campaign's settings as the form's fields hold them (a date in Japan time, an empty field for none); all empty for no campaign. */
+function settingsAsTyped(p: Preorder | undefined): Record<SettingField, string> {
+  return {
+    opensAt: toJapanInput(p?.opensAt ?? null),
+    closesAt: toJapanInput(p?.closesAt ?? null),
+    capacity: String(p?.capacity ?? ''),
+    perCustomerLimit: String(p?.perCustomerLimit ?? ''),
+    shipsIn: p?.shipsIn ?? '',
+    note: p?.note ?? '',
+  };
+}
 
 /** A whole number from `min` to `max` as typed, or empty; what a number field holds that is neither (`1.5`, `e`) is wrong. */
 function wholeOrEmpty(input: HTMLInputElement, max: number): boolean {
@@ -53,12 +69,17 @@ export function editor(
   );
   const input = (id: string, type: string, value: string, extra: Record<string, string | number> = {}) =>
     h('input', { id, type, value, ...extra });
-  const opensAt = input('preorder-opens', 'datetime-local', toJapanInput(current?.opensAt ?? null));
-  const closesAt = input('preorder-closes', 'datetime-local', toJapanInput(current?.closesAt ?? null));
-  const capacity = input('preorder-capacity', 'number', String(current?.capacity ?? ''), { min: 1, max: 100_000 });
-  const limit = input('preorder-limit', 'number', String(current?.perCustomerLimit ?? ''), { min: 1, max: 100 });
-  const shipsIn = input('preorder-ships', 'text', current?.shipsIn ?? '', { maxlength: 100, placeholder: '2027年2月下旬' });
-  const note = h('textarea', { id: 'preorder-note', rows: 2, maxlength: 500, value: current?.note ?? '' });
+  /** The campaign the form is made from: the one opened, then a colleague's save joined into it; undefined while new. */
+  let from = current;
+  const shown = settingsAsTyped(current);
+  const opensAt = input('preorder-opens', 'datetime-local', shown.opensAt);
+  const closesAt = input('preorder-closes', 'datetime-local', shown.closesAt);
+  const capacity = input('preorder-capacity', 'number', shown.capacity, { min: 1, max: 100_000 });
+  const limit = input('preorder-limit', 'number', shown.perCustomerLimit, { min: 1, max: 100 });
+  const shipsIn = input('preorder-ships', 'text', shown.shipsIn, { maxlength: 100, placeholder: '2027年2月下旬' });
+  const note = h('textarea', { id: 'preorder-note', rows: 2, maxlength: 500, value: shown.note });
+  const settings = { opensAt, closesAt, capacity, perCustomerLimit: limit, shipsIn, note };
+  clearedWhenTyped(Object.values(settings));
   const controls: Record<Field, HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement> = {
     productSlug: product,
     opensAt,
@@ -123,6 +144,7 @@ export function editor(
           perCustomerLimit: limit.value ? Number(limit.value) : null,
           shipsIn: shipsIn.value.trim() || null,
           note: note.value.trim() || null,
+          expectedUpdatedAt: from?.updatedAt ?? null,
         };
         save.disabled = true;
         try {
@@ -132,6 +154,7 @@ export function editor(
           await reload();
         } catch (error) {
           save.disabled = false;
+          if (error instanceof ApiError && error.code === 'changed_by_someone_else') return void (await colleagueSaved(body.productSlug));
           context.fail(error);
           if (error instanceof ApiError && error.code === 'invalid_parameters')
             showErrors(error.details.flatMap((detail) => (Object.hasOwn(controls, detail.field) ? [detail.field as Field] : [])));
@@ -156,6 +179,34 @@ export function editor(
     ),
     h('div', { class: 'actions' }, current ? h('button', { type: 'button', onClick: () => void stopEditing() }, 'キャンセル') : null, save),
   );
+  /**
+   * A colleague saved (or made, or deleted) the campaign first: theirs becomes the one the form is
+   * made from, joined with what was typed (ui/colleague-save.ts), so the next save keeps both.
+   */
+  async function colleagueSaved(productSlug: string): Promise<void> {
+    const theirs = (await context.api.call('/api/admin/preorders/list', {})).preorders.find((p) => p.productSlug === productSlug);
+    const name = productName(context.products, productSlug);
+    const base = settingsAsTyped(from);
+    from = theirs;
+    context.unsaved.changed();
+    if (!theirs)
+      return context.announce(
+        `他の担当者が「${name}」の予約受付を削除していました。まだ保存されていません。もう一度保存すると、入力した内容で新しく作ります。`,
+        'error',
+      );
+    const said = joinColleagueSave<SettingField>({
+      what: `「${name}」の予約受付`,
+      labels: PREORDER_FIELD_LABELS,
+      controls: settings,
+      base,
+      mine: Object.fromEntries(Object.entries(settings).map(([field, control]) => [field, control.value])) as Record<SettingField, string>,
+      theirs: settingsAsTyped(theirs),
+      shown: (field, value) => (field === 'opensAt' || field === 'closesAt' ? value.replace('T', ' ') : value),
+    });
+    context.announce(said, 'error');
+    // The list below shows the campaign as saved now; this editor, holding typed work, stays as it is.
+    await reload();
+  }
   /** Back to the form that creates a campaign, asking first when what was typed would be lost. */
   async function stopEditing(): Promise<void> {
     if (await context.unsaved.mayDiscard({ asked: '編集を閉じますか？', button: '閉じる' }, [EDITOR_DRAFT])) await reload();

@@ -1,4 +1,5 @@
 import { ApiError, type Output } from '../../../client/tenpo-client.ts';
+import { joinColleagueSave } from '../../ui/colleague-save.ts';
 import { errorMessage } from '../../api/errors.ts';
 import { missingShopFields, shopContactLines, type ShopContact } from '../../../shop/contact.ts';
 import { h, replace } from '../../ui/dom.ts';
@@ -97,33 +98,24 @@ export function openScreen(context: ScreenContext): Screen {
         }
       }
 
-      /**
-       * A colleague saved first: their save becomes the one this form is made from, merged field by
-       * field with what was typed. A field only they changed takes their value, one only this form
-       * changed keeps the typed text, and one both changed differently keeps the typed text and is
-       * named with theirs, so the next save overwrites nothing unseen.
-       */
+      /** A colleague saved first: their save is joined with what was typed (ui/colleague-save.ts), and the next save keeps both. */
       async function colleagueSaved(): Promise<void> {
         const { shop } = await context.api.call('/api/admin/shop/get', {});
         const [base, mine] = [saved!, typed()];
         saved = shop;
         context.shopChanged(shop);
         updated.textContent = shop.updatedAt ? `最終保存: ${formatDateTime(shop.updatedAt)}` : '';
-        const theirs = FIELDS.filter((key) => shop[key] !== base[key]);
-        const clashes = theirs.filter((key) => mine[key] !== base[key] && mine[key] !== shop[key]);
-        for (const key of theirs) {
-          if (clashes.includes(key)) inputs[key].setAttribute('aria-invalid', 'true');
-          else inputs[key].value = shop[key];
-        }
+        const said = joinColleagueSave<(typeof FIELDS)[number]>({
+          what: '店舗情報',
+          labels: SHOP_FIELD_LABELS,
+          controls: inputs,
+          base,
+          mine,
+          theirs: shop,
+        });
         preview();
         context.unsaved.changed();
-        const label = (key: (typeof FIELDS)[number]) => SHOP_FIELD_LABELS[key];
-        const changed = theirs.length > 0 ? `（${theirs.map(label).join('・')}を変更）` : '';
-        const next =
-          clashes.length > 0
-            ? `${clashes.map((key) => `${label(key)}は他の担当者が「${shop[key] || '（空欄）'}」にしていて、あなたの入力と異なります`).join('。')}。どちらにするか決めてから、もう一度保存してください。ほかの項目は、他の担当者の変更とあなたの入力を合わせてあります。`
-            : '他の担当者の変更を入力欄に反映し、あなたの入力もそのまま残しています。内容を確認して、もう一度保存してください。';
-        say(`他の担当者が先に店舗情報を保存していました${changed}。まだ保存されていません。${next}`, 'error');
+        say(said, 'error');
       }
 
       const field = (key: (typeof FIELDS)[number]) =>
