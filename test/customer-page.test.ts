@@ -165,6 +165,33 @@ for (const dialect of DIALECTS) {
       assert.equal(await messagesAbout(id), 4, 'received email and chat, cancellation email and chat: nothing more');
     });
 
+    test('a customer’s cancel that opens a full campaign again says so in the shop’s chat notice; one of a campaign still open does not', async () => {
+      const productSlug = 'hayate-kyokai-delay';
+      const reopened =
+        '満席でしたが、このキャンセルで空きができ、再び予約を受け付けています（止めるには管理画面の予約受付で「受付を終了」）';
+      (await app.call('/api/admin/preorders/upsert', { productSlug, capacity: 2 })).success();
+      const cancelFrom = async (path: string) => {
+        assert.equal((await form(tokenOf(path), { confirm: 'yes' })).status, 303);
+        const [posted] = await api.waitForAccepted(1, WEBHOOK);
+        api.requests.length = 0;
+        return SlackBody.parse(posted!.body);
+      };
+      const first = await reserve(productSlug);
+      await reserve(productSlug);
+      const full = await cancelFrom(first.path);
+      assert.ok(
+        full.blocks[1]?.fields?.some((field) => field.text === `予約受付\n${reopened}`),
+        JSON.stringify(full.blocks),
+      );
+      assert.ok(full.text.includes(`予約受付: ${reopened}`));
+      const campaign = (await app.call('/api/admin/preorders/list', {})).success().preorders.find((p) => p.productSlug === productSlug)!;
+      assert.deepEqual([campaign.state, campaign.remaining], ['open', 1], 'the seat went back: the campaign takes reservations');
+      // A seat left already: nothing reopened, nothing said of it.
+      const third = await reserve(productSlug);
+      (await app.call('/api/admin/preorders/upsert', { productSlug, capacity: 3 })).success();
+      assert.ok(!(await cancelFrom(third.path)).text.includes('予約受付:'));
+    });
+
     test('JSON cancels in one step and answers {success, status}; a confirmed reservation is not cancelled and the page says how to reach the shop', async () => {
       const { id, path } = await reserve();
       (await app.call('/api/admin-reservations-status', { id, productSlug: 'kumo-vco-2', status: 'confirmed' })).success();

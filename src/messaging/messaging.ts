@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Catalog } from '../catalog/catalog.ts';
 import type { Product } from '../catalog/product.ts';
 import type { Tables } from '../db/schema.ts';
+import { seatReopened } from '../preorders/seats.ts';
 import { campaignsOf, customerCancelNotice, reservationTakenMessages, statusEmail, type ReservationRecord } from './events/reservations.ts';
 import { restockAnnouncement, restockEmails, signupNotice, type SubscriptionRecord } from './events/restock.ts';
 import { capFormEmails } from './events/daily-cap.ts';
@@ -71,7 +72,14 @@ export function createMessaging(settings: MessagingSettings): Messaging {
     },
     reservationStatusMoved: async (trx, reservation, move) => {
       const email = move.notifyCustomer === false ? undefined : await statusEmail(trx, settings, reservation, move.from, move.at);
-      const notice = move.byCustomer ? customerCancelNotice(settings, reservation, move.at) : undefined;
+      const notice = move.byCustomer
+        ? customerCancelNotice(
+            settings,
+            reservation,
+            move.at,
+            await seatReopened(trx, { ...reservation, preorder_id: reservation.preorder_id ?? null }, move.at.toISOString()),
+          )
+        : undefined;
       await enqueueMessages(
         trx,
         [email, notice].filter((message) => message !== undefined),

@@ -3,7 +3,7 @@ import type { Dialect } from '../db/database.ts';
 import type { Tables } from '../db/schema.ts';
 import { canonicalAddress } from '../text/canonical-address.ts';
 import { preorderState, withinCustomerLimit, type SeatRefusal } from './campaign.ts';
-import { addSeats, customerSeats, lockPreorders, moveSeat } from './store.ts';
+import { addSeats, customerSeats, listPreorders, lockPreorders, moveSeat } from './store.ts';
 
 /** A reservation asking for a seat: its product, address and time (ISO). */
 export interface SeatRequest {
@@ -65,6 +65,17 @@ export interface SeatHolder {
 /** Gives back a reservation's seat (it was cancelled or erased), in the caller's transaction. */
 export async function releaseSeat(trx: Kysely<Tables>, reservation: SeatHolder): Promise<void> {
   if (reservation.preorder_id !== null) await moveSeat(trx, reservation.preorder_id, canonicalAddress(reservation.email), -1);
+}
+
+/**
+ * Whether the seat a reservation just gave back opened its campaign again: the campaign was full
+ * (one seat short of its capacity now) and, neither closed nor yet to open, takes reservations at `at`.
+ */
+export async function seatReopened(db: Kysely<Tables>, reservation: SeatHolder & { product_slug: string }, at: string): Promise<boolean> {
+  if (reservation.preorder_id === null) return false;
+  const [campaign] = await listPreorders(db, [reservation.product_slug]);
+  if (campaign?.id !== reservation.preorder_id || campaign.capacity === null) return false;
+  return campaign.reserved === campaign.capacity - 1 && preorderState(campaign, at) === 'open';
 }
 
 /**

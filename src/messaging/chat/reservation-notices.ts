@@ -14,6 +14,8 @@ export interface NewReservation {
   createdAt: string;
 }
 
+const REOPENED = '満席でしたが、このキャンセルで空きができ、再び予約を受け付けています（止めるには管理画面の予約受付で「受付を終了」）';
+
 /** The shop's chat notice of a new reservation, with everything needed to act on it. */
 export function reservationChatMessage(reservation: NewReservation, product: Product, pageUrl: string): ChatContent {
   return {
@@ -30,12 +32,16 @@ export function reservationChatMessage(reservation: NewReservation, product: Pro
   };
 }
 
-/** The shop's chat notice that a customer cancelled a reservation on their own page. */
+/**
+ * The shop's chat notice that a customer cancelled a reservation on their own page; `reopened` when
+ * the seat given back opened a full campaign again, which the shop is told with how to stop it.
+ */
 export function reservationCancelledChatMessage(
   reservation: { id: string; number: number; name: string; email: string; product_slug: string },
   productName: string,
   at: string,
   pageUrl: string,
+  reopened = false,
 ): ChatContent {
   return {
     title: `お客様が予約をキャンセルしました: ${productName}`,
@@ -45,6 +51,7 @@ export function reservationCancelledChatMessage(
       { label: 'メールアドレス', value: reservation.email },
       { label: '予約番号', value: String(reservation.number) },
       { label: 'キャンセル日時', value: formatJapanTime(at) },
+      ...(reopened ? [{ label: '予約受付', value: REOPENED }] : []),
     ],
     timestamp: at,
     link: { label: '管理画面で予約を開く', url: pageUrl },

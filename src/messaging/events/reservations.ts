@@ -100,8 +100,13 @@ export async function statusEmail(
   };
 }
 
-/** The shop's chat notice that a customer cancelled on their own page, to the reservation webhook. */
-export function customerCancelNotice(settings: MessagingSettings, reservation: ReservationRecord, at: Date): OutboxEntry {
+/** The shop's chat notice that a customer cancelled on their own page, to the reservation webhook; `reopened`: see seatReopened. */
+export function customerCancelNotice(
+  settings: MessagingSettings,
+  reservation: ReservationRecord,
+  at: Date,
+  reopened: boolean,
+): OutboxEntry {
   const productName = settings.catalog.bySlug.get(reservation.product_slug)?.name ?? reservation.product_slug;
   return {
     idempotencyKey: `reservation/${reservation.id}/customer-cancel-chat/${uuidV7(at.getTime())}`,
@@ -115,6 +120,7 @@ export function customerCancelNotice(settings: MessagingSettings, reservation: R
         productName,
         at.toISOString(),
         consoleRecordUrl(settings.publicBaseUrl, reservation.id),
+        reopened,
       ),
     },
   };
