@@ -21,8 +21,8 @@ export interface Template {
 }
 
 export type TemplateRefusal =
-  | { ok: false; reason: 'template-not-found' }
-  | { ok: false; reason: 'version-not-found' }
+  | { ok: false; reason: 'templateNotFound' }
+  | { ok: false; reason: 'versionNotFound' }
   | { ok: false; reason: 'invalid'; details: FieldError[] }
   | { ok: false; reason: 'changed' };
 
@@ -54,7 +54,7 @@ export async function updateTemplate(
   database: Database,
   change: { kind: string; subject?: string; body?: string; enabled?: boolean; expectedVersion?: number },
 ): Promise<{ ok: true; template: Template } | TemplateRefusal> {
-  if (!isTemplateKind(change.kind)) return { ok: false, reason: 'template-not-found' };
+  if (!isTemplateKind(change.kind)) return { ok: false, reason: 'templateNotFound' };
   const kind = change.kind;
   return saveVersion(
     database,
@@ -78,9 +78,9 @@ export async function revertTemplate(
   database: Database,
   request: { kind: string; version: number },
 ): Promise<{ ok: true; template: Template } | TemplateRefusal> {
-  if (!isTemplateKind(request.kind)) return { ok: false, reason: 'template-not-found' };
+  if (!isTemplateKind(request.kind)) return { ok: false, reason: 'templateNotFound' };
   const old = await findVersion(database.db, request.kind, request.version);
-  if (!old) return { ok: false, reason: 'version-not-found' };
+  if (!old) return { ok: false, reason: 'versionNotFound' };
   const missing = missingRequired(request.kind, old.body);
   const body = [old.body.trimEnd(), ...missing.map((name) => `{{${name}}}`)].join('\n\n');
   return saveVersion(database, request.kind, () => ({
@@ -125,6 +125,6 @@ export async function templateVersions(
   database: Database,
   kind: string,
 ): Promise<{ ok: true; versions: TemplateVersion[] } | TemplateRefusal> {
-  if (!isTemplateKind(kind)) return { ok: false, reason: 'template-not-found' };
+  if (!isTemplateKind(kind)) return { ok: false, reason: 'templateNotFound' };
   return { ok: true, versions: await listVersions(database.db, kind) };
 }

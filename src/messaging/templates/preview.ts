@@ -39,7 +39,7 @@ export async function previewTemplate(
   request: { kind: string; subject?: string; body?: string },
   asTestSend = false,
 ): Promise<{ ok: true; email: EmailContent } | TemplateRefusal> {
-  if (!isTemplateKind(request.kind)) return { ok: false, reason: 'template-not-found' };
+  if (!isTemplateKind(request.kind)) return { ok: false, reason: 'templateNotFound' };
   const current = (await currentVersion(deps.database.db, request.kind))!;
   const text = { subject: request.subject ?? current.subject, body: request.body ?? current.body };
   const details = templateProblems(request.kind, text);

@@ -28,9 +28,9 @@ const TAG = 'Admin: email templates';
 /** The answer to a refused template request: 404 for an unknown kind or version, 400 with every problem. */
 function refusal(refused: TemplateRefusal): AppError {
   switch (refused.reason) {
-    case 'template-not-found':
+    case 'templateNotFound':
       return new AppError('template_not_found', 'Template not found');
-    case 'version-not-found':
+    case 'versionNotFound':
       return new AppError('version_not_found', 'Version not found');
     case 'invalid':
       return new AppError('invalid_template', INVALID_TEMPLATE, { details: refused.details });
@@ -143,7 +143,7 @@ export function emailTemplateRoutes(deps: {
       handle: async (c, { body }) => {
         const result = await testSendTemplate(deps, body);
         if (!result.ok)
-          throw result.reason === 'provider-failed' ? new AppError('email_not_sent', `Email not sent: ${result.message}`) : refusal(result);
+          throw result.reason === 'providerFailed' ? new AppError('email_not_sent', `Email not sent: ${result.message}`) : refusal(result);
         return replyJson(c, 200, { success: true, status: result.status });
       },
     }),

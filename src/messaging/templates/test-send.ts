@@ -10,7 +10,7 @@ import { previewTemplate } from './preview.ts';
 const MAX_REASON_LENGTH = 300;
 
 export type TestSendResult =
-  { ok: true; status: 'sent' | 'skipped' } | TemplateRefusal | { ok: false; reason: 'provider-failed'; message: string };
+  { ok: true; status: 'sent' | 'skipped' } | TemplateRefusal | { ok: false; reason: 'providerFailed'; message: string };
 
 /**
  * Staff's 「テスト送信」: the given (or current) text rendered as the preview renders it, marked
@@ -32,6 +32,6 @@ export async function testSendTemplate(
   } catch (error) {
     // The senders' errors name the provider's status and answer, never its URL or key (http-post.ts).
     const reason = singleLine(error instanceof Error ? error.message : String(error)).slice(0, MAX_REASON_LENGTH);
-    return { ok: false, reason: 'provider-failed', message: reason };
+    return { ok: false, reason: 'providerFailed', message: reason };
   }
 }
