@@ -12,7 +12,7 @@ import { emailKey, findStaffByEmail, updateStaffRow, type Staff } from './store.
 export const ACCOUNT_FAILURES = { allowed: 10, windowSeconds: 15 * 60 };
 
 export type SignInResult =
-  { outcome: 'signed-in'; staff: Staff; token: string } | { outcome: 'refused' } | { outcome: 'locked'; retryAfterSeconds: number };
+  { outcome: 'signedIn'; staff: Staff; token: string } | { outcome: 'refused' } | { outcome: 'locked'; retryAfterSeconds: number };
 
 /**
  * What an address's failures are counted under: a hash of it, so the counts (kept in PostgreSQL's
@@ -69,5 +69,5 @@ export async function signIn(
   const now = deps.now();
   const { token } = await startSession(deps.db, account.id, now);
   const staff = await updateStaffRow(deps.db, account.id, { last_sign_in_at: now.toISOString() });
-  return { outcome: 'signed-in', staff, token };
+  return { outcome: 'signedIn', staff, token };
 }

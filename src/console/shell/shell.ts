@@ -140,7 +140,7 @@ export function renderShell(
       nav,
       h(
         'div',
-        { class: 'signed-in' },
+        { class: 'signedIn' },
         signedInAs(who),
         h(
           'button',
