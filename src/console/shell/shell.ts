@@ -140,7 +140,7 @@ export function renderShell(
       nav,
       h(
         'div',
-        { class: 'signedIn' },
+        { class: 'signed-in' },
         signedInAs(who),
         h(
           'button',
