@@ -14,17 +14,11 @@ import { consoleFirstVisit, shopTraffic } from './lib/shop-traffic.ts';
 import { startTenpo } from './lib/tenpo-process.ts';
 
 // How much shop one process serves, the figure a deployment is sized by (docs/performance.md): the
-// shop's traffic (catalog, search, reservations, restock signups, admin lists and moves, the
-// dashboard, and staff opening the console for the first time; bench/lib/shop-traffic.ts), with
-// every message delivered to a local receiver meanwhile, from more and more connections (each one
-// request at a time) for 10 s each, until the p99 of all requests passes 50 ms. Reported per step:
-// req/s, p50/p99, and the CPU the service process used, in cores; the capacity is the req/s of the
-// last step under 50 ms, and per core that divided by the cores it used. On SQLite and on
-// PostgreSQL (durable, fsync on), for this checkout and the one TENPO_BENCH_BEFORE names. On
-// PostgreSQL, which shares the machine's cores with the service, also the cores the database used
-// (every process of the cluster) and its commits per request (read-only transactions included; its
-// statistics reach the view within a second or so of each commit).
-// Ports 18921-18923.
+// shop's traffic (bench/lib/shop-traffic.ts) with every message delivered meanwhile, from more and
+// more connections for 10 s each until the p99 passes 50 ms; per step req/s, p50/p99 and the
+// service's CPU in cores. The capacity is the last step's req/s under 50 ms, also per core. On SQLite
+// and PostgreSQL (fsync on; also its cores and commits per request), for this checkout and the one
+// TENPO_BENCH_BEFORE names. Ports 18921-18923.
 
 const STEPS = [1, 2, 4, 8, 16, 32, 64];
 const SECONDS = Number(process.env.BENCH_CAPACITY_SECONDS ?? 10);

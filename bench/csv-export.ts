@@ -20,15 +20,11 @@ import { startTenpo, type TenpoProcess } from './lib/tenpo-process.ts';
 
 const PORTS = { sqlite: 18881, postgres: 18882 };
 /**
- * The service's heap held tight, as a container's memory limit would hold it. Left alone, V8 grows
- * its young generation under a steady stream of short-lived objects (each batch's rows and lines)
- * up to 3 × 16 MB, and lets old garbage pile up to a size it picks from the machine's memory: an
- * export's RSS would then grow by tens of MB at any size (measured: +13–19 MB for 10,000 rows and
- * +45–66 MB for 100,000, while the heap left after a collection stayed within 2 MB of idle
- * throughout a 100,000-row export, in process with --expose-gc). With the young generation at
- * 4 MB a side and the old one capped at 96 MB (idle: about 35 MB), the growth shows what the export
- * keeps; an export that held its rows would run out of heap at 100,000 (22 MB of CSV, several
- * times that as objects).
+ * The service's heap held tight, as a container's limit would: left alone, V8 grows its young
+ * generation to 3 × 16 MB and lets old garbage pile up, so an export's RSS grew by tens of MB at any
+ * size (+13–19 MB at 10,000 rows, +45–66 MB at 100,000, the heap after a collection within 2 MB of
+ * idle). With 4 MB semi-spaces and the old generation capped at 96 MB (idle about 35), the growth
+ * shows what the export keeps: one that held its rows would run out of heap at 100,000.
  */
 const NODE_OPTIONS = '--max-semi-space-size=4 --max-old-space-size=96';
 const TOKEN = 'bench-admin-token';

@@ -14,17 +14,12 @@ import { makeCostlyQueries, makeNewWordQueries, makeWordQueries } from './lib/se
 import { startTenpo, type TenpoProcess } from './lib/tenpo-process.ts';
 import { getText, median, percentile } from './lib/stats.ts';
 
-// Search as a running shop sees it, for this checkout (and the one TENPO_BENCH_BEFORE names,
-// bench/lib/checkouts.ts, in the same rounds):
-// 1. streams of distinct queries under 50 connections, against a bare node:http server sending the
-//    same bytes: real words (one to three words of a page), and words new to the process (slices
-//    of the pages' Japanese text from any offset, Latin words with a letter changed). Each round
-//    starts a new service process, warms it on other queries, then sends the stream from its start,
-//    so its words are as new as the stream makes them; the bare server answers the stream's first
-//    20,000 answers as tenpo sent them. The answers of both checkouts are compared byte for byte.
-// 2. the costliest query shapes: mean CPU per answer in this process, one at a time through HTTP, and
-//    /healthz while 8 connections send the worst shape (100 lone kanji and kana).
-// Ports 18941-18946.
+// Search as a running shop sees it, for this checkout and the one TENPO_BENCH_BEFORE names, in the
+// same rounds: 1. streams of distinct queries from 50 connections (real words, and words new to the
+// process) against a bare node:http server sending the same bytes; each round starts a new service
+// and warms it on other queries; both checkouts' answers compared byte for byte; 2. the costliest
+// query shapes: CPU per answer, and /healthz while 8 connections send the worst (100 lone kanji and
+// kana). Ports 18941-18946.
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = 3;

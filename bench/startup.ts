@@ -14,19 +14,13 @@ import { startTenpo, type TenpoProcess } from './lib/tenpo-process.ts';
 import { median } from './lib/stats.ts';
 import { preciseCpuMilliseconds } from './lib/process-cpu.ts';
 
-// The first request after a deploy, and what the service holds: for this checkout (and the one
-// TENPO_BENCH_BEFORE names, bench/lib/checkouts.ts, measured the same way in the same run):
-// 1. cold start, spawn to the first 200 from /healthz, of what `npm start` runs, on a migrated SQLite
-//    store with the sample content (median of 5), against a bare node:http file answering /healthz;
-//    and the CPU each took by then (its main thread's and all its threads'), which moves much less
-//    than the time with the machine's other work;
-//    the same with a generated site of 5,000 pages and its prebuilt index (median of 3);
-// 2. resident memory after the start, and after 10,000 requests of shop traffic (catalog, search,
-//    reservations, restock signups, admin lists and moves; bench/lib/shop-traffic.ts); for this
-//    checkout also with V8's young generation and worker threads as V8 sizes them (DEFAULT_V8_FLAGS);
-// 3. with a generated site of 50,000 pages: resident memory after the start and after 1,000
-//    searches, less the sample's, per page.
-// Ports 18901-18904.
+// The first request after a deploy, and what the service holds, for this checkout and the one
+// TENPO_BENCH_BEFORE names (bench/lib/checkouts.ts), in the same run: 1. cold start (spawn to the
+// first /healthz 200 of what `npm start` runs, median of 5) against a bare node:http file, with the
+// CPU each took, also with a generated site of 5,000 pages; 2. resident memory after the start and
+// after 10,000 requests of shop traffic (bench/lib/shop-traffic.ts), for this checkout also with
+// V8's defaults (DEFAULT_V8_FLAGS); 3. with 50,000 generated pages, memory after the start and after
+// 1,000 searches, less the sample's, per page. Ports 18901-18904.
 
 const PORTS = { sample: 18901, bare: 18902, corpus: 18903, large: 18904 };
 const COLD_STARTS = 5;

@@ -9,17 +9,12 @@ import { seededRandom } from './lib/search-corpus.ts';
 import { shopTraffic } from './lib/shop-traffic.ts';
 import { startTenpo, type TenpoProcess } from './lib/tenpo-process.ts';
 
-// Sustained mixed traffic against one service process, on SQLite and on PostgreSQL: 50 connections
-// for 60 s, after a warm-up of the same traffic: 80 % catalog and search, 15 % reservations and
-// restock signups, 5 % admin (lists, status moves, the dashboard), with the dispatcher delivering
-// every message to a local receiver meanwhile. The service's resident memory is sampled every second.
-// Reported: req/s and latency per endpoint, errors (must be none), peak RSS, and RSS at the end
-// against RSS after the warm-up (must be within 20 %: no leak), then the outbox drained and counted.
-//
-// The warm-up lasts until memory has settled: V8 sizes its heap to the allocation rate, which takes
-// 10-30 s of this traffic (longer when the machine is busy), so RSS "after warm-up" would otherwise
-// measure heap sizing rather than a leak. It ends once RSS grew less than 3 % over 10 s, after at
-// least 10 s and at most 60 s; a leak would not settle, and would show in the 60 s that follow.
+// Sustained mixed traffic against one service process, SQLite and PostgreSQL: 50 connections for 60 s
+// (80 % catalog and search, 15 % reservations and signups, 5 % admin), messages delivered meanwhile,
+// RSS sampled every second. Reported: req/s and latency per endpoint, errors (none), peak RSS, and
+// RSS at the end within 20 % of after the warm-up (no leak), then the outbox drained. The warm-up
+// lasts until RSS grew under 3 % in 10 s (10–60 s): V8 sizes its heap to the allocation rate, so
+// earlier it would measure that sizing, not a leak; a leak would not settle.
 
 const SECONDS = Number(process.env.BENCH_SUSTAINED_SECONDS ?? 60);
 const WARM_UP = { minSeconds: 10, maxSeconds: 60, settledGrowth: 0.03, overSeconds: 10 };

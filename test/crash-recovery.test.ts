@@ -11,18 +11,13 @@ import { SlackBody } from './helpers/sent-bodies.ts';
 import { startServiceProcess, type ServiceProcess } from './helpers/service-process.ts';
 import { settle, waitUntil } from './helpers/wait.ts';
 
-// `kill -9` of the service while reservations pour in, then a restart on the same store. What a
-// customer was told (a 200 with a reservation id) must hold: the reservation is stored, and its
-// confirmation email and the shop's chat notice are delivered.
-//
-// Exactly once, precisely: the dispatcher records a delivery after the receiver accepted it, so a
-// message the receiver accepted in the instant before the kill, but not yet recorded as sent, is
-// sent again once its lease runs out. The email API deduplicates by Idempotency-Key (as Resend
-// does), so the customer gets every email once: every expected key arrives, and no key the API did
-// not already hold is repeated. A chat webhook has no such key, so a notice can repeat; at most the
-// messages in flight at the kill can, and a dispatcher has at most `concurrency` (16) in flight: a
-// message holds its slot until its delivery is recorded.
-// That bound is what the test asserts, and it prints what it measured.
+// `kill -9` of the service while reservations pour in, then a restart on the same store: every
+// reservation a customer was told of (a 200 with an id) is stored, and its email and chat notice are
+// delivered. A delivery is recorded after the receiver accepted it, so one accepted just before the
+// kill is sent again once its lease ends: the email API deduplicates by Idempotency-Key (as Resend
+// does), so every email arrives once; a chat webhook has no key, so at most the messages in flight
+// at the kill repeat (a dispatcher holds at most `concurrency`, 16). The test asserts that bound and
+// prints what it measured.
 
 const LEASE_SECONDS = 2;
 /** A dispatcher has at most this many messages claimed and not yet recorded. */

@@ -3,18 +3,13 @@ import type { Database } from './database.ts';
 import type { Tables } from './schema.ts';
 
 /**
- * Writes items that arrive at about the same time in one transaction ("group commit"). Each caller
- * waits for the commit that holds its item, so durability is unchanged, but a commit (and, on
- * SQLite, the pages it rewrites) is shared by every request served in the same turn of the event
- * loop: under load this is most of the cost of a small write (bench/reservations.ts).
- *
- * `write` gets the whole batch and should write it with multi-row statements; it may answer one
- * result per item, in order, which resolves that item's caller. If a batch fails, each of its items
- * is tried again alone, so one bad item fails only its own caller.
- *
- * `inOrder`: one batch at a time on PostgreSQL too (SQLite always writes one), its failed items
- * retried before the next batch, so items are written in the order they came: first come, first
- * served, where a write hands out something scarce (a campaign's seats).
+ * Writes items that arrive at about the same time in one transaction ("group commit"): each caller
+ * waits for the commit holding its item, so durability is unchanged, and one commit is shared by a
+ * turn's requests (most of a small write's cost under load: bench/reservations.ts). `write` gets the
+ * batch, writes it with multi-row statements and may answer a result per item, in order. A failed
+ * batch's items are tried again alone, so one bad item fails only its caller. `inOrder`: one batch
+ * at a time on PostgreSQL too (SQLite always writes one), failed items retried before the next, so
+ * items are written in the order they came (first come, first served, for a campaign's seats).
  */
 export function groupCommit<T, R = void>(
   database: Database,

@@ -28,15 +28,12 @@ export interface KeyedWriteOptions<T, R> {
 }
 
 /**
- * Makes a batch write (a group commit's) idempotent, in its transaction: first the batch's keys are
- * claimed, each with the id its item proposes to answer, then only the items whose key is new (or
- * that have none) are written, then the few claims whose answer differs are corrected. A record and
- * its key are committed together or not at all. A refused item's answer (`answerOf` undefined) is
- * not kept: its key is released, so a retry is tried again rather than refused from memory, and
- * never stored as a success. The usual case costs one statement more per batch.
- *
- * A duplicate in another transaction waits on the key's row until this one commits, then reads its
- * answer; a duplicate in this batch is answered from it directly.
+ * Makes a batch write (a group commit's) idempotent in its transaction: the batch's keys are claimed
+ * with the id each item proposes, only items with a new key (or none) are written, and the few claims
+ * whose answer differs are corrected; a record and its key commit together or not at all. A refused
+ * item's key is released, so its retry is tried again, never answered from memory. One statement more
+ * per batch. A duplicate in another transaction waits on the key's row, then reads its answer; one in
+ * this batch is answered from it.
  */
 export function keyedWrites<T, R>(
   options: KeyedWriteOptions<T, R>,

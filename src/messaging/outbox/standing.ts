@@ -6,19 +6,13 @@ import { suppressedAmong } from '../reputation/suppression.ts';
 import { LEGACY_KINDS } from '../templates/facts.ts';
 import { chunks } from './store.ts';
 
-// Whether a queued message may still go: asked right before every delivery attempt (by the
-// dispatcher, for what it holds) and when staff send a given-up message again. A message erased
-// with its record, or one whose lease another dispatcher holds now, is not this dispatcher's to
-// send (`withdrawn`). An email that the record's state has made untrue since it was queued is
-// `superseded`, and is never sent:
-// - the first email of a reservation (`reservation-received`), once the reservation is cancelled or
-//   a later email about it has been queued;
-// - an email announcing a status (`reservation-confirmed`, `-fulfilled`, `-cancelled`), once the
-//   reservation no longer holds that status or a later email about it has been queued;
-// - a restock email, once its subscription is unsubscribed;
-// - any email about a record that no longer exists.
-// Chat notices are the shop's own record of what happened, true whenever they arrive: never superseded.
-// An email still true whose address is suppressed (a bounce, a complaint: reputation/) is `suppressed`.
+// Whether a queued message may still go, asked right before every delivery attempt and when staff
+// send a given-up one again. Erased with its record, or leased by another dispatcher now: `withdrawn`.
+// Untrue since it was queued, so never sent (`superseded`): a reservation's first email once it is
+// cancelled or a later one is queued; a status email once the reservation left that status or a
+// later one is queued; a restock email once unsubscribed; any email about a record that is gone.
+// Chat notices, the shop's own record, are never superseded. An email still true to an address
+// suppressed by a bounce or a complaint (reputation/) is `suppressed`.
 
 /** Where a message stands now: deliver it, or not (withdrawn, superseded, suppressed). */
 export type Standing = 'deliver' | 'withdrawn' | 'superseded' | 'suppressed';
