@@ -106,6 +106,16 @@ for (const [size, viewport] of SIZES) {
       );
       await screenshot(page, SHOTS, `03-refused-${size}`, { fullPage: false });
       await page.unrouteAll();
+      // Signed out (the token changed): back to the sign-in form, which says why.
+      await page.route('**/api/admin-reservations-list', (route) =>
+        route.fulfill({
+          status: 401,
+          contentType: 'application/json',
+          body: JSON.stringify({ success: false, error: 'Unauthorized', code: 'unauthorized' }),
+        }),
+      );
+      await page.click('.filters button:text-is("再読み込み")');
+      await page.locator('.login-page .notice', { hasText: '管理トークンが無効になりました' }).waitFor();
       await page.context().close();
     });
 

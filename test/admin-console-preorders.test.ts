@@ -260,17 +260,28 @@ for (const [size, viewport, productSlug] of [
     page.on('request', (request) => void (request.url().endsWith('/api/admin/preorders/upsert') && sent.push(request.url())));
     await page.fill('#preorder-capacity', '1.5');
     await page.fill('#preorder-limit', '0');
+    // A date half typed (its month only): the browser holds no value, and says so only in validity.badInput.
+    await page.locator('#preorder-opens').click();
+    await page.keyboard.type('12');
+    assert.deepEqual(
+      await page
+        .locator('#preorder-opens')
+        .evaluate((input) => [(input as HTMLInputElement).value, (input as HTMLInputElement).validity.badInput]),
+      ['', true],
+    );
     await page.click('.preorder-editor button[type=submit]');
     const said = async (field: string) => page.locator(`#${field}-error`).textContent();
     await page.locator('#preorder-product-error').waitFor();
     assert.equal(await said('preorder-product'), '予約受付を始める商品を選んでください。');
     assert.equal(await said('preorder-capacity'), '台数は 1〜100,000 の整数で入力してください（空欄にすると上限なし）。');
     assert.equal(await said('preorder-limit'), 'お一人様の上限は 1〜100 の整数で入力してください（空欄にすると上限なし）。');
+    assert.equal(await said('preorder-opens'), '受付開始の日時を、年・月・日・時・分まで入れてください（空欄にするとすぐに開始）。');
     assert.equal(await page.evaluate(() => document.activeElement?.id), 'preorder-product', 'the first field at fault is focused');
     assert.deepEqual(sent, [], 'nothing sent');
     await screenshot(page, SHOTS, `07-editor-own-checks-${size}`);
 
     await page.selectOption('#preorder-product', productSlug);
+    await page.fill('#preorder-opens', '');
     await page.fill('#preorder-capacity', '1');
     await page.fill('#preorder-limit', '');
     await page.click('.preorder-editor button[type=submit]');
