@@ -51,6 +51,11 @@ test('while unset every screen warns, and the warning leads to 店舗情報; sav
       .then((t) => t?.startsWith('連絡先メールアドレスが未設定です')),
     true,
   );
+  // A malformed address is the console's to say, in Japanese, not the browser's bubble: nothing is saved.
+  await page.fill('#shop-contactEmail', 'shop@');
+  await page.click('.shop-settings button[type=submit]');
+  await page.locator('.page-note.error', { hasText: '入力内容に誤りがあります（連絡先メールアドレス）' }).waitFor();
+  assert.equal((await api.call('/api/admin/shop/get', {})).shop.updatedAt, null, 'nothing saved');
   await page.fill('#shop-contactEmail', 'shop@tenpo.example');
   assert.equal(
     await page.locator('.signature').textContent(),

@@ -40,7 +40,13 @@ export function openScreen(context: ScreenContext): Screen {
       const result = h('div', { class: 'personal-result' });
       const form = h(
         'form',
-        { class: 'personal-search', role: 'search', onSubmit: (event: Event) => (event.preventDefault(), void find(address.value)) },
+        {
+          class: 'personal-search',
+          role: 'search',
+          // An empty or malformed address is said by the service's refusal, in Japanese: no browser bubble.
+          novalidate: true,
+          onSubmit: (event: Event) => (event.preventDefault(), void find(address.value)),
+        },
         h('label', { for: 'personal-email' }, 'メールアドレス'),
         address,
         h('button', { type: 'submit', class: 'primary' }, '検索'),

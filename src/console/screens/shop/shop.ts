@@ -134,7 +134,13 @@ export function openScreen(context: ScreenContext): Screen {
 
       const form = h(
         'form',
-        { class: 'panel shop-settings', 'aria-labelledby': 'shop-heading', onSubmit: (event: Event) => void submit(event) },
+        // The service checks each field and the console says it in Japanese: no browser bubble in the browser's language.
+        {
+          class: 'panel shop-settings',
+          'aria-labelledby': 'shop-heading',
+          novalidate: true,
+          onSubmit: (event: Event) => void submit(event),
+        },
         h('h2', { id: 'shop-heading' }, 'ショップの名前と連絡先'),
         h('div', { class: 'grid' }, ...FIELDS.map(field)),
         missing,
