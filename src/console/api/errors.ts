@@ -102,7 +102,10 @@ export const ERROR_WORDS: Record<ErrorCode, Words> = {
   message_not_dead: { what: '送信失敗ではないため、再送できません' },
   message_superseded: { what: 'その後ご予約や登録の状況が変わり、内容が事実と合わなくなったため、送信を取りやめました' },
 
-  webhook_not_configured: { what: '配信結果の受け取り（EMAIL_WEBHOOK_SECRET）が設定されていません' },
+  webhook_not_configured: {
+    what: '配信結果の受け取りが設定されていません',
+    next: '配信結果の署名の秘密鍵をサーバーに設定してください（運用ガイドを参照）。',
+  },
   invalid_webhook_signature: { what: '配信結果の署名を確かめられませんでした' },
   suppression_not_found: { what: 'このアドレスの配信停止はもうありません', next: '一覧を再読み込みしてください。' },
   complaint_not_liftable: { what: '迷惑メールの報告による配信停止は解除できません' },
