@@ -137,3 +137,22 @@ test('a write that answers nothing resolves its callers with undefined', async (
   assert.deepEqual(await Promise.all([commit('a'), commit('b')]), [undefined, undefined]);
   assert.deepEqual(await stored(database), ['a', 'b']);
 });
+
+test('with gatherMs, a steady stream is written a few items a batch, batches at least gatherMs apart, in arrival order', async (t) => {
+  const database = await open(t);
+  const recorder = recordingWrite();
+  const commit = groupCommit(database, recorder.write, { gatherMs: 40 });
+  const started = performance.now();
+  const items = Array.from({ length: 40 }, (_, i) => `s${i}`);
+  const pending: Promise<string>[] = [];
+  // One item every 2 ms, each read in its own turn, as a drop's requests are.
+  for (const item of items) {
+    pending.push(commit(item));
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  await Promise.all(pending);
+  const rounds = Math.ceil((performance.now() - started) / 40) + 1;
+  assert.ok(recorder.batches.length <= rounds, `${recorder.batches.length} batches in ${rounds} rounds of 40 ms`);
+  assert.deepEqual(recorder.batches.flat(), items);
+  assert.equal(recorder.batches[0]!.length, 1, 'the first, after a quiet moment, at once');
+});

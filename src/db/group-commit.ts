@@ -10,11 +10,13 @@ import type { Tables } from './schema.ts';
  * batch's items are tried again alone, so one bad item fails only its caller. `inOrder`: one batch
  * at a time on PostgreSQL too (SQLite always writes one), failed items retried before the next, so
  * items are written in the order they came (first come, first served, for a campaign's seats).
+ * `gatherMs`: batches start at least this far apart, so a steady stream (read a request a turn) is
+ * not one commit, an fsync on SQLite's own thread, per item; one after a quiet moment goes at once.
  */
 export function groupCommit<T, R = void>(
   database: Database,
   write: (trx: Kysely<Tables>, items: T[]) => Promise<R[] | void>,
-  options: { maxBatch?: number; inOrder?: boolean } = {},
+  options: { maxBatch?: number; inOrder?: boolean; gatherMs?: number } = {},
 ): (item: T) => Promise<R> {
   const maxBatch = options.maxBatch ?? 100;
   // SQLite has one connection, so one transaction at a time; PostgreSQL commits a few batches at once.
@@ -22,6 +24,7 @@ export function groupCommit<T, R = void>(
   let waiting: { item: T; done: (outcome: { result?: R; error?: unknown }) => void }[] = [];
   let inFlight = 0;
   let scheduled = false;
+  let lastBatchAt = -Infinity;
 
   const commit = (items: T[]) => database.db.transaction().execute((trx) => write(trx, items));
 
@@ -31,6 +34,7 @@ export function groupCommit<T, R = void>(
       const batch = waiting.slice(0, maxBatch);
       waiting = waiting.slice(maxBatch);
       inFlight += 1;
+      lastBatchAt = performance.now();
       void commit(batch.map((w) => w.item))
         .then(
           (results) => batch.forEach((w, i) => w.done({ result: results?.[i] })),
@@ -55,7 +59,9 @@ export function groupCommit<T, R = void>(
     if (scheduled || waiting.length === 0) return;
     scheduled = true;
     // After the current I/O phase, so every request read in this turn joins the batch.
-    setImmediate(flush);
+    const wait = lastBatchAt + (options.gatherMs ?? 0) - performance.now();
+    if (wait > 0) setTimeout(flush, wait);
+    else setImmediate(flush);
   };
 
   return (item) =>

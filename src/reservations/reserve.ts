@@ -107,6 +107,9 @@ export async function writeReservations(
   return seats.map((seat, i) => (seat.taken ? { ...seat, number: numbers.get(reservations[i]!.row.id)! } : seat));
 }
 
+/** Batches of reservations start at least this far apart (group-commit.ts): 50 commits a second at most. */
+const RESERVATION_GATHER_MS = 20;
+
 /**
  * The reservation write of a store: reservations taken in the same moment share one transaction,
  * which also claims their keys; a key answers with its reservation only when a seat was taken.
@@ -122,6 +125,6 @@ export function reservationWriter(database: Database, messaging: Messaging, now?
       answerOf: (seat, { row }) => (seat.taken ? row.id : undefined),
       now,
     }),
-    { inOrder: true },
+    { inOrder: true, gatherMs: RESERVATION_GATHER_MS },
   );
 }

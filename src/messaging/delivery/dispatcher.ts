@@ -61,7 +61,7 @@ export const DEFAULT_DISPATCHER_TIMINGS: DispatcherTimings = {
   retryCapMs: 15 * 60_000,
   maxAttempts: 16,
   concurrency: 16,
-  gatherMs: 20,
+  gatherMs: 50,
 };
 
 /** Longest kept `last_error`; provider answers can be long. */
