@@ -3,15 +3,13 @@ import type { Database } from './database.ts';
 import type { Tables } from './schema.ts';
 
 /**
- * Writes items that arrive at about the same time in one transaction ("group commit"): each caller
- * waits for the commit holding its item, so durability is unchanged, and one commit is shared by a
- * turn's requests (most of a small write's cost under load: bench/reservations.ts). `write` gets the
- * batch, writes it with multi-row statements and may answer a result per item, in order. A failed
- * batch's items are tried again alone, so one bad item fails only its caller. `inOrder`: one batch
- * at a time on PostgreSQL too (SQLite always writes one), failed items retried before the next, so
- * items are written in the order they came (first come, first served, for a campaign's seats).
- * `gatherMs`: batches start at least this far apart, so a steady stream (read a request a turn) is
- * not one commit, an fsync on SQLite's own thread, per item; one after a quiet moment goes at once.
+ * Writes items that arrive together in one transaction ("group commit"): each caller waits for the
+ * commit holding its item (durability unchanged), one commit shared by a turn's requests (most of a
+ * small write's cost: bench/reservations.ts). `write` writes the batch with multi-row statements and
+ * may answer a result per item. A failed batch's items are tried again alone. `inOrder`: one batch at
+ * a time on PostgreSQL too, failed items retried before the next, so items are written in the order
+ * they came (first come, first served). `gatherMs`: batches start at least this far apart, so a
+ * steady stream is not a commit (an fsync on SQLite's thread) per item; after a quiet moment, at once.
  */
 export function groupCommit<T, R = void>(
   database: Database,
