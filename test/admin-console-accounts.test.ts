@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { TenpoClient } from 'tenpo/client';
-import { DIALECTS, ADMIN_TOKEN, type TestApp } from './helpers/app.ts';
-import { recordPage, screenshot, type PageRecord } from './helpers/browser.ts';
-import { closeConsoleTest, startConsoleTest } from './helpers/console.ts';
+import { describe, test } from 'node:test';
+import type { BrowserContext, Page } from 'playwright-core';
+import { ADMIN_TOKEN, DIALECTS } from './helpers/app.ts';
+import { recordPage, screenshot } from './helpers/browser.ts';
+import { consoleSuite, LAPTOP, PHONE } from './helpers/console.ts';
 
 // Staff accounts in the console, in headless Chromium against the whole service, on both databases:
 // the first owner made by the token holder, signing in with an address and a password (the session
@@ -17,8 +16,6 @@ import { closeConsoleTest, startConsoleTest } from './helpers/console.ts';
 // one account's sign-in locked by 20 wrong passwords from 20 addresses (the others' not), and
 // another page's form post with the signed-in cookie refused. Laptop (1366x768) and phone (390x844).
 
-const LAPTOP = { width: 1366, height: 768 };
-const PHONE = { width: 390, height: 844 };
 const OWNER = { email: 'tencho@example.jp', name: '店長 一郎', password: 'tencho no pasuwado 1' };
 const AIKO = { email: 'mori.aiko@example.jp', name: '森 愛子', password: 'aiko first password' };
 const KEN = { email: 'hayashi.ken@example.jp', name: '林 健', password: 'ken first password 1' };
@@ -27,27 +24,20 @@ const SESSION_ENDED = /ログインが終了しました/;
 
 for (const dialect of DIALECTS) {
   describe(`staff accounts in the console (${dialect})`, () => {
-    let app: TestApp;
-    let api: TenpoClient;
-    let browser: Browser;
-    const record: PageRecord = { console: [], errors: [], urls: [] };
     const shots = `admin-console-accounts-${dialect}`;
     const shot = (page: Page, name: string) => (dialect === 'sqlite' ? screenshot(page, shots, name) : Promise.resolve());
 
-    before(async () => {
-      // Behind one trusted proxy, so a test can be a browser at another address (X-Forwarded-For).
-      ({ app, api, browser } = await startConsoleTest({ dialect, env: { TRUST_PROXY: 'true' } }));
-    });
-    after(() => closeConsoleTest({ app, browser }));
+    // Behind one trusted proxy, so a test can be a browser at another address (X-Forwarded-For).
+    const ui = consoleSuite({ dialect, env: { TRUST_PROXY: 'true' } });
 
     async function newPage(viewport: { width: number; height: number }, context?: BrowserContext): Promise<Page> {
-      const page = await (context ?? (await browser.newContext({ viewport }))).newPage();
-      recordPage(page, record);
+      const page = await (context ?? (await ui.browser.newContext({ viewport }))).newPage();
+      recordPage(page, ui.record);
       return page;
     }
 
     async function signIn(page: Page, account: { email: string; password: string }): Promise<void> {
-      await page.goto(`${app.url}/admin`);
+      await page.goto(`${ui.app.url}/admin`);
       await page.fill('#sign-in-email', account.email);
       await page.fill('#sign-in-password', account.password);
       await page.press('#sign-in-password', 'Enter');
@@ -59,13 +49,13 @@ for (const dialect of DIALECTS) {
     const accountRow = (page: Page, email: string) => page.locator(`table.staff tr[data-staff="${email}"]`);
 
     test('the first setup: with no account yet, the token holder creates the first owner in 担当者, who then signs in; the session survives a reload and opens a new tab', async () => {
-      assert.deepEqual((await api.call('/api/admin/staff/list')).staff, []);
+      assert.deepEqual((await ui.api.call('/api/admin/staff/list')).staff, []);
       for (const [size, viewport] of [
         ['laptop', LAPTOP],
         ['phone', PHONE],
       ] as const) {
         const page = await newPage(viewport);
-        await page.goto(`${app.url}/admin`);
+        await page.goto(`${ui.app.url}/admin`);
         await page.locator('#sign-in-email').waitFor();
         assert.ok(await page.locator('#token').isVisible(), 'the token form stays, below');
         await shot(page, `01-sign-in-${size}`);
@@ -73,7 +63,7 @@ for (const dialect of DIALECTS) {
       }
 
       const page = await newPage(LAPTOP);
-      await page.goto(`${app.url}/admin`);
+      await page.goto(`${ui.app.url}/admin`);
       await page.fill('#token', ADMIN_TOKEN);
       await page.press('#token', 'Enter');
       await header(page).filter({ hasText: '管理トークン' }).waitFor();
@@ -91,7 +81,7 @@ for (const dialect of DIALECTS) {
       await page.locator('main > .notice.success', { hasText: `${OWNER.name}（${OWNER.email}）をオーナーとして追加しました。` }).waitFor();
       await accountRow(page, OWNER.email).waitFor();
       assert.ok(await page.locator('.first-owner').isHidden());
-      const [owner] = (await api.call('/api/admin/staff/list')).staff;
+      const [owner] = (await ui.api.call('/api/admin/staff/list')).staff;
       assert.deepEqual([owner?.email, owner?.name, owner?.role, owner?.disabled], [OWNER.email, OWNER.name, 'owner', false]);
       await page.click('button.sign-out');
       await page.locator('#sign-in-email').waitFor();
@@ -115,7 +105,7 @@ for (const dialect of DIALECTS) {
       await header(page).filter({ hasText: OWNER.name }).waitFor();
       // A Ctrl-click on a record opens a new tab: signed in, no form.
       const tab = await newPage(LAPTOP, page.context());
-      await tab.goto(`${app.url}/admin#/reservations`);
+      await tab.goto(`${ui.app.url}/admin#/reservations`);
       await header(tab).filter({ hasText: OWNER.name }).waitFor();
       assert.equal(await tab.locator('#sign-in-email').count(), 0);
       await page.context().close();
@@ -125,7 +115,7 @@ for (const dialect of DIALECTS) {
       const owner = await newPage(LAPTOP);
       await signIn(owner, OWNER);
       await header(owner).filter({ hasText: OWNER.name }).waitFor();
-      await owner.goto(`${app.url}/admin#/staff`);
+      await owner.goto(`${ui.app.url}/admin#/staff`);
       for (const person of [AIKO, KEN]) {
         await owner.fill('#staff-name', person.name);
         await owner.fill('#staff-email', person.email);
@@ -137,7 +127,7 @@ for (const dialect of DIALECTS) {
       assert.equal(await accountRow(owner, AIKO.email).locator('select').inputValue(), 'staff');
       await shot(owner, '02-staff-laptop');
 
-      const { reservationId: id } = await api.call('/api/reservation', {
+      const { reservationId: id } = await ui.api.call('/api/reservation', {
         name: '客 太郎',
         email: 'kyaku@example.jp',
         productSlug: PRODUCT,
@@ -148,7 +138,7 @@ for (const dialect of DIALECTS) {
       await header(aiko).filter({ hasText: AIKO.name }).waitFor();
       await header(ken).filter({ hasText: KEN.name }).waitFor();
       assert.equal(await header(ken).textContent(), `${KEN.name}スタッフ`);
-      const recordPage = `${app.url}/admin#/reservations?record=${id}`;
+      const recordPage = `${ui.app.url}/admin#/reservations?record=${id}`;
       await Promise.all([aiko.goto(recordPage), ken.goto(recordPage)]);
 
       // Aiko confirms it; Ken, whose page is now stale, reloads and writes the memo.
@@ -169,7 +159,7 @@ for (const dialect of DIALECTS) {
         assert.equal(await entry(page, 'ステータスを「未対応」から「確定」に変更').textContent(), AIKO.name);
         assert.equal(await entry(page, 'メモを変更').textContent(), KEN.name);
       }
-      const history = (await api.call('/api/admin/reservations/get', { id })).history.filter((e) => e.type !== 'message');
+      const history = (await ui.api.call('/api/admin/reservations/get', { id })).history.filter((e) => e.type !== 'message');
       assert.deepEqual(
         history.map((e) => e.staffName),
         [AIKO.name, KEN.name],
@@ -195,14 +185,14 @@ for (const dialect of DIALECTS) {
         ['#/shop', '店舗情報'],
         ['#/staff', '担当者'],
       ]) {
-        await page.goto(`${app.url}/admin${hash}`);
+        await page.goto(`${ui.app.url}/admin${hash}`);
         await page.locator('.view h1', { hasText: label }).waitFor();
         await page.locator('.view .notice.error', { hasText: 'この画面はオーナーだけが使えます' }).waitFor();
         assert.equal(await page.locator('#personal-email, table.staff, .staff-invite, .shop-settings').count(), 0);
       }
       await shot(page, '04-owner-only-phone');
       // The lists are staff's work, but not the CSV of every customer: bulk personal data is an owner's to take.
-      await page.goto(`${app.url}/admin#/reservations`);
+      await page.goto(`${ui.app.url}/admin#/reservations`);
       await page.locator('table.records tbody tr').first().waitFor();
       assert.equal(await page.locator('.filters button.export').count(), 0);
       const owners: [string, unknown][] = [
@@ -234,7 +224,7 @@ for (const dialect of DIALECTS) {
         owners.map(([path]) => [path, 403, 'forbidden']),
       );
       assert.deepEqual(
-        (await api.call('/api/admin/staff/list')).staff.map((s) => s.email),
+        (await ui.api.call('/api/admin/staff/list')).staff.map((s) => s.email),
         [OWNER.email, AIKO.email, KEN.email],
         'nothing was created',
       );
@@ -244,7 +234,7 @@ for (const dialect of DIALECTS) {
     test('an owner disables an account: its open console is signed out at its next action, and it cannot sign in; a reset password signs out the other, who signs in with the new one', async () => {
       const aiko = await newPage(LAPTOP);
       await signIn(aiko, AIKO);
-      await aiko.goto(`${app.url}/admin#/reservations`);
+      await aiko.goto(`${ui.app.url}/admin#/reservations`);
       await aiko.locator('table.records tbody tr').first().waitFor();
       const ken = await newPage(LAPTOP);
       await signIn(ken, KEN);
@@ -253,7 +243,7 @@ for (const dialect of DIALECTS) {
       const owner = await newPage(PHONE);
       await signIn(owner, OWNER);
       await header(owner).filter({ hasText: OWNER.name }).waitFor();
-      await owner.goto(`${app.url}/admin#/staff`);
+      await owner.goto(`${ui.app.url}/admin#/staff`);
       await accountRow(owner, AIKO.email).locator('button', { hasText: '無効にする' }).click();
       await owner.locator('dialog[open] .confirm-message', { hasText: '開いている管理画面も次の操作でログアウトされます' }).waitFor();
       await shot(owner, '05-disable-phone');
@@ -336,7 +326,7 @@ for (const dialect of DIALECTS) {
       await signIn(first, AIKO);
       await header(first).filter({ hasText: AIKO.name }).waitFor();
       const second = await newPage(LAPTOP, first.context());
-      await second.goto(`${app.url}/admin#/dashboard`);
+      await second.goto(`${ui.app.url}/admin#/dashboard`);
       await header(second).filter({ hasText: AIKO.name }).waitFor();
       // Its screen loaded: no call of its own is left to find the session ended before the other tab says so.
       await second.locator('.cards').waitFor();
@@ -347,7 +337,7 @@ for (const dialect of DIALECTS) {
       await first.locator('#sign-in-email').waitFor();
       await second.locator('#sign-in-email').waitFor();
       await loginMessage(second).filter({ hasText: '別のタブでログアウトしました' }).waitFor();
-      const replayed = await app.request('/api/admin/session/get', {
+      const replayed = await ui.app.request('/api/admin/session/get', {
         method: 'POST',
         headers: { cookie: `tenpo_session=${cookie!.value}` },
         body: '{}',
@@ -361,9 +351,9 @@ for (const dialect of DIALECTS) {
 
     test('20 wrong passwords for one account from 20 addresses lock that account’s sign-in, not the others’', async () => {
       const target = { email: 'kobayashi@example.jp', name: '小林 翔', role: 'staff', password: 'kobayashi password' } as const;
-      await api.call('/api/admin/staff/create', target);
+      await ui.api.call('/api/admin/staff/create', target);
       const page = await newPage(PHONE);
-      await page.goto(`${app.url}/admin`);
+      await page.goto(`${ui.app.url}/admin`);
       const said: string[] = [];
       for (let i = 1; i <= 20; i++) {
         await page.setExtraHTTPHeaders({ 'x-forwarded-for': `203.0.113.${i}` });
@@ -402,7 +392,7 @@ for (const dialect of DIALECTS) {
       await header(page).filter({ hasText: OWNER.name }).waitFor();
       // Another origin on the same host (another port): the same site, so the browser sends even a
       // SameSite=Strict cookie with its post; only the Origin check stands in the way.
-      const target = `${app.url}/api/admin/staff/create`;
+      const target = `${ui.app.url}/api/admin/staff/create`;
       const attacker = await listen((_request, response) => {
         response.setHeader('content-type', 'text/html; charset=utf-8');
         response.end(
@@ -423,12 +413,12 @@ for (const dialect of DIALECTS) {
       } finally {
         attacker.close();
       }
-      assert.ok(!(await api.call('/api/admin/staff/list')).staff.some((s) => s.email === 'intruder@example.jp'));
+      assert.ok(!(await ui.api.call('/api/admin/staff/list')).staff.some((s) => s.email === 'intruder@example.jp'));
       await page.context().close();
     });
 
     test('the pages had no errors', () => {
-      assert.deepEqual(record.errors, []);
+      assert.deepEqual(ui.record.errors, []);
     });
   });
 }

@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import type { TenpoClient } from 'tenpo/client';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
 import { insertReservations } from '../src/reservations/store.ts';
-import type { TestApp } from './helpers/app.ts';
-import { ARTIFACTS, type PageRecord } from './helpers/browser.ts';
-import { closeConsoleTest, signedInConsole, startConsoleTest } from './helpers/console.ts';
+import { ARTIFACTS } from './helpers/browser.ts';
+import { consoleSuite, LAPTOP, PHONE } from './helpers/console.ts';
 
 // Bulk status changes that say what they do, in headless Chromium at a laptop's and a phone's
 // size: the action bar is not there while nothing is selected; a move that would email more than 20
@@ -16,8 +14,8 @@ import { closeConsoleTest, signedInConsole, startConsoleTest } from './helpers/c
 
 const SHOTS = 'admin-console-bulk';
 const SIZES = [
-  ['laptop', { width: 1366, height: 768 }, { many: 'tsuki-dual-lfo', few: 'larkspur-multimode-filter' }],
-  ['phone', { width: 390, height: 844 }, { many: 'hayate-wavefolder', few: 'kumo-vco-2' }],
+  ['laptop', LAPTOP, { many: 'tsuki-dual-lfo', few: 'larkspur-multimode-filter' }],
+  ['phone', PHONE, { many: 'hayate-wavefolder', few: 'kumo-vco-2' }],
 ] as const;
 /** Pending ones, more than a page (50) with the others, so 条件に一致する N 件をすべて選択 is offered. */
 const MANY = 60;
@@ -25,16 +23,11 @@ const MANY = 60;
 const CANCELLED = 3;
 const SELECTED = MANY + CANCELLED + 1;
 
-let app: TestApp;
-let api: TenpoClient;
-let browser: Browser;
-const record: PageRecord = { console: [], errors: [], urls: [] };
 const numbers = new Map<string, number>();
 /** The reservation kept in the archive. */
 let kept: string;
 
-before(async () => {
-  ({ app, api, browser } = await startConsoleTest());
+const ui = consoleSuite({}, async () => {
   const start = Date.parse('2026-01-01T00:00:00.000Z');
   const rows = SIZES.flatMap(([size, , products], s) => [
     ...Array.from({ length: SELECTED }, (_, i) => ({
@@ -55,19 +48,16 @@ before(async () => {
       created_at: new Date(start + (s * 100 + i) * 60_000).toISOString(),
     })),
   ]);
-  for (const [id, number] of await insertReservations(app.services.database.db, rows)) numbers.set(id, number);
+  for (const [id, number] of await insertReservations(ui.app.services.database.db, rows)) numbers.set(id, number);
   // One in the archive and two messages in the log (unsent: no provider), for their lists' bars.
-  ({ reservationId: kept } = await api.call('/api/reservation', {
+  ({ reservationId: kept } = await ui.api.call('/api/reservation', {
     name: '保管 一郎',
     email: 'kept@example.jp',
     productSlug: 'oddwave-logic',
   }));
-  await api.call('/api/admin/reservations/archive', { ids: [{ id: kept, productSlug: 'oddwave-logic' }] });
+  await ui.api.call('/api/admin/reservations/archive', { ids: [{ id: kept, productSlug: 'oddwave-logic' }] });
 });
 
-after(() => closeConsoleTest({ app, browser }));
-
-const signedIn = (view: string, viewport: { width: number; height: number }) => signedInConsole(browser, app.url, view, viewport, record);
 /** What the screen shows (a page of 50 cards is thousands of pixels tall). */
 const screenshot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, SHOTS, `${name}.png`) });
 const rows = (page: Page) => page.locator('table.records tbody tr:not(.row-note)');
@@ -77,7 +67,7 @@ const bar = (page: Page) => page.locator('.selection');
 const count = (page: Page) => page.locator('.selection .count');
 const notice = (page: Page) => page.locator('main > .notice');
 const confirmButton = (page: Page) => page.locator('dialog.confirm[open] button.primary');
-const stored = async (id: string) => (await api.call('/api/admin/reservations/get', { id })).reservation;
+const stored = async (id: string) => (await ui.api.call('/api/admin/reservations/get', { id })).reservation;
 
 /** Asks for a bulk move of the selected rows to 確定. */
 async function moveToConfirmed(page: Page): Promise<void> {
@@ -89,7 +79,7 @@ async function moveToConfirmed(page: Page): Promise<void> {
 for (const [size, viewport, products] of SIZES) {
   describe(`bulk status changes (${size})`, () => {
     test('the action bar is not there while nothing is selected', async () => {
-      const page = await signedIn(`reservations?product=${products.few}`, viewport);
+      const page = await ui.signedIn(`reservations?product=${products.few}`, viewport);
       await loaded(page);
       assert.equal(await bar(page).isVisible(), false, 'no bar, no 「0 件選択中」');
       const padding = () => page.evaluate(() => parseFloat(getComputedStyle(document.querySelector('main')!).paddingBottom));
@@ -111,7 +101,7 @@ for (const [size, viewport, products] of SIZES) {
       assert.equal(await padding(), unselected);
       // The archive's bar, and 送信履歴's, too.
       for (const view of ['reservations?view=archived', 'messages']) {
-        await page.goto(`${app.url}/admin#/${view}`);
+        await page.goto(`${ui.app.url}/admin#/${view}`);
         const box = page.locator('table.records tbody tr td.select input').first();
         await box.waitFor();
         assert.equal(await bar(page).isVisible(), false, view);
@@ -124,7 +114,7 @@ for (const [size, viewport, products] of SIZES) {
     });
 
     test('20 emails ask as before; more state the number, which must be typed before the move works', async () => {
-      const page = await signedIn(`reservations?product=${products.few}`, viewport);
+      const page = await ui.signedIn(`reservations?product=${products.few}`, viewport);
       await loaded(page);
       const boxes = rows(page).locator('td.select input');
       for (let i = 0; i < 20; i++) await boxes.nth(i).check();
@@ -136,7 +126,7 @@ for (const [size, viewport, products] of SIZES) {
 
       // Every match: 64 selected, of which 3 are cancelled (they cannot be confirmed) and 1 is
       // confirmed already, so 60 emails would go.
-      await page.goto(`${app.url}/admin#/reservations?product=${products.many}`);
+      await page.goto(`${ui.app.url}/admin#/reservations?product=${products.many}`);
       await loaded(page);
       await page.locator('th.select input').check();
       await page.click(`text=条件に一致する ${SELECTED} 件をすべて選択`);
@@ -186,7 +176,7 @@ for (const [size, viewport, products] of SIZES) {
       const emails = await Promise.all(
         Array.from({ length: SELECTED }, (_, i) => `res_many_${size}_${String(i).padStart(2, '0')}`).map(
           async (id) =>
-            (await api.call('/api/admin/messages/list', { recordId: id })).messages.filter((m) => m.kind === 'reservation-confirmed')
+            (await ui.api.call('/api/admin/messages/list', { recordId: id })).messages.filter((m) => m.kind === 'reservation-confirmed')
               .length,
         ),
       );
@@ -201,20 +191,20 @@ for (const [size, viewport, products] of SIZES) {
 
     test('a bulk result names each record that failed and keeps exactly those selected, one that left the filtered list included', async () => {
       const ids = Array.from({ length: 5 }, (_, i) => `res_few_${size}_${String(i + 15).padStart(2, '0')}`);
-      const page = await signedIn(`reservations?status=pending&product=${products.few}`, viewport);
+      const page = await ui.signedIn(`reservations?status=pending&product=${products.few}`, viewport);
       await loaded(page);
       for (const id of ids) await page.locator(`tr[data-id="${id}"] td.select input`).check();
       await count(page).filter({ hasText: '5 件選択中' }).waitFor();
       // Behind the screen's back, a colleague confirms one (it leaves 未対応) and archives another.
       const [taken, archived] = [ids[1]!, ids[3]!];
       const shown = await stored(taken);
-      await api.call('/api/admin-reservations-status', {
+      await ui.api.call('/api/admin-reservations-status', {
         id: taken,
         productSlug: shown.productSlug,
         status: 'confirmed',
         notifyCustomer: false,
       });
-      await api.call('/api/admin/reservations/archive', { ids: [{ id: archived, productSlug: shown.productSlug }] });
+      await ui.api.call('/api/admin/reservations/archive', { ids: [{ id: archived, productSlug: shown.productSlug }] });
 
       await page.selectOption('#bulk-status', 'cancelled');
       await page.click('.selection button:has-text("ステータスを変更")');
@@ -246,12 +236,12 @@ for (const [size, viewport, products] of SIZES) {
       // Restoring from the archive: one a colleague restored first is named, and stays selected.
       await page.click('button:has-text("アーカイブ済み")');
       await page.locator(`tr[data-id="${kept}"] td.select input`).check();
-      await api.call('/api/admin/reservations/unarchive', { ids: [{ id: kept, productSlug: 'oddwave-logic' }] });
+      await ui.api.call('/api/admin/reservations/unarchive', { ids: [{ id: kept, productSlug: 'oddwave-logic' }] });
       await page.click('.selection button:has-text("選択を元に戻す")');
       await failures.locator(`li[data-id="${kept}"]`, { hasText: '（保管 一郎）: アーカイブされていません' }).waitFor();
       assert.equal(await failures.locator('h2').textContent(), '元に戻せなかった予約 1 件（選択したままです）');
       await count(page).filter({ hasText: '1 件選択中' }).waitFor();
-      await api.call('/api/admin/reservations/archive', { ids: [{ id: kept, productSlug: 'oddwave-logic' }] });
+      await ui.api.call('/api/admin/reservations/archive', { ids: [{ id: kept, productSlug: 'oddwave-logic' }] });
       await page.context().close();
     });
   });
@@ -265,7 +255,7 @@ for (const [size, viewport] of SIZES) {
     const { product, n } = LARGE[size];
     const start = Date.parse('2026-02-01T00:00:00.000Z');
     await insertReservations(
-      app.services.database.db,
+      ui.app.services.database.db,
       Array.from({ length: n }, (_, i) => ({
         id: `res_large_${size}_${String(i).padStart(4, '0')}`,
         name: `大量 ${i}`,
@@ -275,7 +265,7 @@ for (const [size, viewport] of SIZES) {
         created_at: new Date(start + i * 60_000).toISOString(),
       })),
     );
-    const page = await signedIn(`reservations?status=pending&product=${product}`, viewport);
+    const page = await ui.signedIn(`reservations?status=pending&product=${product}`, viewport);
     await loaded(page);
     const calls: string[] = [];
     page.on('request', (request) => void (request.method() === 'POST' && calls.push(new URL(request.url()).pathname)));
@@ -302,7 +292,7 @@ for (const [size, viewport] of SIZES) {
     assert.equal(calls.filter((path) => path === '/api/admin/reservations/bulk-status').length, Math.ceil(n / 500));
     assert.equal(calls.filter((path) => path === '/api/admin-reservations-status').length, 0, 'none one by one');
     assert.ok(progress.includes(`変更中… 500 / ${n.toLocaleString('ja-JP')} 件`), progress.join(' | '));
-    const left = await api.call('/api/admin-reservations-list', { status: 'pending', productSlug: product, page: 1, pageSize: 1 });
+    const left = await ui.api.call('/api/admin-reservations-list', { status: 'pending', productSlug: product, page: 1, pageSize: 1 });
     assert.equal(left.total, 0, 'every one moved');
     await page.context().close();
   });
@@ -310,6 +300,6 @@ for (const [size, viewport] of SIZES) {
 
 describe('the page', () => {
   test('had no errors', () => {
-    assert.deepEqual(record.errors, []);
+    assert.deepEqual(ui.record.errors, []);
   });
 });

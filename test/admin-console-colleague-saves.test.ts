@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { screenshot, type PageRecord } from './helpers/browser.ts';
-import { closeConsoleTest, signedInConsole, SIZES, startConsoleTest, type ConsoleTest } from './helpers/console.ts';
+import { screenshot } from './helpers/browser.ts';
+import { consoleSuite, SIZES } from './helpers/console.ts';
 
 // Two people editing the same email template or preorder campaign, in headless Chromium at a
 // laptop's and a phone's size against the whole service: the second save, made from what the first
@@ -13,20 +13,16 @@ const SHOTS = 'admin-console-colleague-saves';
 const PRODUCTS = { laptop: 'ferrocene-granular-mini', phone: 'ferrocene-macro-oscillator' } as const;
 const KINDS = { laptop: 'reservation-fulfilled', phone: 'reservation-cancelled' } as const;
 
-/** The service, its typed client and the browser, started for this file. */
-let started: ConsoleTest;
-const record: PageRecord = { console: [], errors: [], urls: [] };
-before(async () => void (started = await startConsoleTest()));
-after(() => closeConsoleTest(started));
+const ui = consoleSuite();
 
 const noticeSays = (page: Page, start: string) => page.locator('main > .notice:not([hidden])', { hasText: start }).waitFor();
 
 for (const [size, viewport] of SIZES) {
   describe(`a colleague's save in between (${size})`, () => {
     test('the email template: their subject comes into the editor, the body typed here stays, and the next save keeps both', async () => {
-      const { app, api, browser } = started;
+      const { api } = ui;
       const kind = KINDS[size];
-      const page = await signedInConsole(browser, app.url, `email-templates?kind=${kind}`, viewport, record);
+      const page = await ui.signedIn(`email-templates?kind=${kind}`, viewport);
       const [subject, body] = [page.locator('#template-subject'), page.locator('#template-body')];
       await page.locator(`.kind-tabs button[data-kind="${kind}"][aria-pressed=true]`).waitFor();
       await page.locator('#preview-subject').filter({ hasText: /\S/ }).waitFor();
@@ -54,10 +50,10 @@ for (const [size, viewport] of SIZES) {
     });
 
     test('the preorder campaign: a field both changed is named and outlined, the others joined, and the next save keeps both', async () => {
-      const { app, api, browser } = started;
+      const { api } = ui;
       const productSlug = PRODUCTS[size];
       await api.call('/api/admin/preorders/upsert', { productSlug, capacity: 5, shipsIn: '2027年春' });
-      const page = await signedInConsole(browser, app.url, 'preorders', viewport, record);
+      const page = await ui.signedIn('preorders', viewport);
       await page.locator(`tr[data-product="${productSlug}"] button`, { hasText: '編集' }).click();
       await page.locator('#preorder-capacity').fill('8');
       await page.locator('#preorder-note').fill('店頭受け取りもできます');
@@ -83,7 +79,7 @@ for (const [size, viewport] of SIZES) {
       await noticeSays(page, 'の予約受付を保存しました。');
       const saved = (await api.call('/api/admin/preorders/list', {})).preorders.find((p) => p.productSlug === productSlug)!;
       assert.deepEqual([saved.capacity, saved.shipsIn, saved.note], [8, '2027年夏', '店頭受け取りもできます'], 'both people’s work');
-      assert.deepEqual(record.errors, []);
+      assert.deepEqual(ui.record.errors, []);
       await page.context().close();
     });
   });

@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import type { TenpoClient } from 'tenpo/client';
-import type { TestApp } from './helpers/app.ts';
-import { screenshot, type PageRecord } from './helpers/browser.ts';
-import { accountConsole, closeConsoleTest, signedInConsole, SIZES, startConsoleTest } from './helpers/console.ts';
+import { test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { screenshot } from './helpers/browser.ts';
+import { consoleSuite, LAPTOP, PHONE, SIZES } from './helpers/console.ts';
 
 // The CSV button of both lists in headless Chromium, against the whole service on SQLite: the file
 // downloaded holds the records the screen's filters select (active or archived), with the byte-order
@@ -13,19 +11,11 @@ import { accountConsole, closeConsoleTest, signedInConsole, SIZES, startConsoleT
 
 const SHOTS = 'admin-console-csv';
 
-let app: TestApp;
-let api: TenpoClient;
-let browser: Browser;
-const record: PageRecord = { console: [], errors: [], urls: [] };
+const ui = consoleSuite();
 
-before(async () => {
-  ({ app, api, browser } = await startConsoleTest());
-});
-
-after(() => closeConsoleTest({ app, browser }));
-
-async function signedIn(view: string, viewport: { width: number; height: number }): Promise<Page> {
-  const page = await signedInConsole(browser, app.url, view, viewport, record, { acceptDownloads: true });
+/** A signed-in tab that may download, once the list shows its records. */
+async function listShown(view: string, viewport: { width: number; height: number }): Promise<Page> {
+  const page = await ui.signedIn(view, viewport, { acceptDownloads: true });
   await page.locator('table.records tbody tr').first().waitFor();
   return page;
 }
@@ -46,15 +36,15 @@ async function downloadCsv(page: Page): Promise<{ name: string; text: string; li
 
 test('the reservations list downloads what its filters and search show, active or archived', async () => {
   const reserve = async (name: string, email: string, productSlug = 'kumo-vco-2') =>
-    (await api.call('/api/reservation', { name, email, productSlug })).reservationId;
+    (await ui.api.call('/api/reservation', { name, email, productSlug })).reservationId;
   const taro = await reserve('=山田 太郎', 'taro@example.com');
   const hanako = await reserve('鈴木 花子', 'hanako@example.com');
   const other = await reserve('佐藤 次郎', 'jiro@example.com', 'tsuki-dual-lfo');
   const gone = await reserve('田中 三郎', 'saburo@example.com');
-  await api.call('/api/admin-reservations-status', { id: hanako, productSlug: 'kumo-vco-2', status: 'confirmed' });
-  await api.call('/api/admin/reservations/archive', { ids: [{ id: gone, productSlug: 'kumo-vco-2' }] });
+  await ui.api.call('/api/admin-reservations-status', { id: hanako, productSlug: 'kumo-vco-2', status: 'confirmed' });
+  await ui.api.call('/api/admin/reservations/archive', { ids: [{ id: gone, productSlug: 'kumo-vco-2' }] });
 
-  const page = await signedIn('reservations', { width: 1366, height: 768 });
+  const page = await listShown('reservations', LAPTOP);
   const all = await downloadCsv(page);
   assert.match(all.name, /^reservations-\d{8}-\d{4}\.csv$/);
   assert.ok(all.text.startsWith('\ufeff予約番号,受付日時,お名前,メールアドレス,'), 'a byte-order mark and the Japanese header');
@@ -71,7 +61,7 @@ test('the reservations list downloads what its filters and search show, active o
   );
 
   // Sorted by name, newest letters first, as the list's column header leaves it in the URL.
-  await page.goto(`${app.url}/admin#/reservations?sort=name&order=desc`);
+  await page.goto(`${ui.app.url}/admin#/reservations?sort=name&order=desc`);
   await page.locator('th[aria-sort=descending]', { hasText: 'お名前' }).waitFor();
   const byName = await downloadCsv(page);
   const names = { [taro]: '=山田 太郎', [hanako]: '鈴木 花子', [other]: '佐藤 次郎' };
@@ -81,7 +71,7 @@ test('the reservations list downloads what its filters and search show, active o
     descending,
     'in the order the list shows',
   );
-  await page.goto(`${app.url}/admin#/reservations`);
+  await page.goto(`${ui.app.url}/admin#/reservations`);
   await page.locator('th[aria-sort=descending]', { hasText: 'お名前' }).waitFor({ state: 'detached' });
 
   await page.selectOption('#filter-product', 'kumo-vco-2');
@@ -111,20 +101,20 @@ test('the reservations list downloads what its filters and search show, active o
 });
 
 test('the subscriptions list has the same button; on a phone it fits the filter bar', async () => {
-  const id = (await api.call('/api/notify', { email: 'restock@example.com', productSlug: 'tsuki-dual-lfo' })).subscriptionId;
-  const page = await signedIn('subscriptions', { width: 390, height: 844 });
+  const id = (await ui.api.call('/api/notify', { email: 'restock@example.com', productSlug: 'tsuki-dual-lfo' })).subscriptionId;
+  const page = await listShown('subscriptions', PHONE);
   const file = await downloadCsv(page);
   assert.match(file.name, /^subscriptions-\d{8}-\d{4}\.csv$/);
   assert.ok(file.text.startsWith('\ufeff登録番号,登録日時,メールアドレス,'));
   assert.ok(file.lines.some((line) => line.startsWith(`${id},`) && line.includes(',restock@example.com,tsuki-dual-lfo,')));
   await screenshot(page, SHOTS, '02-subscriptions-phone');
   assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390);
-  assert.deepEqual(record.errors, []);
+  assert.deepEqual(ui.record.errors, []);
   await page.context().close();
 });
 
 test('a refused export says why, in Japanese, and downloads nothing', async () => {
-  const page = await signedIn('reservations', { width: 1366, height: 768 });
+  const page = await listShown('reservations', LAPTOP);
   // The search box allows 200 characters; the service refuses more with 400, as it would a stale filter.
   await page.evaluate(() => document.getElementById('filter-q')!.removeAttribute('maxlength'));
   await page.fill('#filter-q', 'x'.repeat(201));
@@ -143,10 +133,10 @@ for (const [size, viewport] of SIZES) {
   test(`${size}: a staff account is offered no CSV, in either list or view; an owner account is`, async () => {
     const account = (role: 'staff' | 'owner') => ({ email: `${role}-${size}@example.jp`, password: `${role} password ${size}` });
     for (const role of ['staff', 'owner'] as const)
-      await api.call('/api/admin/staff/create', { ...account(role), name: `${role} ${size}`, role });
+      await ui.api.call('/api/admin/staff/create', { ...account(role), name: `${role} ${size}`, role });
     for (const role of ['staff', 'owner'] as const)
       for (const view of ['reservations', 'reservations?view=archived', 'subscriptions', 'subscriptions?view=archived']) {
-        const page = await accountConsole(browser, app.url, account(role), view, viewport, record);
+        const page = await ui.asAccount(account(role), view, viewport);
         await page.locator('.filters button', { hasText: '再読み込み' }).waitFor();
         assert.equal(await page.locator('.filters button.export').count(), role === 'owner' ? 1 : 0, `${role} ${view}`);
         if (role === 'staff' && view === 'reservations') await screenshot(page, SHOTS, `${size}-staff-no-csv`);

@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import type { TenpoClient } from 'tenpo/client';
-import type { TestApp } from './helpers/app.ts';
-import { screenshot, type PageRecord } from './helpers/browser.ts';
-import { closeConsoleTest, signedInConsole, SIZES, startConsoleTest } from './helpers/console.ts';
+import { test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { screenshot } from './helpers/browser.ts';
+import { consoleSuite, SIZES } from './helpers/console.ts';
 
 // The dashboard read beside the lists it stands for, in headless Chromium on SQLite: a campaign
 // whose reservations were partly cancelled and archived (so counting every record, or only the
@@ -13,17 +11,11 @@ import { closeConsoleTest, signedInConsole, SIZES, startConsoleTest } from './he
 
 const SHOTS = 'admin-console-dashboard';
 
-let app: TestApp;
-let api: TenpoClient;
-let browser: Browser;
-const record: PageRecord = { console: [], errors: [], urls: [] };
-
-before(async () => {
-  ({ app, api, browser } = await startConsoleTest());
-  await api.call('/api/admin/preorders/upsert', { productSlug: 'kumo-vco-2', capacity: 30 });
+const ui = consoleSuite({}, async () => {
+  await ui.api.call('/api/admin/preorders/upsert', { productSlug: 'kumo-vco-2', capacity: 30 });
   const ids: string[] = [];
   for (let i = 0; i < 9; i++) {
-    const { reservationId } = await api.call('/api/reservation', {
+    const { reservationId } = await ui.api.call('/api/reservation', {
       name: '予約 太郎',
       email: `seat${i}@example.com`,
       productSlug: 'kumo-vco-2',
@@ -33,11 +25,9 @@ before(async () => {
   const productSlug = 'kumo-vco-2';
   // Three cancelled (two of them then archived), two archived while still held: the campaign holds 6.
   for (const id of ids.slice(0, 3))
-    await api.call('/api/admin-reservations-status', { id, productSlug, status: 'cancelled', notifyCustomer: false });
-  await api.call('/api/admin/reservations/archive', { ids: ids.slice(1, 5).map((id) => ({ id, productSlug })) });
+    await ui.api.call('/api/admin-reservations-status', { id, productSlug, status: 'cancelled', notifyCustomer: false });
+  await ui.api.call('/api/admin/reservations/archive', { ids: ids.slice(1, 5).map((id) => ({ id, productSlug })) });
 });
-
-after(() => closeConsoleTest({ app, browser }));
 
 const numbers = (text: string | null) => [...(text ?? '').matchAll(/[\d,]+/g)].map((m) => Number(m[0].replaceAll(',', '')));
 
@@ -51,7 +41,7 @@ async function preorderScreenSeats(page: Page): Promise<number[]> {
 
 for (const [size, viewport] of SIZES) {
   test(`the dashboard's seats and per-product count agree with 予約受付 (${size})`, async () => {
-    const page = await signedInConsole(browser, app.url, 'dashboard', viewport, record);
+    const page = await ui.signedIn('dashboard', viewport);
     const row = page.locator('.seats-summary tr[data-product="kumo-vco-2"]');
     await row.waitFor();
     const cell = async (label: string) => (await row.locator(`td[data-label="${label}"]`).textContent())!;
@@ -95,5 +85,5 @@ for (const [size, viewport] of SIZES) {
 }
 
 test('the page had no errors', () => {
-  assert.deepEqual(record.errors, []);
+  assert.deepEqual(ui.record.errors, []);
 });

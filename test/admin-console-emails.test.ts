@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import type { TenpoClient } from 'tenpo/client';
-import type { TestApp } from './helpers/app.ts';
-import { screenshot, type PageRecord } from './helpers/browser.ts';
-import { closeConsoleTest, signedInConsole, startConsoleTest } from './helpers/console.ts';
+import type { Page } from 'playwright-core';
+import { screenshot } from './helpers/browser.ts';
+import { consoleSuite, LAPTOP, noSidewaysScroll, PHONE } from './helpers/console.ts';
 import { startSmtpReceiver, type SmtpReceiver } from './helpers/smtp-receiver.ts';
 import { waitUntil } from './helpers/wait.ts';
 
@@ -14,38 +12,24 @@ import { waitUntil } from './helpers/wait.ts';
 // emailed, and switching it off. Laptop (1366x768) and phone (390x844).
 
 const SHOTS = 'admin-console-emails';
-const LAPTOP = { width: 1366, height: 768 };
-const PHONE = { width: 390, height: 844 };
 
-let app: TestApp;
-let api: TenpoClient;
 let smtp: SmtpReceiver;
-let browser: Browser;
-const record: PageRecord = { console: [], errors: [], urls: [] };
 
-before(async () => {
+const ui = consoleSuite(async () => {
   smtp = await startSmtpReceiver();
-  ({ app, api, browser } = await startConsoleTest({
+  return {
     env: { SMTP_URL: smtp.url, PUBLIC_BASE_URL: 'https://shop.example.jp' },
     // Three attempts before a message is given up, so 送信履歴 has dead messages to show soon.
     dispatcher: { pollIntervalMs: 25, retryBaseMs: 40, retryCapMs: 100, maxAttempts: 3 },
-  }));
+  };
 });
+after(() => smtp?.close());
 
-after(async () => {
-  await closeConsoleTest({ app, browser });
-  await smtp?.close();
-});
-
-const signedIn = (view: string, viewport: { width: number; height: number }) => signedInConsole(browser, app.url, view, viewport, record);
-
-const noSidewaysScroll = async (page: Page) =>
-  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), await page.evaluate(() => window.innerWidth));
 const mailsTo = (address: string) => smtp.mails.filter((m) => m.envelopeTo.includes(address));
 
 describe('メールテンプレート', () => {
   test('edit with a live preview, a problem shown at its field, save a version, revert it, send a test', async () => {
-    const page = await signedIn('email-templates?kind=reservation-confirmed', LAPTOP);
+    const page = await ui.signedIn('email-templates?kind=reservation-confirmed', LAPTOP);
     const subject = page.locator('#template-subject');
     await page.locator('#preview-subject', { hasText: 'ご予約が確定しました（' }).waitFor();
     assert.equal(await page.locator('.kind-tabs button[aria-pressed=true]').getAttribute('data-kind'), 'reservation-confirmed');
@@ -83,7 +67,7 @@ describe('メールテンプレート', () => {
     await page.waitForFunction(
       () => document.querySelector('main > .notice')?.textContent === '「予約確定」のメールを保存しました（第2版）',
     );
-    const saved = (await api.call('/api/admin/email-templates/list', {})).templates.find((t) => t.kind === 'reservation-confirmed')!;
+    const saved = (await ui.api.call('/api/admin/email-templates/list', {})).templates.find((t) => t.kind === 'reservation-confirmed')!;
     assert.equal(saved.version, 2);
     assert.equal(saved.subject, '【確定】{{productName}}');
     assert.ok(saved.body.startsWith('{{ name }} 様へ\n\n'));
@@ -129,14 +113,14 @@ describe('メールテンプレート', () => {
     );
     assert.equal(await subject.inputValue(), 'ご予約が確定しました（{{productName}}）');
     await page.locator('.template-versions li[data-version="4"] .state', { hasText: '現在' }).waitFor();
-    const reverted = (await api.call('/api/admin/email-templates/list', {})).templates.find((t) => t.kind === 'reservation-confirmed')!;
+    const reverted = (await ui.api.call('/api/admin/email-templates/list', {})).templates.find((t) => t.kind === 'reservation-confirmed')!;
     assert.deepEqual([reverted.version, reverted.isDefault], [4, true]);
     assert.equal(smtp.mails.length, 1, 'only the test send was emailed');
     await page.context().close();
   });
 
   test('the send switch exists only where the kind may be turned off, and takes effect at once', async () => {
-    const page = await signedIn('email-templates', LAPTOP);
+    const page = await ui.signedIn('email-templates', LAPTOP);
     await page.locator('#template-subject').waitFor();
     assert.equal(await page.locator('#template-enabled').count(), 0, 'the receipt is always sent');
     await page.click('.kind-tabs button[data-kind=reservation-fulfilled]');
@@ -147,7 +131,7 @@ describe('メールテンプレート', () => {
       document.querySelector('main > .notice')?.textContent?.startsWith('「お渡し完了」のメールを送信しないようにしました'),
     );
     assert.equal(
-      (await api.call('/api/admin/email-templates/list', {})).templates.find((t) => t.kind === 'reservation-fulfilled')!.enabled,
+      (await ui.api.call('/api/admin/email-templates/list', {})).templates.find((t) => t.kind === 'reservation-fulfilled')!.enabled,
       false,
     );
     assert.equal(await page.locator('.kind-tabs button[data-kind=reservation-fulfilled] .tab-mark').textContent(), '送信しない');
@@ -156,14 +140,14 @@ describe('メールテンプレート', () => {
       document.querySelector('main > .notice')?.textContent?.startsWith('「お渡し完了」のメールを送信するようにしました'),
     );
     assert.equal(
-      (await api.call('/api/admin/email-templates/list', {})).templates.find((t) => t.kind === 'reservation-fulfilled')!.enabled,
+      (await ui.api.call('/api/admin/email-templates/list', {})).templates.find((t) => t.kind === 'reservation-fulfilled')!.enabled,
       true,
     );
     await page.context().close();
   });
 
   test('on a phone everything stacks and nothing scrolls sideways', async () => {
-    const page = await signedIn('email-templates?kind=restock-available', PHONE);
+    const page = await ui.signedIn('email-templates?kind=restock-available', PHONE);
     await page.locator('#preview-subject', { hasText: '【入荷のお知らせ】' }).waitFor();
     await page.locator('#template-body').fill('配信停止なし');
     await page
@@ -182,9 +166,9 @@ describe('メールテンプレート', () => {
       'staying keeps the draft',
     );
     assert.equal(await page.locator('#template-body').inputValue(), '入荷しました\n\n{{unsubscribeUrl}}\n\n{{shopSignature}}');
-    assert.deepEqual(record.errors, []);
+    assert.deepEqual(ui.record.errors, []);
     assert.deepEqual(
-      record.console.filter((line) => line.includes('Content Security Policy')),
+      ui.record.console.filter((line) => line.includes('Content Security Policy')),
       [],
       'the preview breaks no rule of the page',
     );
@@ -192,7 +176,7 @@ describe('メールテンプレート', () => {
   });
 
   test('leaving the screen with unsaved text asks first: staying keeps the text and the address, discarding moves on', async () => {
-    const page = await signedIn('email-templates?kind=reservation-fulfilled', LAPTOP);
+    const page = await ui.signedIn('email-templates?kind=reservation-fulfilled', LAPTOP);
     await page.locator('#preview-subject', { hasText: 'お渡し' }).waitFor();
     await page.locator('#template-subject').fill('まだ保存していない件名');
     const askedToLeave = page.locator('dialog.confirm', {
@@ -217,7 +201,7 @@ describe('メールテンプレート', () => {
     await page.click('dialog.confirm button.primary');
     await page.locator('h1', { hasText: '送信履歴' }).waitFor();
     assert.equal(await page.evaluate(() => location.hash), '#/messages');
-    assert.deepEqual(record.errors, []);
+    assert.deepEqual(ui.record.errors, []);
     await page.context().close();
   });
 });
@@ -225,12 +209,16 @@ describe('メールテンプレート', () => {
 describe('予約のステータス変更 and the customer’s email', () => {
   const ids = new Map<string, { id: string; productSlug: string }>();
   const reserve = async (email: string) => {
-    const { reservationId } = await api.call('/api/reservation', { name: `${email.split('@')[0]} 様`, email, productSlug: 'kumo-vco-2' });
+    const { reservationId } = await ui.api.call('/api/reservation', {
+      name: `${email.split('@')[0]} 様`,
+      email,
+      productSlug: 'kumo-vco-2',
+    });
     ids.set(email, { id: reservationId, productSlug: 'kumo-vco-2' });
   };
   /** The status emails queued for a reservation, by template kind: what the receiver will get. */
   const statusEmailsQueued = async (email: string) => {
-    const rows = await app.services.database.db
+    const rows = await ui.app.services.database.db
       .selectFrom('outbox')
       .select('idempotency_key')
       .where('record_id', '=', ids.get(email)!.id)
@@ -249,7 +237,7 @@ describe('予約のステータス変更 and the customer’s email', () => {
   });
 
   test('a single move says the customer will be emailed; switched off, nothing is sent; on, one email', async () => {
-    const page = await signedIn('reservations', LAPTOP);
+    const page = await ui.signedIn('reservations', LAPTOP);
     await row(page, 'off@example.com').locator('select').selectOption('confirmed');
     const dialog = page.locator('dialog.confirm');
     await dialog.locator('.email-choice', { hasText: 'お客様に「予約確定」のメールを送信する' }).waitFor();
@@ -271,7 +259,7 @@ describe('予約のステータス変更 and the customer’s email', () => {
     assert.equal(mailsTo('off@example.com').length, 1, 'and nothing received but the receipt');
 
     // A kind the shop turned off: the dialog says no email will go, and none does.
-    (await app.call('/api/admin/email-templates/update', { kind: 'reservation-fulfilled', enabled: false })).success();
+    (await ui.app.call('/api/admin/email-templates/update', { kind: 'reservation-fulfilled', enabled: false })).success();
     await row(page, 'on@example.com').locator('select').selectOption('fulfilled');
     await dialog
       .locator('.email-choice.off', { hasText: '「お渡し完了」のメールは送信しない設定のため、お客様にメールは送信されません' })
@@ -282,7 +270,7 @@ describe('予約のステータス変更 and the customer’s email', () => {
       .locator('+ tr.row-note', { hasText: 'ステータスを「お渡し済み」に変更しました。お客様へのメールは送信していません。' })
       .waitFor();
     assert.deepEqual(await statusEmailsQueued('on@example.com'), ['reservation-confirmed']);
-    (await app.call('/api/admin/email-templates/update', { kind: 'reservation-fulfilled', enabled: true })).success();
+    (await ui.app.call('/api/admin/email-templates/update', { kind: 'reservation-fulfilled', enabled: true })).success();
 
     // A move back to pending sends nothing and asks nothing.
     await row(page, 'off@example.com').locator('select').selectOption('pending');
@@ -292,7 +280,7 @@ describe('予約のステータス変更 and the customer’s email', () => {
   });
 
   test('a bulk move asks once, for every customer whose reservation moves', async () => {
-    const page = await signedIn('reservations', PHONE);
+    const page = await ui.signedIn('reservations', PHONE);
     for (const email of ['bulk1@example.com', 'bulk2@example.com']) await row(page, email).locator('td.select input').check();
     await page.selectOption('#bulk-status', 'confirmed');
     await page.click('.selection button:has-text("ステータスを変更")');
@@ -321,7 +309,7 @@ describe('予約のステータス変更 and the customer’s email', () => {
     );
     for (const email of ['bulk1@example.com', 'bulk2@example.com'])
       assert.deepEqual(await statusEmailsQueued(email), ['reservation-confirmed']);
-    assert.deepEqual(record.errors, []);
+    assert.deepEqual(ui.record.errors, []);
     await page.context().close();
   });
 });
@@ -331,8 +319,8 @@ describe('送信履歴', () => {
   /** A reservation whose receipt the SMTP server refuses until the outbox gives it up. */
   const reserveUndeliverable = async (email: string) => {
     smtp.failNext(1000);
-    const { reservationId } = await api.call('/api/reservation', { name: '失敗 様', email, productSlug: 'hayate-wavefolder' });
-    await waitUntil(async () => (await api.call('/api/admin/messages/list', { recordId: reservationId, status: 'dead' })).total === 1, {
+    const { reservationId } = await ui.api.call('/api/reservation', { name: '失敗 様', email, productSlug: 'hayate-wavefolder' });
+    await waitUntil(async () => (await ui.api.call('/api/admin/messages/list', { recordId: reservationId, status: 'dead' })).total === 1, {
       what: `${email}'s receipt given up`,
       timeoutMs: 30_000,
     });
@@ -346,14 +334,14 @@ describe('送信履歴', () => {
 
   test('filters by status and channel; 再送 of one dead message delivers it', async () => {
     // The dashboard's given-up card leads here.
-    const page = await signedIn('dashboard', LAPTOP);
+    const page = await ui.signedIn('dashboard', LAPTOP);
     await page.click('.card.alert a:has-text("送信履歴で確認して再送する")');
     await page.waitForFunction(() => location.hash === '#/messages?status=dead');
     assert.equal(await page.locator('#messages-status').inputValue(), 'dead');
     await page.selectOption('#messages-status', '');
     const rows = page.locator('table.records tbody tr:not(.row-note)');
     await rows.first().waitFor();
-    const all = (await api.call('/api/admin/messages/list', { pageSize: 100 })).total;
+    const all = (await ui.api.call('/api/admin/messages/list', { pageSize: 100 })).total;
     assert.equal(await page.locator('.pager .page').textContent(), `1 / 1 ページ（全 ${all} 件）`);
     await screenshot(page, SHOTS, '07-messages-laptop');
 
@@ -388,7 +376,7 @@ describe('送信履歴', () => {
   });
 
   test('the selected dead messages are sent again after a confirmation; a reservation’s history is one tap from its row', async () => {
-    const page = await signedIn('messages?status=dead', PHONE);
+    const page = await ui.signedIn('messages?status=dead', PHONE);
     const rows = page.locator('table.records tbody tr:not(.row-note)');
     await page.locator('.pager .page', { hasText: '（全 2 件）' }).first().waitFor();
     await page.locator('table.records thead input[type=checkbox]').check();
@@ -407,10 +395,10 @@ describe('送信履歴', () => {
     assert.equal(await rows.count(), 0);
 
     // From the reservation's row to its own history.
-    await page.goto(`${app.url}/admin#/reservations`);
+    await page.goto(`${ui.app.url}/admin#/reservations`);
     const id = dead.get('dead2@example.com')!;
     await page.locator(`tr[data-id="${id}"] a.history-link`).click();
-    const { number, name } = (await api.call('/api/admin/reservations/get', { id })).reservation;
+    const { number, name } = (await ui.api.call('/api/admin/reservations/get', { id })).reservation;
     await page.locator('h1', { hasText: `ご予約番号 ${number} の送信履歴` }).waitFor();
     await rows.first().waitFor();
     assert.deepEqual(new Set(await rows.locator('td[data-label=対象]').allTextContents()), new Set([`${number} ${name}`]));
@@ -419,7 +407,7 @@ describe('送信履歴', () => {
     await screenshot(page, SHOTS, '09-reservation-history-phone');
     await page.click('button:has-text("すべての送信履歴を表示")');
     await page.locator('h1', { hasText: /^送信履歴$/ }).waitFor();
-    assert.deepEqual(record.errors, []);
+    assert.deepEqual(ui.record.errors, []);
     await page.context().close();
   });
 });

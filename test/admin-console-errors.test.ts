@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, Route } from 'playwright-core';
-import type { TenpoClient } from 'tenpo/client';
-import { ADMIN_TOKEN, type TestApp } from './helpers/app.ts';
-import { recordPage, screenshot, type PageRecord } from './helpers/browser.ts';
-import { accountConsole, closeConsoleTest, signedInConsole, SIZES, startConsoleTest } from './helpers/console.ts';
+import { after, describe, test } from 'node:test';
+import type { Route } from 'playwright-core';
+import { ADMIN_TOKEN } from './helpers/app.ts';
+import { recordPage, screenshot } from './helpers/browser.ts';
+import { consoleSuite, SIZES } from './helpers/console.ts';
 import { startHttpReceiver, type HttpReceiver } from './helpers/http-receiver.ts';
 import { waitUntil } from './helpers/wait.ts';
 
@@ -23,33 +22,28 @@ const REFUSAL = {
   statusCode: 422,
 };
 
-let app: TestApp;
-let api: TenpoClient;
 let provider: HttpReceiver;
-let browser: Browser;
-const record: PageRecord = { console: [], errors: [], urls: [] };
 
-before(async () => {
-  provider = await startHttpReceiver();
-  ({ app, api, browser } = await startConsoleTest({
-    env: { EMAIL_PROVIDER_API_KEY: 're_test_key', EMAIL_API_URL: `${provider.url}/emails` },
-    dispatcher: { pollIntervalMs: 25, retryBaseMs: 40, retryCapMs: 100, maxAttempts: 2 },
-  }));
-  await api.call('/api/admin/staff/create', { ...OWNER, role: 'owner' });
-});
+const ui = consoleSuite(
+  async () => {
+    provider = await startHttpReceiver();
+    return {
+      env: { EMAIL_PROVIDER_API_KEY: 're_test_key', EMAIL_API_URL: `${provider.url}/emails` },
+      dispatcher: { pollIntervalMs: 25, retryBaseMs: 40, retryCapMs: 100, maxAttempts: 2 },
+    };
+  },
+  async () => {
+    await ui.api.call('/api/admin/staff/create', { ...OWNER, role: 'owner' });
+  },
+);
+after(() => provider?.close());
 
-after(async () => {
-  await closeConsoleTest({ app, browser });
-  await provider?.close();
-});
-
-const signedIn = (view: string, viewport: { width: number; height: number }) => signedInConsole(browser, app.url, view, viewport, record);
-const emailsAbout = async (id: string) => (await api.call('/api/admin/messages/list', { recordId: id, channel: 'email' })).messages;
+const emailsAbout = async (id: string) => (await ui.api.call('/api/admin/messages/list', { recordId: id, channel: 'email' })).messages;
 
 /** A reservation whose receipt the email API refused (422: given up at once) with its long answer. */
 async function refusedReceipt(email: string): Promise<{ id: string; messageId: string }> {
   provider.failNext(1, 422, { path: '/emails', body: REFUSAL });
-  const { reservationId: id } = await api.call('/api/reservation', { name: '山田 太郎', email, productSlug: 'kumo-vco-2' });
+  const { reservationId: id } = await ui.api.call('/api/reservation', { name: '山田 太郎', email, productSlug: 'kumo-vco-2' });
   const [dead] = await waitUntil(async () => {
     const messages = await emailsAbout(id);
     return messages[0]?.status === 'dead' ? messages : undefined;
@@ -63,7 +57,7 @@ for (const [size, viewport] of SIZES) {
       const { id } = await refusedReceipt(`long-${size}@example.jp`);
       const stored = (await emailsAbout(id))[0]!.lastError!;
       assert.equal(stored, `HTTP 422: ${JSON.stringify(REFUSAL)}`, 'the provider’s whole answer is kept');
-      const page = await signedIn(`messages?record=${id}`, viewport);
+      const page = await ui.signedIn(`messages?record=${id}`, viewport);
       const error = page.locator('table.records tbody tr:not(.row-note) .last-error');
       await error.waitFor();
       const excerpt = error.locator('.excerpt');
@@ -97,10 +91,10 @@ for (const [size, viewport] of SIZES) {
 
     test('a resend of a message a colleague resent first is said in Japanese, never in the service’s English', async () => {
       const { id, messageId } = await refusedReceipt(`twice-${size}@example.jp`);
-      const page = await signedIn(`messages?record=${id}`, viewport);
+      const page = await ui.signedIn(`messages?record=${id}`, viewport);
       const row = page.locator('table.records tbody tr:not(.row-note)');
       await row.locator('button.retry').waitFor();
-      await api.call('/api/admin/messages/retry', { ids: [messageId] });
+      await ui.api.call('/api/admin/messages/retry', { ids: [messageId] });
       await row.locator('button.retry').click();
       const note = page.locator('tr.row-note.error');
       await note.waitFor();
@@ -113,11 +107,11 @@ for (const [size, viewport] of SIZES) {
     });
 
     test('signing out with the token while the preview is still to be asked: nothing is said, nothing more is asked', async () => {
-      const context = await browser.newContext({ viewport });
+      const context = await ui.browser.newContext({ viewport });
       await context.clock.install();
       const page = await context.newPage();
-      recordPage(page, record);
-      await page.goto(`${app.url}/admin#/email-templates`);
+      recordPage(page, ui.record);
+      await page.goto(`${ui.app.url}/admin#/email-templates`);
       await page.fill('#token', ADMIN_TOKEN);
       await page.press('#token', 'Enter');
       const subject = page.locator('#template-subject');
@@ -142,7 +136,7 @@ for (const [size, viewport] of SIZES) {
     });
 
     test('signing out an account while the preview is on its way: its answer, refused now, says nothing', async () => {
-      const page = await accountConsole(browser, app.url, OWNER, 'dashboard', viewport, record);
+      const page = await ui.asAccount(OWNER, 'dashboard', viewport);
       // The first preview is held on its way until the session has ended.
       let held: (route: Route) => void = () => undefined;
       const arrived = new Promise<Route>((resolve) => (held = resolve));
@@ -170,6 +164,6 @@ for (const [size, viewport] of SIZES) {
 
 describe('the page', () => {
   test('had no errors', () => {
-    assert.deepEqual(record.errors, []);
+    assert.deepEqual(ui.record.errors, []);
   });
 });

@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import type { TenpoClient } from 'tenpo/client';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
 import { insertReservations } from '../src/reservations/store.ts';
-import type { TestApp } from './helpers/app.ts';
-import { closeConsoleTest, signedInConsole, SIZES, startConsoleTest } from './helpers/console.ts';
-import { ARTIFACTS, type PageRecord } from './helpers/browser.ts';
+import { consoleSuite, SIZES } from './helpers/console.ts';
+import { ARTIFACTS } from './helpers/browser.ts';
 
 // Finding a customer in the console as Japanese staff type them, in Chromium at a laptop's and a
 // phone's size: the search box folds both sides (the IME's full-width space, hiragana, katakana and
@@ -19,16 +17,11 @@ const NAMES = ['鈴木 一郎', 'すずき はなこ', 'ｽｽﾞｷ ｼﾞﾛ�
 /** Archived before the screens are opened: found only in the archive view. */
 const ARCHIVED = 'スズキ アーカイブ';
 
-let app: TestApp;
-let api: TenpoClient;
-let browser: Browser;
-const record: PageRecord = { console: [], errors: [], urls: [] };
 const numbers = new Map<string, number>();
 
-before(async () => {
-  ({ app, api, browser } = await startConsoleTest());
+const ui = consoleSuite({}, async () => {
   for (const [i, name] of [...NAMES, ARCHIVED].entries()) {
-    const response = await app.request('/api/reservation', {
+    const response = await ui.app.request('/api/reservation', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ name, email: `find${i}@example.jp`, productSlug: 'kumo-vco-2' }),
@@ -37,7 +30,7 @@ before(async () => {
     const answer = (await response.json()) as { reservationId: string; reservationNumber: number };
     numbers.set(name, answer.reservationNumber);
     if (name === ARCHIVED)
-      await api.call('/api/admin/reservations/archive', { ids: [{ id: answer.reservationId, productSlug: 'kumo-vco-2' }] });
+      await ui.api.call('/api/admin/reservations/archive', { ids: [{ id: answer.reservationId, productSlug: 'kumo-vco-2' }] });
   }
   // Strangers whose id or address holds 佐藤 花子's or the archived one's digits, newer than them and
   // sorting before them by name.
@@ -51,15 +44,13 @@ before(async () => {
     status: 'pending',
     created_at: later,
   });
-  await insertReservations(app.services.database.db, [
+  await insertReservations(ui.app.services.database.db, [
     stranger(`res_9${sato}1`, 'Aoki Ken', 'aoki@example.jp'),
     stranger('res_find_other', 'Abe Mai', `abe${sato}@example.jp`),
     stranger(`res_9${archived}1`, 'Ando Archive', 'ando@example.jp'),
   ]);
-  await api.call('/api/admin/reservations/archive', { ids: [{ id: `res_9${archived}1`, productSlug: 'kumo-vco-2' }] });
+  await ui.api.call('/api/admin/reservations/archive', { ids: [{ id: `res_9${archived}1`, productSlug: 'kumo-vco-2' }] });
 });
-
-after(() => closeConsoleTest({ app, browser }));
 
 const rows = (page: Page) => page.locator('table.records tbody tr:not(.row-note)');
 const loaded = (page: Page) => page.waitForFunction(() => !document.querySelector('.list[aria-busy]') && document.querySelector('.list'));
@@ -76,7 +67,7 @@ async function search(page: Page, q: string): Promise<string[]> {
 for (const [size, viewport] of SIZES) {
   describe(`finding a customer (${size})`, () => {
     test('the search box folds what staff type: the IME’s space, kana of either kind and width, full-width letters, accents', async () => {
-      const page = await signedInConsole(browser, app.url, 'reservations', viewport, record);
+      const page = await ui.signedIn('reservations', viewport);
       await loaded(page);
       assert.deepEqual(await search(page, '鈴木　一郎'), ['鈴木 一郎'], 'the IME’s full-width space is a space');
       assert.deepEqual(await search(page, 'スズキ'), ['すずき はなこ', 'ｽｽﾞｷ ｼﾞﾛｳ'], 'katakana finds hiragana and half-width katakana');
@@ -89,7 +80,7 @@ for (const [size, viewport] of SIZES) {
     });
 
     test('a reservation is found by the short number the customer quotes, shown on one line, and copied from its page', async () => {
-      const page = await signedInConsole(browser, app.url, 'reservations', viewport, record, {
+      const page = await ui.signedIn('reservations', viewport, {
         permissions: ['clipboard-read', 'clipboard-write'],
       });
       await loaded(page);
@@ -119,7 +110,7 @@ for (const [size, viewport] of SIZES) {
     test('an exact number lists its reservation first whatever the sort, in the list and the archive; ids and addresses holding its digits follow', async () => {
       const sato = numbers.get('佐藤 花子')!;
       const firstNumber = async () => (await rows(page).first().locator('td[data-label="ご予約番号"] a').textContent())?.trim();
-      const page = await signedInConsole(browser, app.url, 'reservations?sort=name&order=asc', viewport, record);
+      const page = await ui.signedIn('reservations?sort=name&order=asc', viewport);
       await loaded(page);
       const fullWidth = String(sato).replace(/\d/g, (d) => String.fromCharCode(0xff10 + Number(d)));
       for (const q of [String(sato), `#${sato}`, fullWidth]) {
@@ -128,7 +119,7 @@ for (const [size, viewport] of SIZES) {
       }
       assert.ok((await rows(page).count()) >= 3, 'the strangers holding the digits follow');
       await page.screenshot({ path: join(ARTIFACTS, SHOTS, `${size}-5-exact-number-first.png`) });
-      await page.goto(`${app.url}/admin#/reservations?view=archived&sort=name&order=asc`);
+      await page.goto(`${ui.app.url}/admin#/reservations?view=archived&sort=name&order=asc`);
       await loaded(page);
       await search(page, String(numbers.get(ARCHIVED)));
       assert.equal(await firstNumber(), String(numbers.get(ARCHIVED)));
@@ -137,7 +128,7 @@ for (const [size, viewport] of SIZES) {
     });
 
     test('the archive view has its own search box, folded the same way, that finds only archived records', async () => {
-      const page = await signedInConsole(browser, app.url, 'reservations?view=archived', viewport, record);
+      const page = await ui.signedIn('reservations?view=archived', viewport);
       await loaded(page);
       assert.deepEqual(await search(page, 'すずき'), [ARCHIVED]);
       assert.deepEqual(await search(page, `#${numbers.get(ARCHIVED)}`), [ARCHIVED]);
@@ -150,5 +141,5 @@ for (const [size, viewport] of SIZES) {
 }
 
 test('the pages had no errors', () => {
-  assert.deepEqual(record.errors, []);
+  assert.deepEqual(ui.record.errors, []);
 });

@@ -2,12 +2,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import type { TenpoClient } from 'tenpo/client';
-import type { TestApp } from './helpers/app.ts';
-import { screenshot, type PageRecord } from './helpers/browser.ts';
-import { closeConsoleTest, signedInConsole, SIZES, startConsoleTest } from './helpers/console.ts';
+import { after, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { screenshot } from './helpers/browser.ts';
+import { consoleSuite, SIZES } from './helpers/console.ts';
 
 // The console's layouts in headless Chromium at 1366x768 and 390x844, against the whole service on
 // SQLite: one very long name, product and address among ordinary records squeezes no other row and
@@ -23,37 +21,31 @@ const LONG_SLUG = 'kumo-long-name-module';
 /** Ordinary reservations besides the long one: a first page of 50 and a second one. */
 const ORDINARY = 54;
 
-let app: TestApp;
-let api: TenpoClient;
-let browser: Browser;
 let catalogDir: string;
 let longId: string;
-const record: PageRecord = { console: [], errors: [], urls: [] };
 
-before(async () => {
-  catalogDir = mkdtempSync(join(tmpdir(), 'tenpo-layouts-'));
-  const products = JSON.parse(readFileSync('data/products.json', 'utf8')) as Record<string, unknown>[];
-  const long = { ...products[0], slug: LONG_SLUG, name: LONG_PRODUCT, detailHref: `/products/${LONG_SLUG}` };
-  writeFileSync(join(catalogDir, 'products.json'), JSON.stringify([...products, long]));
-  ({ app, api, browser } = await startConsoleTest({ env: { CATALOG_PATH: join(catalogDir, 'products.json') } }));
-  // The long one first: the oldest, on the first page when the oldest come first, and its message on the message log's last page.
-  longId = (await api.call('/api/reservation', { name: LONG_NAME, email: LONG_EMAIL, productSlug: LONG_SLUG })).reservationId;
-  for (let i = 1; i <= ORDINARY; i++)
-    await api.call('/api/reservation', { name: `山田 太郎${i}`, email: `taro${i}@example.com`, productSlug: 'kumo-vco-2' });
-  await api.call('/api/notify', { email: LONG_EMAIL, productSlug: LONG_SLUG });
-  for (let i = 1; i <= 5; i++) await api.call('/api/notify', { email: `taro${i}@example.com`, productSlug: 'tsuki-dual-lfo' });
-});
-
-after(async () => {
-  await closeConsoleTest({ app, browser });
-  rmSync(catalogDir, { recursive: true, force: true });
-});
-
-const signedIn = (view: string, viewport: { width: number; height: number }) => signedInConsole(browser, app.url, view, viewport, record);
+const ui = consoleSuite(
+  async () => {
+    catalogDir = mkdtempSync(join(tmpdir(), 'tenpo-layouts-'));
+    const products = JSON.parse(readFileSync('data/products.json', 'utf8')) as Record<string, unknown>[];
+    const long = { ...products[0], slug: LONG_SLUG, name: LONG_PRODUCT, detailHref: `/products/${LONG_SLUG}` };
+    writeFileSync(join(catalogDir, 'products.json'), JSON.stringify([...products, long]));
+    return { env: { CATALOG_PATH: join(catalogDir, 'products.json') } };
+  },
+  async () => {
+    // The long one first: the oldest, on the first page when the oldest come first, and its message on the message log's last page.
+    longId = (await ui.api.call('/api/reservation', { name: LONG_NAME, email: LONG_EMAIL, productSlug: LONG_SLUG })).reservationId;
+    for (let i = 1; i <= ORDINARY; i++)
+      await ui.api.call('/api/reservation', { name: `山田 太郎${i}`, email: `taro${i}@example.com`, productSlug: 'kumo-vco-2' });
+    await ui.api.call('/api/notify', { email: LONG_EMAIL, productSlug: LONG_SLUG });
+    for (let i = 1; i <= 5; i++) await ui.api.call('/api/notify', { email: `taro${i}@example.com`, productSlug: 'tsuki-dual-lfo' });
+  },
+);
+after(() => rmSync(catalogDir, { recursive: true, force: true }));
 
 /** Shows `view` in the tab already signed in (loaded afresh, so no row of the list shown before is measured), once its list has loaded. */
 async function showList(page: Page, view: string): Promise<void> {
-  await page.goto(`${app.url}/admin#/${view}`);
+  await page.goto(`${ui.app.url}/admin#/${view}`);
   await page.reload();
   await page.locator('table.records tbody tr').first().waitFor();
   await page.waitForFunction(() => !document.querySelector('[aria-busy=true]'));
@@ -112,7 +104,7 @@ function assertNoSqueeze(what: string, width: number, without: Rows, withLong: R
 
 test('a 100-character name, a long product and a long address squeeze no other row, and are shown whole on the record page', async () => {
   for (const [size, viewport] of SIZES) {
-    const page = await signedIn('dashboard', viewport);
+    const page = await ui.signedIn('dashboard', viewport);
 
     // 予約: the ordinary ones alone (searched), then the long one first among them (oldest first).
     await showList(page, 'reservations?q=山田');
@@ -137,7 +129,7 @@ test('a 100-character name, a long product and a long address squeeze no other r
     assertNoSqueeze(`送信履歴 (${size})`, viewport.width, messages, await measureRows(page, LONG_EMAIL));
 
     // The record's own page shows each of them whole, within the window.
-    await page.goto(`${app.url}/admin#/reservations?record=${longId}`);
+    await page.goto(`${ui.app.url}/admin#/reservations?record=${longId}`);
     const facts = page.locator('.facts');
     await facts.waitFor();
     for (const [label, text] of [
@@ -153,7 +145,7 @@ test('a 100-character name, a long product and a long address squeeze no other r
     await screenshot(page, SHOTS, `02-long-name-record-${size}`);
     await page.context().close();
   }
-  assert.deepEqual(record.errors, []);
+  assert.deepEqual(ui.record.errors, []);
 });
 
 /** Where each pager of the list is, and what it says. */
@@ -175,7 +167,7 @@ async function pagersOf(page: Page): Promise<{ said: string[]; aroundTheList: bo
 
 test('a long list has its pager at both ends, both working and saying the same', async () => {
   for (const [size, viewport] of SIZES) {
-    const page = await signedIn('reservations', viewport);
+    const page = await ui.signedIn('reservations', viewport);
     await page.locator('table.records tbody tr').first().waitFor();
     const first = await pagersOf(page);
     assert.equal(first.aroundTheList, true, `one pager above the list and one below it (${size})`);
@@ -206,10 +198,11 @@ test('a long list has its pager at both ends, both working and saying the same',
 test('編集 on a row far down 予約受付 opens its editor where staff look, its first field focused', async () => {
   const products = JSON.parse(readFileSync('data/products.json', 'utf8')) as { slug: string; name: string }[];
   const campaigns = products.slice(10, 40);
-  for (const { slug } of campaigns) await api.call('/api/admin/preorders/upsert', { productSlug: slug, capacity: 10, shipsIn: '2027年春' });
+  for (const { slug } of campaigns)
+    await ui.api.call('/api/admin/preorders/upsert', { productSlug: slug, capacity: 10, shipsIn: '2027年春' });
   const last = campaigns.at(-1)!;
   for (const [size, viewport] of SIZES) {
-    const page = await signedIn('preorders', viewport);
+    const page = await ui.signedIn('preorders', viewport);
     const row = page.locator(`tr[data-product="${last.slug}"]`);
     await row.locator('button', { hasText: '編集' }).click();
     const form = page.locator('form.preorder-editor');
@@ -273,10 +266,10 @@ async function cutControls(page: Page): Promise<string[]> {
 test('no button or select of any screen is cut, on a laptop or a phone', async () => {
   const email = 'tencho@example.com';
   const password = 'layouts-owner-password';
-  await api.call('/api/admin/staff/create', { email, name: '店長 一郎', role: 'owner', password });
-  const archived = (await api.call('/api/admin-reservations-list', { q: '山田 太郎54' })).reservations[0]!;
-  await api.call('/api/admin/reservations/archive', { ids: [{ id: archived.id, productSlug: archived.productSlug }] });
-  await api.call('/api/admin/preorders/upsert', { productSlug: 'hayate-wavefolder', capacity: 5 });
+  await ui.api.call('/api/admin/staff/create', { email, name: '店長 一郎', role: 'owner', password });
+  const archived = (await ui.api.call('/api/admin-reservations-list', { q: '山田 太郎54' })).reservations[0]!;
+  await ui.api.call('/api/admin/reservations/archive', { ids: [{ id: archived.id, productSlug: archived.productSlug }] });
+  await ui.api.call('/api/admin/preorders/upsert', { productSlug: 'hayate-wavefolder', capacity: 5 });
   /** Each screen, and what shows it has loaded. */
   const screens: [string, string][] = [
     ['dashboard', '.cards .card'],
@@ -293,16 +286,16 @@ test('no button or select of any screen is cut, on a laptop or a phone', async (
     ['password', '.password-change'],
   ];
   for (const [size, viewport] of SIZES) {
-    const context = await browser.newContext({ viewport });
+    const context = await ui.browser.newContext({ viewport });
     const page = await context.newPage();
-    await page.goto(`${app.url}/admin`);
+    await page.goto(`${ui.app.url}/admin`);
     await page.fill('#sign-in-email', email);
     await page.fill('#sign-in-password', password);
     await page.press('#sign-in-password', 'Enter');
     await page.waitForSelector('header.top');
     const cut: string[] = [];
     for (const [view, loaded] of screens) {
-      await page.goto(`${app.url}/admin#/${view}`);
+      await page.goto(`${ui.app.url}/admin#/${view}`);
       await page.reload();
       await page.locator(loaded).first().waitFor({ state: 'attached' });
       if (view === 'personal-data') {
@@ -313,7 +306,7 @@ test('no button or select of any screen is cut, on a laptop or a phone', async (
       await page.waitForFunction(() => !document.querySelector('[aria-busy=true]'));
       cut.push(...(await cutControls(page)).map((what) => `${view}: ${what}`));
     }
-    await page.goto(`${app.url}/admin#/subscriptions`);
+    await page.goto(`${ui.app.url}/admin#/subscriptions`);
     await page.reload();
     await page.locator('#restock-product option:nth-child(2)').waitFor({ state: 'attached' });
     await screenshot(page, SHOTS, `05-restock-picker-${size}`);

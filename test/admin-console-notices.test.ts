@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
 import { insertReservations } from '../src/reservations/store.ts';
-import type { TestApp } from './helpers/app.ts';
-import { screenshot, type PageRecord } from './helpers/browser.ts';
-import { closeConsoleTest, signedInConsole, SIZES, startConsoleTest } from './helpers/console.ts';
+import { screenshot } from './helpers/browser.ts';
+import { consoleSuite, SIZES } from './helpers/console.ts';
 
 // When something goes wrong, in headless Chromium at a laptop's and a phone's size against the whole
 // service: the notice says what failed (the device offline, the service out of reach or not
@@ -17,15 +16,10 @@ const UNREACHABLE =
   'サーバーに接続できませんでした（サーバーが停止しているか、途中の回線に問題があります）。しばらくしてから再度お試しください。';
 const UPDATED = 'この画面を読み込めませんでした（管理画面が更新されたか、読み込みが途中で途切れました）。ページを再読み込みしてください。';
 
-let app: TestApp;
-let browser: Browser;
-const record: PageRecord = { console: [], errors: [], urls: [] };
-
-before(async () => {
-  ({ app, browser } = await startConsoleTest());
+const ui = consoleSuite({}, async () => {
   // A list longer than a phone's screen, so staff scroll with a notice shown.
   await insertReservations(
-    app.services.database.db,
+    ui.app.services.database.db,
     Array.from({ length: 40 }, (_, i) => ({
       id: `res_notice_${String(i).padStart(2, '0')}`,
       name: `通知 太郎 ${i}`,
@@ -36,8 +30,6 @@ before(async () => {
     })),
   );
 });
-
-after(() => closeConsoleTest({ app, browser }));
 
 const notice = (page: Page) => page.locator('main > .notice');
 
@@ -62,7 +54,7 @@ async function filtersUncovered(page: Page): Promise<string[]> {
 for (const [size, viewport] of SIZES) {
   describe(`notices when things go wrong (${size})`, () => {
     test('each says what failed, closes with its button, and never lies over the filters', async () => {
-      const page = await signedInConsole(browser, app.url, 'reservations', viewport, record);
+      const page = await ui.signedIn('reservations', viewport);
       await page.locator('table.records tbody tr').first().waitFor();
 
       await page.context().setOffline(true);
@@ -120,7 +112,7 @@ for (const [size, viewport] of SIZES) {
     });
 
     test('a screen whose file does not arrive says why: offline, the service out of reach, or the console updated', async () => {
-      const page = await signedInConsole(browser, app.url, 'reservations', viewport, record);
+      const page = await ui.signedIn('reservations', viewport);
       await page.locator('table.records tbody tr').first().waitFor();
       const said = page.locator('section.view > .notice.error');
       const openMessages = async () => {
@@ -146,7 +138,7 @@ for (const [size, viewport] of SIZES) {
       // The service answers, but the screen's file is gone: a newer console.
       await page.unroute('**/admin/messages.*.js');
       await page.route('**/admin/messages.*.js', (route) => route.fulfill({ status: 404, body: 'not found' }));
-      await page.goto(`${app.url}/admin#/reservations`);
+      await page.goto(`${ui.app.url}/admin#/reservations`);
       await page.locator('table.records tbody tr').first().waitFor();
       assert.equal(await openMessages(), UPDATED);
       assert.equal(await page.locator('section.view > button').textContent(), '再読み込み');
@@ -157,6 +149,6 @@ for (const [size, viewport] of SIZES) {
 
 describe('the page', () => {
   test('had no errors', () => {
-    assert.deepEqual(record.errors, []);
+    assert.deepEqual(ui.record.errors, []);
   });
 });

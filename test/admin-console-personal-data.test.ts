@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import type { TenpoClient } from 'tenpo/client';
-import { closeConsoleTest, SIZES, startConsoleTest } from './helpers/console.ts';
-import { ADMIN_TOKEN, type TestApp } from './helpers/app.ts';
-import { recordPage, screenshot, type PageRecord } from './helpers/browser.ts';
+import { after, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { consoleSuite, SIZES } from './helpers/console.ts';
+import { screenshot } from './helpers/browser.ts';
 import { startHttpReceiver, type HttpReceiver } from './helpers/http-receiver.ts';
 import { waitUntil } from './helpers/wait.ts';
 import { formatDateTime } from '../src/console/ui/format.ts';
@@ -20,15 +18,11 @@ import { formatJapanTime } from '../src/text/japan-format.ts';
 const SHOTS = 'admin-console-personal-data';
 const japanDay = () => new Date(Date.now() + 9 * 3_600_000).toISOString().slice(0, 10);
 
-let app: TestApp;
-let api: TenpoClient;
-let browser: Browser;
 let receiver: HttpReceiver;
-const record: PageRecord = { console: [], errors: [], urls: [] };
 
-before(async () => {
+const ui = consoleSuite(async () => {
   receiver = await startHttpReceiver();
-  ({ app, api, browser } = await startConsoleTest({
+  return {
     dispatcher: { pollIntervalMs: 25 },
     env: {
       EMAIL_PROVIDER_API_KEY: 're_test_key',
@@ -36,23 +30,13 @@ before(async () => {
       RESERVATION_WEBHOOK_URL: `${receiver.url}/hooks/reservation`,
       RESTOCK_WEBHOOK_URL: `${receiver.url}/hooks/restock`,
     },
-  }));
+  };
 });
+after(() => receiver?.close());
 
-after(async () => {
-  await closeConsoleTest({ app, browser });
-  await receiver?.close();
-});
-
-async function signedIn(viewport: { width: number; height: number }): Promise<Page> {
-  const context = await browser.newContext({ viewport, acceptDownloads: true });
-  const page = await context.newPage();
-  recordPage(page, record);
-  await page.goto(`${app.url}/admin`);
-  await page.fill('#token', ADMIN_TOKEN);
-  await page.press('#token', 'Enter');
-  await page.waitForSelector('header.top');
-  await page.goto(`${app.url}/admin#/personal-data`);
+/** 個人情報 in a signed-in tab that may download. */
+async function personalDataScreen(viewport: { width: number; height: number }): Promise<Page> {
+  const page = await ui.signedIn('personal-data', viewport, { acceptDownloads: true });
   await page.locator('h1', { hasText: '個人情報' }).waitFor();
   return page;
 }
@@ -63,7 +47,7 @@ async function search(page: Page, email: string): Promise<void> {
   await page.locator('[data-testid=personal-summary]', { hasText: email.trim().toLowerCase() }).waitFor();
 }
 
-const exported = (email: string) => api.call('/api/admin/personal-data/export', { email });
+const exported = (email: string) => ui.api.call('/api/admin/personal-data/export', { email });
 
 /** Downloads the file behind `button`: its name and its text. */
 async function download(page: Page, button: string): Promise<{ name: string; text: string }> {
@@ -75,25 +59,26 @@ for (const [size, viewport] of SIZES) {
   test(`a customer's data found by address, downloaded as a file they read and as JSON, and erased only after a dialog that says what stays outside the shop (${size})`, async () => {
     const address = `Kojin.Hanako.${size}@Example.com`;
     const lower = address.toLowerCase();
-    const first = await api.call('/api/reservation', { name: '個人 花子', email: address, productSlug: 'kumo-vco-2' });
-    const second = await api.call('/api/reservation', { name: '個人 花子', email: lower, productSlug: 'tsuki-dual-lfo' });
-    await api.call('/api/admin-reservations-status', {
+    const first = await ui.api.call('/api/reservation', { name: '個人 花子', email: address, productSlug: 'kumo-vco-2' });
+    const second = await ui.api.call('/api/reservation', { name: '個人 花子', email: lower, productSlug: 'tsuki-dual-lfo' });
+    await ui.api.call('/api/admin-reservations-status', {
       id: first.reservationId,
       productSlug: 'kumo-vco-2',
       status: 'pending',
       notes: '店頭で受け取り希望',
     });
-    await api.call('/api/admin/reservations/archive', { ids: [{ id: second.reservationId, productSlug: 'tsuki-dual-lfo' }] });
-    const subscription = (await api.call('/api/notify', { email: address, productSlug: 'hayate-wavefolder' })).subscriptionId;
-    const other = (await api.call('/api/reservation', { name: '別人 次郎', email: `jiro.${size}@example.com`, productSlug: 'kumo-vco-2' }))
-      .reservationId;
+    await ui.api.call('/api/admin/reservations/archive', { ids: [{ id: second.reservationId, productSlug: 'tsuki-dual-lfo' }] });
+    const subscription = (await ui.api.call('/api/notify', { email: address, productSlug: 'hayate-wavefolder' })).subscriptionId;
+    const other = (
+      await ui.api.call('/api/reservation', { name: '別人 次郎', email: `jiro.${size}@example.com`, productSlug: 'kumo-vco-2' })
+    ).reservationId;
     // Each reservation's email and chat notice, and the signup's chat notice, all delivered.
     await waitUntil(async () => (await exported(lower)).messages.filter((m) => m.status === 'sent').length === 5, {
       what: 'the five messages sent',
     });
     const expected = await exported(lower);
 
-    const page = await signedIn(viewport);
+    const page = await personalDataScreen(viewport);
     await search(page, `  ${address} `);
     assert.equal(await page.locator('[data-testid=personal-summary]').textContent(), `${lower}：予約 2 件、再入荷通知 1 件、送信記録 5 件`);
     const reservationRows = page.locator('section[aria-label=予約] tbody tr');
@@ -224,7 +209,7 @@ for (const [size, viewport] of SIZES) {
     await page.fill('#personal-email', '');
     await page.click('.personal-search button[type=submit]');
     await page.locator('main > .notice.error:not([hidden])', { hasText: 'メールアドレス' }).waitFor();
-    assert.deepEqual(record.errors, []);
+    assert.deepEqual(ui.record.errors, []);
     await page.context().close();
   });
 }

@@ -1,10 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
-import type { TenpoClient } from 'tenpo/client';
-import type { TestApp } from './helpers/app.ts';
-import { screenshot, type PageRecord } from './helpers/browser.ts';
-import { closeConsoleTest, signedInConsole, startConsoleTest } from './helpers/console.ts';
+import { test } from 'node:test';
+import { screenshot } from './helpers/browser.ts';
+import { consoleSuite, LAPTOP, PHONE } from './helpers/console.ts';
 
 // The console's 予約受付 screen in headless Chromium, against the whole service on SQLite: a
 // campaign made in the editor with Japan-time dates, its seats filling, and the reservations list
@@ -12,23 +9,12 @@ import { closeConsoleTest, signedInConsole, startConsoleTest } from './helpers/c
 
 const SHOTS = 'admin-console-preorders';
 
-let app: TestApp;
-let api: TenpoClient;
-let browser: Browser;
-const record: PageRecord = { console: [], errors: [], urls: [] };
+const ui = consoleSuite();
 
-before(async () => {
-  ({ app, api, browser } = await startConsoleTest());
-});
-
-after(() => closeConsoleTest({ app, browser }));
-
-const signedIn = (view: string, viewport: { width: number; height: number }) => signedInConsole(browser, app.url, view, viewport, record);
-
-const reserve = (email: string) => api.call('/api/reservation', { name: '予約 太郎', email, productSlug: 'kumo-vco-2' });
+const reserve = (email: string) => ui.api.call('/api/reservation', { name: '予約 太郎', email, productSlug: 'kumo-vco-2' });
 
 test('create a campaign with dates in Japan time, watch its seats fill, then edit it to sold out', async () => {
-  const page = await signedIn('preorders', { width: 1366, height: 768 });
+  const page = await ui.signedIn('preorders', LAPTOP);
   await page.locator('.placeholder', { hasText: '予約受付中の商品はありません。' }).waitFor();
   await page.selectOption('#preorder-product', 'kumo-vco-2');
   await page.fill('#preorder-opens', '2026-11-01T10:00');
@@ -38,7 +24,7 @@ test('create a campaign with dates in Japan time, watch its seats fill, then edi
   await page.fill('#preorder-ships', '2027年2月下旬');
   await page.click('.preorder-editor button[type=submit]');
   await page.waitForFunction(() => document.querySelector('main > .notice')?.textContent === '「Kumo VCO II」の予約受付を保存しました。');
-  const [saved] = (await api.call('/api/admin/preorders/list', {})).preorders;
+  const [saved] = (await ui.api.call('/api/admin/preorders/list', {})).preorders;
   assert.deepEqual(
     [saved!.opensAt, saved!.closesAt, saved!.capacity, saved!.perCustomerLimit, saved!.shipsIn, saved!.note],
     ['2026-11-01T01:00:00.000Z', '2099-12-31T09:00:00.000Z', 3, 1, '2027年2月下旬', null],
@@ -71,14 +57,14 @@ test('create a campaign with dates in Japan time, watch its seats fill, then edi
 });
 
 test('a campaign holding reservations: 受付を終了 stops it now, and 削除 first says what deleting lifts', async () => {
-  await api.call('/api/admin/preorders/upsert', { productSlug: 'hayate-wavefolder', capacity: 5, perCustomerLimit: 1 });
-  await api.call('/api/reservation', { name: '予約 次郎', email: 'jiro@example.com', productSlug: 'hayate-wavefolder' });
+  await ui.api.call('/api/admin/preorders/upsert', { productSlug: 'hayate-wavefolder', capacity: 5, perCustomerLimit: 1 });
+  await ui.api.call('/api/reservation', { name: '予約 次郎', email: 'jiro@example.com', productSlug: 'hayate-wavefolder' });
   // The phone first, to look at the row's actions; then the laptop, which closes and deletes it.
   for (const [size, viewport] of [
-    ['phone', { width: 390, height: 844 }],
-    ['laptop', { width: 1366, height: 768 }],
+    ['phone', PHONE],
+    ['laptop', LAPTOP],
   ] as const) {
-    const page = await signedIn('preorders', viewport);
+    const page = await ui.signedIn('preorders', viewport);
     const row = page.locator('tr[data-product="hayate-wavefolder"]');
     await row.locator('.state').waitFor();
     if (size === 'phone') {
@@ -95,16 +81,16 @@ test('a campaign holding reservations: 受付を終了 stops it now, and 削除 
     assert.match(asked, /受付を終了/);
     await dialog.locator('button', { hasText: 'やめる' }).click();
     await dialog.waitFor({ state: 'detached' });
-    assert.ok((await api.call('/api/admin/preorders/list', {})).preorders.some((p) => p.productSlug === 'hayate-wavefolder'));
+    assert.ok((await ui.api.call('/api/admin/preorders/list', {})).preorders.some((p) => p.productSlug === 'hayate-wavefolder'));
 
     await row.locator('button', { hasText: '受付を終了' }).click();
     await dialog.locator('button', { hasText: '受付を終了する' }).click();
     await page.waitForFunction(() => (document.querySelector('main > .notice')?.textContent ?? '').endsWith('の予約受付を終了しました。'));
-    const closed = (await api.call('/api/admin/preorders/list', {})).preorders.find((p) => p.productSlug === 'hayate-wavefolder');
+    const closed = (await ui.api.call('/api/admin/preorders/list', {})).preorders.find((p) => p.productSlug === 'hayate-wavefolder');
     assert.equal(closed?.state, 'closed');
     assert.equal(closed?.reserved, 1, 'what was taken stays counted');
     await assert.rejects(
-      api.call('/api/reservation', { name: '遅れ 三郎', email: 'late@example.com', productSlug: 'hayate-wavefolder' }),
+      ui.api.call('/api/reservation', { name: '遅れ 三郎', email: 'late@example.com', productSlug: 'hayate-wavefolder' }),
       /予約受付は終了しました/,
     );
     await screenshot(page, SHOTS, '03-campaign-closed-laptop');
@@ -112,15 +98,15 @@ test('a campaign holding reservations: 受付を終了 stops it now, and 削除 
     await row.locator('button', { hasText: '削除' }).click();
     await dialog.locator('button', { hasText: '削除する' }).click();
     await row.waitFor({ state: 'detached' });
-    assert.ok(!(await api.call('/api/admin/preorders/list', {})).preorders.some((p) => p.productSlug === 'hayate-wavefolder'));
+    assert.ok(!(await ui.api.call('/api/admin/preorders/list', {})).preorders.some((p) => p.productSlug === 'hayate-wavefolder'));
     await page.context().close();
   }
 });
 
 test('the reservations list marks the campaign’s reservations', async () => {
-  await api.call('/api/admin/preorders/delete', { productSlug: 'kumo-vco-2', force: true });
-  await api.call('/api/reservation', { name: '通常 花子', email: 'plain@example.com', productSlug: 'hayate-wavefolder' });
-  const page = await signedIn('reservations', { width: 1366, height: 768 });
+  await ui.api.call('/api/admin/preorders/delete', { productSlug: 'kumo-vco-2', force: true });
+  await ui.api.call('/api/reservation', { name: '通常 花子', email: 'plain@example.com', productSlug: 'hayate-wavefolder' });
+  const page = await ui.signedIn('reservations', LAPTOP);
   const marked = page.locator('table.records tbody tr', { has: page.locator('.preorder-mark'), hasText: 'kumo' });
   await page.locator('table.records tbody tr').first().waitFor();
   assert.equal(await marked.count(), 2, 'the two of the first campaign');
@@ -130,17 +116,21 @@ test('the reservations list marks the campaign’s reservations', async () => {
 });
 
 test('a refusal is said in Japanese from its code: a full campaign keeps a cancellation cancelled, saying to raise 台数', async () => {
-  await api.call('/api/admin/preorders/upsert', { productSlug: 'larkspur-multimode-filter', capacity: 1 });
-  const { reservationId } = await api.call('/api/reservation', {
+  await ui.api.call('/api/admin/preorders/upsert', { productSlug: 'larkspur-multimode-filter', capacity: 1 });
+  const { reservationId } = await ui.api.call('/api/reservation', {
     name: '取消 一郎',
     email: 'gave-up@example.com',
     productSlug: 'larkspur-multimode-filter',
   });
-  const first = (await api.call('/api/admin-reservations-list', { q: reservationId })).reservations[0]!;
-  await api.call('/api/admin-reservations-status', { id: reservationId, productSlug: first.productSlug, status: 'cancelled' });
-  await api.call('/api/reservation', { name: '後から 二郎', email: 'took-the-seat@example.com', productSlug: 'larkspur-multimode-filter' });
+  const first = (await ui.api.call('/api/admin-reservations-list', { q: reservationId })).reservations[0]!;
+  await ui.api.call('/api/admin-reservations-status', { id: reservationId, productSlug: first.productSlug, status: 'cancelled' });
+  await ui.api.call('/api/reservation', {
+    name: '後から 二郎',
+    email: 'took-the-seat@example.com',
+    productSlug: 'larkspur-multimode-filter',
+  });
 
-  const page = await signedIn('reservations?q=gave-up%40example.com', { width: 1366, height: 768 });
+  const page = await ui.signedIn('reservations?q=gave-up%40example.com', LAPTOP);
   const row = page.locator('tr', { hasText: 'gave-up@example.com' });
   await row.locator('select').selectOption('pending');
   const said = '予約受付の台数に空きがないため、キャンセルから戻せません。予約受付の画面で台数を増やしてから、もう一度お試しください。';
@@ -152,11 +142,11 @@ test('a refusal is said in Japanese from its code: a full campaign keeps a cance
 });
 
 for (const [size, viewport] of [
-  ['laptop', { width: 1366, height: 768 }],
-  ['phone', { width: 390, height: 844 }],
+  ['laptop', LAPTOP],
+  ['phone', PHONE],
 ] as const) {
   test(`${size}: a campaign ending before it starts is said at 受付終了, with what to do, before anything is sent; so is the service’s own refusal`, async () => {
-    const page = await signedIn('preorders', viewport);
+    const page = await ui.signedIn('preorders', viewport);
     await page.locator('tr[data-product="larkspur-multimode-filter"]').locator('button', { hasText: '編集' }).click();
     const sent: string[] = [];
     page.on('request', (request) => void (request.url().endsWith('/api/admin/preorders/upsert') && sent.push(request.url())));
@@ -199,7 +189,7 @@ for (const [size, viewport] of [
     // Fixed and sent as typed: saved, and the field's error goes.
     await submit();
     await page.waitForFunction(() => (document.querySelector('main > .notice')?.textContent ?? '').endsWith('の予約受付を保存しました。'));
-    const saved = (await api.call('/api/admin/preorders/list', {})).preorders.find((p) => p.productSlug === 'larkspur-multimode-filter');
+    const saved = (await ui.api.call('/api/admin/preorders/list', {})).preorders.find((p) => p.productSlug === 'larkspur-multimode-filter');
     assert.equal(saved?.closesAt, '2099-12-31T01:00:00.000Z');
     assert.equal(await page.locator('.preorder-editor .field-error:not([hidden])').count(), 0);
     await page.context().close();
@@ -207,12 +197,12 @@ for (const [size, viewport] of [
 }
 
 for (const [size, viewport, productSlug] of [
-  ['laptop', { width: 1366, height: 768 }, 'ferrocene-cloudbank'],
-  ['phone', { width: 390, height: 844 }, 'oddwave-clock-divider'],
+  ['laptop', LAPTOP, 'ferrocene-cloudbank'],
+  ['phone', PHONE, 'oddwave-clock-divider'],
 ] as const) {
   test(`${size}: 受付を終了 of a campaign not open yet ends it without opening, instead of a refusal naming 受付終了`, async () => {
-    await api.call('/api/admin/preorders/upsert', { productSlug, opensAt: '2099-01-01T00:00:00+09:00', capacity: 5 });
-    const page = await signedIn('preorders', viewport);
+    await ui.api.call('/api/admin/preorders/upsert', { productSlug, opensAt: '2099-01-01T00:00:00+09:00', capacity: 5 });
+    const page = await ui.signedIn('preorders', viewport);
     const row = page.locator(`tr[data-product="${productSlug}"]`);
     await row.locator('.state', { hasText: '受付前' }).waitFor();
     await row.locator('button', { hasText: '受付を終了' }).click();
@@ -221,20 +211,20 @@ for (const [size, viewport, productSlug] of [
     await dialog.locator('button', { hasText: '受付を終了する' }).click();
     await page.waitForFunction(() => (document.querySelector('main > .notice')?.textContent ?? '').endsWith('の予約受付を終了しました。'));
     await row.locator('.state', { hasText: '受付終了' }).waitFor();
-    const closed = (await api.call('/api/admin/preorders/list', {})).preorders.find((p) => p.productSlug === productSlug)!;
+    const closed = (await ui.api.call('/api/admin/preorders/list', {})).preorders.find((p) => p.productSlug === productSlug)!;
     assert.deepEqual([closed.state, closed.opensAt, closed.capacity], ['closed', null, 5]);
     await page.context().close();
   });
 }
 
 test('on a phone the campaigns become cards and nothing scrolls sideways', async () => {
-  await api.call('/api/admin/preorders/upsert', {
+  await ui.api.call('/api/admin/preorders/upsert', {
     productSlug: 'tsuki-dual-lfo',
     capacity: 20,
     opensAt: '2099-01-01T00:00:00+09:00',
     shipsIn: '2099年春',
   });
-  const page = await signedIn('preorders', { width: 390, height: 844 });
+  const page = await ui.signedIn('preorders', PHONE);
   const row = page.locator('tr[data-product="tsuki-dual-lfo"]');
   await row.waitFor();
   assert.equal(await row.locator('.state').textContent(), '受付前');
@@ -244,16 +234,16 @@ test('on a phone the campaigns become cards and nothing scrolls sideways', async
   await page.locator('#preorder-heading').scrollIntoViewIfNeeded();
   assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390);
   await screenshot(page, SHOTS, '05-editor-phone');
-  assert.deepEqual(record.errors, []);
+  assert.deepEqual(ui.record.errors, []);
   await page.context().close();
 });
 
 for (const [size, viewport, productSlug] of [
-  ['laptop', { width: 1366, height: 768 }, 'hayate-bitcrusher'],
-  ['phone', { width: 390, height: 844 }, 'hayate-comb-filter'],
+  ['laptop', LAPTOP, 'hayate-bitcrusher'],
+  ['phone', PHONE, 'hayate-comb-filter'],
 ] as const) {
   test(`${size}: the editor checks with the console's own words, beside each field, and the browser's own bubbles never show`, async () => {
-    const page = await signedIn('preorders', viewport);
+    const page = await ui.signedIn('preorders', viewport);
     await page.locator('#preorder-product').waitFor();
     assert.equal(await page.locator('form.preorder-editor').evaluate((form) => (form as HTMLFormElement).noValidate), true);
     const sent: string[] = [];
@@ -291,8 +281,8 @@ for (const [size, viewport, productSlug] of [
   });
 
   test(`${size}: a full campaign offers 受付を終了 in red; a cancellation that would open it again says so before and after`, async () => {
-    const { reservationId } = await api.call('/api/reservation', { name: '満席 一郎', email: `full-${size}@example.com`, productSlug });
-    const page = await signedIn('preorders', viewport);
+    const { reservationId } = await ui.api.call('/api/reservation', { name: '満席 一郎', email: `full-${size}@example.com`, productSlug });
+    const page = await ui.signedIn('preorders', viewport);
     const row = page.locator(`tr[data-product="${productSlug}"]`);
     await row.locator('.state', { hasText: '満席' }).waitFor();
     const close = row.locator('button', { hasText: '受付を終了' });
@@ -313,7 +303,7 @@ for (const [size, viewport, productSlug] of [
     await dialog.locator('button', { hasText: 'やめる' }).click();
 
     // Cancelling its one reservation: the dialog says the campaign will take reservations again, and the outcome too.
-    await page.goto(`${app.url}/admin#/reservations?q=${reservationId}`);
+    await page.goto(`${ui.app.url}/admin#/reservations?q=${reservationId}`);
     const reservationRow = page.locator('table.records tbody tr', { hasText: `full-${size}@example.com` });
     await reservationRow.locator('select').selectOption('cancelled');
     await dialog.waitFor();
@@ -324,13 +314,13 @@ for (const [size, viewport, productSlug] of [
     await screenshot(page, SHOTS, `09-cancel-reopens-${size}`);
     await dialog.locator('button.danger').click();
     await page.waitForFunction(() => (document.querySelector('main > .notice')?.textContent ?? '').includes('再び予約を受け付けています'));
-    const campaign = (await api.call('/api/admin/preorders/list', {})).preorders.find((p) => p.productSlug === productSlug)!;
+    const campaign = (await ui.api.call('/api/admin/preorders/list', {})).preorders.find((p) => p.productSlug === productSlug)!;
     assert.deepEqual([campaign.state, campaign.remaining], ['open', 1], 'the seat went back and the campaign takes reservations');
 
     // Full again and closed: a cancellation gives the seat back without opening it, and says nothing of reopening.
-    const second = await api.call('/api/reservation', { name: '満席 二郎', email: `full2-${size}@example.com`, productSlug });
-    await api.call('/api/admin/preorders/upsert', { productSlug, closesAt: new Date().toISOString() });
-    await page.goto(`${app.url}/admin#/reservations?q=${second.reservationId}`);
+    const second = await ui.api.call('/api/reservation', { name: '満席 二郎', email: `full2-${size}@example.com`, productSlug });
+    await ui.api.call('/api/admin/preorders/upsert', { productSlug, closesAt: new Date().toISOString() });
+    await page.goto(`${ui.app.url}/admin#/reservations?q=${second.reservationId}`);
     await page
       .locator('table.records tbody tr', { hasText: `full2-${size}@example.com` })
       .locator('select')
@@ -341,9 +331,9 @@ for (const [size, viewport, productSlug] of [
     // Another screen's showing hid the first notice (its text stays in the hidden element): this is the new one.
     await page.locator('main > .notice:not([hidden])', { hasText: 'ステータスを「キャンセル」に変更しました。' }).waitFor();
     assert.doesNotMatch((await page.locator('main > .notice').textContent())!, /再び予約/);
-    const closed = (await api.call('/api/admin/preorders/list', {})).preorders.find((p) => p.productSlug === productSlug)!;
+    const closed = (await ui.api.call('/api/admin/preorders/list', {})).preorders.find((p) => p.productSlug === productSlug)!;
     assert.equal(closed.state, 'closed');
-    assert.deepEqual(record.errors, []);
+    assert.deepEqual(ui.record.errors, []);
     await page.context().close();
   });
 }

@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import type { TenpoClient } from 'tenpo/client';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
 import { insertReservations } from '../src/reservations/store.ts';
-import type { TestApp } from './helpers/app.ts';
-import { closeConsoleTest, signedInConsole, SIZES, startConsoleTest } from './helpers/console.ts';
-import { ARTIFACTS, screenshot, type PageRecord } from './helpers/browser.ts';
+import { consoleSuite, SIZES } from './helpers/console.ts';
+import { ARTIFACTS, screenshot } from './helpers/browser.ts';
 
 // The record screens in Chromium with 3,000 reservations, at a laptop's and a phone's size: a bulk status
 // change of selected rows (with its confirmation), sorting by a column header (aria-sort, kept in
@@ -17,16 +15,10 @@ const SHOTS = 'admin-console-record-page';
 const ROWS = 3_000;
 const PRODUCTS = ['kumo-vco-2', 'tsuki-dual-lfo', 'hayate-wavefolder'];
 
-let app: TestApp;
-let api: TenpoClient;
-let browser: Browser;
-const record: PageRecord = { console: [], errors: [], urls: [] };
-
-before(async () => {
-  ({ app, api, browser } = await startConsoleTest());
+const ui = consoleSuite({}, async () => {
   const start = Date.parse('2026-01-01T00:00:00.000Z');
   await insertReservations(
-    app.services.database.db,
+    ui.app.services.database.db,
     Array.from({ length: ROWS }, (_, i) => ({
       id: `res_page_${String(i).padStart(4, '0')}`,
       // Names out of creation order, so sorting by name shows a different first page.
@@ -39,22 +31,18 @@ before(async () => {
   );
 });
 
-after(() => closeConsoleTest({ app, browser }));
-
-const signedIn = (view: string, viewport: { width: number; height: number }) => signedInConsole(browser, app.url, view, viewport, record);
-
 const rows = (page: Page) => page.locator('table.records tbody tr:not(.row-note)');
 const loaded = (page: Page) =>
   page.waitForFunction(() => !document.querySelector('.list[aria-busy]') && document.querySelector('table.records tbody tr'));
 const hashParams = (page: Page) => new URLSearchParams(new URL(page.url()).hash.split('?')[1] ?? '');
 /** What the screen shows (a page of 50 cards is thousands of pixels tall). */
 const screen = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, SHOTS, `${name}.png`) });
-const stored = async (id: string) => (await api.call('/api/admin/reservations/get', { id })).reservation;
+const stored = async (id: string) => (await ui.api.call('/api/admin/reservations/get', { id })).reservation;
 
 for (const [size, viewport] of SIZES) {
   describe(`the reservations list and a reservation's page (${size}, ${ROWS.toLocaleString('en')} reservations)`, () => {
     test('bulk status change of the selected rows, after a confirmation', async () => {
-      const page = await signedIn('reservations?status=pending', viewport);
+      const page = await ui.signedIn('reservations?status=pending', viewport);
       await loaded(page);
       await page
         .locator('.pager .page', { hasText: /全 [\d,]+ 件/ })
@@ -87,7 +75,7 @@ for (const [size, viewport] of SIZES) {
     });
 
     test('a column header sorts the list; the order is kept in the URL and across a reload', async () => {
-      const page = await signedIn('reservations', viewport);
+      const page = await ui.signedIn('reservations', viewport);
       await loaded(page);
       assert.equal(await page.locator('th[aria-sort]').getAttribute('aria-sort'), 'descending', 'newest first, on 受付日時');
       assert.match((await page.locator('th[aria-sort]').textContent())!, /受付日時/);
@@ -95,7 +83,7 @@ for (const [size, viewport] of SIZES) {
       await page.waitForSelector('th[aria-sort="ascending"]:has-text("お名前")');
       await loaded(page);
       const byName = (
-        await api.call('/api/admin-reservations-list', { sort: { by: 'name', order: 'asc' }, page: 1, pageSize: 50 })
+        await ui.api.call('/api/admin-reservations-list', { sort: { by: 'name', order: 'asc' }, page: 1, pageSize: 50 })
       ).reservations.map((r) => r.id);
       assert.deepEqual(await rows(page).evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-id'))), byName);
       await page.click('button.sort:has-text("お名前")');
@@ -105,7 +93,7 @@ for (const [size, viewport] of SIZES) {
       await page.reload();
       await page.waitForSelector('th[aria-sort="descending"]:has-text("お名前")');
       await loaded(page);
-      const last = (await api.call('/api/admin-reservations-list', { sort: { by: 'name', order: 'desc' }, page: 1, pageSize: 1 }))
+      const last = (await ui.api.call('/api/admin-reservations-list', { sort: { by: 'name', order: 'desc' }, page: 1, pageSize: 1 }))
         .reservations[0]!;
       assert.equal(await rows(page).first().getAttribute('data-id'), last.id);
       await screen(page, `${size}-3-sorted-by-name`);
@@ -114,7 +102,7 @@ for (const [size, viewport] of SIZES) {
 
     test('a reservation’s page: a status move and a memo edit made here show in its history; reload keeps it; back finds the list as it was', async () => {
       const listView = 'reservations?status=pending&product=kumo-vco-2&sort=name&order=asc&page=2';
-      const page = await signedIn(listView, viewport);
+      const page = await ui.signedIn(listView, viewport);
       await loaded(page);
       const target = (await rows(page).first().getAttribute('data-id'))!;
       // The list shows the number customers quote, and the page is headed with it.
@@ -177,6 +165,6 @@ for (const [size, viewport] of SIZES) {
 
 describe('the pages', () => {
   test('had no errors', () => {
-    assert.deepEqual(record.errors, []);
+    assert.deepEqual(ui.record.errors, []);
   });
 });

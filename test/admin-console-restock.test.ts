@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import type { Browser, Locator } from 'playwright-core';
-import type { TenpoClient } from 'tenpo/client';
-import type { TestApp } from './helpers/app.ts';
-import { ARTIFACTS, screenshot, type PageRecord } from './helpers/browser.ts';
+import { test } from 'node:test';
+import type { Locator } from 'playwright-core';
+import { ARTIFACTS, screenshot } from './helpers/browser.ts';
 import { unsubscribeToken } from '../src/messaging/links.ts';
-import { closeConsoleTest, signedInConsole, SIZES, startConsoleTest } from './helpers/console.ts';
+import { consoleSuite, LAPTOP, openRestockConfirmation, PHONE, SIZES } from './helpers/console.ts';
 
 // The restock send in the console's 再入荷通知 in headless Chromium, against the whole service on
 // SQLite: the product picker with the most waited-for products first, a wave of the oldest few
@@ -18,26 +16,17 @@ const SHOTS = 'admin-console-restock';
 /** A product of the sample catalog without a price. */
 const OCTAVE = 'Tsuki Octave LFO';
 
-let app: TestApp;
-let api: TenpoClient;
-let browser: Browser;
-const record: PageRecord = { console: [], errors: [], urls: [] };
 const kumo: string[] = [];
 
-before(async () => {
-  ({ app, api, browser } = await startConsoleTest());
+const ui = consoleSuite({}, async () => {
   for (const n of [1, 2, 3, 4, 5])
-    kumo.push((await api.call('/api/notify', { email: `kumo${n}@example.com`, productSlug: 'kumo-vco-2' })).subscriptionId);
-  for (const n of [1, 2]) await api.call('/api/notify', { email: `octave${n}@example.com`, productSlug: 'tsuki-octave-lfo' });
-  await api.call('/api/notify', { email: 'hayate@example.com', productSlug: 'hayate-wavefolder' });
+    kumo.push((await ui.api.call('/api/notify', { email: `kumo${n}@example.com`, productSlug: 'kumo-vco-2' })).subscriptionId);
+  for (const n of [1, 2]) await ui.api.call('/api/notify', { email: `octave${n}@example.com`, productSlug: 'tsuki-octave-lfo' });
+  await ui.api.call('/api/notify', { email: 'hayate@example.com', productSlug: 'hayate-wavefolder' });
 });
 
-after(() => closeConsoleTest({ app, browser }));
-
-const signedIn = (viewport: { width: number; height: number }) => signedInConsole(browser, app.url, 'subscriptions', viewport, record);
-
 test('the picker lists the most waited-for products first and those nobody waits for last', async () => {
-  const page = await signedIn({ width: 1366, height: 768 });
+  const page = await ui.signedIn('subscriptions', LAPTOP);
   await page.locator('#restock-product option[value="kumo-vco-2"]', { hasText: '（通知待ち 5 件）' }).waitFor({ state: 'attached' });
   const options = await page.locator('#restock-product option').allTextContents();
   assert.deepEqual(options.slice(0, 4), [
@@ -54,12 +43,9 @@ test('the picker lists the most waited-for products first and those nobody waits
 });
 
 test('a wave: the oldest two of five, the count said before sending, the rest still waiting and nothing public yet', async () => {
-  const page = await signedIn({ width: 1366, height: 768 });
+  const page = await ui.signedIn('subscriptions', LAPTOP);
   await page.locator('#restock-product option[value="kumo-vco-2"]').waitFor({ state: 'attached' });
-  await page.selectOption('#restock-product', 'kumo-vco-2');
-  await page.click('text=再入荷通知を送信…');
-  const dialog = page.locator('dialog[open]');
-  await dialog.waitFor();
+  const dialog = await openRestockConfirmation(page, 'kumo-vco-2');
   assert.equal(
     await dialog.locator('.confirm-count').textContent(),
     '「Kumo VCO II」の再入荷通知を5 件のメールアドレスに送信します。送信した登録は「通知済み」になります。',
@@ -81,7 +67,7 @@ test('a wave: the oldest two of five, the count said before sending, the rest st
     () =>
       document.querySelector('main > .notice')?.textContent === '「Kumo VCO II」の再入荷通知を 2 件送信しました。通知待ちは残り 3 件です。',
   );
-  const notified = (await api.call('/api/admin-notify-list', { status: 'notified', productSlug: 'kumo-vco-2' })).subscriptions.map(
+  const notified = (await ui.api.call('/api/admin-notify-list', { status: 'notified', productSlug: 'kumo-vco-2' })).subscriptions.map(
     (s) => s.id,
   );
   assert.deepEqual(notified.sort(), kumo.slice(0, 2).sort(), 'the two who signed up first');
@@ -90,12 +76,9 @@ test('a wave: the oldest two of five, the count said before sending, the rest st
 });
 
 test('on a phone: a product without a price is said before sending', async () => {
-  const page = await signedIn({ width: 390, height: 844 });
+  const page = await ui.signedIn('subscriptions', PHONE);
   await page.locator('#restock-product option[value="tsuki-octave-lfo"]').waitFor({ state: 'attached' });
-  await page.selectOption('#restock-product', 'tsuki-octave-lfo');
-  await page.click('text=再入荷通知を送信…');
-  const dialog = page.locator('dialog[open]');
-  await dialog.waitFor();
+  const dialog = await openRestockConfirmation(page, 'tsuki-octave-lfo');
   assert.equal(
     await dialog.locator('.no-price').textContent(),
     'この商品には価格が設定されていません。メールの価格は「価格未定」と表示されます。',
@@ -113,20 +96,20 @@ test('on a phone: a product without a price is said before sending', async () =>
   await page.waitForFunction(() =>
     document.querySelector('main > .notice')?.textContent?.includes('1 件送信しました。通知待ちは残り 1 件です。'),
   );
-  assert.deepEqual(record.errors, []);
+  assert.deepEqual(ui.record.errors, []);
   await page.context().close();
 });
 
 for (const [size, viewport] of SIZES) {
   test(`${size}: a signup the customer unsubscribed is not offered 通知待ち, in the list or on its page, which say why; one staff unsubscribed still is`, async () => {
     const signUp = async (who: string) =>
-      (await api.call('/api/notify', { email: `${who}-${size}@example.jp`, productSlug: 'hayate-wavefolder' })).subscriptionId;
+      (await ui.api.call('/api/notify', { email: `${who}-${size}@example.jp`, productSlug: 'hayate-wavefolder' })).subscriptionId;
     const id = await signUp('optout');
-    const token = unsubscribeToken(app.services.config.unsubscribeSecret, id);
-    assert.equal((await app.request(`/api/notify/unsubscribe?token=${encodeURIComponent(token)}`)).status, 200);
+    const token = unsubscribeToken(ui.app.services.config.unsubscribeSecret, id);
+    assert.equal((await ui.app.request(`/api/notify/unsubscribe?token=${encodeURIComponent(token)}`)).status, 200);
     const byStaff = await signUp('staff-stop');
-    const { subscriptions } = await api.call('/api/admin-notify-list', { q: byStaff });
-    await api.call('/api/admin-notify-status', {
+    const { subscriptions } = await ui.api.call('/api/admin-notify-list', { q: byStaff });
+    await ui.api.call('/api/admin-notify-status', {
       id: byStaff,
       productSlug: 'hayate-wavefolder',
       status: 'unsubscribed',
@@ -135,13 +118,7 @@ for (const [size, viewport] of SIZES) {
     const why = /^お客様ご自身が配信停止した登録のため、通知待ちに戻せません。.*お客様ご自身で再登録/;
     const options = (select: Locator) => select.locator('option').allTextContents();
 
-    const page = await signedInConsole(
-      browser,
-      app.url,
-      `subscriptions?productSlug=hayate-wavefolder&status=unsubscribed`,
-      viewport,
-      record,
-    );
+    const page = await ui.signedIn('subscriptions?productSlug=hayate-wavefolder&status=unsubscribed', viewport);
     const row = (subscription: string) => page.locator(`tr[data-id="${subscription}"]`);
     await row(id).waitFor();
     assert.deepEqual(await options(row(id).locator('select')), ['配信停止'], 'no 通知待ち to choose');
@@ -150,14 +127,14 @@ for (const [size, viewport] of SIZES) {
     assert.equal(await row(byStaff).locator('.move-refused').count(), 0);
     await screenshot(page, SHOTS, `${size}-04-customer-opt-out-list`);
 
-    await page.goto(`${app.url}/admin#/subscriptions?record=${id}`);
+    await page.goto(`${ui.app.url}/admin#/subscriptions?record=${id}`);
     await page.locator('.timeline .what', { hasText: '配信停止' }).first().waitFor();
     const action = page.locator('.record-actions .action.status');
     assert.deepEqual(await options(action.locator('select')), ['配信停止']);
     assert.match((await action.locator('.move-refused').textContent())!, why);
-    assert.equal((await api.call('/api/admin/notify/get', { id })).subscription.status, 'unsubscribed');
+    assert.equal((await ui.api.call('/api/admin/notify/get', { id })).subscription.status, 'unsubscribed');
     await screenshot(page, SHOTS, `${size}-05-customer-opt-out-kept`);
-    assert.deepEqual(record.errors, []);
+    assert.deepEqual(ui.record.errors, []);
     await page.context().close();
   });
 }

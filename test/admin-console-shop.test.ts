@@ -1,10 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
-import type { TenpoClient } from 'tenpo/client';
-import type { TestApp } from './helpers/app.ts';
-import { screenshot, type PageRecord } from './helpers/browser.ts';
-import { closeConsoleTest, signedInConsole, SIZES, startConsoleTest } from './helpers/console.ts';
+import { test } from 'node:test';
+import { screenshot } from './helpers/browser.ts';
+import { consoleSuite, LAPTOP, SIZES } from './helpers/console.ts';
 
 // The console's 店舗情報 screen in headless Chromium, against the whole service on SQLite: the
 // warning above every screen while the shop's name, contact address or address is unset, the
@@ -13,21 +10,10 @@ import { closeConsoleTest, signedInConsole, SIZES, startConsoleTest } from './he
 
 const SHOTS = 'admin-console-shop';
 
-let app: TestApp;
-let api: TenpoClient;
-let browser: Browser;
-const record: PageRecord = { console: [], errors: [], urls: [] };
-
-before(async () => {
-  ({ app, api, browser } = await startConsoleTest());
-});
-
-after(() => closeConsoleTest({ app, browser }));
-
-const signedIn = (view: string, viewport: { width: number; height: number }) => signedInConsole(browser, app.url, view, viewport, record);
+const ui = consoleSuite();
 
 test('while unset every screen warns, and the warning leads to 店舗情報; saving the three it asks for ends it', async () => {
-  const page = await signedIn('dashboard', { width: 1366, height: 768 });
+  const page = await ui.signedIn('dashboard', LAPTOP);
   const warning = page.locator('.shop-warning');
   await warning.waitFor();
   assert.equal(
@@ -55,7 +41,7 @@ test('while unset every screen warns, and the warning leads to 店舗情報; sav
   await page.fill('#shop-contactEmail', 'shop@');
   await page.click('.shop-settings button[type=submit]');
   await page.locator('.page-note.error', { hasText: '入力内容に誤りがあります（連絡先メールアドレス）' }).waitFor();
-  assert.equal((await api.call('/api/admin/shop/get', {})).shop.updatedAt, null, 'nothing saved');
+  assert.equal((await ui.api.call('/api/admin/shop/get', {})).shop.updatedAt, null, 'nothing saved');
   await page.fill('#shop-contactEmail', 'shop@tenpo.example');
   assert.equal(
     await page.locator('.signature').textContent(),
@@ -66,7 +52,7 @@ test('while unset every screen warns, and the warning leads to 店舗情報; sav
   await page.click('.shop-settings button[type=submit]');
   await page.locator('.page-note.success', { hasText: '店舗情報を保存しました。' }).waitFor();
   await warning.waitFor({ state: 'hidden' });
-  const { shop } = await api.call('/api/admin/shop/get', {});
+  const { shop } = await ui.api.call('/api/admin/shop/get', {});
   assert.deepEqual(
     [shop.name, shop.address, shop.phone, shop.contactEmail, shop.hours],
     [
@@ -78,18 +64,18 @@ test('while unset every screen warns, and the warning leads to 店舗情報; sav
     ],
   );
   await screenshot(page, SHOTS, '02-saved-laptop');
-  assert.deepEqual(record.errors, []);
+  assert.deepEqual(ui.record.errors, []);
   await page.context().close();
 });
 
 for (const [size, viewport] of SIZES) {
   test(`${size}: a colleague saved first; their change joins what was typed, a field both changed is named, and no save overwrites unseen`, async () => {
-    await api.call('/api/admin/shop/update', { name: 'テンポ楽器 渋谷店', phone: '03-1234-5678', hours: '11:00〜19:00（水曜定休）' });
-    const page = await signedIn('shop', viewport);
+    await ui.api.call('/api/admin/shop/update', { name: 'テンポ楽器 渋谷店', phone: '03-1234-5678', hours: '11:00〜19:00（水曜定休）' });
+    const page = await ui.signedIn('shop', viewport);
     await page.locator('#shop-name').waitFor();
     assert.equal(await page.inputValue('#shop-hours'), '11:00〜19:00（水曜定休）');
     // A saves new hours; B, on this stale form, changes the phone.
-    await api.call('/api/admin/shop/update', { hours: '10:00〜18:00' });
+    await ui.api.call('/api/admin/shop/update', { hours: '10:00〜18:00' });
     await page.fill('#shop-phone', '03-9999-0000');
     await page.click('.shop-settings button[type=submit]');
     const note = page.locator('.page-note.error');
@@ -99,7 +85,7 @@ for (const [size, viewport] of SIZES) {
       '他の担当者が先に店舗情報を保存していました（営業時間を変更）。まだ保存されていません。他の担当者の変更を入力欄に反映し、あなたの入力もそのまま残しています。内容を確認して、もう一度保存してください。',
     );
     assert.deepEqual([await page.inputValue('#shop-hours'), await page.inputValue('#shop-phone')], ['10:00〜18:00', '03-9999-0000']);
-    assert.equal((await api.call('/api/admin/shop/get', {})).shop.phone, '03-1234-5678', 'nothing written yet');
+    assert.equal((await ui.api.call('/api/admin/shop/get', {})).shop.phone, '03-1234-5678', 'nothing written yet');
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.ok(overflow <= 0, 'nothing wider than the screen');
     await screenshot(page, SHOTS, `03-colleague-saved-${size}`);
@@ -112,11 +98,11 @@ for (const [size, viewport] of SIZES) {
     // B's second save keeps A's hours.
     await page.click('.shop-settings button[type=submit]');
     await page.locator('.page-note.success').waitFor();
-    let { shop } = await api.call('/api/admin/shop/get', {});
+    let { shop } = await ui.api.call('/api/admin/shop/get', {});
     assert.deepEqual([shop.phone, shop.hours], ['03-9999-0000', '10:00〜18:00']);
 
     // Both change the hours: the field is named with the colleague's value, B's text stays, and only B's explicit save writes it.
-    await api.call('/api/admin/shop/update', { hours: '12:00〜20:00' });
+    await ui.api.call('/api/admin/shop/update', { hours: '12:00〜20:00' });
     await page.fill('#shop-hours', '10:00〜17:00');
     await page.fill('#shop-name', 'テンポ楽器');
     await page.click('.shop-settings button[type=submit]');
@@ -127,12 +113,12 @@ for (const [size, viewport] of SIZES) {
     );
     assert.equal(await page.getAttribute('#shop-hours', 'aria-invalid'), 'true');
     assert.deepEqual([await page.inputValue('#shop-hours'), await page.inputValue('#shop-name')], ['10:00〜17:00', 'テンポ楽器']);
-    assert.equal((await api.call('/api/admin/shop/get', {})).shop.hours, '12:00〜20:00');
+    assert.equal((await ui.api.call('/api/admin/shop/get', {})).shop.hours, '12:00〜20:00');
     await screenshot(page, SHOTS, `04-both-changed-${size}`);
     await page.fill('#shop-hours', '12:00〜20:00');
     await page.click('.shop-settings button[type=submit]');
     await page.locator('.page-note.success').waitFor();
-    ({ shop } = await api.call('/api/admin/shop/get', {}));
+    ({ shop } = await ui.api.call('/api/admin/shop/get', {}));
     assert.deepEqual([shop.name, shop.hours], ['テンポ楽器', '12:00〜20:00']);
     await page.context().close();
   });

@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import type { TenpoClient } from 'tenpo/client';
+import { before, describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
 import { unsubscribeToken } from '../src/messaging/links.ts';
 import { insertReservations } from '../src/reservations/store.ts';
-import type { TestApp } from './helpers/app.ts';
-import { ARTIFACTS, screenshot, type PageRecord } from './helpers/browser.ts';
-import { accountConsole, closeConsoleTest, signedInConsole, SIZES, startConsoleTest } from './helpers/console.ts';
+import { ARTIFACTS, screenshot } from './helpers/browser.ts';
+import { consoleSuite, PHONE, SIZES } from './helpers/console.ts';
 
 // Staff working side by side in the console, in Chromium at a laptop's and a phone's
 // size: no lost update between two tabs, finding a record by number, name or address, paging and
@@ -15,17 +13,9 @@ import { accountConsole, closeConsoleTest, signedInConsole, SIZES, startConsoleT
 // written through the store in bulk.
 
 const SHOTS = 'admin-console-staff';
-const LAPTOP = { width: 1366, height: 768 };
-const PHONE = { width: 390, height: 844 };
 const BULK = 1_200;
 
-let app: TestApp;
-let api: TenpoClient;
-let browser: Browser;
-const record: PageRecord = { console: [], errors: [], urls: [] };
-
-before(async () => {
-  ({ app, api, browser } = await startConsoleTest());
+const ui = consoleSuite({}, async () => {
   const start = Date.parse('2026-01-01T00:00:00.000Z');
   const row = (id: string, i: number, name: string, email: string, product: string) => ({
     id,
@@ -36,22 +26,18 @@ before(async () => {
     created_at: new Date(start + i * 60_000).toISOString(),
   });
   await insertReservations(
-    app.services.database.db,
+    ui.app.services.database.db,
     Array.from({ length: BULK }, (_, i) =>
       row(`res_bulk_${String(i).padStart(4, '0')}`, i, `一括 ${i}`, `bulk${i}@example.com`, 'tsuki-dual-lfo'),
     ),
   );
   await insertReservations(
-    app.services.database.db,
+    ui.app.services.database.db,
     Array.from({ length: 40 }, (_, i) =>
       row(`res_shop_${String(i).padStart(2, '0')}`, BULK + i, `顧客 ${i}`, `customer${i}@example.jp`, 'kumo-vco-2'),
     ),
   );
 });
-
-after(() => closeConsoleTest({ app, browser }));
-
-const signedIn = (view: string, viewport = LAPTOP) => signedInConsole(browser, app.url, view, viewport, record);
 
 const rows = (page: Page) => page.locator('table.records tbody tr:not(.row-note)');
 
@@ -62,13 +48,13 @@ async function searchFor(page: Page, text: string): Promise<void> {
   await page.waitForFunction((q) => new URLSearchParams(location.hash.split('?')[1]).get('q') === q, text);
   await page.waitForFunction(() => !document.querySelector('.list[aria-busy]'));
 }
-const stored = async (id: string) => (await api.call('/api/admin-reservations-list', { q: id })).reservations.find((r) => r.id === id)!;
+const stored = async (id: string) => (await ui.api.call('/api/admin-reservations-list', { q: id })).reservations.find((r) => r.id === id)!;
 
 describe('two members of staff on the same reservation', () => {
   test('a memo saved on a stale screen undoes nothing: the colleague’s cancellation and memo stay, and the row says what changed', async () => {
     const target = 'res_shop_38';
-    const mine = await signedIn('reservations?status=pending&product=kumo-vco-2');
-    const theirs = await signedIn('reservations?status=pending&product=kumo-vco-2');
+    const mine = await ui.signedIn('reservations?status=pending&product=kumo-vco-2');
+    const theirs = await ui.signedIn('reservations?status=pending&product=kumo-vco-2');
     const myRow = mine.locator(`tr[data-id="${target}"]`);
     const theirRow = theirs.locator(`tr[data-id="${target}"]`);
     await myRow.waitFor();
@@ -103,8 +89,8 @@ describe('two members of staff on the same reservation', () => {
     await screenshot(mine, SHOTS, '01-lost-update-refused');
 
     // A refused move names statuses in Japanese, never their codes.
-    await api.call('/api/admin-reservations-status', { id: 'res_shop_37', productSlug: 'kumo-vco-2', status: 'confirmed' });
-    await api.call('/api/admin-reservations-status', { id: 'res_shop_37', productSlug: 'kumo-vco-2', status: 'fulfilled' });
+    await ui.api.call('/api/admin-reservations-status', { id: 'res_shop_37', productSlug: 'kumo-vco-2', status: 'confirmed' });
+    await ui.api.call('/api/admin-reservations-status', { id: 'res_shop_37', productSlug: 'kumo-vco-2', status: 'fulfilled' });
     const other = mine.locator('tr[data-id="res_shop_37"]');
     await other.locator('td.status select').selectOption('cancelled');
     await mine.locator('dialog[open] button.primary').click();
@@ -120,7 +106,7 @@ describe('two members of staff on the same reservation', () => {
 
 describe('finding a reservation', () => {
   test('by number, name or address; the number is shown; page and filters survive a reload', async () => {
-    const page = await signedIn('reservations?product=kumo-vco-2');
+    const page = await ui.signedIn('reservations?product=kumo-vco-2');
     await rows(page).first().waitFor();
     const search = (text: string) => searchFor(page, text);
     await search('res_shop_07');
@@ -140,7 +126,7 @@ describe('finding a reservation', () => {
     await screenshot(page, SHOTS, '03-search-by-address');
 
     // Paging over every product: 1,240 active ones, 50 a page.
-    await page.goto(`${app.url}/admin#/reservations`);
+    await page.goto(`${ui.app.url}/admin#/reservations`);
     await page.reload();
     await page.locator('.pager .page', { hasText: '1 / 25 ページ（全 1,240 件）' }).first().waitFor();
     assert.equal(await rows(page).count(), 50);
@@ -165,7 +151,7 @@ describe('finding a reservation', () => {
 
 describe('bulk archive', () => {
   test(`${BULK.toLocaleString('en')} rows on a phone: every match selected, confirmed, sent 500 at a time, summed up`, async () => {
-    const page = await signedIn('reservations?product=tsuki-dual-lfo', PHONE);
+    const page = await ui.signedIn('reservations?product=tsuki-dual-lfo', PHONE);
     await rows(page).first().waitFor();
     await page.locator('th.select input').check();
     await page.click(`text=条件に一致する ${BULK.toLocaleString('ja-JP')} 件をすべて選択`);
@@ -191,7 +177,7 @@ describe('bulk archive', () => {
       .waitFor({ timeout: 60_000 });
     assert.deepEqual(sizes, [500, 500, 200]);
     await page.locator('.placeholder', { hasText: '該当する予約はありません。' }).waitFor();
-    const archived = await api.call('/api/admin/reservations/archives/list', { productSlug: 'tsuki-dual-lfo', pageSize: 1 });
+    const archived = await ui.api.call('/api/admin/reservations/archives/list', { productSlug: 'tsuki-dual-lfo', pageSize: 1 });
     assert.equal(archived.total, BULK);
     await screenshot(page, SHOTS, '06-bulk-archived-phone');
     await page.context().close();
@@ -200,7 +186,7 @@ describe('bulk archive', () => {
 
 describe('the archive view', () => {
   test('has the search box: an archived reservation found by its id, and by its number as a customer says it', async () => {
-    const page = await signedIn('reservations?view=archived');
+    const page = await ui.signedIn('reservations?view=archived');
     await rows(page).first().waitFor();
     const search = (text: string) => searchFor(page, text);
     await search('res_bulk_1149');
@@ -215,29 +201,29 @@ describe('the archive view', () => {
 
 describe('the page', () => {
   test('had no errors', () => {
-    assert.deepEqual(record.errors, []);
+    assert.deepEqual(ui.record.errors, []);
   });
 });
 
 describe('who changed it first is named: the customer, a colleague by name', () => {
   const AIKO = { email: 'mori.aiko@example.jp', name: '森 愛子', role: 'staff', password: 'aiko first password' } as const;
   before(async () => {
-    await api.call('/api/admin/staff/create', AIKO);
+    await ui.api.call('/api/admin/staff/create', AIKO);
   });
   for (const [size, viewport] of SIZES) {
     test(`${size}: a customer's own cancel is theirs, not a colleague's; a colleague's move names them`, async () => {
       const reserve = async (name: string) =>
-        api.call('/api/reservation', { name, email: `who-${size}-${name.length}@example.jp`, productSlug: 'kumo-vco-2' });
+        ui.api.call('/api/reservation', { name, email: `who-${size}-${name.length}@example.jp`, productSlug: 'kumo-vco-2' });
       const byCustomer = await reserve('客 取消');
       const byColleague = await reserve('同僚 確定する');
-      const mine = await signedIn(`reservations?status=pending&product=kumo-vco-2&q=who-${size}`, viewport);
+      const mine = await ui.signedIn(`reservations?status=pending&product=kumo-vco-2&q=who-${size}`, viewport);
       const row = (id: string) => mine.locator(`tr[data-id="${id}"]`);
       await row(byCustomer.reservationId).waitFor();
       await row(byColleague.reservationId).waitFor();
 
       // The customer cancels on their own page.
-      const token = unsubscribeToken(app.services.config.unsubscribeSecret, byCustomer.reservationId);
-      const cancel = await app.request('/reservations/manage', {
+      const token = unsubscribeToken(ui.app.services.config.unsubscribeSecret, byCustomer.reservationId);
+      const cancel = await ui.app.request('/reservations/manage', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ token }),
@@ -254,7 +240,7 @@ describe('who changed it first is named: the customer, a colleague by name', () 
       await screenshot(mine, SHOTS, `${size}-who-changed-first-customer`);
 
       // A colleague signed in as herself confirms the other one.
-      const theirs = await accountConsole(browser, app.url, AIKO, `reservations?status=pending&q=who-${size}`, viewport, record);
+      const theirs = await ui.asAccount(AIKO, `reservations?status=pending&q=who-${size}`, viewport);
       await theirs.locator(`tr[data-id="${byColleague.reservationId}"] td.status select`).selectOption('confirmed');
       await theirs.locator('dialog[open] button.primary').click();
       await theirs.locator('tr.row-note.success', { hasText: '「確定」に変更しました' }).waitFor();

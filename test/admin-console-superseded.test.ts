@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import type { TenpoClient } from 'tenpo/client';
-import type { TestApp } from './helpers/app.ts';
-import { ARTIFACTS, screenshot, type PageRecord } from './helpers/browser.ts';
-import { closeConsoleTest, signedInConsole, SIZES, startConsoleTest } from './helpers/console.ts';
+import { after, describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { ARTIFACTS, screenshot } from './helpers/browser.ts';
+import { consoleSuite, noSidewaysScroll, SIZES } from './helpers/console.ts';
 import { startSmtpReceiver, type SmtpReceiver } from './helpers/smtp-receiver.ts';
 import { settle, waitUntil } from './helpers/wait.ts';
 
@@ -19,41 +17,33 @@ const SHOTS = 'admin-console-superseded';
 const PRODUCT = 'kumo-vco-2';
 const SUPERSEDED = '送信取りやめ（状況が変わったため）';
 
-let app: TestApp;
-let api: TenpoClient;
 let smtp: SmtpReceiver;
-let browser: Browser;
-const record: PageRecord = { console: [], errors: [], urls: [] };
 
-before(async () => {
+const ui = consoleSuite(async () => {
   smtp = await startSmtpReceiver();
-  ({ app, api, browser } = await startConsoleTest({
+  return {
     env: { SMTP_URL: smtp.url, PUBLIC_BASE_URL: 'https://shop.example.jp' },
     // Two attempts before a message is given up, so the outage ends in 送信失敗 soon.
     dispatcher: { pollIntervalMs: 25, retryBaseMs: 40, retryCapMs: 100, maxAttempts: 2 },
-  }));
+  };
 });
-
-after(async () => {
-  await closeConsoleTest({ app, browser });
-  await smtp?.close();
-});
+after(() => smtp?.close());
 
 const rows = (page: Page) => page.locator('table.records tbody tr:not(.row-note)');
 const mailsTo = (address: string) => smtp.mails.filter((m) => m.envelopeTo.includes(address));
-const emailsAbout = async (id: string) => (await api.call('/api/admin/messages/list', { recordId: id, channel: 'email' })).messages;
+const emailsAbout = async (id: string) => (await ui.api.call('/api/admin/messages/list', { recordId: id, channel: 'email' })).messages;
 
 /** The outage: the receipt and the confirmation of a new reservation given up; then it is cancelled and that email goes. */
 async function confirmedThenCancelledAfterAnOutage(email: string): Promise<string> {
   smtp.failNext(1000);
-  const { reservationId: id } = await api.call('/api/reservation', { name: '山田 太郎', email, productSlug: PRODUCT });
+  const { reservationId: id } = await ui.api.call('/api/reservation', { name: '山田 太郎', email, productSlug: PRODUCT });
   await waitUntil(async () => (await emailsAbout(id))[0]?.status === 'dead', { what: 'the receipt given up' });
-  await api.call('/api/admin-reservations-status', { id, productSlug: PRODUCT, status: 'confirmed' });
+  await ui.api.call('/api/admin-reservations-status', { id, productSlug: PRODUCT, status: 'confirmed' });
   await waitUntil(async () => (await emailsAbout(id)).filter((m) => m.status === 'dead').length === 2, {
     what: 'the confirmation given up',
   });
   smtp.failNext(0);
-  await api.call('/api/admin-reservations-status', { id, productSlug: PRODUCT, status: 'cancelled' });
+  await ui.api.call('/api/admin-reservations-status', { id, productSlug: PRODUCT, status: 'cancelled' });
   await waitUntil(() => mailsTo(email).length === 1, { what: 'the cancellation delivered' });
   return id;
 }
@@ -64,7 +54,7 @@ for (const [size, viewport] of SIZES) {
       const email = `outage-${size}@example.com`;
       const id = await confirmedThenCancelledAfterAnOutage(email);
 
-      const page = await signedIn('messages?status=dead', viewport);
+      const page = await ui.signedIn('messages?status=dead', viewport);
       await page.locator('.pager .page', { hasText: '（全 2 件）' }).first().waitFor();
       assert.deepEqual(await rows(page).locator('.message-status').allTextContents(), Array(2).fill('送信失敗（試行 2 回）'));
       await page.locator('table.records thead input[type=checkbox]').check();
@@ -91,13 +81,13 @@ for (const [size, viewport] of SIZES) {
       assert.deepEqual(await ours.locator('td[data-label=送信日時]').allTextContents(), ['—', '—']);
       assert.deepEqual((await ours.locator('td[data-label=種類]').allTextContents()).sort(), ['予約受付', '予約確定']);
       // 対象 names the reservation as staff know it: its number and name, not its id.
-      const { reservation } = await api.call('/api/admin/reservations/get', { id });
+      const { reservation } = await ui.api.call('/api/admin/reservations/get', { id });
       assert.deepEqual(await ours.locator('td[data-label=対象]').allTextContents(), Array(2).fill(`${reservation.number} 山田 太郎`));
       await screenshot(page, SHOTS, `${size}-3-superseded-list`);
       await noSidewaysScroll(page);
 
       // The reservation's page: each email as it stands now.
-      await page.goto(`${app.url}/admin#/reservations?record=${id}`);
+      await page.goto(`${ui.app.url}/admin#/reservations?record=${id}`);
       await page.locator('.timeline .what', { hasText: 'メール「キャンセル」' }).waitFor();
       const whats = await page.locator('.timeline .what').allTextContents();
       for (const [kind, state] of [
@@ -114,10 +104,10 @@ for (const [size, viewport] of SIZES) {
       await noSidewaysScroll(page);
 
       // The dashboard counts the withdrawn emails among those not sent, and says why.
-      await page.goto(`${app.url}/admin#/dashboard`);
+      await page.goto(`${ui.app.url}/admin#/dashboard`);
       const notSent = page.locator('.card', { hasText: '送られていないメール' });
       await notSent.waitFor();
-      const { outbox } = await api.call('/api/admin-dashboard-stats', {});
+      const { outbox } = await ui.api.call('/api/admin-dashboard-stats', {});
       assert.ok(outbox.superseded >= 2 && outbox.skipped === 0, JSON.stringify(outbox));
       assert.equal(await notSent.locator('.value').textContent(), String(outbox.superseded));
       assert.equal(
@@ -140,14 +130,6 @@ for (const [size, viewport] of SIZES) {
 
 describe('the pages', () => {
   test('had no errors', () => {
-    assert.deepEqual(record.errors, []);
+    assert.deepEqual(ui.record.errors, []);
   });
 });
-
-function signedIn(view: string, viewport: { width: number; height: number }): Promise<Page> {
-  return signedInConsole(browser, app.url, view, viewport, record);
-}
-
-async function noSidewaysScroll(page: Page): Promise<void> {
-  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), await page.evaluate(() => window.innerWidth));
-}

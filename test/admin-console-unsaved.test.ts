@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
 import { waitUntil } from './helpers/wait.ts';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import type { TenpoClient } from 'tenpo/client';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
 import { insertReservations } from '../src/reservations/store.ts';
-import type { TestApp } from './helpers/app.ts';
-import { screenshot, type PageRecord } from './helpers/browser.ts';
-import { accountConsole, closeConsoleTest, signedInConsole, SIZES, startConsoleTest } from './helpers/console.ts';
+import { screenshot } from './helpers/browser.ts';
+import { consoleSuite, SIZES } from './helpers/console.ts';
 
 // Nothing typed in the console is lost without asking, in headless Chromium at a laptop's and a
 // phone's size: on every screen that edits (メールテンプレート, 店舗情報, 予約受付's create and edit
@@ -20,14 +18,9 @@ import { accountConsole, closeConsoleTest, signedInConsole, SIZES, startConsoleT
 const SHOTS = 'admin-console-unsaved';
 const OWNER = { email: 'tencho@example.jp', name: '店長 一郎', password: 'tencho no pasuwado 1' };
 
-let app: TestApp;
-let api: TenpoClient;
-let browser: Browser;
-const record: PageRecord = { console: [], errors: [], urls: [] };
 const numbers = new Map<string, number>();
 
-before(async () => {
-  ({ app, api, browser } = await startConsoleTest());
+const ui = consoleSuite({}, async () => {
   const start = Date.parse('2026-01-01T00:00:00.000Z');
   const rows = Array.from({ length: 4 }, (_, i) => ({
     id: `res_memo_${i}`,
@@ -37,12 +30,10 @@ before(async () => {
     status: 'pending',
     created_at: new Date(start + i * 60_000).toISOString(),
   }));
-  for (const [id, number] of await insertReservations(app.services.database.db, rows)) numbers.set(id, number);
-  await api.call('/api/admin/preorders/upsert', { productSlug: 'tsuki-dual-lfo', capacity: 10 });
-  await api.call('/api/admin/staff/create', { ...OWNER, role: 'owner' });
+  for (const [id, number] of await insertReservations(ui.app.services.database.db, rows)) numbers.set(id, number);
+  await ui.api.call('/api/admin/preorders/upsert', { productSlug: 'tsuki-dual-lfo', capacity: 10 });
+  await ui.api.call('/api/admin/staff/create', { ...OWNER, role: 'owner' });
 });
-
-after(() => closeConsoleTest({ app, browser }));
 
 /** Whether the page has a beforeunload listener now (asked of Chromium itself, not of the page's code). */
 async function guardsUnload(page: Page): Promise<boolean> {
@@ -159,9 +150,7 @@ for (const [size, viewport] of SIZES) {
   describe(`unsaved work asks before it is lost (${size})`, () => {
     for (const form of editing) {
       test(`${form.name}: the navigation, ${form.otherRecord ? 'a link to another record, ' : ''}back, reload and sign-out ask; staying keeps the text`, async () => {
-        const page = form.account
-          ? await accountConsole(browser, app.url, OWNER, form.view, viewport, record)
-          : await signedIn(form.view, viewport);
+        const page = form.account ? await ui.asAccount(OWNER, form.view, viewport) : await ui.signedIn(form.view, viewport);
         await form.open(page);
         const where = await hash(page);
         assert.equal(await guardsUnload(page), false, 'nothing unsaved: no beforeunload listener');
@@ -213,7 +202,7 @@ for (const [size, viewport] of SIZES) {
     }
 
     test('担当者’s password reset: while a new password is typed in its dialog a reload asks; closing the dialog lets it go', async () => {
-      const page = await signedIn('staff', viewport);
+      const page = await ui.signedIn('staff', viewport);
       await page.locator('button.reset-password').first().click();
       await page.locator('dialog.confirm[open] #reset-password').pressSequentially(`new-password-${size}-1234`);
       assert.equal(await guardsUnload(page), true, 'typed: the beforeunload listener is there');
@@ -226,7 +215,7 @@ for (const [size, viewport] of SIZES) {
     });
 
     test('the memo’s 閉じる asks before discarding typed text; a saved memo lets the page reload unasked', async () => {
-      const page = await signedIn('reservations', viewport);
+      const page = await ui.signedIn('reservations', viewport);
       const row = page.locator('tr[data-id="res_memo_0"]');
       await row.locator('button.edit-notes').click();
       const area = row.locator('.notes-editor textarea');
@@ -262,7 +251,7 @@ for (const [size, viewport] of SIZES) {
     });
 
     test('予約受付: 編集 of another campaign asks while the form holds typed text, and the form stays on a refresh', async () => {
-      const page = await signedIn('preorders', viewport);
+      const page = await ui.signedIn('preorders', viewport);
       await page.locator('table.preorders tbody tr').first().waitFor();
       await page.locator('#preorder-ships').pressSequentially('2027年3月上旬');
       await page.click('.view-head button:has-text("更新")');
@@ -282,11 +271,11 @@ for (const [size, viewport] of SIZES) {
     test('「この版に戻す…」 keeps the unsaved text as a version of its own, as its dialog says, then reverts', async () => {
       const kind = size === 'laptop' ? 'reservation-cancelled' : 'reservation-received';
       // A saved edit first, so version 1 (a new shop's default) is an older version to go back to.
-      await api.call('/api/admin/email-templates/update', { kind, subject: `編集した件名 ${size} {{productName}}` });
-      const page = await signedIn(`email-templates?kind=${kind}`, viewport);
+      await ui.api.call('/api/admin/email-templates/update', { kind, subject: `編集した件名 ${size} {{productName}}` });
+      const page = await ui.signedIn(`email-templates?kind=${kind}`, viewport);
       const subject = page.locator('#template-subject');
       await page.locator('.template-versions li[data-version="1"] button.revert').waitFor();
-      const before = (await api.call('/api/admin/email-templates/versions', { kind })).versions;
+      const before = (await ui.api.call('/api/admin/email-templates/versions', { kind })).versions;
       const current = before[0]!;
       const draft = `保存していない件名 ${size}`;
       await subject.fill('');
@@ -306,7 +295,7 @@ for (const [size, viewport] of SIZES) {
           hasText: `編集中の内容を第${saved}版として保存し、第1版の内容を第${saved + 1}版として保存しました。`,
         })
         .waitFor();
-      const versions = (await api.call('/api/admin/email-templates/versions', { kind })).versions;
+      const versions = (await ui.api.call('/api/admin/email-templates/versions', { kind })).versions;
       assert.deepEqual(
         versions.slice(0, 2).map((v) => [v.version, v.subject]),
         [
@@ -325,10 +314,6 @@ for (const [size, viewport] of SIZES) {
 
 describe('the page', () => {
   test('had no errors', () => {
-    assert.deepEqual(record.errors, []);
+    assert.deepEqual(ui.record.errors, []);
   });
 });
-
-function signedIn(view: string, viewport: { width: number; height: number }): Promise<Page> {
-  return signedInConsole(browser, app.url, view, viewport, record);
-}

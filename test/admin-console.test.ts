@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import type { TenpoClient } from 'tenpo/client';
-import { closeConsoleTest, startConsoleTest } from './helpers/console.ts';
-import { ADMIN_TOKEN, type TestApp } from './helpers/app.ts';
-import { recordPage, screenshot, type PageRecord } from './helpers/browser.ts';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { consoleSuite, openRestockConfirmation, PHONE } from './helpers/console.ts';
+import { ADMIN_TOKEN } from './helpers/app.ts';
+import { recordPage, screenshot } from './helpers/browser.ts';
 
 // The admin console in a real browser (headless Chromium) against the whole service on SQLite,
 // with data made through the API: what the shop's staff do, and what must never happen to the token.
@@ -12,18 +11,12 @@ import { recordPage, screenshot, type PageRecord } from './helpers/browser.ts';
 const SHOTS = 'admin-console';
 const TOKEN_KEY = 'tenpo.adminToken';
 
-let app: TestApp;
-let api: TenpoClient;
-let browser: Browser;
-const record: PageRecord = { console: [], errors: [], urls: [] };
-
 /** The ids of the reservations made, by the customer's name. */
 const reservationIds = new Map<string, string>();
 
-before(async () => {
-  ({ app, api, browser } = await startConsoleTest());
+const ui = consoleSuite({}, async () => {
   const reserve = async (name: string, productSlug: string) => {
-    const { reservationId } = await api.call('/api/reservation', {
+    const { reservationId } = await ui.api.call('/api/reservation', {
       name,
       email: `customer${reservationIds.size + 1}@example.com`,
       productSlug,
@@ -34,24 +27,22 @@ before(async () => {
   // 25 archived ones first, so the archive has two pages.
   const old = [];
   for (let i = 1; i <= 25; i++) old.push(await reserve(`archived${i}`, 'kumo-vco-2'));
-  await api.call('/api/admin/reservations/archive', { ids: old });
+  await ui.api.call('/api/admin/reservations/archive', { ids: old });
   await reserve('山田 太郎', 'kumo-vco-2');
   await reserve('佐藤 花子', 'hayate-wavefolder');
   await reserve('John Smith', 'kumo-vco-2');
   for (const email of ['a@example.com', 'b@example.com', 'c@example.com'])
-    await api.call('/api/notify', { email, productSlug: 'kumo-vco-2' });
-  await api.call('/api/notify', { email: 'd@example.com', productSlug: 'hayate-wavefolder' });
-  for (const q of ['シンセ', 'vco', 'vco', 'ないものねだり']) await app.request(`/api/search?q=${encodeURIComponent(q)}`);
+    await ui.api.call('/api/notify', { email, productSlug: 'kumo-vco-2' });
+  await ui.api.call('/api/notify', { email: 'd@example.com', productSlug: 'hayate-wavefolder' });
+  for (const q of ['シンセ', 'vco', 'vco', 'ないものねだり']) await ui.app.request(`/api/search?q=${encodeURIComponent(q)}`);
 });
-
-after(() => closeConsoleTest({ app, browser }));
 
 /** A new tab (its own sessionStorage) on the console. */
 async function openConsole(viewport = { width: 1280, height: 900 }): Promise<Page> {
-  const context = await browser.newContext({ viewport });
+  const context = await ui.browser.newContext({ viewport });
   const page = await context.newPage();
-  recordPage(page, record);
-  await page.goto(`${app.url}/admin`);
+  recordPage(page, ui.record);
+  await page.goto(`${ui.app.url}/admin`);
   return page;
 }
 
@@ -60,13 +51,7 @@ async function signIn(page: Page, token = ADMIN_TOKEN): Promise<void> {
   await page.press('#token', 'Enter');
 }
 
-async function signedIn(view: string, viewport?: { width: number; height: number }): Promise<Page> {
-  const page = await openConsole(viewport);
-  await signIn(page);
-  await page.waitForSelector('header.top');
-  await page.goto(`${app.url}/admin#/${view}`);
-  return page;
-}
+const signedIn = (view: string, viewport = { width: 1280, height: 900 }) => ui.signedIn(view, viewport);
 
 const notice = (page: Page) => page.locator('main > .notice').textContent();
 const rows = (page: Page) => page.locator('table.records tbody tr');
@@ -93,7 +78,7 @@ describe('signing in', () => {
       (key) => ({ session: sessionStorage.getItem(key), local: localStorage.length, cookie: document.cookie, url: location.href }),
       TOKEN_KEY,
     );
-    assert.deepEqual(storage, { session: ADMIN_TOKEN, local: 0, cookie: '', url: `${app.url}/admin` });
+    assert.deepEqual(storage, { session: ADMIN_TOKEN, local: 0, cookie: '', url: `${ui.app.url}/admin` });
     // A reload keeps the session; signing out forgets the token.
     await page.reload();
     await page.waitForSelector('.cards');
@@ -151,7 +136,7 @@ describe('reservations', () => {
     await row.locator('td.notes button.primary').click();
     await page.waitForFunction(() => document.querySelector('main > .notice')?.textContent === 'メモを保存しました。');
     assert.equal(await page.locator('tr.row-note.success').textContent(), 'メモを保存しました。');
-    const stored = (await api.call('/api/admin-reservations-list', {})).reservations.find((r) => r.name === '山田 太郎')!;
+    const stored = (await ui.api.call('/api/admin-reservations-list', {})).reservations.find((r) => r.name === '山田 太郎')!;
     assert.deepEqual({ status: stored.status, notes: stored.notes }, { status: 'confirmed', notes: '店頭受け取り希望。<b>土曜</b>に来店' });
     // The note is shown as the text it is, not as markup.
     assert.equal(await row.locator('.notes-text').textContent(), '店頭受け取り希望。<b>土曜</b>に来店');
@@ -165,7 +150,7 @@ describe('reservations', () => {
     const row = page.locator(`tr[data-id="${reservationIds.get('佐藤 花子')}"]`);
     await row.waitFor();
     // Archived behind the page's back.
-    await api.call('/api/admin/reservations/archive', {
+    await ui.api.call('/api/admin/reservations/archive', {
       ids: [{ id: reservationIds.get('佐藤 花子')!, productSlug: 'hayate-wavefolder' }],
     });
     await row.locator('td.status select').selectOption('cancelled');
@@ -175,7 +160,7 @@ describe('reservations', () => {
     assert.match((await notice(page))!, /他の担当者がこの予約をアーカイブしました/);
     assert.equal(await row.locator('td.status select').inputValue(), 'pending', 'the select shows the status the record still has');
     await screenshot(page, SHOTS, '05-conflict-message');
-    await api.call('/api/admin/reservations/unarchive', {
+    await ui.api.call('/api/admin/reservations/unarchive', {
       ids: [{ id: reservationIds.get('佐藤 花子')!, productSlug: 'hayate-wavefolder' }],
     });
     await page.context().close();
@@ -215,13 +200,13 @@ describe('reservations', () => {
     await page.click('text=選択を元に戻す');
     await page.waitForFunction(() => document.querySelector('main > .notice')?.textContent === '1 件の予約を元に戻しました。');
     await page.waitForFunction(() => document.querySelector('.pager .page')?.textContent === '1 / 2 ページ（全 26 件）');
-    const active = (await api.call('/api/admin-reservations-list', {})).reservations.map((r) => r.name);
+    const active = (await ui.api.call('/api/admin-reservations-list', {})).reservations.map((r) => r.name);
     assert.ok(active.includes('John Smith') && !active.includes('佐藤 花子'));
     await page.context().close();
   });
 
   test('is usable on a phone: rows become cards and nothing scrolls sideways', async () => {
-    const page = await signedIn('reservations', { width: 390, height: 844 });
+    const page = await signedIn('reservations', PHONE);
     await rows(page).first().waitFor();
     assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390);
     // No header row: the columns that sort are a row of buttons above the cards, the others hidden.
@@ -248,10 +233,7 @@ describe('restock subscriptions', () => {
     await page
       .locator('#restock-product option[value="kumo-vco-2"]', { hasText: 'Kumo VCO II（通知待ち 3 件）' })
       .waitFor({ state: 'attached' });
-    await page.selectOption('#restock-product', 'kumo-vco-2');
-    await page.click('text=再入荷通知を送信…');
-    const dialog = page.locator('dialog[open]');
-    await dialog.waitFor();
+    const dialog = await openRestockConfirmation(page, 'kumo-vco-2');
     assert.equal(
       await dialog.locator('.confirm-count').textContent(),
       '「Kumo VCO II」の再入荷通知を3 件のメールアドレスに送信します。送信した登録は「通知済み」になります。',
@@ -262,7 +244,7 @@ describe('restock subscriptions', () => {
     await page.waitForFunction(
       () => document.querySelector('main > .notice')?.textContent === '「Kumo VCO II」の再入荷通知を 3 件送信しました。',
     );
-    const notified = (await api.call('/api/admin-notify-list', { status: 'notified', productSlug: 'kumo-vco-2' })).subscriptions;
+    const notified = (await ui.api.call('/api/admin-notify-list', { status: 'notified', productSlug: 'kumo-vco-2' })).subscriptions;
     assert.equal(notified.length, 3);
     await page.waitForFunction(
       () => [...document.querySelectorAll('td.status select')].filter((s) => (s as HTMLSelectElement).value === 'notified').length === 3,
@@ -305,7 +287,7 @@ describe('dashboard', () => {
   test('shows the figures and the charts', async () => {
     const page = await signedIn('dashboard');
     await page.waitForSelector('.cards');
-    const stats = await api.call('/api/admin-dashboard-stats', {});
+    const stats = await ui.api.call('/api/admin-dashboard-stats', {});
     const cards = await page.locator('.card .value').allTextContents();
     const active = (figures: { total: number; archived: number }) => figures.total - figures.archived;
     assert.deepEqual(
@@ -333,7 +315,7 @@ describe('dashboard', () => {
     );
     assert.equal(await sub('配信できなかった通知'), '配信の失敗はありません');
     // The list's own count is named as such, cancelled ones included.
-    const listed = (await api.call('/api/admin-reservations-list', {})).reservations.length;
+    const listed = (await ui.api.call('/api/admin-reservations-list', {})).reservations.length;
     assert.equal(active(stats.reservations), listed);
     assert.match(
       (await sub('予約（キャンセルを除く）'))!,
@@ -356,7 +338,7 @@ describe('dashboard', () => {
     const zeroResult = page.locator('.chart', { hasText: '結果が0件だった' });
     assert.match((await zeroResult.locator('svg').getAttribute('aria-label'))!, /ないものねだり 1/);
     await screenshot(page, SHOTS, '10-dashboard');
-    await page.setViewportSize({ width: 390, height: 844 });
+    await page.setViewportSize(PHONE);
     assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390);
     await screenshot(page, SHOTS, '11-dashboard-phone');
     await page.context().close();
@@ -365,18 +347,18 @@ describe('dashboard', () => {
 
 describe('the token', () => {
   test('never appears in a URL, the page’s console or the service’s log, and the page had no errors', () => {
-    assert.ok(record.urls.length > 20, 'the pages were recorded');
-    for (const url of record.urls) assert.ok(!url.includes(ADMIN_TOKEN), url);
-    for (const line of record.console) assert.ok(!line.includes(ADMIN_TOKEN), line);
-    assert.deepEqual(record.errors, []);
-    assert.ok(app.logs.length > 0);
-    const logs = JSON.stringify(app.logs);
+    assert.ok(ui.record.urls.length > 20, 'the pages were recorded');
+    for (const url of ui.record.urls) assert.ok(!url.includes(ADMIN_TOKEN), url);
+    for (const line of ui.record.console) assert.ok(!line.includes(ADMIN_TOKEN), line);
+    assert.deepEqual(ui.record.errors, []);
+    assert.ok(ui.app.logs.length > 0);
+    const logs = JSON.stringify(ui.app.logs);
     for (const token of [ADMIN_TOKEN, 'not-the-token', 'rotated-away']) assert.ok(!logs.includes(token), `${token} is not logged`);
-    for (const line of record.console) assert.ok(!line.includes('not-the-token'), line);
+    for (const line of ui.record.console) assert.ok(!line.includes('not-the-token'), line);
   });
 
   test('the console page allows scripts from this origin only, and its bundled files are cached for good', async () => {
-    const response = await app.request('/admin');
+    const response = await ui.app.request('/admin');
     const csp = response.headers.get('content-security-policy')!;
     assert.match(csp, /script-src 'self';/);
     assert.match(csp, /form-action 'none'/);
@@ -387,7 +369,7 @@ describe('the token', () => {
     const files = [...html.matchAll(/(?:src|href)="(\/admin\/assets\/[^"]+)"/g)].map((m) => m[1]!);
     assert.ok(files.some((path) => path.endsWith('.css')) && files.some((path) => path.endsWith('.js')));
     for (const path of files) {
-      const file = await app.request(path);
+      const file = await ui.app.request(path);
       assert.equal(file.status, 200, path);
       assert.equal(file.headers.get('cache-control'), 'public, max-age=31536000, immutable', path);
       assert.doesNotMatch(await file.text(), /\bfrom ?['"](zod|node:)/, `${path} imports no package at run time`);
