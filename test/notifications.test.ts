@@ -59,6 +59,21 @@ function byKey(requests: ReceivedRequest[]): Map<string, number> {
   return counts;
 }
 
+/** Once deliveries have settled: `count` accepted, none twice, one confirmation email for each of `ids`. */
+async function assertEachSentOnce(receiver: HttpReceiver, count: number, ids: string[]): Promise<void> {
+  await settle(300);
+  const accepted = receiver.accepted();
+  assert.equal(accepted.length, count);
+  assert.ok([...byKey(accepted).values()].every((n) => n === 1));
+  assert.deepEqual(
+    accepted
+      .filter((r) => r.path === '/emails')
+      .map((r) => r.headers['idempotency-key'])
+      .sort(),
+    ids.map((id) => `reservation/${id}/confirmation-email`).sort(),
+  );
+}
+
 for (const dialect of DIALECTS) {
   describe(`notifications through the email API and the webhook (${dialect})`, () => {
     let receiver: HttpReceiver;
@@ -125,17 +140,7 @@ for (const dialect of DIALECTS) {
       assert.equal(receiver.accepted().length, 0, 'the answers came before any delivery succeeded');
       await receiver.waitForAccepted(2, '/emails');
       await receiver.waitForAccepted(2, WEBHOOK_PATH);
-      await settle(300);
-      const accepted = receiver.accepted();
-      assert.equal(accepted.length, 4);
-      assert.ok([...byKey(accepted).values()].every((count) => count === 1));
-      assert.deepEqual(
-        accepted
-          .filter((r) => r.path === '/emails')
-          .map((r) => r.headers['idempotency-key'])
-          .sort(),
-        ids.map((id) => `reservation/${id}/confirmation-email`).sort(),
-      );
+      await assertEachSentOnce(receiver, 4, ids);
       const rows = await outboxRows(app);
       assert.ok(rows.every((r) => r.status === 'sent'));
       assert.equal(
@@ -214,17 +219,7 @@ for (const dialect of DIALECTS) {
       receiver.failAlways(0);
       const second = await start();
       await receiver.waitForAccepted(6);
-      await settle(300);
-      const accepted = receiver.accepted();
-      assert.equal(accepted.length, 6);
-      assert.ok([...byKey(accepted).values()].every((count) => count === 1));
-      assert.deepEqual(
-        accepted
-          .filter((r) => r.path === '/emails')
-          .map((r) => r.headers['idempotency-key'])
-          .sort(),
-        ids.map((id) => `reservation/${id}/confirmation-email`).sort(),
-      );
+      await assertEachSentOnce(receiver, 6, ids);
       assert.ok(failedSoFar >= 6);
       assert.deepEqual(await outboxStatusCounts(second.services.database.db), { pending: 0, sent: 6, skipped: 0, dead: 0, superseded: 0 });
     });
