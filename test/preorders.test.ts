@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ENDPOINTS } from '../src/client/endpoints.ts';
 import { readAnswer, type SuccessCheck } from './helpers/answers.ts';
-import { ADMIN_TOKEN, DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
+import { DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
 import { loadContract, type Contract } from './helpers/openapi-contract.ts';
-import { createTestDatabase } from './helpers/postgres.ts';
-import { startServiceProcess, type ServiceProcess } from './helpers/service-process.ts';
+import type { ServiceProcess } from './helpers/service-process.ts';
+import { startTwoInstances } from './helpers/two-instances.ts';
 
 // Preorder campaigns over real HTTP on both dialects, with the service's clock set by the
 // test: states change when the clock moves, not when time passes.
@@ -394,15 +394,7 @@ describe('preorder campaigns across two service processes on one PostgreSQL', ()
   /** Answers are checked against the OpenAPI document, as the services run in processes of their own. */
   const check: SuccessCheck = (path, status, body) => contract.check(ENDPOINTS[path].method, path, status, body);
   before(async () => {
-    const env = {
-      DATABASE_URL: await createTestDatabase(),
-      PREORDER_API_TOKEN: ADMIN_TOKEN,
-      RATE_LIMIT_PER_MINUTE: '0',
-      // Hundreds of customers at once, all from this machine's one address.
-      MAX_CONNECTIONS_PER_CLIENT: '0',
-      SHUTDOWN_DRAIN_SECONDS: '0',
-    };
-    [a, b] = await Promise.all([startServiceProcess({ env }), startServiceProcess({ env })]);
+    [a, b] = await startTwoInstances();
     contract = await loadContract(a.url);
   });
   after(async () => {

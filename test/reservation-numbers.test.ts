@@ -7,11 +7,10 @@ import { MIGRATIONS, migrateToLatest } from '../src/db/migrate.ts';
 import type { Tables } from '../src/db/schema.ts';
 import { openSqlite } from '../src/db/sqlite-adapter.ts';
 import { insertReservations } from '../src/reservations/store.ts';
-import { ADMIN_TOKEN } from './helpers/app.ts';
 import { DIALECTS, freshTarget, type Dialect } from './helpers/dialects.ts';
 import { startEmailTestApp, type EmailTestApp } from './helpers/email-app.ts';
-import { createTestDatabase } from './helpers/postgres.ts';
-import { startServiceProcess, type ServiceProcess } from './helpers/service-process.ts';
+import type { ServiceProcess } from './helpers/service-process.ts';
+import { startTwoInstances } from './helpers/two-instances.ts';
 import { waitUntil } from './helpers/wait.ts';
 
 // Reservation numbers and finding people as staff type them, over real HTTP on both dialects, with
@@ -263,14 +262,7 @@ if (DIALECTS.includes('postgres'))
     let a: ServiceProcess;
     let b: ServiceProcess;
     before(async () => {
-      const env = {
-        DATABASE_URL: await createTestDatabase(),
-        PREORDER_API_TOKEN: ADMIN_TOKEN,
-        RATE_LIMIT_PER_MINUTE: '0',
-        MAX_CONNECTIONS_PER_CLIENT: '0',
-        SHUTDOWN_DRAIN_SECONDS: '0',
-      };
-      [a, b] = await Promise.all([startServiceProcess({ env }), startServiceProcess({ env })]);
+      [a, b] = await startTwoInstances();
     });
     after(async () => {
       await Promise.all([a?.stop('SIGKILL'), b?.stop('SIGKILL')]);
