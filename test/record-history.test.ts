@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
+import { emailFacts } from './helpers/outbox.ts';
 import { waitUntil } from './helpers/wait.ts';
 
 // A record's own page over the admin API (POST /api/admin/reservations/get and
@@ -92,13 +93,7 @@ for (const dialect of DIALECTS) {
       (await move(id, 'cancelled', { notifyCustomer: false })).success();
       (await move(id, 'pending')).success();
       // The customer cancels on their own page, from the link in their email.
-      const payload = await app.services.database.db
-        .selectFrom('outbox')
-        .select('payload')
-        .where('record_id', '=', id)
-        .where('channel', '=', 'email')
-        .executeTakeFirstOrThrow();
-      const manageUrl = (JSON.parse(payload.payload) as { facts: { manageUrl: string } }).facts.manageUrl;
+      const manageUrl = (await emailFacts(app.services.database.db, id))!.manageUrl!;
       const cancel = await app.request('/reservations/manage', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -178,13 +173,7 @@ for (const dialect of DIALECTS) {
       (await app.call('/api/admin-notify-status', { id, productSlug: PRODUCT, status: 'unsubscribed' })).success();
       (await app.call('/api/admin-notify-status', { id, productSlug: PRODUCT, status: 'pending' })).success();
       (await app.call('/api/admin/notify/send', { productSlug: PRODUCT })).success();
-      const email = await app.services.database.db
-        .selectFrom('outbox')
-        .select('payload')
-        .where('record_id', '=', id)
-        .where('channel', '=', 'email')
-        .executeTakeFirstOrThrow();
-      const link = (JSON.parse(email.payload) as { facts: { unsubscribeUrl: string } }).facts.unsubscribeUrl;
+      const link = (await emailFacts(app.services.database.db, id))!.unsubscribeUrl!;
       const path = link.slice(link.indexOf('/api/notify/unsubscribe'));
       assert.equal((await app.request(path)).status, 200);
       assert.equal((await app.request(path)).status, 200, 'again: no second line');

@@ -35,3 +35,14 @@ export function storedMessage(
     died_at: times.diedAt ?? null,
   };
 }
+
+/** The facts (names, links) of the email queued about record `recordId`; undefined while none is. */
+export async function emailFacts(db: Kysely<Tables>, recordId: string): Promise<Record<string, string> | undefined> {
+  const row = await db
+    .selectFrom('outbox')
+    .select('payload')
+    .where('record_id', '=', recordId)
+    .where('channel', '=', 'email')
+    .executeTakeFirst();
+  return row && (JSON.parse(row.payload) as { facts: Record<string, string> }).facts;
+}
