@@ -1,14 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { Migrator } from 'kysely/migration';
-import pg from 'pg';
 import { canonicalAddressSql } from '../src/db/address.ts';
 import { MIGRATIONS, migrateToLatest } from '../src/db/migrate.ts';
-import type { Tables } from '../src/db/schema.ts';
-import { openSqlite } from '../src/db/sqlite-adapter.ts';
 import { canonicalAddress } from '../src/text/canonical-address.ts';
-import { DIALECTS, freshTarget, type Dialect } from './helpers/dialects.ts';
+import { DIALECTS, openFreshStore } from './helpers/dialects.ts';
 
 // One customer, one address, in the database: the SQL form of a stored address (which the look-up
 // indexes hold) agrees with the rule in JavaScript on both dialects, and the migration that brings
@@ -33,20 +30,10 @@ const STORED = [
   '.dots.@gmail.com',
 ];
 
-async function open(dialect: Dialect): Promise<Kysely<Tables>> {
-  const target = await freshTarget(dialect);
-  return new Kysely<Tables>({
-    dialect:
-      target.dialect === 'sqlite'
-        ? new SqliteDialect({ database: openSqlite(target.path) })
-        : new PostgresDialect({ pool: new pg.Pool({ connectionString: target.url }) }),
-  });
-}
-
 for (const dialect of DIALECTS) {
   describe(`canonical addresses in SQL (${dialect})`, () => {
     test('the SQL form of every stored address is the one JavaScript gives', async () => {
-      const db = await open(dialect);
+      const db = await openFreshStore(dialect);
       try {
         await migrateToLatest(db as Kysely<unknown>);
         for (const email of STORED) {
@@ -61,7 +48,7 @@ for (const dialect of DIALECTS) {
     });
 
     test("the migration merges a campaign's counts of one customer's spellings under the canonical address", async () => {
-      const db = await open(dialect);
+      const db = await openFreshStore(dialect);
       try {
         const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } });
         assert.equal((await migrator.migrateTo('017-default-wording-with-shop')).error, undefined);

@@ -1,13 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import type { Kysely } from 'kysely';
 import { Migrator } from 'kysely/migration';
-import pg from 'pg';
 import { MIGRATIONS, migrateToLatest } from '../src/db/migrate.ts';
-import type { Tables } from '../src/db/schema.ts';
-import { openSqlite } from '../src/db/sqlite-adapter.ts';
 import { insertReservations } from '../src/reservations/store.ts';
-import { DIALECTS, freshTarget, type Dialect } from './helpers/dialects.ts';
+import { DIALECTS, openFreshStore } from './helpers/dialects.ts';
 import { startEmailTestApp, type EmailTestApp } from './helpers/email-app.ts';
 import type { ServiceProcess } from './helpers/service-process.ts';
 import { startTwoInstances } from './helpers/two-instances.ts';
@@ -192,7 +189,7 @@ for (const dialect of DIALECTS) {
     });
 
     test('the migration numbers the reservations already stored in the order they were taken, and a number is never given twice', async () => {
-      const db = await open(dialect);
+      const db = await openFreshStore(dialect);
       try {
         const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } });
         assert.equal((await migrator.migrateTo('018-canonical-addresses')).error, undefined);
@@ -244,16 +241,6 @@ for (const dialect of DIALECTS) {
         await db.destroy();
       }
     });
-  });
-}
-
-async function open(dialect: Dialect): Promise<Kysely<Tables>> {
-  const target = await freshTarget(dialect);
-  return new Kysely<Tables>({
-    dialect:
-      target.dialect === 'sqlite'
-        ? new SqliteDialect({ database: openSqlite(target.path) })
-        : new PostgresDialect({ pool: new pg.Pool({ connectionString: target.url }) }),
   });
 }
 

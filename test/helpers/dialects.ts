@@ -1,7 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
 import type { DatabaseTarget } from '../../src/config.ts';
+import type { Tables } from '../../src/db/schema.ts';
+import { openSqlite } from '../../src/db/sqlite-adapter.ts';
 import { createTestDatabase } from './postgres.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -20,4 +24,15 @@ export async function freshTarget(dialect: Dialect): Promise<DatabaseTarget> {
     return { dialect, path: join(dir, 'tenpo.db') };
   }
   return { dialect, url: await createTestDatabase() };
+}
+
+/** A Kysely on a fresh, empty store of `dialect` (no migrations run), for tests of the schema itself. */
+export async function openFreshStore(dialect: Dialect): Promise<Kysely<Tables>> {
+  const target = await freshTarget(dialect);
+  return new Kysely<Tables>({
+    dialect:
+      target.dialect === 'sqlite'
+        ? new SqliteDialect({ database: openSqlite(target.path) })
+        : new PostgresDialect({ pool: new pg.Pool({ connectionString: target.url }) }),
+  });
 }
