@@ -5,6 +5,7 @@ import { createApp } from '../src/app.ts';
 import { ADMIN_TOKEN, DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
 import { launchBrowser, recordPage, screenshot } from './helpers/browser.ts';
 import { loadContract, OpenApiDocument, type Contract } from './helpers/openapi-contract.ts';
+import { RECORD_LISTS } from './helpers/record-lists.ts';
 
 // GET /openapi.json: a valid OpenAPI 3.1 document listing exactly the routes the app serves, whose
 // schemas match what the service really answers (a whole admin workflow, errors included, on both
@@ -283,12 +284,7 @@ for (const dialect of DIALECTS) {
         ])
         .execute();
       const filter = { productSlug: 'tsuki-dual-lfo' };
-      for (const path of [
-        '/api/admin-reservations-list',
-        '/api/admin/reservations/archives/list',
-        '/api/admin-notify-list',
-        '/api/admin/notify/archives/list',
-      ] as const) {
+      for (const path of RECORD_LISTS) {
         const reply = await api.send(path, filter);
         assert.equal(reply.status, 200);
         assert.ok(reply.ok);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
+import { RECORD_LISTS } from './helpers/record-lists.ts';
 import { foldForMatching } from '../src/text/normalize.ts';
 
 // The lists' `sort: {by, order?}` (an extension of the lists), active and archived, both
@@ -175,12 +176,7 @@ for (const dialect of DIALECTS) {
         { by: { toString: 'x' } },
         JSON.parse('{"__proto__": {"by": "name"}}'),
       ];
-      for (const path of [
-        '/api/admin-reservations-list',
-        '/api/admin/reservations/archives/list',
-        '/api/admin-notify-list',
-        '/api/admin/notify/archives/list',
-      ] as const) {
+      for (const path of RECORD_LISTS) {
         for (const sort of bad) {
           const failure = (await app.call(path, { sort })).failure(400);
           assert.match(failure.error, /^sort must be \{by: createdAt\|updatedAt\|/, `${path} ${JSON.stringify(sort)}`);

@@ -112,7 +112,14 @@ describe('secrets never reach the log', () => {
   });
   after(() => receiver.close());
 
-  const providers = () => ({
+  /** Every secret set, the most talkative log level, and the providers at the receiver, on the store at `databaseUrl`. */
+  const secretEnv = (databaseUrl: string) => ({
+    LOG_LEVEL: 'trace',
+    RATE_LIMIT_PER_MINUTE: '0',
+    PREORDER_API_TOKEN: ADMIN,
+    UNSUBSCRIBE_SECRET: UNSUBSCRIBE,
+    METRICS_TOKEN: METRICS,
+    DATABASE_URL: databaseUrl,
     EMAIL_PROVIDER_API_KEY: EMAIL_KEY,
     EMAIL_API_URL: `${receiver.url}/emails`,
     RESERVATION_WEBHOOK_URL: `${receiver.url}/hooks/reservation/${WEBHOOK}`,
@@ -122,15 +129,7 @@ describe('secrets never reach the log', () => {
 
   test('in process on PostgreSQL: every flow, the provider failing then gone, the database refusing connections', async () => {
     const database = await databaseWithPassword();
-    const env = {
-      LOG_LEVEL: 'trace',
-      RATE_LIMIT_PER_MINUTE: '0',
-      PREORDER_API_TOKEN: ADMIN,
-      UNSUBSCRIBE_SECRET: UNSUBSCRIBE,
-      METRICS_TOKEN: METRICS,
-      DATABASE_URL: database.url,
-      ...providers(),
-    };
+    const env = secretEnv(database.url);
     let app: TestApp | undefined = await startTestApp({ dialect: 'postgres', env, dispatcher: FAST });
     const earlierLogs: Record<string, unknown>[] = [];
     try {
@@ -231,17 +230,7 @@ describe('secrets never reach the log', () => {
 
   test('a real process on PostgreSQL: its stdout and stderr over a run, the database refusing connections included', async () => {
     const database = await databaseWithPassword();
-    const service = await startServiceProcess({
-      env: {
-        LOG_LEVEL: 'trace',
-        RATE_LIMIT_PER_MINUTE: '0',
-        PREORDER_API_TOKEN: ADMIN,
-        UNSUBSCRIBE_SECRET: UNSUBSCRIBE,
-        METRICS_TOKEN: METRICS,
-        DATABASE_URL: database.url,
-        ...providers(),
-      },
-    });
+    const service = await startServiceProcess({ env: secretEnv(database.url) });
     try {
       await everyday(service);
       receiver.failNext(3, 503);
