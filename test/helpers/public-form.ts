@@ -5,6 +5,27 @@ import { rawClient } from './raw-http.ts';
 
 const INVALID_INPUT = '入力内容に誤りがあります';
 const PRODUCT_NOT_FOUND = '指定された商品が見つかりません';
+const BAD_EMAIL = '有効なメールアドレスを入力してください';
+const BAD_SLUG = '商品の指定が正しくありません';
+
+/** The refused addresses and product slugs both public forms share: [label, `valid` with one field bad, the field's message]. */
+export function addressAndSlugRefusals(valid: Record<string, string>): [string, unknown, Record<string, string>][] {
+  return [
+    ['no @', { ...valid, email: 'taro.example.com' }, { email: BAD_EMAIL }],
+    ['no domain', { ...valid, email: 'taro@' }, { email: BAD_EMAIL }],
+    ['a space inside', { ...valid, email: 'ta ro@example.com' }, { email: BAD_EMAIL }],
+    ['a header injection', { ...valid, email: 'taro@example.com\r\nBcc: x@example.com' }, { email: BAD_EMAIL }],
+    ['markup', { ...valid, email: '<script>@example.com' }, { email: BAD_EMAIL }],
+    ['a NUL', { ...valid, email: 'taro\u0000@example.com' }, { email: BAD_EMAIL }],
+    ['255 characters', { ...valid, email: `${'a'.repeat(64)}@${'b'.repeat(180)}.example.com` }, { email: BAD_EMAIL }],
+    ['an upper-case slug', { ...valid, productSlug: 'Kumo-VCO-2' }, { productSlug: BAD_SLUG }],
+    ['a slug with spaces', { ...valid, productSlug: 'kumo vco' }, { productSlug: BAD_SLUG }],
+    ['a Japanese slug', { ...valid, productSlug: 'くも' }, { productSlug: BAD_SLUG }],
+    ['a slug with a double hyphen', { ...valid, productSlug: 'kumo--vco' }, { productSlug: BAD_SLUG }],
+    ['a slug of 101 characters', { ...valid, productSlug: 'a'.repeat(101) }, { productSlug: BAD_SLUG }],
+    ['an empty slug', { ...valid, productSlug: '' }, { productSlug: BAD_SLUG }],
+  ];
+}
 
 /**
  * Registers the tests of the rules every public form shares (POST /api/reservation and
