@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { ADMIN_TOKEN, DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
-import { addressAndSlugRefusals, publicFormRules } from './helpers/public-form.ts';
+import { addressAndSlugRefusals, invalidInputTests, publicFormRules } from './helpers/public-form.ts';
 
 // POST /api/reservation over real HTTP on both dialects: validation and its Japanese messages, the
 // outbox written with the reservation, the rate limit and the rules every route keeps.
@@ -121,18 +121,7 @@ for (const dialect of DIALECTS) {
           { name: JA.name, email: JA.email, productSlug: JA.productSlug },
         ],
       ];
-      for (const [label, body, expected] of cases) {
-        test(label, async () => {
-          const response = await post(app, body);
-          assert.equal(response.status, 400);
-          assert.deepEqual(await response.json(), {
-            success: false,
-            error: JA.invalidInput,
-            code: 'invalid_input',
-            details: Object.entries(expected).map(([field, message]) => ({ field, message })),
-          });
-        });
-      }
+      invalidInputTests({ app: () => app, path: '/api/reservation', table: 'reservations' }, cases);
     });
 
     publicFormRules({ app: () => app, path: '/api/reservation', valid, table: 'reservations' });

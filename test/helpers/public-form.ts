@@ -27,32 +27,62 @@ export function addressAndSlugRefusals(valid: Record<string, string>): [string, 
   ];
 }
 
+/** A public form: the app serving it, its path and the table it writes. */
+interface PublicForm {
+  app: () => TestApp;
+  path: string;
+  table: 'reservations' | 'subscriptions';
+}
+
+/** Posts `body` to the form as JSON (a string as it is). */
+function postTo(form: PublicForm, body: unknown): Promise<Response> {
+  return form.app().request(form.path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+/** How many rows the form's table holds. */
+async function storedIn(form: PublicForm): Promise<number> {
+  const row = await form
+    .app()
+    .services.database.db.selectFrom(form.table)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * Registers a test per case ([label, body, the Japanese message of each field it gets wrong]): the
+ * form answers 400 invalid_input with exactly those fields, in that order, and stores nothing.
+ */
+export function invalidInputTests(form: PublicForm, cases: [string, unknown, Record<string, string>][]): void {
+  for (const [label, body, fields] of cases) {
+    test(label, async () => {
+      const before = await storedIn(form);
+      const response = await postTo(form, body);
+      assert.equal(response.status, 400);
+      assert.deepEqual(await response.json(), {
+        success: false,
+        error: INVALID_INPUT,
+        code: 'invalid_input',
+        details: Object.entries(fields).map(([field, message]) => ({ field, message })),
+      });
+      assert.equal(await storedIn(form), before);
+    });
+  }
+}
+
 /**
  * Registers the tests of the rules every public form shares (POST /api/reservation and
  * POST /api/notify): keys like __proto__ change nothing, a body that is not a JSON object is the
  * invalid-input 400 with no details, an unknown product is its own 400 and stores nothing, and a
  * body over 64 KiB is 413.
  */
-export function publicFormRules(form: {
-  app: () => TestApp;
-  path: string;
-  valid: Record<string, string>;
-  table: 'reservations' | 'subscriptions';
-}): void {
-  const post = (body: unknown) =>
-    form.app().request(form.path, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: typeof body === 'string' ? body : JSON.stringify(body),
-    });
-  const stored = async () => {
-    const row = await form
-      .app()
-      .services.database.db.selectFrom(form.table)
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
-  };
+export function publicFormRules(form: PublicForm & { valid: Record<string, string> }): void {
+  const post = (body: unknown) => postTo(form, body);
+  const stored = () => storedIn(form);
 
   test('__proto__ and constructor beside valid fields change nothing', async () => {
     const response = await post(
