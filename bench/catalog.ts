@@ -45,6 +45,7 @@ function timeRequestObservation(): number {
     deliveryAttempts: () => [],
     keywordLogCounts: () => ({ queued: 0, written: 0, skipped: 0 }),
     passwordsHashed: () => 0,
+    emailEvents: () => [],
   });
   const routes = ['/api/products', '/api/search', '/api/reservation', undefined];
   const statuses = [200, 200, 200, 304, 400, 429];

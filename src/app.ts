@@ -30,6 +30,7 @@ import { reputationRoutes } from './messaging/reputation/routes.ts';
 import { metricsRoutes } from './metrics/routes.ts';
 import type { SendEmail } from './messaging/delivery/delivery.ts';
 import type { Dispatcher } from './messaging/delivery/dispatcher.ts';
+import type { EmailEventCounts } from './messaging/reputation/event-counts.ts';
 import type { Messaging } from './messaging/messaging.ts';
 import { preorderRoutes } from './preorders/routes.ts';
 import type { WriteReservation } from './reservations/reserve.ts';
@@ -51,6 +52,8 @@ export interface Services {
   catalog: Catalog;
   /** What the domains tell about what happened, in its transaction, to queue its messages. */
   messaging: Messaging;
+  /** What the email provider (or an SMTP server) said of sent emails since the start, for /metrics. */
+  emailEvents: EmailEventCounts;
   /** Delivers the outbox; wake it after committing messages. */
   dispatcher: Dispatcher;
   /** Sends an email through the configured provider at once, bypassing the outbox (the staff's test send). */
@@ -140,6 +143,7 @@ export function allRoutes(services: Services): Route[] {
       addressKeySecret: services.config.email.addressKeySecret,
       // A complaint unsubscribes the customer's restock signups: subscriptions' to do, handed to messaging here.
       onComplaint: unsubscribeEverySignupOf,
+      eventCounts: services.emailEvents,
     }),
     ...dashboardRoutes({
       database: services.database,

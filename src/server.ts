@@ -17,6 +17,7 @@ import { createKeywordLogWriter } from './keyword-log/writer.ts';
 import type { Logger } from './log.ts';
 import { createDelivery } from './messaging/delivery/delivery.ts';
 import { Dispatcher, type DispatcherTimings } from './messaging/delivery/dispatcher.ts';
+import { EmailEventCounts } from './messaging/reputation/event-counts.ts';
 import { reservationWriter } from './reservations/reserve.ts';
 import { signupWriter } from './subscriptions/signup.ts';
 import { sessionReader } from './staff/sessions.ts';
@@ -89,10 +90,12 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
   });
   const keywordLog = createKeywordLogWriter(keywordLogStore, log);
   const delivery = await createDelivery(config, log, database);
+  const emailEvents = new EmailEventCounts();
   const dispatcher = new Dispatcher({
     database,
     deliver: delivery.deliver,
     addressKeySecret: config.email.addressKeySecret,
+    emailEvents,
     log,
     timings: { leaseMs: config.outboxLeaseMs, ...options.dispatcher },
   });
@@ -115,6 +118,7 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
     deliveryAttempts: () => dispatcher.attemptCounts(),
     keywordLogCounts: () => keywordLog.counts(),
     passwordsHashed,
+    emailEvents: () => emailEvents.entries(),
   });
   const services: Services = {
     config,
@@ -122,6 +126,7 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
     database,
     catalog,
     messaging,
+    emailEvents,
     dispatcher,
     sendEmail: delivery.sendEmail,
     readiness,

@@ -42,7 +42,16 @@ for (const dialect of DIALECTS) {
 
     test('an empty store: zeros everywhere, every known status listed, thirty days of no searches', async () => {
       const body = await stats();
-      assert.deepEqual(Object.keys(body), ['success', 'reservations', 'subscriptions', 'products', 'searches', 'outbox', 'preorders']);
+      assert.deepEqual(Object.keys(body), [
+        'success',
+        'reservations',
+        'subscriptions',
+        'products',
+        'searches',
+        'outbox',
+        'deliverability',
+        'preorders',
+      ]);
       assert.deepEqual(body.reservations, { total: 0, archived: 0, byStatus: { pending: 0, confirmed: 0, fulfilled: 0, cancelled: 0 } });
       assert.deepEqual(body.subscriptions, { total: 0, archived: 0, byStatus: { pending: 0, notified: 0, unsubscribed: 0 } });
       assert.deepEqual(body.products, []);
@@ -56,6 +65,15 @@ for (const dialect of DIALECTS) {
         Array.from({ length: 30 }, (_, i) => ({ date: japanDate(now - (29 - i) * DAY), count: 0 })),
       );
       assert.deepEqual(body.outbox, { pending: 0, dead: 0, sent: 0, skipped: 0, superseded: 0 });
+      assert.deepEqual(body.deliverability, {
+        hardBounces: 0,
+        softBounces: 0,
+        complaints: 0,
+        restockSent: 0,
+        restockComplaints: 0,
+        restockComplaintRate: null,
+        complaintRateLimit: 0.003,
+      });
       assert.deepEqual(body.preorders, []);
     });
 

@@ -330,6 +330,43 @@ for (const dialect of DIALECTS) {
       assert.equal((await app.call('/api/admin/email-suppressions/list', {})).success().suppressions[0]?.erased, true);
     });
 
+    test('the dashboard shows bounces, complaints and the restock complaint rate against 0.3 %; /metrics counts events by kind', async () => {
+      const metric = async (kind: string) => {
+        const text = await (await app.request('/metrics', { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).text();
+        return Number(new RegExp(`^tenpo_email_events_total\\{kind="${kind}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+      };
+      const before = { complaint: await metric('complaint'), hard: await metric('hard_bounce'), soft: await metric('soft_bounce') };
+      for (const email of ['a@example.com', 'b@example.com', 'c@example.com']) {
+        const response = await app.request('/api/notify', { method: 'POST', body: JSON.stringify({ email, productSlug: 'kumo-vco-2' }) });
+        (await app.read('/api/notify', response)).success();
+      }
+      (await app.call('/api/admin/notify/send', { productSlug: 'kumo-vco-2' })).success();
+      await api.waitForAccepted(3, '/emails');
+      const restock = await waitUntil(async () => {
+        const rows = await db().selectFrom('outbox').select(['provider_message_id', 'destination']).where('status', '=', 'sent').execute();
+        return rows.length === 3 ? rows : undefined;
+      });
+      (await send(resendEvent('email.complained', restock[0]!.provider_message_id!))).success();
+      const { emailId } = await reserve('d@example.com');
+      (await send(resendEvent('email.bounced', emailId, { bounce: { type: 'Permanent' } }))).success();
+      (await send(resendEvent('email.bounced', restock[1]!.provider_message_id!, { bounce: { type: 'Transient' } }))).success();
+
+      const { deliverability } = (await app.call('/api/admin-dashboard-stats', {})).success();
+      assert.deepEqual(deliverability, {
+        hardBounces: 1,
+        softBounces: 1,
+        complaints: 1,
+        restockSent: 3,
+        restockComplaints: 1,
+        restockComplaintRate: 1 / 3,
+        complaintRateLimit: 0.003,
+      });
+      assert.deepEqual(
+        [await metric('complaint'), await metric('hard_bounce'), await metric('soft_bounce')],
+        [before.complaint + 1, before.hard + 1, before.soft + 1],
+      );
+    });
+
     test('the suppression routes: 401 before validation, bad inputs named, unknown 404', async () => {
       for (const path of ['/api/admin/email-suppressions/list', '/api/admin/email-suppressions/lift'] as const) {
         const unauthorized = await app.request(path, { method: 'POST', body: '{"reason": 7}' });

@@ -180,6 +180,7 @@ for (const dialect of DIALECTS) {
       const erasing = new Dispatcher({
         database: app.services.database,
         addressKeySecret: app.services.config.email.addressKeySecret,
+        emailEvents: app.services.emailEvents,
         log: createLogger('silent'),
         timings: FAST_DISPATCH,
         deliver: async (message, standing) => {

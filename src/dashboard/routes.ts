@@ -64,6 +64,17 @@ export const DashboardResponse = z.object({
       'Emails queued in the last 30 days and not sent because their record changed so that they were no longer true (superseded)',
     ),
   }),
+  deliverability: z
+    .object({
+      hardBounces: Count.describe('Hard bounces in the last 30 days (the provider’s, and SMTP 5xx refusals of the recipient)'),
+      softBounces: Count.describe('Soft bounces in the last 30 days'),
+      complaints: Count.describe('Spam complaints in the last 30 days'),
+      restockSent: Count.describe('Restock emails sent in the last 30 days'),
+      restockComplaints: Count.describe('Complaints in the last 30 days about restock emails'),
+      restockComplaintRate: z.number().nullable().describe('restockComplaints / restockSent; null when none was sent'),
+      complaintRateLimit: z.number().describe('0.003: the rate above which Gmail and Yahoo throttle and block a sender'),
+    })
+    .describe('The sender’s reputation (docs/operations.md#bounces-and-complaints); events are kept as long as messages'),
   preorders: z
     .array(
       z.object({

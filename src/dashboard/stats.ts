@@ -2,7 +2,7 @@ import type { Catalog } from '../catalog/catalog.ts';
 import type { Database } from '../db/database.ts';
 import { searchesPerJapanDay, type KeywordFigures } from '../keyword-log/analytics.ts';
 import { countKeywordLogSince } from '../keyword-log/store.ts';
-import { messageFigures } from '../messaging/figures.ts';
+import { deliverabilityFigures, messageFigures } from '../messaging/figures.ts';
 import { preorderState, remainingSeats, type PreorderState } from '../preorders/campaign.ts';
 import { listPreorders } from '../preorders/store.ts';
 import { countByStatus, type StatusCount } from '../records/store.ts';
@@ -47,12 +47,13 @@ export interface DashboardStats {
     perDay: { date: string; count: number }[];
   };
   outbox: { pending: number; dead: number; sent: number; skipped: number; superseded: number };
+  deliverability: Awaited<ReturnType<typeof deliverabilityFigures>>;
   preorders: { productSlug: string; state: PreorderState; capacity: number | null; reserved: number; remaining: number | null }[];
 }
 
 /**
  * The admin dashboard's figures, every one an aggregate the store computes. Searches, and
- * messages sent, skipped or superseded, are those of the last 30 days: since `now` − 30 days; `perDay` charts
+ * messages sent, skipped or superseded, and bounces and complaints, are those of the last 30 days: since `now` − 30 days; `perDay` charts
  * the 30 Japan calendar days ending today.
  *
  * The queries run one after another in one transaction: on one connection, so the dashboard never
@@ -64,25 +65,38 @@ export async function dashboardStats(deps: DashboardDeps, keywords: KeywordFigur
   await deps.flushKeywordLog();
   const since = new Date(now.getTime() - WINDOW_MS).toISOString();
   const chart = japanDays(now, CHART_DAYS);
-  const [reservations, subscriptions, reserved, pending, searchTotal, zeroResults, top, topZero, perDay, messages, campaigns] =
-    await deps.database.db
-      .transaction()
-      .execute(
-        async (trx) =>
-          [
-            await countByStatus(trx, 'reservations'),
-            await countByStatus(trx, 'subscriptions'),
-            await countReservationsByProduct(trx),
-            await countPendingByProduct(trx),
-            await countKeywordLogSince(trx, since),
-            await keywords.zeroResultSearchesSince(trx, since, now),
-            await keywords.topKeywordsSince(trx, since, { limit: TOP, zeroResultsOnly: false }, now),
-            await keywords.topKeywordsSince(trx, since, { limit: TOP, zeroResultsOnly: true }, now),
-            await searchesPerJapanDay(trx, dialect, chart.firstHour),
-            await messageFigures(trx, since),
-            await listPreorders(trx),
-          ] as const,
-      );
+  const [
+    reservations,
+    subscriptions,
+    reserved,
+    pending,
+    searchTotal,
+    zeroResults,
+    top,
+    topZero,
+    perDay,
+    messages,
+    deliverability,
+    campaigns,
+  ] = await deps.database.db
+    .transaction()
+    .execute(
+      async (trx) =>
+        [
+          await countByStatus(trx, 'reservations'),
+          await countByStatus(trx, 'subscriptions'),
+          await countReservationsByProduct(trx),
+          await countPendingByProduct(trx),
+          await countKeywordLogSince(trx, since),
+          await keywords.zeroResultSearchesSince(trx, since, now),
+          await keywords.topKeywordsSince(trx, since, { limit: TOP, zeroResultsOnly: false }, now),
+          await keywords.topKeywordsSince(trx, since, { limit: TOP, zeroResultsOnly: true }, now),
+          await searchesPerJapanDay(trx, dialect, chart.firstHour),
+          await messageFigures(trx, since),
+          await deliverabilityFigures(trx, since),
+          await listPreorders(trx),
+        ] as const,
+    );
   const perDate = new Map(perDay.map((day) => [day.date, day.count]));
   return {
     reservations: recordCounts(RESERVATION_STATUSES, reservations),
@@ -101,6 +115,7 @@ export async function dashboardStats(deps: DashboardDeps, keywords: KeywordFigur
       perDay: chart.dates.map((date) => ({ date, count: perDate.get(date) ?? 0 })),
     },
     outbox: messages,
+    deliverability,
     preorders: campaigns.map((preorder) => ({
       productSlug: preorder.product_slug,
       state: preorderState(preorder, now.toISOString()),

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Tables } from '../db/schema.ts';
 import { DEAD, PENDING, SENT, SKIPPED, SUPERSEDED } from './outbox/store.ts';
+import { countComplaintsAbout, eventCountsSince } from './reputation/store.ts';
 
 // How many messages wait, were given up, were delivered or superseded: the dashboard's and /metrics' figures.
 
@@ -93,5 +94,37 @@ export async function outboxBacklog(
     dead: Number(row.dead),
     superseded: Number(row.superseded),
     oldestPendingAt: row.oldestPendingAt ?? null,
+  };
+}
+
+/** The complaint rate above which Gmail and Yahoo throttle and block a sender (their 2024 sender rules). */
+export const COMPLAINT_RATE_LIMIT = 0.003;
+
+const RESTOCK = 'restock-available';
+
+/**
+ * What the shop's mail did to its sender reputation since `since`: bounces and complaints, and the
+ * complaint rate of restock mail (complaints about restock emails over restock emails sent), null
+ * when none was sent, beside the 0.3 % mailbox providers allow.
+ */
+export async function deliverabilityFigures(db: Kysely<Tables>, since: string) {
+  const events = await eventCountsSince(db, since);
+  const restockComplaints = await countComplaintsAbout(db, since, RESTOCK);
+  const sent = await db
+    .selectFrom('outbox')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('status', '=', SENT)
+    .where('sent_at', '>=', since)
+    .where('payload', 'like', `%"template":"${RESTOCK}"%`)
+    .executeTakeFirstOrThrow();
+  const restockSent = Number(sent.n);
+  return {
+    hardBounces: events.get('hard_bounce') ?? 0,
+    softBounces: events.get('soft_bounce') ?? 0,
+    complaints: events.get('complaint') ?? 0,
+    restockSent,
+    restockComplaints,
+    restockComplaintRate: restockSent === 0 ? null : restockComplaints / restockSent,
+    complaintRateLimit: COMPLAINT_RATE_LIMIT,
   };
 }

@@ -15,6 +15,8 @@ export interface MetricsSources {
   keywordLogCounts(): { queued: number; written: number; skipped: number };
   /** Passwords hashed or verified since the start. */
   passwordsHashed(): number;
+  /** What the email provider (or an SMTP server) said of sent emails since the start, by kind. */
+  emailEvents(): { kind: string; count: number }[];
   now?: () => number;
 }
 
@@ -104,6 +106,12 @@ async function registryOf(
     labelNames: ['state'] as const,
     registers: [registry],
   });
+  const emailEvents = new Counter({
+    name: 'tenpo_email_events_total',
+    help: 'Events recorded of sent emails, by kind: delivered, delayed, soft_bounce, hard_bounce (the provider’s, or an SMTP 5xx to RCPT), complaint.',
+    labelNames: ['kind'] as const,
+    registers: [registry],
+  });
   const passwords = new Counter({
     name: 'tenpo_password_hashes_total',
     help: 'Passwords hashed or verified (sign-ins, password changes, accounts created or reset), each a slow scrypt hash.',
@@ -135,6 +143,8 @@ async function registryOf(
     for (const [state, count] of Object.entries(sources.keywordLogCounts())) keywordLog.inc({ state }, count);
     passwords.reset();
     passwords.inc(sources.passwordsHashed());
+    emailEvents.reset();
+    for (const { kind, count } of sources.emailEvents()) emailEvents.inc({ kind }, count);
     return registry.metrics();
   };
 }

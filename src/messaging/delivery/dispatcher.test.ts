@@ -8,6 +8,7 @@ import { openDatabase, type Database } from '../../db/database.ts';
 import { createLogger } from '../../log.ts';
 import { DeliveryFailure } from './delivery-failure.ts';
 import { Dispatcher, type Deliver, type DispatcherTimings } from './dispatcher.ts';
+import { EmailEventCounts } from '../reputation/event-counts.ts';
 import type { QueuedMessage } from '../outbox/message.ts';
 import { enqueueMessages, type ClaimedMessage } from '../outbox/store.ts';
 
@@ -78,6 +79,7 @@ async function harness(t: TestContext, timings: Partial<DispatcherTimings> = {})
       const dispatcher = new Dispatcher({
         database,
         addressKeySecret: 'dispatcher-test-secret',
+        emailEvents: new EmailEventCounts(),
         log,
         timings: { ...TIMINGS, ...timings },
         now: () => T0 + clock.now,

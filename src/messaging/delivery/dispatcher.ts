@@ -3,6 +3,7 @@ import type { Logger } from '../../log.ts';
 import { DeliveryFailure } from './delivery-failure.ts';
 import type { QueuedMessage } from '../outbox/message.ts';
 import { standingsOf, type Standing } from '../outbox/standing.ts';
+import type { EmailEventCounts } from '../reputation/event-counts.ts';
 import { recordRefusedRecipient } from '../reputation/suppression.ts';
 import { claimDueMessages, markFailed, markSettled, type ClaimedMessage, type Settlement } from '../outbox/store.ts';
 import { retryDelayMs } from './retry-delay.ts';
@@ -80,6 +81,8 @@ export class Dispatcher {
   readonly #deliver: Deliver;
   /** Keys the hash an erased customer's suppressed address is kept as (reputation/address-key.ts). */
   readonly #addressKeySecret: string;
+  /** Hard bounces found here (an SMTP 5xx to RCPT) are counted with the provider's events, for /metrics. */
+  readonly #emailEvents: EmailEventCounts;
   readonly #log: Logger;
   readonly #timings: DispatcherTimings;
   readonly #now: () => number;
@@ -116,6 +119,7 @@ export class Dispatcher {
     database: Database;
     deliver: Deliver;
     addressKeySecret: string;
+    emailEvents: EmailEventCounts;
     log: Logger;
     timings?: Partial<DispatcherTimings>;
     now?: () => number;
@@ -123,6 +127,7 @@ export class Dispatcher {
     this.#database = options.database;
     this.#deliver = options.deliver;
     this.#addressKeySecret = options.addressKeySecret;
+    this.#emailEvents = options.emailEvents;
     this.#log = options.log;
     this.#timings = { ...DEFAULT_DISPATCHER_TIMINGS, ...options.timings };
     this.#now = options.now ?? Date.now;
@@ -293,6 +298,7 @@ export class Dispatcher {
           await recordRefusedRecipient(trx, { outboxId: message.id, to: outgoing.to, at, detail: reason });
           await markFailed(trx, message, { error: reason, at, retryAt });
         });
+        this.#emailEvents.add('hard_bounce');
         return;
       }
       await markFailed(this.#database.db, message, { error: reason, at, retryAt });

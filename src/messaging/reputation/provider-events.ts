@@ -5,6 +5,7 @@ import type { AppEnv } from '../../http/app-env.ts';
 import { AppError } from '../../http/app-error.ts';
 import { requestHeader } from '../../http/request.ts';
 import { emailByProviderId } from '../outbox/store.ts';
+import type { EmailEventCounts } from './event-counts.ts';
 import type { ProviderEvent } from './schemas.ts';
 import type { EmailEventKind } from './store.ts';
 import { recordEmailEvent, type OnComplaint } from './suppression.ts';
@@ -50,7 +51,7 @@ export type EventOutcome = 'recorded' | 'already_recorded' | 'ignored';
  * are ignored.
  */
 export async function takeProviderEvent(
-  deps: { database: Database; onComplaint: OnComplaint },
+  deps: { database: Database; onComplaint: OnComplaint; counts: EmailEventCounts },
   event: ProviderEvent,
   webhook: { id: string; timestamp: string },
 ): Promise<EventOutcome> {
@@ -58,10 +59,10 @@ export async function takeProviderEvent(
   const emailId = event.data.email_id;
   if (kind === undefined || emailId === undefined) return 'ignored';
   const now = new Date().toISOString();
-  return deps.database.db.transaction().execute(async (trx) => {
+  const outcome = await deps.database.db.transaction().execute(async (trx): Promise<EventOutcome> => {
     const email = await emailByProviderId(trx, emailId);
     if (!email) return 'ignored';
-    const outcome = await recordEmailEvent(
+    const recorded = await recordEmailEvent(
       trx,
       {
         outboxId: email.id,
@@ -73,10 +74,12 @@ export async function takeProviderEvent(
       },
       { now, onComplaint: deps.onComplaint },
     );
-    if (outcome.recorded) return 'recorded';
-    if (outcome.firstTimestamp === webhook.timestamp) throw SIGNATURE_REFUSED;
+    if (recorded.recorded) return 'recorded';
+    if (recorded.firstTimestamp === webhook.timestamp) throw SIGNATURE_REFUSED;
     return 'already_recorded';
   });
+  if (outcome === 'recorded') deps.counts.add(kind);
+  return outcome;
 }
 
 /** Resend's event types as the service's kinds; a bounce is hard only when Resend calls it Permanent. */

@@ -6,6 +6,7 @@ import { defineRoute, type Route } from '../../http/route.ts';
 import { errorResponses } from '../../http/schemas.ts';
 import { providerSignatureCheck, takeProviderEvent } from './provider-events.ts';
 import { EventAnswer, LiftBody, LiftResponse, ProviderEventBody, SuppressionListBody, SuppressionListResponse } from './schemas.ts';
+import type { EmailEventCounts } from './event-counts.ts';
 import type { OnComplaint } from './suppression.ts';
 import { liftSuppressed, listSuppressed } from './suppression-list.ts';
 
@@ -15,6 +16,7 @@ export function reputationRoutes(deps: {
   webhookSecret: string | undefined;
   addressKeySecret: string;
   onComplaint: OnComplaint;
+  eventCounts: EmailEventCounts;
 }): Route[] {
   const { database } = deps;
   const admin = { method: 'POST', tag: 'Admin: email suppressions', cors: 'any', admin: true } as const;
@@ -33,7 +35,7 @@ export function reputationRoutes(deps: {
       responses: { 200: { description: 'Taken (or ignored)', schema: EventAnswer }, ...errorResponses(400, 401, 404, 413, 500) },
       handle: async (c, { body }) => {
         const webhook = { id: requestHeader(c, 'svix-id')!, timestamp: requestHeader(c, 'svix-timestamp')! };
-        const outcome = await takeProviderEvent({ database, onComplaint: deps.onComplaint }, body, webhook);
+        const outcome = await takeProviderEvent({ database, onComplaint: deps.onComplaint, counts: deps.eventCounts }, body, webhook);
         return replyJson(c, 200, { success: true, outcome });
       },
     }),

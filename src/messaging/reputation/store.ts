@@ -129,3 +129,16 @@ export async function eventCountsSince(db: Kysely<Tables>, since: string): Promi
     .execute();
   return new Map(rows.map((row) => [row.kind as EmailEventKind, Number(row.n)]));
 }
+
+/** Complaints since `since` about emails of this template kind (matched through the outbox's payload). */
+export async function countComplaintsAbout(db: Kysely<Tables>, since: string, template: string): Promise<number> {
+  const row = await db
+    .selectFrom('email_events as e')
+    .innerJoin('outbox as o', 'o.id', 'e.outbox_id')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('e.kind', '=', COMPLAINT)
+    .where('e.occurred_at', '>=', since)
+    .where('o.payload', 'like', `%"template":"${template}"%`)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

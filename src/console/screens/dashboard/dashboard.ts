@@ -86,6 +86,7 @@ function figures(stats: Stats, context: ScreenContext): Node[] {
         outbox.skipped > 0,
         outbox.superseded > 0 ? h('a', { href: '#/messages?status=superseded' }, '送信取りやめを送信履歴で見る') : null,
       ),
+      deliverability(stats.deliverability),
     ),
     seats(stats.preorders, context),
     h(
@@ -157,6 +158,27 @@ function seats(preorders: Stats['preorders'], context: ScreenContext): HTMLEleme
       '予約受付の画面と同じ数え方です: キャンセルした予約は数えず、アーカイブ済みの予約は数えます。受付を作る前に受けた予約や、削除した受付で受けた予約は入りません。 ',
       h('a', { href: '#/preorders' }, '予約受付を開く'),
     ),
+  );
+}
+
+/**
+ * 迷惑メールの報告 of the last 30 days, with the restock mail's complaint rate against the 0.3 % above
+ * which Gmail and Yahoo throttle the shop's mail; an alert past it.
+ */
+function deliverability(figures: Stats['deliverability']): HTMLElement {
+  const rate = figures.restockComplaintRate;
+  const over = rate !== null && rate >= figures.complaintRateLimit;
+  const percent = (value: number) => `${(value * 100).toFixed(value < 0.01 ? 2 : 1)} %`;
+  const rateText =
+    rate === null
+      ? '再入荷通知メールの送信はありません'
+      : `再入荷通知メールの報告率 ${percent(rate)}（上限 ${percent(figures.complaintRateLimit)}${over ? 'を超えています' : '未満'}）`;
+  return card(
+    '迷惑メールの報告（過去30日）',
+    figures.complaints,
+    `${rateText}。宛先不明 ${formatCount(figures.hardBounces)} 件、一時的な不達 ${formatCount(figures.softBounces)} 件`,
+    over,
+    figures.complaints + figures.hardBounces > 0 ? h('a', { href: '#/suppressions' }, '配信停止の一覧を見る') : null,
   );
 }
 
