@@ -20,6 +20,7 @@ export const SCREENS: ScreenEntry[] = [
   { hash: '#/subscriptions', label: '再入荷通知', load: () => import('../screens/subscriptions/subscriptions.ts') },
   { hash: '#/email-templates', label: 'メールテンプレート', load: () => import('../screens/email-templates/email-templates.ts') },
   { hash: '#/messages', label: '送信履歴', load: () => import('../screens/messages/messages.ts') },
+  { hash: '#/suppressions', label: '配信停止', load: () => import('../screens/suppressions/suppressions.ts') },
   {
     hash: '#/personal-data',
     label: '個人情報',
