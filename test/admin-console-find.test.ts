@@ -5,6 +5,7 @@ import type { Page } from 'playwright-core';
 import { insertReservations } from '../src/reservations/store.ts';
 import { consoleSuite, SIZES } from './helpers/console.ts';
 import { ARTIFACTS } from './helpers/browser.ts';
+import { newerPending } from './helpers/reservation-rows.ts';
 
 // Finding a customer in the console as Japanese staff type them, in Chromium at a laptop's and a
 // phone's size: the search box folds both sides (the IME's full-width space, hiragana, katakana and
@@ -34,21 +35,15 @@ const ui = consoleSuite({}, async () => {
   }
   // Strangers whose id or address holds 佐藤 花子's or the archived one's digits, newer than them and
   // sorting before them by name.
-  const later = new Date(Date.now() + 60_000).toISOString();
   const [sato, archived] = [numbers.get('佐藤 花子')!, numbers.get(ARCHIVED)!];
-  const stranger = (id: string, name: string, email: string) => ({
-    id,
-    name,
-    email,
-    product_slug: 'kumo-vco-2',
-    status: 'pending',
-    created_at: later,
-  });
-  await insertReservations(ui.app.services.database.db, [
-    stranger(`res_9${sato}1`, 'Aoki Ken', 'aoki@example.jp'),
-    stranger('res_find_other', 'Abe Mai', `abe${sato}@example.jp`),
-    stranger(`res_9${archived}1`, 'Ando Archive', 'ando@example.jp'),
-  ]);
+  await insertReservations(
+    ui.app.services.database.db,
+    newerPending(
+      [`res_9${sato}1`, 'Aoki Ken', 'aoki@example.jp'],
+      ['res_find_other', 'Abe Mai', `abe${sato}@example.jp`],
+      [`res_9${archived}1`, 'Ando Archive', 'ando@example.jp'],
+    ),
+  );
   await ui.api.call('/api/admin/reservations/archive', { ids: [{ id: `res_9${archived}1`, productSlug: 'kumo-vco-2' }] });
 });
 

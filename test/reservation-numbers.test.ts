@@ -6,6 +6,7 @@ import { MIGRATIONS, migrateToLatest } from '../src/db/migrate.ts';
 import { insertReservations } from '../src/reservations/store.ts';
 import { DIALECTS, openFreshStore } from './helpers/dialects.ts';
 import { startEmailTestApp, type EmailTestApp } from './helpers/email-app.ts';
+import { newerPending } from './helpers/reservation-rows.ts';
 import type { ServiceProcess } from './helpers/service-process.ts';
 import { startTwoInstances } from './helpers/two-instances.ts';
 import { waitUntil } from './helpers/wait.ts';
@@ -120,20 +121,14 @@ for (const dialect of DIALECTS) {
       const target = await reserve('番号 本人', 'exact-target@example.com');
       const n = target.reservationNumber!;
       // Strangers whose id or address holds the digits, newer and sorting before the target by name.
-      const later = new Date(Date.now() + 60_000).toISOString();
-      const stranger = (id: string, name: string, email: string) => ({
-        id,
-        name,
-        email,
-        product_slug: 'kumo-vco-2',
-        status: 'pending',
-        created_at: later,
-      });
-      await insertReservations(env.app.services.database.db, [
-        stranger(`res_9${n}1`, 'Aoki Ken', 'aoki@example.com'),
-        stranger('res_exact_other', 'Abe Mai', `abe${n}@example.com`),
-        stranger(`res_8${n}2`, 'Ando Archive', 'ando@example.com'),
-      ]);
+      await insertReservations(
+        env.app.services.database.db,
+        newerPending(
+          [`res_9${n}1`, 'Aoki Ken', 'aoki@example.com'],
+          ['res_exact_other', 'Abe Mai', `abe${n}@example.com`],
+          [`res_8${n}2`, 'Ando Archive', 'ando@example.com'],
+        ),
+      );
       const fullWidth = String(n).replace(/\d/g, (d) => String.fromCharCode(0xff10 + Number(d)));
       for (const q of [String(n), `#${n}`, fullWidth, ` ${n} `, `＃${fullWidth}`])
         for (const sort of [undefined, { by: 'name', order: 'asc' }, { by: 'createdAt', order: 'desc' }, { by: 'status' }] as const) {
