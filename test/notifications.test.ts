@@ -8,11 +8,12 @@ import { countUndelivered } from '../src/messaging/figures.ts';
 import { formatJapanTime } from '../src/text/japan-format.ts';
 import { claimDueMessages, enqueueMessages } from '../src/messaging/outbox/store.ts';
 import { DIALECTS, startTestApp, type Dialect, type TestApp } from './helpers/app.ts';
+import { startSmtpTestApp } from './helpers/email-app.ts';
 import { startHttpReceiver, type HttpReceiver, type ReceivedRequest } from './helpers/http-receiver.ts';
 import { outboxStatusCounts } from './helpers/outbox.ts';
 import { createTestDatabase } from './helpers/postgres.ts';
 import { EmailApiBody, SlackBody } from './helpers/sent-bodies.ts';
-import { startSmtpReceiver, type SmtpReceiver } from './helpers/smtp-receiver.ts';
+import type { SmtpReceiver } from './helpers/smtp-receiver.ts';
 import { settle, waitUntil } from './helpers/wait.ts';
 
 // Reservation notifications end to end: the outbox, the dispatcher and real receivers (a local HTTP
@@ -297,18 +298,11 @@ for (const dialect of DIALECTS) {
   describe(`email through SMTP (${dialect})`, () => {
     let smtp: SmtpReceiver;
     let app: TestApp;
+    let close: () => Promise<void>;
     before(async () => {
-      smtp = await startSmtpReceiver();
-      app = await startTestApp({
-        dialect,
-        env: { RATE_LIMIT_PER_MINUTE: '0', SMTP_URL: smtp.url, EMAIL_FROM: 'tenpo <shop@tenpo.example>' },
-        dispatcher: FAST,
-      });
+      ({ app, smtp, close } = await startSmtpTestApp({ dialect, env: { EMAIL_FROM: 'tenpo <shop@tenpo.example>' }, dispatcher: FAST }));
     });
-    after(async () => {
-      await app.close();
-      await smtp.close();
-    });
+    after(() => close());
 
     test('a Japanese confirmation in text and HTML, to the customer only', async () => {
       const id = await reserve(app);

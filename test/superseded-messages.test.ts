@@ -4,9 +4,9 @@ import { createLogger } from '../src/log.ts';
 import { createDelivery } from '../src/messaging/delivery/delivery.ts';
 import { Dispatcher } from '../src/messaging/delivery/dispatcher.ts';
 import { erasePersonalData } from '../src/personal-data/personal-data.ts';
-import { DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
-import { FAST_DISPATCH } from './helpers/email-app.ts';
-import { startSmtpReceiver, type SmtpReceiver } from './helpers/smtp-receiver.ts';
+import { DIALECTS, type TestApp } from './helpers/app.ts';
+import { FAST_DISPATCH, startSmtpTestApp } from './helpers/email-app.ts';
+import type { SmtpReceiver } from './helpers/smtp-receiver.ts';
 import { settle, waitUntil } from './helpers/wait.ts';
 
 // An email is checked against its record right before every attempt, and again when staff send it
@@ -19,18 +19,15 @@ for (const dialect of DIALECTS) {
   describe(`messages that are true when they arrive (${dialect})`, () => {
     let smtp: SmtpReceiver;
     let app: TestApp;
+    let close: () => Promise<void>;
     before(async () => {
-      smtp = await startSmtpReceiver();
-      app = await startTestApp({
+      ({ app, smtp, close } = await startSmtpTestApp({
         dialect,
-        env: { RATE_LIMIT_PER_MINUTE: '0', SMTP_URL: smtp.url, PUBLIC_BASE_URL: 'https://shop.example.jp' },
+        env: { PUBLIC_BASE_URL: 'https://shop.example.jp' },
         dispatcher: FAST_DISPATCH,
-      });
+      }));
     });
-    after(async () => {
-      await app.close();
-      await smtp.close();
-    });
+    after(() => close());
     beforeEach(() => {
       smtp.mails.length = 0;
       smtp.failNext(0);

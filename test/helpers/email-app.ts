@@ -1,6 +1,7 @@
 import type { DispatcherTimings } from '../../src/messaging/delivery/dispatcher.ts';
 import { startTestApp, type Dialect, type TestApp } from './app.ts';
 import { startHttpReceiver, type HttpReceiver } from './http-receiver.ts';
+import { startSmtpReceiver, type SmtpReceiver } from './smtp-receiver.ts';
 
 /** Delivery fast enough for a test: polls, retries and gives up in milliseconds. */
 export const FAST_DISPATCH: Partial<DispatcherTimings> = { pollIntervalMs: 25, retryBaseMs: 40, retryCapMs: 100, leaseMs: 5_000 };
@@ -45,6 +46,31 @@ export async function startEmailTestApp(options: {
     close: async () => {
       await app.close();
       await api.close();
+    },
+  };
+}
+
+/**
+ * The whole service on a fresh store of `dialect`, sending its emails over SMTP to a real receiver,
+ * with no rate limit; `env` adds to that (the sender, links) and `dispatcher` sets the timings.
+ */
+export async function startSmtpTestApp(options: {
+  dialect: Dialect;
+  dispatcher: Partial<DispatcherTimings>;
+  env: Record<string, string>;
+}): Promise<{ app: TestApp; smtp: SmtpReceiver; close(): Promise<void> }> {
+  const smtp = await startSmtpReceiver();
+  const app = await startTestApp({
+    dialect: options.dialect,
+    env: { RATE_LIMIT_PER_MINUTE: '0', SMTP_URL: smtp.url, ...options.env },
+    dispatcher: options.dispatcher,
+  });
+  return {
+    app,
+    smtp,
+    close: async () => {
+      await app.close();
+      await smtp.close();
     },
   };
 }
