@@ -29,6 +29,7 @@ export function healthRoutes(environment: Environment, database: Database, readi
       tag: 'Health',
       summary: 'Smoke check: the service runs and its data store answers',
       description:
+        "Answers `200 {status:'ok', environment, version, checks:{database:'ok'}}`, or `503` with `status:'error'` (and `checks.database:'error'`) when the data store does not answer. " +
         'For monitoring and smoke tests. Do not restart instances on its 503: during a database outage every instance answers 503 and recovers by itself when the database is back (use /livez and /readyz for probes).',
       cors: 'none',
       responses: {
@@ -48,7 +49,7 @@ export function healthRoutes(environment: Environment, database: Database, readi
       tag: 'Health',
       summary: 'Liveness probe: the process answers',
       description:
-        'Always 200 while the process can answer, also while it drains and while the database is down (restarting would not help either). For a restart-on-failure probe.',
+        "Always `200 {status:'ok'}` while the process can answer, also while it drains and while the database is down (restarting would not help either). For a restart-on-failure probe.",
       cors: 'none',
       responses: { 200: { description: 'Alive', schema: ProbeResponse } },
       handle: (c) => replyJson(c, 200, { status: 'ok' }, NO_STORE),
@@ -59,7 +60,9 @@ export function healthRoutes(environment: Environment, database: Database, readi
       tag: 'Health',
       summary: 'Readiness probe: send this instance traffic',
       description:
-        'Turns 503 first on SIGTERM, for SHUTDOWN_DRAIN_SECONDS before the instance stops accepting connections, so a load balancer takes it out of rotation first. It does not check the database: an outage touches every instance alike, and catalog and search keep answering through it.',
+        "`200 {status:'ok'}`; `503 {status:'draining'}` from SIGTERM on, " +
+        'for SHUTDOWN_DRAIN_SECONDS before the instance stops accepting connections, so a load balancer takes it out of rotation first. ' +
+        'It does not check the database: an outage touches every instance alike, and catalog and search keep answering through it.',
       cors: 'none',
       responses: {
         200: { description: 'Ready', schema: ProbeResponse },

@@ -70,7 +70,8 @@ export function keywordLogRoutes(store: KeywordLogStore, writer: KeywordLogWrite
       tag: 'Search',
       summary: 'Read the search keyword log (search analytics)',
       description:
-        'Every non-empty search, zero-result ones included. `from`/`to` are ISO 8601 (a date or an offset-less time reads as UTC; the default window is the last 30 days), `limit` 1–5000 (default 1000, larger reads as 5000); `total` counts the whole window. Bad values or `from` after `to` are `400 Invalid parameters`.',
+        'Every non-empty search, zero-result ones included. `from`/`to` are ISO 8601 (a date or an offset-less time reads as UTC; the default window is the last 30 days), `limit` 1–5000 (default 1000, larger reads as 5000); `total` counts the whole window. Bad values or `from` after `to` are `400 Invalid parameters`. ' +
+        'Answers `{logs:[{keyword, timestamp, resultCount}], total}`, newest first. `Cache-Control: no-cache`.',
       cors: 'any',
       query: KeywordLogsQuery,
       responses: {

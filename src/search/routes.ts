@@ -164,8 +164,13 @@ export function searchRoutes(
       tag: 'Search',
       summary: 'Full-text search over the site content (Japanese-aware), with highlighted excerpts',
       description:
-        'Every non-empty search is written to the keyword log after the response, never delaying it. ' +
-        'Japanese is matched by character bigrams (a part of a compound finds it); width, case and kana form are ignored.',
+        '`q` is NFKC-normalised, trimmed, whitespace collapsed and cut to 200 characters: that is the `query` returned; only its first 10 words are searched. ' +
+        '`excerpt_length` is clamped into 50–500, default 200. ' +
+        'Answers `{results, query, totalResults}`: the best 50 by score (title > description > tags = body), each with `highlighted_title` / `highlighted_excerpt` where matches are in `<mark>` and everything else is HTML-escaped, the excerpt centred on the first match with `…` where cut. ' +
+        'Width, case and hiragana/katakana are ignored; Japanese matches by character bigrams, so part of a compound finds it (`シンセ` → `モジュラーシンセ`) while every bigram must match (`サイバー` does not find `サイドバー`); ' +
+        'Latin words match as prefixes from 2 characters and with typos from 5 (floor(0.2 × length) edits); every word must match. ' +
+        "Empty `q` → `{results:[], query:'', totalResults:0}`. `Cache-Control: public, max-age=300`. " +
+        'Every non-empty search is written to the keyword log ([search.md](search.md#the-keyword-log)) after the response, never delaying it.',
       cors: 'any',
       query: SearchQuery,
       invalid: TAKES_ANYTHING,
@@ -197,7 +202,8 @@ export function searchRoutes(
       description:
         'One JSON file holding the site content and its index, as built by `npm run build`. ' +
         '`loadSiteSearch()` of the package export `tenpo/search-browser` reads it and answers exactly what GET /api/search answers. ' +
-        'Strong ETag (304 on If-None-Match); gzipped when the client accepts it.',
+        'See [storefront-package.md](storefront-package.md#searching-in-the-browser-tenposearch-browser). ' +
+        'Strong ETag (304 on If-None-Match); gzipped when the client accepts it (81 KB for the sample content); `Cache-Control: public, max-age=300`.',
       cors: 'any',
       responses: {
         200: { description: 'The index file', schema: IndexFileSchema, headers: INDEX_FILE_HEADERS },
@@ -212,7 +218,10 @@ export function searchRoutes(
       tag: 'Search',
       summary: 'Completions of the last word typed: page titles, tags, and keywords shoppers searched with results in the last 30 days',
       description:
-        'A keyword is suggested only when at least three different clients searched it with results in the last 30 days, it is at most 3 words and 30 characters, every word of it is in the site index, and it holds no URL, `@` or `＊`. Empty `q` → no suggestions. Not logged.',
+        "Answers `{success:true, suggestions:[{text, kind:'title'|'tag'|'keyword'}]}`, at most 8, from page titles, tags and keywords. " +
+        'A keyword is suggested only when at least three different clients searched it with results in the last 30 days, it is at most 3 words and 30 characters, every word of it is in the site index, and it holds no URL, `@` or `＊` ([search.md](search.md#suggestions-from-what-shoppers-searched)). ' +
+        'A candidate completes the word when it, or one of its later words, begins with it; those beginning with it come first, then keywords (most searched first), tags, titles (shorter first); the same text is offered once. ' +
+        'Empty `q` → `[]`. Keywords are reloaded from the log at most once a minute. `Cache-Control: public, max-age=60`; not logged.',
       cors: 'any',
       query: SuggestQuery,
       invalid: TAKES_ANYTHING,
