@@ -1,10 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
-import type { TenpoClient } from 'tenpo/client';
-import type { TestApp } from './helpers/app.ts';
-import { screenshot, type PageRecord } from './helpers/browser.ts';
-import { closeConsoleTest, signedInConsole, SIZES, startConsoleTest } from './helpers/console.ts';
+import { after, test } from 'node:test';
+import { screenshot } from './helpers/browser.ts';
+import { consoleSuite, LAPTOP, SIZES } from './helpers/console.ts';
 import { FAST_DISPATCH } from './helpers/email-app.ts';
 import { startHttpReceiver, type HttpReceiver } from './helpers/http-receiver.ts';
 import { resendEvent, signAsSvix, webhookSecret } from './helpers/svix.ts';
@@ -15,18 +12,14 @@ import { waitUntil } from './helpers/wait.ts';
 // is lifted with a reason the console checks before it asks the service; the message log and the
 // dashboard say the same.
 
-let app: TestApp;
-let api: TenpoClient;
-let browser: Browser;
 let emails: HttpReceiver;
 const secret = webhookSecret();
-const record: PageRecord = { console: [], errors: [], urls: [] };
 
 /** A reservation by `email`, its confirmation sent, then the provider's `event` about that email. */
 async function reserveThen(email: string, event: (emailId: string) => Record<string, unknown>[]): Promise<void> {
-  const { reservationId } = await api.call('/api/reservation', { name: '山田 太郎', email, productSlug: 'kumo-vco-2' });
+  const { reservationId } = await ui.api.call('/api/reservation', { name: '山田 太郎', email, productSlug: 'kumo-vco-2' });
   const emailId = await waitUntil(async () => {
-    const row = await app.services.database.db
+    const row = await ui.app.services.database.db
       .selectFrom('outbox')
       .select('provider_message_id')
       .where('record_id', '=', reservationId)
@@ -37,41 +30,41 @@ async function reserveThen(email: string, event: (emailId: string) => Record<str
   for (const body of event(emailId)) {
     const delivery = signAsSvix(secret, body);
     assert.equal(
-      (await app.request('/api/webhooks/email', { method: 'POST', headers: delivery.headers, body: delivery.body })).status,
+      (await ui.app.request('/api/webhooks/email', { method: 'POST', headers: delivery.headers, body: delivery.body })).status,
       200,
     );
   }
 }
 
-before(async () => {
-  emails = await startHttpReceiver();
-  ({ app, api, browser } = await startConsoleTest({
-    env: {
-      EMAIL_PROVIDER_API_KEY: 're_test',
-      EMAIL_API_URL: `${emails.url}/emails`,
-      EMAIL_WEBHOOK_SECRET: secret,
-      EMAILS_PER_ADDRESS_PER_DAY: '0',
-    },
-    dispatcher: FAST_DISPATCH,
-  }));
-  const permanent = (id: string) => [resendEvent('email.bounced', id, { bounce: { type: 'Permanent', message: '550 5.1.1 unknown' } })];
-  await reserveThen('spam.reporter@example.com', (id) => [resendEvent('email.complained', id)]);
-  await reserveThen('gone.laptop@example.com', permanent);
-  await reserveThen('gone.phone@example.com', permanent);
-  await reserveThen('full.mailbox@example.com', (id) =>
-    [1, 2, 3].map(() => resendEvent('email.bounced', id, { bounce: { type: 'Transient' } })),
-  );
-});
-
-after(async () => {
-  await closeConsoleTest({ app, browser });
-  await emails?.close();
-});
+const ui = consoleSuite(
+  async () => {
+    emails = await startHttpReceiver();
+    return {
+      env: {
+        EMAIL_PROVIDER_API_KEY: 're_test',
+        EMAIL_API_URL: `${emails.url}/emails`,
+        EMAIL_WEBHOOK_SECRET: secret,
+        EMAILS_PER_ADDRESS_PER_DAY: '0',
+      },
+      dispatcher: FAST_DISPATCH,
+    };
+  },
+  async () => {
+    const permanent = (id: string) => [resendEvent('email.bounced', id, { bounce: { type: 'Permanent', message: '550 5.1.1 unknown' } })];
+    await reserveThen('spam.reporter@example.com', (id) => [resendEvent('email.complained', id)]);
+    await reserveThen('gone.laptop@example.com', permanent);
+    await reserveThen('gone.phone@example.com', permanent);
+    await reserveThen('full.mailbox@example.com', (id) =>
+      [1, 2, 3].map(() => resendEvent('email.bounced', id, { bounce: { type: 'Transient' } })),
+    );
+  },
+);
+after(() => emails?.close());
 
 for (const [size, viewport] of SIZES) {
   test(`配信停止 lists why each address gets nothing, and lifts a bounce with a reason (${size})`, async () => {
     const address = `gone.${size}@example.com`;
-    const page = await signedInConsole(browser, app.url, 'suppressions', viewport, record);
+    const page = await ui.signedIn('suppressions', viewport);
     const rows = page.locator('table.suppressions tbody tr');
     await rows.first().waitFor();
     const reasonOf = async (email: string) =>
@@ -99,7 +92,7 @@ for (const [size, viewport] of SIZES) {
     await page.locator('.notice', { hasText: `${address} の配信停止を解除しました。` }).waitFor();
     await rows.filter({ hasText: 'spam.reporter@example.com' }).waitFor();
     assert.equal(await rows.filter({ hasText: address }).count(), 0);
-    const row = await app.services.database.db
+    const row = await ui.app.services.database.db
       .selectFrom('email_suppressions')
       .selectAll()
       .where('address', '=', address)
@@ -114,17 +107,19 @@ for (const [size, viewport] of SIZES) {
 }
 
 test('an email skipped for its suppressed address says so in 送信履歴; the dashboard counts complaints and links here', async () => {
-  const { reservationId } = await api.call('/api/reservation', {
+  const { reservationId } = await ui.api.call('/api/reservation', {
     name: '山田 太郎',
     email: 'spam.reporter@example.com',
     productSlug: 'kumo-vco-2',
   });
-  await waitUntil(async () => (await api.call('/api/admin/messages/list', { recordId: reservationId })).messages[0]?.status === 'skipped');
-  const page = await signedInConsole(browser, app.url, `messages?record=${reservationId}`, SIZES[0][1], record);
+  await waitUntil(
+    async () => (await ui.api.call('/api/admin/messages/list', { recordId: reservationId })).messages[0]?.status === 'skipped',
+  );
+  const page = await ui.signedIn(`messages?record=${reservationId}`, LAPTOP);
   const status = page.locator('table.records tbody td[data-label="ステータス"]');
   await status.first().waitFor();
   assert.match((await status.first().textContent()) ?? '', /送信せず（配信停止中のアドレス）/);
-  await page.goto(`${app.url}/admin#/dashboard`);
+  await page.goto(`${ui.app.url}/admin#/dashboard`);
   const card = page.locator('.card', { hasText: '迷惑メールの報告（過去30日）' });
   await card.waitFor();
   assert.equal((await card.locator('.value').textContent())?.trim(), '1');
@@ -135,5 +130,5 @@ test('an email skipped for its suppressed address says so in 送信履歴; the d
 });
 
 test('the pages had no errors', () => {
-  assert.deepEqual(record.errors, []);
+  assert.deepEqual(ui.record.errors, []);
 });
