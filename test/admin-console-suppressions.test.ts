@@ -129,6 +129,30 @@ test('an email skipped for its suppressed address says so in 送信履歴; the d
   await page.close();
 });
 
+for (const [size, viewport] of SIZES) {
+  test(`a reservation's own page says why its customer gets no email; another's says nothing (${size})`, async () => {
+    const { reservationId } = await api.call('/api/reservation', {
+      name: '山田 太郎',
+      email: 'Spam.Reporter+x@example.com',
+      productSlug: 'kumo-vco-2',
+    });
+    const page = await signedInConsole(browser, app.url, `reservations?record=${reservationId}`, viewport, record);
+    const note = page.locator('p.page-note.suppressed');
+    await note.waitFor();
+    assert.match(
+      (await note.textContent()) ?? '',
+      /配信停止中です（新規メール停止中（迷惑メールとして報告されました）、.*から）。お客様へのメールは送られません。/,
+    );
+    await screenshot(page, 'admin-console-suppressions', `${size}-record-page`);
+    const other = await api.call('/api/reservation', { name: '佐藤 花子', email: 'hanako@example.com', productSlug: 'kumo-vco-2' });
+    await page.goto(`${app.url}/admin#/reservations?record=${other.reservationId}`);
+    await page.locator('h1', { hasText: 'ご予約番号' }).waitFor();
+    await page.locator('.timeline, section.facts').first().waitFor();
+    assert.equal(await note.isVisible(), false);
+    await page.close();
+  });
+}
+
 test('the pages had no errors', () => {
   assert.deepEqual(ui.record.errors, []);
 });

@@ -279,6 +279,13 @@ for (const dialect of DIALECTS) {
         [['lift@example.com', 'hard_bounce', false]],
       );
       assert.equal((await app.call('/api/admin/email-suppressions/list', { reason: 'complaint' })).success().total, 0);
+      const one = (address: string) => app.call('/api/admin/email-suppressions/list', { address });
+      assert.deepEqual(
+        (await one('Lift+tag@EXAMPLE.com')).success().suppressions.map((s) => s.address),
+        ['lift@example.com'],
+      );
+      assert.equal((await one('other@example.com')).success().total, 0);
+      assert.equal((await one('x'.repeat(321))).failure(400).code, 'invalid_parameters');
       const lifted = (
         await app.call('/api/admin/email-suppressions/lift', {
           address: 'Lift+x@Example.com',

@@ -5,7 +5,7 @@ import { copyButton } from '../ui/copy-button.ts';
 import { h, replace, type Child } from '../ui/dom.ts';
 import { emailKindLabel } from '../../words/email-kinds.ts';
 import { formatDateTime } from '../ui/format.ts';
-import { labelOf, messageStateLabel, WEBHOOK_LABELS } from '../../words/labels.ts';
+import { labelOf, messageStateLabel, SUPPRESSION_REASON_LABELS, WEBHOOK_LABELS } from '../../words/labels.ts';
 import { setArchived, type DetailPath } from '../api/records.ts';
 import type { ActiveRecord, ArchivedRecord, Column, RecordKind, RowNote } from './record-kind.ts';
 import { placeholder } from './record-table.ts';
@@ -88,6 +88,7 @@ export function renderRecordPage<R extends ActiveRecord, A extends ArchivedRecor
         body,
         head(record),
         note && h('p', { class: `page-note ${note.tone}`, role: note.tone === 'error' ? 'alert' : 'status' }, note.text),
+        suppressionNote(record),
         actions(record),
         h(
           'section',
@@ -119,6 +120,30 @@ export function renderRecordPage<R extends ActiveRecord, A extends ArchivedRecor
     } finally {
       body.removeAttribute('aria-busy');
     }
+  }
+
+  /**
+   * Says, when the customer's address gets no email (a bounce, a complaint: 配信停止), why, so staff
+   * know the customer was not told; filled in once the service answers, empty otherwise.
+   */
+  function suppressionNote(record: D): HTMLElement {
+    const note = h('p', { class: 'page-note error suppressed', role: 'status', hidden: true });
+    const address = (record as { email?: unknown }).email;
+    if (typeof address !== 'string') return note;
+    void context.api.call('/api/admin/email-suppressions/list', { address }).then(
+      ({ suppressions: [suppression] }) => {
+        if (!suppression) return;
+        replace(
+          note,
+          `このお客様のメールアドレスは配信停止中です（${labelOf(SUPPRESSION_REASON_LABELS, suppression.reason)}、${formatDateTime(suppression.since)}から）。お客様へのメールは送られません。`,
+          h('a', { href: '#/suppressions' }, '配信停止を見る'),
+        );
+        note.hidden = false;
+      },
+      // The record is shown all the same; a failed look-up only leaves the note out.
+      () => undefined,
+    );
+    return note;
   }
 
   function head(record: D): HTMLElement {

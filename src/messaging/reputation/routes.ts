@@ -43,14 +43,20 @@ export function reputationRoutes(deps: {
       ...admin,
       path: '/api/admin/email-suppressions/list',
       summary: 'List the addresses that get no email (bounced, complained), newest first',
-      description: 'Those in force, filtered by `reason`; 20 a page by default (`pageSize` 1–100).',
+      description:
+        "Those in force, filtered by `reason`, or one customer's (`address`, as a record's page asks: its canonical form and an erased one's keyed hash); 20 a page by default (`pageSize` 1–100).",
       body: SuppressionListBody,
       responses: {
         200: { description: 'One page of suppressions', schema: SuppressionListResponse },
         ...errorResponses(400, 401, 413, 500),
       },
       handle: async (c, { body }) => {
-        const page = await listSuppressed(database, { reason: body.reason || undefined, page: body.page, pageSize: body.pageSize });
+        const page = await listSuppressed(database, deps.addressKeySecret, {
+          address: body.address || undefined,
+          reason: body.reason || undefined,
+          page: body.page,
+          pageSize: body.pageSize,
+        });
         return replyJson(c, 200, { success: true, ...page });
       },
     }),

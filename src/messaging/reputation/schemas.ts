@@ -68,6 +68,12 @@ export const HeldSuppressionSchema = SuppressionSchema.extend({
 }).meta({ id: 'HeldEmailSuppression' });
 
 export const SuppressionListBody = z.object({
+  address: z
+    .string({ error: 'address must be a string of at most 320 characters' })
+    .max(320, 'address must be a string of at most 320 characters')
+    .refine(isStorable, 'address must be a string of at most 320 characters')
+    .optional()
+    .describe("One customer's address as typed (its canonical form and, erased, its keyed hash are looked up); '' or absent for all"),
   reason: z
     .union([z.enum(REASONS), z.literal('')], { error: REASON_MESSAGE })
     .optional()

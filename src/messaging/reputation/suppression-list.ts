@@ -25,13 +25,20 @@ export const suppressionOf = (row: EmailSuppressionRow): Suppression => ({
   retriedAt: row.retried_at,
 });
 
-/** One page of the suppressions in force, newest first. */
+/** One page of the suppressions in force, newest first; only one address's when it is given (a record's page asks so). */
 export async function listSuppressed(
   database: Database,
-  request: { reason?: SuppressionReason; page?: number; pageSize?: number },
+  secret: string,
+  request: { address?: string; reason?: SuppressionReason; page?: number; pageSize?: number },
 ): Promise<Paging & { suppressions: Suppression[] }> {
   const page = request.page ?? 1;
   const pageSize = request.pageSize ?? DEFAULT_PAGE_SIZE;
+  if (request.address !== undefined) {
+    const rows = (await suppressionsOf(database.db, keysOf(secret, request.address))).filter(
+      (row) => row.lifted_at === null && (request.reason === undefined || row.reason === request.reason),
+    );
+    return { suppressions: rows.map(suppressionOf), ...paging(rows.length, 1, pageSize) };
+  }
   const { rows, total } = await listSuppressions(database.db, request.reason, pageWindow(page, pageSize));
   return { suppressions: rows.map(suppressionOf), ...paging(total, page, pageSize) };
 }
