@@ -131,12 +131,12 @@ test('an email skipped for its suppressed address says so in 送信履歴; the d
 
 for (const [size, viewport] of SIZES) {
   test(`a reservation's own page says why its customer gets no email; another's says nothing (${size})`, async () => {
-    const { reservationId } = await api.call('/api/reservation', {
+    const { reservationId } = await ui.api.call('/api/reservation', {
       name: '山田 太郎',
       email: 'Spam.Reporter+x@example.com',
       productSlug: 'kumo-vco-2',
     });
-    const page = await signedInConsole(browser, app.url, `reservations?record=${reservationId}`, viewport, record);
+    const page = await ui.signedIn(`reservations?record=${reservationId}`, viewport);
     const note = page.locator('p.page-note.suppressed');
     await note.waitFor();
     assert.match(
@@ -144,8 +144,8 @@ for (const [size, viewport] of SIZES) {
       /配信停止中です（新規メール停止中（迷惑メールとして報告されました）、.*から）。お客様へのメールは送られません。/,
     );
     await screenshot(page, 'admin-console-suppressions', `${size}-record-page`);
-    const other = await api.call('/api/reservation', { name: '佐藤 花子', email: 'hanako@example.com', productSlug: 'kumo-vco-2' });
-    await page.goto(`${app.url}/admin#/reservations?record=${other.reservationId}`);
+    const other = await ui.api.call('/api/reservation', { name: '佐藤 花子', email: 'hanako@example.com', productSlug: 'kumo-vco-2' });
+    await page.goto(`${ui.app.url}/admin#/reservations?record=${other.reservationId}`);
     await page.locator('h1', { hasText: 'ご予約番号' }).waitFor();
     await page.locator('.timeline, section.facts').first().waitFor();
     assert.equal(await note.isVisible(), false);
