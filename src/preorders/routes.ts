@@ -36,7 +36,8 @@ export function preorderRoutes(deps: PreorderRouteDeps): Route[] {
       tag: 'Preorders',
       summary: 'Preorder campaigns, for the storefront',
       description:
-        'The campaigns of the given products (or all), with their state and seats left, without personal data. Show 「残りN台」 from `remaining` while `state` is open, 「受付終了」 when it is closed or soldOut, and the opening time (opensAt, UTC: convert to Japan time) while upcoming. A product without a campaign is not listed and takes reservations as usual. Not cached (Cache-Control: no-cache): seats change with every reservation.',
+        'The campaigns of the given products (or all), with their state and seats left, without personal data. Show 「残りN台」 from `remaining` while `state` is open, 「受付終了」 when it is closed or soldOut, and the opening time (opensAt, UTC: convert to Japan time) while upcoming. A product without a campaign is not listed and takes reservations as usual. Not cached (Cache-Control: no-cache): seats change with every reservation.' +
+        ' `productSlug` is repeatable (absent for all). Answers `{success:true, preorders:[{productSlug, state, opensAt, closesAt, capacity, remaining, shipsIn, note}]}`, by productSlug; `state` is `upcoming`, `open`, `closed` or `soldOut`. How a storefront shows 「残りN台」 and 「受付終了」: [preorders.md](preorders.md).',
       cors: 'allow-list',
       query: PublicQuery,
       responses: {
@@ -67,6 +68,8 @@ export function preorderRoutes(deps: PreorderRouteDeps): Route[] {
       path: '/api/admin/preorders/list',
       tag: TAG,
       summary: 'List preorder campaigns with their seats and state',
+      description:
+        '`{}` → every campaign, by productSlug: `{id, productSlug, opensAt, closesAt, capacity, perCustomerLimit, shipsIn, note, createdAt, updatedAt, reserved, remaining, state}` (`id`, which reservations name as `preorderId`, is an extension).',
       cors: 'any',
       admin: true,
       body: EmptyBody,
@@ -87,7 +90,9 @@ export function preorderRoutes(deps: PreorderRouteDeps): Route[] {
       tag: TAG,
       summary: 'Create or change a product’s preorder campaign',
       description:
-        'Creates the campaign (fields left out are null) or changes it (fields left out keep their value; createdAt stays). closesAt must be after opensAt, as they will be stored. Lowering capacity below reserved refuses new reservations (soldOut) and cancels none. With `expectedUpdatedAt` (the campaign’s `updatedAt` last read, null for none), a campaign saved, deleted or created since → 409 `changed_by_someone_else` and nothing written.',
+        'Creates the campaign (fields left out are null) or changes it (fields left out keep their value; createdAt stays). closesAt must be after opensAt, as they will be stored. Lowering capacity below reserved refuses new reservations (soldOut) and cancels none. With `expectedUpdatedAt` (the campaign’s `updatedAt` last read, null for none), a campaign saved, deleted or created since → 409 `changed_by_someone_else` and nothing written.' +
+        ' `null` clears a field. Answers `{success, preorder}`. Dates are ISO 8601, an offset kept as the same instant (`2026-12-01T10:00+09:00`), answered in UTC; `capacity` 1–100,000, `perCustomerLimit` 1–100 (reservations one customer may hold, counted by canonical address as the personal-data export matches it: `taro+a@gmail.com` and `t.a.r.o@googlemail.com` are one), `shipsIn` ≤ 100 characters, `note` ≤ 500, each or `null`. ' +
+        'Unknown product `404 Product not found`; bad values, or a `closesAt` not after the `opensAt` it will have, `400 Invalid parameters` with details.',
       cors: 'any',
       admin: true,
       body: UpsertBody,
@@ -118,7 +123,8 @@ export function preorderRoutes(deps: PreorderRouteDeps): Route[] {
       tag: TAG,
       summary: 'Delete a product’s preorder campaign',
       description:
-        'Its reservations stay, and the product takes reservations without limits again: so while reservations that are not cancelled hold seats of it, the answer is 409 Preorder has reservations and nothing is deleted, unless `force` is true (to stop taking reservations, set closesAt to now instead).',
+        'Its reservations stay, and the product takes reservations without limits again: so while reservations that are not cancelled hold seats of it, the answer is 409 Preorder has reservations and nothing is deleted, unless `force` is true (to stop taking reservations, set closesAt to now instead).' +
+        " `force` not a boolean → `400`; to stop taking reservations the console's 受付を終了 sets `closesAt`. Answers `{success}`; no campaign → `404 Preorder not found`.",
       cors: 'any',
       admin: true,
       body: DeleteBody,
