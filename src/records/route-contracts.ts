@@ -75,7 +75,7 @@ export function recordPageContract(words: KindWords, notFound: Refusal<AnswerCod
     ...ADMIN_POST,
     tag: words.tag,
     summary: `One ${words.itemKey}, archived or not, with its history`,
-    description: `For the console's page of a record: the record with its archive state, and every status move (who: staff or the customer; whether the customer was emailed), memo edit, archiving and restoring, oldest first, each written in the change's own transaction. The messages about it are in POST /api/admin/messages/list ({recordId}). An unknown id is \`404 ${notFound.error}\`.`,
+    description: `For the console's page of a record: the record with its archive state, and every status move (who: staff or the customer; whether the customer was emailed), memo edit, archiving and restoring, oldest first, each written in the change's own transaction. The messages about it are in POST /api/admin/messages/list ({recordId}). An unknown id is \`404 ${notFound.error}\`. Answers \`{success, ${words.itemKey}, history}\` (an extension): the ${words.itemKey} with \`archivedAt\` (null while active), and its history oldest first: \`{type: 'status', at, actor, from, to, customerEmailed}\` (a move; \`customerEmailed\` whether it queued the customer's email), \`{type: 'memo', at, actor, before, after}\`, \`{type: 'archived' | 'unarchived', at, actor}\`, staff's resend of one of its given-up messages \`{type: 'retry', at, actor, messageId}\`, and each message about it as it stands now, at the time it was queued (after the change that queued it): \`{type: 'message', at, messageId, channel, kind, status, attempts, sentAt, to, lastError}\` (\`to\` and \`lastError\`, as the message log shows them, are an extension); \`actor\` is \`staff\` (admin API, console) or \`customer\` (their own page); every entry also has \`staffId\` and \`staffName\`: the signed-in account that made the change or the resend (its name as it is now, a disabled account's too), null for the customer, for the bearer token and for a message. The history is table \`record_history\`, and erasing the ${words.itemKey} erases it with its messages. Missing id \`400 ${MISSING_ID}\`.`,
     body: RecordGetBody,
     invalid: refusedAs('missing_required_fields', MISSING_ID),
     errors: [notFound.code],
@@ -92,7 +92,7 @@ export function bulkArchiveContract(words: KindWords, action: BulkAction) {
     ...ADMIN_POST,
     tag: words.tag,
     summary: `${action === 'archive' ? 'Archive' : 'Unarchive'} ${words.listKey} in bulk`,
-    description: `Each item is handled on its own: failures are listed in errors and the others succeed (200). The batch is one transaction. At most ${MAX_BULK_ITEMS} items.`,
+    description: `Each item is handled on its own: failures are listed in errors and the others succeed (200). The batch is one transaction. At most ${MAX_BULK_ITEMS} items (\`{ids:[{id, productSlug}]}\`, 1–${MAX_BULK_ITEMS}). An item's failure is \`${words.itemKey[0]!.toUpperCase()}${words.itemKey.slice(1)} not found\`, \`… already archived\`, \`… is not archived\` or \`Invalid item\`.`,
     body: BulkBody,
     invalid: firstProblem,
     responses: {
@@ -108,7 +108,7 @@ export function bulkStatusContract<B extends z.ZodType>(words: KindWords, schema
     ...ADMIN_POST,
     tag: words.tag,
     summary: `Move ${words.listKey} to a status in bulk`,
-    description: `Each item is moved as POST ${words.itemKey === 'reservation' ? '/api/admin-reservations-status' : '/api/admin-notify-status'} would move it, in its own transaction, one after another: an item refused (not found, archived, changed since its \`expectedUpdatedAt\`, a move the status table does not allow, or the kind's own conflicts) is listed in errors with the code that route would answer, and the others are moved (200). A record named twice is moved once. At most ${MAX_BULK_ITEMS} items; more are sent in several requests.`,
+    description: `Each item is moved as POST ${words.itemKey === 'reservation' ? '/api/admin-reservations-status' : '/api/admin-notify-status'} would move it, in its own transaction, one after another: an item refused (not found, archived, changed since its \`expectedUpdatedAt\`, a move the status table does not allow, or the kind's own conflicts) is listed in errors with the code that route would answer, and the others are moved (200). A record named twice is moved once. At most ${MAX_BULK_ITEMS} items; more are sent in several requests (the console moves any number of selected records ${MAX_BULK_ITEMS} a request). Answers \`{success, updatedCount, updated: [${words.itemKey}…], errors?: [{id, error, code}]}\`; each item moved keeps that route's checks, email and history; a malformed item is \`invalid_item\`. Bad \`status\` or \`items\` → 400 as the status route.`,
     body: schemas.body,
     invalid: statusChangeProblem,
     responses: {
@@ -119,6 +119,11 @@ export function bulkStatusContract<B extends z.ZodType>(words: KindWords, schema
       ...errorResponses(400, 401, 413, 500),
     },
   };
+}
+
+/** A shared contract with what only this kind's route adds to its description. */
+export function describedFurther<C extends { description: string }>(contract: C, more: string): C {
+  return { ...contract, description: `${contract.description} ${more}` };
 }
 
 /** A bulk status move's answer: the records moved, and the items left as they were. */
@@ -147,7 +152,7 @@ export function archivedListContract<B extends z.ZodType>(
     ...ADMIN_POST,
     tag: words.tag,
     summary: `List archived ${words.listKey}, most recently archived first`,
-    description: `Filtered by \`productSlug\` and \`status\`; 20 a page by default (\`pageSize\` 1–100). \`sort\` (an extension) orders by ${sortNames(archivedSortColumns(sortColumns)).join(', ')}, ties by id.`,
+    description: `Filtered by \`productSlug\` and \`status\`; 20 a page by default (\`pageSize\` 1–100). \`sort\` (an extension) orders by ${sortNames(archivedSortColumns(sortColumns)).join(', ')} (the active list's columns and \`archivedAt\`), ties by id. \`q\` searches as in the active list. Body \`{page?, pageSize?, q?, productSlug?, status?, sort?}\`.`,
     body: schemas.body,
     invalid: firstProblem,
     responses: {
@@ -171,7 +176,7 @@ export function csvExportContract<B extends z.ZodType>(words: KindWords, csv: { 
     ownerOnly: true,
     tag: words.tag,
     summary: `Download ${words.listKey} as CSV (owners only)`,
-    description: `${BULK_PERSONAL_DATA} The ${words.listKey} the active list's filters select (with \`archived: true\` the archived ones), in the list's order (or \`sort\`'s), as a CSV file for Excel: UTF-8 with a byte-order mark, a header row of Japanese column names, RFC 4180 quoting (CRLF line ends), times in Japan time (\`2026-11-23 15:04:05\`), statuses in Japanese, and a \`'\` before a cell that starts with =, +, -, @, tab or CR, so no cell runs as a formula. Streamed a batch at a time as the client reads: any number of rows in bounded memory. Columns: ${csv.headers.join(', ')}.`,
+    description: `${BULK_PERSONAL_DATA} The ${words.listKey} the active list's filters select (with \`archived: true\` the archived ones), in the list's order (or \`sort\`'s), as a CSV file for Excel: UTF-8 with a byte-order mark, a header row of Japanese column names, RFC 4180 quoting (CRLF line ends), times in Japan time (\`2026-11-23 15:04:05\`), statuses in Japanese, and a \`'\` before a cell that starts with =, +, -, @, tab or CR, so no cell runs as a formula. Streamed a batch at a time as the client reads: any number of rows in bounded memory. Columns: ${csv.headers.join(', ')}. Answers \`200 text/csv; charset=utf-8\` with \`Content-Disposition: attachment; filename="${csv.fileName}-<yyyymmdd>-<hhmm>.csv"\` (\`${csv.fileName}-archived-…\` for the archive; Japan time). The archived records' \`status\` filter may be any stored one, and their order is most recently archived first. RFC 4180: CRLF after every record; a field holding a comma, quote, CR or LF quoted, quotes doubled. A cell is prefixed with \`'\` when it starts with \`=\`, \`+\`, \`-\` or \`@\` once NFKC-normalised (\`＝\`) and stripped of leading whitespace and zero-width characters, holds \`;=\`, \`,=\` or a tab then \`=\` (LibreOffice splitting on \`;\` or tabs), or starts with a tab or CR. Read 500 rows at a time by keyset and written as the client takes them; the exports running at once take turns, one batch each, so other requests wait for one batch at most. An export whose records cannot be read before its first rows answers \`500\` (a JSON error, no CSV). Bad filters as the list (\`400 Invalid status\`, \`archived must be a boolean\`, …).`,
     body,
     invalid: listFilterProblem,
     responses: {

@@ -77,7 +77,11 @@ export function manageRoutes(deps: CustomerPageDeps): Route[] {
       tag: 'Reservations',
       summary: 'The customer’s reservation page (the link in every reservation email)',
       description:
-        'A Japanese page with the reservation (number, product, status in the customer’s words, reserved at; for a preorder, when it ships and the campaign’s note), the shop’s name and contact, and while it is pending a form to cancel it, which asks first: the same page with `ask=cancel`, by GET, so the browser’s Back after the cancel reads a page again instead of resubmitting a form; otherwise why it cannot be cancelled here and how to reach the shop.',
+        'A Japanese page with the reservation (number, product, status in the customer’s words, reserved at; for a preorder, when it ships and the campaign’s note), the shop’s name and contact, and while it is pending a form to cancel it, which asks first: the same page with `ask=cancel`, by GET, so the browser’s Back after the cancel reads a page again instead of resubmitting a form; otherwise why it cannot be cancelled here and how to reach the shop.' +
+        ' Linked (`manageUrl`) from every reservation email; the token is `<reservation id>.<HMAC>` as unsubscribe links. No JavaScript, readable on a phone. ' +
+        "The statuses read 受付中, 確定, お渡し済み, キャンセル済み; a preorder's shipping time is 発送予定 (`shipsIn`); never the email address. " +
+        "The shop's contact ends the page (店舗情報: address, phone and contact address as links a phone opens, hours). The cancel form shows only while pending and not archived. " +
+        "A missing or altered token → `400` page; an erased reservation → `404` page (both with the shop's contact).",
       cors: 'none',
       query: PageQuery,
       serverError: JA.serverError,
@@ -107,7 +111,11 @@ export function manageRoutes(deps: CustomerPageDeps): Route[] {
       tag: 'Reservations',
       summary: 'The customer cancels a pending reservation',
       description:
-        'Takes `token` as a form field or in a JSON body. A form takes two steps, with or without JavaScript: without `confirm` the answer is a page asking 「このご予約をキャンセルしますか？」 (200; nothing changes), whose form posts again with `confirm=yes`, which cancels and answers `303 See Other` to the page’s own GET URL (the same token), so a reload shows the reservation as it now stands. A pending reservation becomes cancelled, and the cancellation email and a chat notice to the shop are queued with it; anything else changes nothing and the page says why. A request with `Content-Type: application/json` cancels at once (the storefront asks first) and gets `{success, status}` (200 cancelled now, 409 nothing changed). A bad token gets the 400 page either way.',
+        'Takes `token` as a form field or in a JSON body. A form takes two steps, with or without JavaScript: without `confirm` the answer is a page asking 「このご予約をキャンセルしますか？」 (200; nothing changes), whose form posts again with `confirm=yes`, which cancels and answers `303 See Other` to the page’s own GET URL (the same token), so a reload shows the reservation as it now stands. A pending reservation becomes cancelled, and the cancellation email and a chat notice to the shop are queued with it; anything else changes nothing and the page says why. A request with `Content-Type: application/json` cancels at once (the storefront asks first) and gets `{success, status}` (200 cancelled now, 409 nothing changed). A bad token gets the 400 page either way.' +
+        ' The asking page has a second form (`confirm=yes`) and a link back. The cancel queues the `reservation-cancelled` email (when enabled) and the chat notice to the reservation webhook in the same transaction; after the `303` the page shows キャンセル済み, so a reload reads the page again and a bookmark keeps working. ' +
+        'Cancelling again, or a reservation that is not pending, is still `303`, and the page says why. ' +
+        "The JSON answers are `{success:true, status:'cancelled'}`, or `409 {success:false, status, error:'Reservation is not pending', code}`. " +
+        "The customer's own cancel does not set `respondedAt` (it is not the shop's response).",
       cors: 'none',
       acceptsForm: true,
       origins: 'shop-or-service',
