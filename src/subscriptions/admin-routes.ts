@@ -13,6 +13,7 @@ import {
   activeListContract,
   bulkStatusAnswer,
   bulkStatusContract,
+  describedFurther,
   recordPageContract,
   statusChangeContract,
 } from '../records/route-contracts.ts';
@@ -84,7 +85,8 @@ export function subscriptionAdminRoutes(deps: RestockSendDeps): Route[] {
         {
           summary: 'List active restock subscriptions, newest first',
           description:
-            '`q` (at most 200 characters) finds a case-insensitive substring of the email or id (`%` and `_` match themselves; on SQLite case folds for ASCII only). With `page` or `pageSize` one page and `total, page, pageSize, totalPages` (as the archive list); without them every match. `sort: {by, order?}` orders by another column (an extension), ties by id in the same direction. An unknown status is `400 Invalid status`.',
+            '`q` (at most 200 characters) finds a case-insensitive substring of the email or id (`%` and `_` match themselves; on SQLite case folds for ASCII only). With `page` or `pageSize` one page and `total, page, pageSize, totalPages` (as the archive list); without them every match. `sort: {by, order?}` orders by another column (an extension), ties by id in the same direction. An unknown status is `400 Invalid status`.' +
+            " Body `{status?, productSlug?, q?, page?, pageSize?, sort?}`; `q` folds as the reservations' list does. Each subscription has `unsubscribedByCustomer` (unsubscribed, and not by staff: it cannot be moved back to pending, so the console does not offer it; also in a status change's answer and in POST /api/admin/notify/get). `sort.by` is one of `createdAt`, `updatedAt`, `email`, `product`, `status`.",
         },
         { body: ListBody, response: ListResponse },
       ),
@@ -101,7 +103,8 @@ export function subscriptionAdminRoutes(deps: RestockSendDeps): Route[] {
         {
           summary: 'Change a restock subscription’s status',
           description:
-            'Allowed moves: pending→notified (sets notifiedAt), pending→unsubscribed, notified→pending and unsubscribed→pending (both clear notifiedAt), or the same status (no change). unsubscribed→pending only for a subscription staff unsubscribed: one the customer unsubscribed (the email’s link or the one-click post), or whose history does not say who did, is refused with 409 `unsubscribed_by_customer`; only the customer’s own new signup subscribes the address again. A move back to pending while another active pending subscription has the same email and product is refused with 409 `another_pending_subscription`.',
+            'Allowed moves: pending→notified (sets notifiedAt), pending→unsubscribed, notified→pending and unsubscribed→pending (both clear notifiedAt), or the same status (no change). unsubscribed→pending only for a subscription staff unsubscribed: one the customer unsubscribed (the email’s link or the one-click post), or whose history does not say who did, is refused with 409 `unsubscribed_by_customer`; only the customer’s own new signup subscribes the address again. A move back to pending while another active pending subscription has the same email and product is refused with 409 `another_pending_subscription`.' +
+            ' Body `{id, productSlug, status, expectedUpdatedAt?}`; with `expectedUpdatedAt`, a record changed since → `409 Subscription was changed by someone else`, as for reservations. Other moves `409 Invalid status transition: a -> b`; absent `404 Subscription not found`; archived `409 Subscription is archived`.',
         },
         { body: StatusBody, response: StatusResponse },
         { of: REFUSALS, conflicts: [ANOTHER_PENDING_SUBSCRIPTION.code, UNSUBSCRIBED_BY_CUSTOMER.code] },
@@ -115,7 +118,10 @@ export function subscriptionAdminRoutes(deps: RestockSendDeps): Route[] {
     }),
     defineRoute({
       path: '/api/admin/notify/bulk-status',
-      ...bulkStatusContract(WORDS, { body: BulkStatusBody, response: BulkStatusResponse }),
+      ...describedFurther(
+        bulkStatusContract(WORDS, { body: BulkStatusBody, response: BulkStatusResponse }),
+        'Its codes include `unsubscribed_by_customer` and `another_pending_subscription`.',
+      ),
       handle: async (c, { body }) => {
         const staffId = staffIdOf(c);
         const outcome = await bulkChangeStatus(body.items, REFUSALS, (item) =>
@@ -134,7 +140,10 @@ export function subscriptionAdminRoutes(deps: RestockSendDeps): Route[] {
     }),
     defineRoute({
       path: '/api/admin/notify/get',
-      ...recordPageContract(WORDS, REFUSALS.notFound, DetailResponse),
+      ...describedFurther(
+        recordPageContract(WORDS, REFUSALS.notFound, DetailResponse),
+        "Its moves include the restock send's (`customerEmailed: true`) and the customer's unsubscribe (`actor: 'customer'`).",
+      ),
       handle: async (c, { body }) => {
         const found = await recordWithHistory(database, 'subscriptions', body.id);
         if (!found) throw refusalError(REFUSALS.notFound);
@@ -148,7 +157,10 @@ export function subscriptionAdminRoutes(deps: RestockSendDeps): Route[] {
       tag: WORDS.tag,
       summary: 'Tell the waiting subscribers, all or the oldest `limit` of them, that a product is back in stock',
       description:
-        'Each active pending subscription of the product (with `limit`, at most that many, oldest first by createdAt then id) gets a restock email (queued) and becomes notified, in batches, each subscription in the same transaction as its email. One public chat message without personal data is queued when anyone was notified, by a send without `limit`, or with one that leaves nobody waiting. Answers once everything is queued, without waiting for delivery, with `remaining`: those still waiting after a send with `limit` (0 without). Sending again notifies nobody twice.',
+        'Each active pending subscription of the product (with `limit`, at most that many, oldest first by createdAt then id) gets a restock email (queued) and becomes notified, in batches, each subscription in the same transaction as its email. One public chat message without personal data is queued when anyone was notified, by a send without `limit`, or with one that leaves nobody waiting. Answers once everything is queued, without waiting for delivery, with `remaining`: those still waiting after a send with `limit` (0 without). Sending again notifies nobody twice.' +
+        " Body `{productSlug, limit?}`: `limit` an integer 1–100,000 (a wave, 5 units for 300 waiting). The Japanese restock email names the product, links its page, has a visible unsubscribe link and the shop's signature, with `List-Unsubscribe` and `List-Unsubscribe-Post: List-Unsubscribe=One-Click`. " +
+        'Batches of 500, so 10,000 subscribers take bounded memory; the public announcement comes last so the public does not hear before the subscribers. Answers `{success:true, notifiedCount, remaining}`. ' +
+        'Missing `productSlug` `400 Missing required fields: productSlug`; a bad `limit` `400 Invalid parameters` naming it; unknown product `404 Product not found`.',
       cors: 'any',
       admin: true,
       body: SendBody,

@@ -7,7 +7,14 @@ import { labelOf, SUBSCRIPTION_STATUS_LABELS } from '../words/labels.ts';
 import { bulkSetArchived, type ArchiveTarget } from '../records/bulk-archive.ts';
 import { japanTime, recordCsv, type CsvColumn } from '../records/export.ts';
 import { listArchived } from '../records/lists.ts';
-import { archivedListContract, bulkArchiveAnswer, bulkArchiveContract, csvAnswer, csvExportContract } from '../records/route-contracts.ts';
+import {
+  archivedListContract,
+  bulkArchiveAnswer,
+  bulkArchiveContract,
+  csvAnswer,
+  csvExportContract,
+  describedFurther,
+} from '../records/route-contracts.ts';
 import { ANOTHER_PENDING_SUBSCRIPTION } from './change-status.ts';
 import {
   ArchivedListBody,
@@ -62,7 +69,10 @@ export function subscriptionArchiveRoutes(deps: { database: Database; catalog: C
     }),
     defineRoute({
       path: '/api/admin/notify/unarchive',
-      ...bulkArchiveContract(WORDS, 'unarchive'),
+      ...describedFurther(
+        bulkArchiveContract(WORDS, 'unarchive'),
+        'An unarchive that would make a second active pending subscription for the same address and product is refused for that item.',
+      ),
       handle: async (c, { body }) =>
         replyJson(
           c,

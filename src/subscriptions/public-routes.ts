@@ -58,8 +58,8 @@ export function publicSubscriptionRoutes(deps: PublicSubscriptionDeps): Route[] 
       summary: method === 'GET' ? 'Unsubscribe through the link of a restock email' : 'One-click unsubscribe (RFC 8058)',
       description:
         method === 'GET'
-          ? 'Moves the subscription to unsubscribed (from any status) and shows a short page with the shop’s name and contact; repeating it changes nothing. HEAD only checks the token.'
-          : 'What mail clients POST (body `List-Unsubscribe=One-Click`, not read) to the List-Unsubscribe URL; the same effect and pages as GET.',
+          ? 'Moves the subscription to unsubscribed (from any status) and shows a short page with the shop’s name and contact; repeating it changes nothing. HEAD only checks the token, so link checkers unsubscribe nobody. A wrong, altered or unknown token gets a 400 page. The token is the subscription id and its HMAC: no personal data.'
+          : 'What mail clients POST (body `List-Unsubscribe=One-Click`, not read) to the List-Unsubscribe URL; the same effect and pages as GET (200).',
       cors: 'none',
       query: UnsubscribeQuery,
       serverError: JA.serverError,
@@ -80,7 +80,8 @@ export function publicSubscriptionRoutes(deps: PublicSubscriptionDeps): Route[] 
       tag: 'Subscriptions',
       summary: 'Ask to be told by email when a product is back in stock',
       description:
-        'Creates a pending subscription and queues the restock chat notice in the same transaction. While the address already has a pending subscription for the product, answers its id and creates nothing (concurrent requests too). Rate-limited per client, sharing the budget of POST /api/reservation. With an Idempotency-Key, the same key and request within 24 hours answers the first id again (nothing written, no chat notice); the key with another request is 422.',
+        'Creates a pending subscription and queues the restock chat notice in the same transaction. While the address already has a pending subscription for the product, answers its id and creates nothing (concurrent requests too). Rate-limited per client, sharing the budget of POST /api/reservation. With an Idempotency-Key, the same key and request within 24 hours answers the first id again (nothing written, no chat notice); the key with another request is 422.' +
+        " Body `{email, productSlug}` → `{success:true, subscriptionId:'ntf_<ms>-<10 [a-z0-9]>'}`. The same validation and Japanese messages as the reservation form; the email is lowercased.",
       cors: 'allow-list',
       origins: 'shop',
       rateLimit: deps.rateLimit,
