@@ -113,12 +113,14 @@ test('an email skipped for its suppressed address says so in 送信履歴; the d
     productSlug: 'kumo-vco-2',
   });
   await waitUntil(
-    async () => (await ui.api.call('/api/admin/messages/list', { recordId: reservationId })).messages[0]?.status === 'skipped',
+    async () =>
+      (await ui.api.call('/api/admin/messages/list', { recordId: reservationId, channel: 'email' })).messages[0]?.status === 'skipped',
   );
   const page = await ui.signedIn(`messages?record=${reservationId}`, LAPTOP);
-  const status = page.locator('table.records tbody td[data-label="ステータス"]');
-  await status.first().waitFor();
-  assert.match((await status.first().textContent()) ?? '', /送信せず（配信停止中のアドレス）/);
+  // The email's row (the chat notice queued beside it may be listed first: they share a time).
+  const status = page.locator('table.records tbody tr', { hasText: 'spam.reporter@example.com' }).locator('td[data-label="ステータス"]');
+  await status.waitFor();
+  assert.match((await status.textContent()) ?? '', /送信せず（配信停止中のアドレス）/);
   await page.goto(`${ui.app.url}/admin#/dashboard`);
   const card = page.locator('.card', { hasText: '迷惑メールの報告（過去30日）' });
   await card.waitFor();
