@@ -374,6 +374,33 @@ for (const dialect of DIALECTS) {
       );
     });
 
+    test('a staff account, not only an owner, sees the list and lifts a bounce, and is named as who lifted it', async () => {
+      const { emailId } = await reserve('staff.lifts@example.com');
+      (await send(resendEvent('email.bounced', emailId, { bounce: { type: 'Permanent' } }))).success();
+      const account = { email: 'tanaka@example.jp', name: '田中', role: 'staff', password: 'tanaka password!' } as const;
+      await db().deleteFrom('staff').where('email', '=', account.email).execute();
+      const { staff } = (await app.call('/api/admin/staff/create', account)).success();
+      const origin = 'https://shop.example.jp';
+      const signIn = await app.request('/api/admin/session', {
+        method: 'POST',
+        headers: { origin },
+        body: JSON.stringify({ email: account.email, password: account.password }),
+      });
+      assert.equal(signIn.status, 200);
+      const cookie = signIn.headers.get('set-cookie')!.split(';')[0]!;
+      const asStaff = async <P extends '/api/admin/email-suppressions/list' | '/api/admin/email-suppressions/lift'>(
+        path: P,
+        body: unknown,
+      ) => app.read(path, await app.request(path, { method: 'POST', headers: { cookie, origin }, body: JSON.stringify(body) }));
+      const listed = (await asStaff('/api/admin/email-suppressions/list', {})).success();
+      assert.deepEqual(
+        listed.suppressions.map((s) => s.address),
+        ['staff.lifts@example.com'],
+      );
+      (await asStaff('/api/admin/email-suppressions/lift', { address: 'staff.lifts@example.com', reason: '電話で確認' })).success();
+      assert.equal((await suppression('staff.lifts@example.com'))?.lifted_by, staff.id);
+    });
+
     test('the suppression routes: 401 before validation, bad inputs named, unknown 404', async () => {
       for (const path of ['/api/admin/email-suppressions/list', '/api/admin/email-suppressions/lift'] as const) {
         const unauthorized = await app.request(path, { method: 'POST', body: '{"reason": 7}' });
