@@ -24,7 +24,11 @@ export function messageLogRoutes(deps: { database: Database; wakeDispatcher: () 
       path: '/api/admin/messages/list',
       summary: 'List the emails and chat messages sent, waiting, skipped, given up or superseded, newest first',
       description:
-        'Filtered by `recordId`, `status` and `channel`; 20 a page by default (`pageSize` 1–100). Each message about a reservation names it by its number and name (`reservation`).',
+        'Filtered by `recordId`, `status` and `channel`; 20 a page by default (`pageSize` 1–100). Each message about a reservation names it by its number and name (`reservation`).' +
+        ' Body `{recordId?, status?, channel?, page?, pageSize?}` → `{success, messages:[{id, recordId, reservation, channel, kind, to, status, attempts, lastError, createdAt, sentAt}], total, page, pageSize, totalPages}`: every email and chat message in the outbox, newest first (`createdAt`, ties by id), paging as the archive lists. ' +
+        '`channel` is `email` or `chat`; `status` `pending`, `sent`, `skipped` (no provider or webhook configured), `dead` (given up) or `superseded` (not sent: no longer true of its record when it was due, [operations.md](operations.md#messages-that-are-true-when-they-arrive)); ' +
+        "`kind` is the template kind of an email and the webhook's name (`reservation`, `restock`, `public`) for chat; `to` is the address of an email and the webhook's name for chat, never its URL; `recordId` the reservation or subscription it is about, and `reservation` `{number, name}` null for any other message. " +
+        'Unknown status `400 Invalid status`, unknown channel `400 Invalid channel`.',
       body: ListBody,
       invalid: listProblem,
       responses: { 200: { description: 'One page of messages', schema: ListResponse }, ...errorResponses(400, 401, 413, 500) },
@@ -45,7 +49,7 @@ export function messageLogRoutes(deps: { database: Database; wakeDispatcher: () 
       ...common,
       path: '/api/admin/messages/retry',
       summary: 'Send given-up messages again',
-      description: `Each dead message goes back to pending with its attempts reset and is delivered again, unless it is no longer true of its record (a cancelled reservation, a later email about it, an unsubscribed subscription): that one becomes superseded and is reported as \`Message is superseded\`. Each item is handled on its own: failures are listed in errors and the others succeed (200). At most ${MAX_BULK_ITEMS} items.`,
+      description: `Each dead message goes back to pending with its attempts reset and is delivered again, unless it is no longer true of its record (a cancelled reservation, a later email about it, an unsubscribed subscription): that one becomes superseded and is reported as \`Message is superseded\`. Each item is handled on its own: failures are listed in errors and the others succeed (200). At most ${MAX_BULK_ITEMS} items. Body \`{ids:[messageId]}\` → \`{success, retriedCount, retriedIds, errors?}\`. A message superseded already is listed as \`Message is superseded\` too; a retried one has its last error cleared and is checked once more right before the attempt; the rest are listed as \`Message not found\`, \`Message is not dead\` or \`Invalid item\`. \`ids\` as for bulk archive (\`400 ids array is required\`, \`… cannot be empty\`, \`… cannot exceed ${MAX_BULK_ITEMS} items\`).`,
       body: RetryBody,
       invalid: firstProblem,
       responses: { 200: { description: 'Every item handled', schema: RetryResponse }, ...errorResponses(400, 401, 413, 500) },
