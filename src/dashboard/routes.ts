@@ -100,7 +100,12 @@ export function dashboardRoutes(deps: DashboardDeps): Route[] {
       tag: 'Admin: dashboard',
       summary: 'Figures for the admin dashboard',
       description:
-        'Reservations and subscriptions by status, demand per product, searches of the last 30 days, and notifications waiting, given up, sent and skipped; all computed as aggregates in the store.',
+        'Reservations and subscriptions by status, demand per product, searches of the last 30 days, and notifications waiting, given up, sent and skipped; all computed as aggregates in the store.' +
+        ' Body `{}` → `{success, reservations:{total, archived, byStatus}, subscriptions:{total, archived, byStatus}, products:[{productSlug, name, reservations, reservationsNotCancelled, pendingSubscriptions}], searches:{total, zeroResults, topKeywords, topZeroResultKeywords, perDay}, outbox:{pending, dead, sent, skipped, superseded}, deliverability:{hardBounces, softBounces, complaints, restockSent, restockComplaints, restockComplaintRate, complaintRateLimit}, preorders:[{productSlug, state, capacity, reserved, remaining}]}`. ' +
+        '`outbox.sent` counts messages sent in the last 30 days; `outbox.skipped` (an extension) the emails queued in the last 30 days that were not sent because no email provider is configured (chat messages for an unset webhook are skipped by design and not counted); `outbox.superseded` the messages queued in the last 30 days that were not sent because their record had changed so that they were no longer true. ' +
+        '`total` counts active and archived records; `products` lists every product with a reservation or a subscription, its `reservations` counting them all (active and archived, cancelled ones included) and `reservationsNotCancelled` (an extension) those not cancelled, active and archived, as a preorder campaign counts its `reserved` seats; ' +
+        "`deliverability` counts the last 30 days' bounces and complaints, and the restock email's complaint rate against `complaintRateLimit` (0.003, past which Gmail and Yahoo throttle a sender; null when none was sent); top search lists hold at most 10 keywords; `perDay` (30 entries `{date:'YYYY-MM-DD', count}` for the Japan calendar days ending today, oldest first) is an extension, for the console's chart. " +
+        "Concurrent requests share one computation, each still computed after it was asked (the searches' sums of hours ended over 10 minutes ago are kept until the next hour: [search.md](search.md#the-keyword-log)).",
       cors: 'any',
       admin: true,
       body: DashboardBody,
