@@ -52,6 +52,9 @@ export function apiReferenceRoutes(describedRoutes: () => Route[], publicBaseUrl
       path: '/openapi.json',
       tag: TAG,
       summary: 'This document: OpenAPI 3.1, generated from the schemas the handlers validate with',
+      description:
+        'Generated at run time from the same zod schemas the handlers validate with, so it cannot drift from the code (a test checks that the routes served and the routes documented are the same set, and that every answer of a full workflow matches its schema). ' +
+        'The shared shapes are named components (`Product`, `Reservation`, `ArchivedReservation`, `Subscription`, `ArchivedSubscription`, `SearchResult`, `KeywordLogEntry`, `ErrorBody`, …: a schema declared with `.meta({ id })`), and its server is `PUBLIC_BASE_URL`. `Cache-Control: no-cache`.',
       cors: 'any',
       responses: {
         200: { description: 'The OpenAPI document', schema: DocumentSchema, headers: { 'Cache-Control': 'no-cache' } },
@@ -69,6 +72,7 @@ export function apiReferenceRoutes(describedRoutes: () => Route[], publicBaseUrl
       path: '/docs',
       tag: TAG,
       summary: 'The interactive API reference (Swagger UI), served by the service itself',
+      description: 'Served from `swagger-ui-dist`: no CDN, works offline; "Authorize" keeps the admin token in page memory.',
       cors: 'none',
       responses: {
         200: { description: 'The reference page; revalidated on every visit (ETag)', contentType: 'text/html' },

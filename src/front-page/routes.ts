@@ -37,6 +37,8 @@ export function frontPageRoutes(environment: Environment): Route[] {
       path: '/',
       tag: 'Service',
       summary: 'A page saying what this service is, with links to the API reference and the console',
+      description:
+        'A small HTML page saying what the service is, with links to `/docs`, `/admin`, `/healthz` and, in `development`, `/dev/storefront`.',
       cors: 'none',
       responses: { 200: { description: 'The page (HTML)', contentType: 'text/html' } },
       handle: (c) => reply(c, 200, page, HTML_PAGE_HEADERS),
