@@ -85,7 +85,7 @@ export function browserPageRoutes({ definition, html, csp, files }: BuiltPage): 
       path: definition.path,
       tag: definition.tag,
       summary: definition.summary,
-      ...(definition.description ? { description: definition.description } : {}),
+      description: definition.description,
       cors: 'none',
       responses: {
         200: { description: 'The page; revalidated on every visit (ETag)', contentType: 'text/html' },

@@ -21,7 +21,7 @@ export interface BrowserPageDefinition {
   /** For the API reference. */
   tag: string;
   summary: string;
-  description?: string;
+  description: string;
 }
 
 export const BROWSER_PAGES = {
@@ -37,7 +37,8 @@ export const BROWSER_PAGES = {
 <noscript>この管理画面には JavaScript が必要です。</noscript>`,
     tag: 'Admin console',
     summary: 'The administration console (Japanese), for the shop’s staff',
-    description: 'Signs in with the admin token, which it keeps in the tab’s sessionStorage and sends only as a bearer header.',
+    description:
+      'The staff console ([console.md](console.md)). Signs in with the admin token, which it keeps in the tab’s sessionStorage and sends only as a bearer header.',
   },
   /**
    * The storefront developer's working example (src/dev-storefront/), tenpo/client and
@@ -74,6 +75,8 @@ export const BROWSER_PAGES = {
 </form>`,
     tag: 'Development',
     summary: 'A demo storefront (development only): catalog, search in the page with tenpo/search-browser, reservation and restock forms',
+    description:
+      'Served in `development` only (404 in `preview` and `production`): [storefront-package.md](storefront-package.md#the-demo-storefront-development-only).',
   },
 } satisfies Record<string, BrowserPageDefinition>;
 
