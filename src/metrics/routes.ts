@@ -12,7 +12,7 @@ export function metricsRoutes(metrics: Metrics, metricsToken: string | undefined
       tag: 'Health',
       summary: 'Prometheus metrics: requests, outbox, deliveries, keyword log, process',
       description:
-        'Prometheus text format. Accepts the admin token, or METRICS_TOKEN when that is set. Requests are labelled with the route template as mounted (`unmatched` when none), never the raw URL.',
+        'Prometheus text format. Accepts the admin token, or METRICS_TOKEN when that is set. Requests are labelled with the route template as mounted (`unmatched` when none), never the raw URL. What each metric means and the alerts on them: [operations.md](operations.md#metrics-and-alerts).',
       // As every admin route: the bearer token, not the origin, is what guards it.
       cors: 'any',
       admin: true,
