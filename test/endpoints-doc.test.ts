@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { posix } from 'node:path';
 import { after, before, test } from 'node:test';
+import { withRouteTables } from '../src/api-reference/endpoints-doc.ts';
 import { allRoutes } from '../src/app.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 
@@ -44,4 +45,9 @@ test('docs/endpoints.md names every route the service serves, and only those', (
     [],
     'routes the page names that the service does not serve',
   );
+});
+
+test('docs/endpoints.md is current: its route tables are what npm run docs:endpoints writes from the routes', () => {
+  const page = readFileSync(new URL('../docs/endpoints.md', import.meta.url), 'utf8');
+  assert.equal(page, withRouteTables(page, allRoutes(app.services)));
 });
