@@ -91,7 +91,7 @@ export function preorderRoutes(deps: PreorderRouteDeps): Route[] {
       summary: 'Create or change a product’s preorder campaign',
       description:
         'Creates the campaign (fields left out are null) or changes it (fields left out keep their value; createdAt stays). closesAt must be after opensAt, as they will be stored. Lowering capacity below reserved refuses new reservations (soldOut) and cancels none. With `expectedUpdatedAt` (the campaign’s `updatedAt` last read, null for none), a campaign saved, deleted or created since → 409 `changed_by_someone_else` and nothing written.' +
-        ' `null` clears a field. Answers `{success, preorder}`. Dates are ISO 8601, an offset kept as the same instant (`2026-12-01T10:00+09:00`), answered in UTC; `capacity` 1–100,000, `perCustomerLimit` 1–100 (reservations one customer may hold, counted by canonical address as the personal-data export matches it: `taro+a@gmail.com` and `t.a.r.o@googlemail.com` are one), `shipsIn` ≤ 100 characters, `note` ≤ 500, each or `null`. ' +
+        ' Body `{productSlug, opensAt?, closesAt?, capacity?, perCustomerLimit?, shipsIn?, note?, expectedUpdatedAt?}`; `null` clears a field. Answers `{success, preorder}`. Dates are ISO 8601, an offset kept as the same instant (`2026-12-01T10:00+09:00`), answered in UTC; `capacity` 1–100,000, `perCustomerLimit` 1–100 (reservations one customer may hold, counted by canonical address as the personal-data export matches it: `taro+a@gmail.com` and `t.a.r.o@googlemail.com` are one), `shipsIn` ≤ 100 characters, `note` ≤ 500, each or `null`. ' +
         'Unknown product `404 Product not found`; bad values, or a `closesAt` not after the `opensAt` it will have, `400 Invalid parameters` with details.',
       cors: 'any',
       admin: true,
@@ -124,7 +124,7 @@ export function preorderRoutes(deps: PreorderRouteDeps): Route[] {
       summary: 'Delete a product’s preorder campaign',
       description:
         'Its reservations stay, and the product takes reservations without limits again: so while reservations that are not cancelled hold seats of it, the answer is 409 Preorder has reservations and nothing is deleted, unless `force` is true (to stop taking reservations, set closesAt to now instead).' +
-        " `force` not a boolean → `400`; to stop taking reservations the console's 受付を終了 sets `closesAt`. Answers `{success}`; no campaign → `404 Preorder not found`.",
+        " Body `{productSlug, force?}`; `force` not a boolean → `400`; to stop taking reservations the console's 受付を終了 sets `closesAt`. Answers `{success}`; no campaign → `404 Preorder not found`.",
       cors: 'any',
       admin: true,
       body: DeleteBody,
