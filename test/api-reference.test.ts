@@ -314,6 +314,12 @@ describe('serving the reference', () => {
     assert.equal(again.status, 304);
   });
 
+  test('a description names a guide by its path, not by a link /docs would resolve against the service', async () => {
+    const document = await (await app.request('/openapi.json')).text();
+    assert.doesNotMatch(document, /\]\([\w-]+\.md/);
+    assert.match(document, /\(docs\/search\.md#the-keyword-log\)/);
+  });
+
   test('/docs is a page of this origin only, whose scripts and styles come from the service with long caching', async () => {
     const page = await app.request('/docs');
     assert.equal(page.status, 200);

@@ -60,6 +60,14 @@ export function openApiPath(path: string): string {
   return path.replace(/:(\w+)/g, '{$1}');
 }
 
+/**
+ * A description's links to the guides are written for docs/endpoints.md, beside them; from /docs they
+ * would resolve against the service, so the document names each guide by its path in the repository.
+ */
+function withDocsPaths(text: string): string {
+  return text.replace(/\[([^\]]+)\]\(([\w-]+\.md(?:#[\w-]+)?)\)/g, '$1 (docs/$2)');
+}
+
 function operation(route: Route, components: NamedSchemas): Record<string, unknown> {
   const parameters = [
     ...pathParameters(route.path),
@@ -69,7 +77,7 @@ function operation(route: Route, components: NamedSchemas): Record<string, unkno
   return {
     tags: [route.tag],
     summary: route.summary,
-    ...(route.description ? { description: route.description } : {}),
+    ...(route.description ? { description: withDocsPaths(route.description) } : {}),
     operationId: operationId(route),
     ...(route.admin ? { security: [{ [SECURITY_SCHEME]: [] }, { [SESSION_SCHEME]: [] }] } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
