@@ -154,5 +154,15 @@ test('with gatherMs, a steady stream is written a few items a batch, batches at 
   const rounds = Math.ceil((performance.now() - started) / 40) + 1;
   assert.ok(recorder.batches.length <= rounds, `${recorder.batches.length} batches in ${rounds} rounds of 40 ms`);
   assert.deepEqual(recorder.batches.flat(), items);
-  assert.equal(recorder.batches[0]!.length, 1, 'the first, after a quiet moment, at once');
+});
+
+test('with gatherMs, an item after a quiet moment is written at once, not a gathering later', async (t) => {
+  const database = await open(t);
+  const recorder = recordingWrite();
+  // A gathering of 5 s: an item that waited for it would take that long; one commit takes milliseconds.
+  const commit = groupCommit(database, recorder.write, { gatherMs: 5_000 });
+  const started = performance.now();
+  assert.equal(await commit('alone'), 'alone@0');
+  assert.ok(performance.now() - started < 2_500, `written after ${Math.round(performance.now() - started)} ms`);
+  assert.deepEqual(recorder.batches, [['alone']]);
 });
