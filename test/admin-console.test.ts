@@ -300,6 +300,7 @@ describe('dashboard', () => {
         stats.outbox.pending,
         stats.outbox.dead,
         stats.outbox.skipped,
+        stats.deliverability.complaints,
       ].map((n) => n.toLocaleString('ja-JP')),
     );
     // No email provider is configured here: every email is skipped, and the dashboard says so rather than that nothing failed.
