@@ -94,6 +94,12 @@ export interface KeywordSuggestionRow {
   last_searched_at: string;
 }
 
+/** The values of the outbox's `status` and `channel` columns (OutboxRow says what each means). */
+export const MESSAGE_STATUSES = ['pending', 'sent', 'skipped', 'dead', 'superseded'] as const;
+export const MESSAGE_CHANNELS = ['email', 'chat'] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+export type MessageChannel = (typeof MESSAGE_CHANNELS)[number];
+
 /** One message to deliver (an email, a chat post), written in the same transaction as its cause. */
 export interface OutboxRow {
   id: string;

@@ -1,15 +1,12 @@
 import type { Selectable } from 'kysely';
 import { z } from 'zod';
-import type { OutboxRow } from '../db/schema.ts';
+import { MESSAGE_CHANNELS, MESSAGE_STATUSES, type MessageChannel, type MessageStatus, type OutboxRow } from '../db/schema.ts';
 import { LEGACY_KINDS } from './templates/facts.ts';
 
 // A message as staff read it, in the message log and in a customer's personal-data export: whom it
 // went to and how its delivery stands, never what it said, and never a webhook's URL.
 
-export const MESSAGE_STATUSES = ['pending', 'sent', 'skipped', 'dead', 'superseded'] as const;
-export const MESSAGE_CHANNELS = ['email', 'chat'] as const;
-export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
-export type MessageChannel = (typeof MESSAGE_CHANNELS)[number];
+export { MESSAGE_CHANNELS, MESSAGE_STATUSES, type MessageChannel, type MessageStatus };
 
 /** One message as staff see it. */
 export interface LoggedMessage {

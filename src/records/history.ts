@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Tables } from '../db/schema.ts';
-import { MESSAGE_CHANNELS, MESSAGE_STATUSES, type LoggedMessage } from '../messaging/logged-message.ts';
+import { MESSAGE_CHANNELS, MESSAGE_STATUSES, type MessageChannel, type MessageStatus } from '../db/schema.ts';
 import { insertHistory, type HistoryRow, type NewHistoryRow } from './history-store.ts';
 import type { RecordColumns } from './record-rows.ts';
 
@@ -181,12 +181,25 @@ export async function recordArchiving(
   );
 }
 
+/** A message about the record as its history shows it (messaging's LoggedMessage, which the caller reads). */
+export interface RecordMessage {
+  id: string;
+  channel: MessageChannel;
+  kind: string;
+  to: string;
+  status: MessageStatus;
+  attempts: number;
+  lastError: string | null;
+  createdAt: string;
+  sentAt: string | null;
+}
+
 /**
  * Stored rows and the record's messages as the answer's entries, oldest first: a change that moved
  * and edited the memo is two entries, the move first; a message at the time it was queued, after
  * the change that queued it. `staffNames` names the accounts the rows name.
  */
-export function historyEntries(rows: HistoryRow[], messages: LoggedMessage[], staffNames: ReadonlyMap<string, string>): HistoryEntry[] {
+export function historyEntries(rows: HistoryRow[], messages: RecordMessage[], staffNames: ReadonlyMap<string, string>): HistoryEntry[] {
   const changes = rows.flatMap((row) => changeEntries(row, staffNames));
   const inOrder = [...messages].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
   const sent = inOrder.map((message): HistoryEntry => ({

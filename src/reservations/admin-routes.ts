@@ -6,6 +6,7 @@ import { defineRoute, refusedAs, type Route } from '../http/route.ts';
 import { errorResponses } from '../http/schemas.ts';
 import { required } from '../records/admin-fields.ts';
 import { listActive } from '../records/lists.ts';
+import { messagesAbout } from '../messaging/about-records.ts';
 import { recordWithHistory } from '../records/record-detail.ts';
 import { bulkChangeStatus } from '../records/bulk-status.ts';
 import {
@@ -120,7 +121,7 @@ export function reservationAdminRoutes(deps: ReservationAdminDeps): Route[] {
         'The reservation also has `respondedAt`, set by its first move away from pending.',
       ),
       handle: async (c, { body }) => {
-        const found = await recordWithHistory(database, 'reservations', body.id);
+        const found = await recordWithHistory(database, 'reservations', body.id, messagesAbout);
         if (!found) throw refusalError(REFUSALS.notFound);
         return replyJson(c, 200, { success: true, reservation: reservationDetail(found.row), history: found.history });
       },

@@ -7,6 +7,7 @@ import { detailsFrom } from '../http/validation.ts';
 import { errorResponses } from '../http/schemas.ts';
 import { required } from '../records/admin-fields.ts';
 import { listActive } from '../records/lists.ts';
+import { messagesAbout } from '../messaging/about-records.ts';
 import { recordWithHistory } from '../records/record-detail.ts';
 import { bulkChangeStatus } from '../records/bulk-status.ts';
 import {
@@ -145,7 +146,7 @@ export function subscriptionAdminRoutes(deps: RestockSendDeps): Route[] {
         "Its moves include the restock send's (`customerEmailed: true`) and the customer's unsubscribe (`actor: 'customer'`).",
       ),
       handle: async (c, { body }) => {
-        const found = await recordWithHistory(database, 'subscriptions', body.id);
+        const found = await recordWithHistory(database, 'subscriptions', body.id, messagesAbout);
         if (!found) throw refusalError(REFUSALS.notFound);
         const byCustomer = await unsubscribedByCustomer(database.db, [found.row]);
         return replyJson(c, 200, { success: true, subscription: subscriptionDetail(found.row, byCustomer), history: found.history });
