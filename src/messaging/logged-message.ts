@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import { z } from 'zod';
 import { MESSAGE_CHANNELS, MESSAGE_STATUSES, type MessageChannel, type MessageStatus, type OutboxRow } from '../db/schema.ts';
+import type { RecordMessage } from '../records/history.ts';
 import { LEGACY_KINDS } from './templates/facts.ts';
 
 // A message as staff read it, in the message log and in a customer's personal-data export: whom it
@@ -9,19 +10,8 @@ import { LEGACY_KINDS } from './templates/facts.ts';
 export { MESSAGE_CHANNELS, MESSAGE_STATUSES, type MessageChannel, type MessageStatus };
 
 /** One message as staff see it. */
-export interface LoggedMessage {
-  id: string;
+export interface LoggedMessage extends RecordMessage {
   recordId: string | null;
-  channel: MessageChannel;
-  /** The template kind of an email; the webhook's name for a chat message. */
-  kind: string;
-  /** The address of an email; the webhook's name for a chat message. */
-  to: string;
-  status: MessageStatus;
-  attempts: number;
-  lastError: string | null;
-  createdAt: string;
-  sentAt: string | null;
 }
 
 export const MessageSchema = z

@@ -181,11 +181,13 @@ export async function recordArchiving(
   );
 }
 
-/** A message about the record as its history shows it (messaging's LoggedMessage, which the caller reads). */
+/** A message about the record as staff see it (messaging's LoggedMessage is this and the record's id). */
 export interface RecordMessage {
   id: string;
   channel: MessageChannel;
+  /** The template kind of an email; the webhook's name for a chat message. */
   kind: string;
+  /** The address of an email; the webhook's name for a chat message. */
   to: string;
   status: MessageStatus;
   attempts: number;
