@@ -1,7 +1,7 @@
 import { relative } from 'node:path';
-import { bundleService } from '../src/built/service-bundle.ts';
-import { PROJECT_ROOT } from '../src/built/sources.ts';
-import { SERVICE_BUILD_DIR } from '../src/built/service-manifest.ts';
+import { bundleService } from './service-bundle.ts';
+import { PROJECT_ROOT } from '../src/serving/bundle/sources.ts';
+import { SERVICE_BUILD_DIR } from '../src/serving/bundle/service-manifest.ts';
 
 // `npm run build` (and `npm install`, through `prepare`): bundles the service into build/service/,
 // which a start runs when it is current (src/main.ts).

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { serviceCode } from '../src/built/service-manifest.ts';
-import { PROJECT_ROOT } from '../src/built/sources.ts';
+import { serviceCode } from '../src/serving/bundle/service-manifest.ts';
+import { PROJECT_ROOT } from '../src/serving/bundle/sources.ts';
 import { buildIndexFile, heapIndexFile, heapIndexPath } from '../src/search/prebuilt-index.ts';
 import { outOfDate, readManifest, WEB_BUILD_ROOT } from '../src/web-assets/page-manifest.ts';
 import { enginesRange } from '../src/node-versions.ts';

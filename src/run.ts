@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { ConfigError, generateToken, loadConfig, type Config } from './config.ts';
 import { keptToken } from './kept-token.ts';
 import { createLogger } from './log.ts';
-import type { ServiceCode } from './built/service-manifest.ts';
+import type { ServiceCode } from './serving/bundle/service-manifest.ts';
 import { startServer } from './server.ts';
 
 // The service as a process: configuration → store → app → listen, and a graceful stop on

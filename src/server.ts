@@ -6,9 +6,10 @@ import type { Config } from './config.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { Readiness } from './health/readiness.ts';
 import { startKeyPurge } from './idempotency/purge.ts';
-import { createNodeServer, DEFAULT_CONNECTION_LIMITS, type NodeServerOptions } from './http/node-server.ts';
+import { createNodeServer, DEFAULT_CONNECTION_LIMITS, type NodeServerOptions } from './serving/node-server.ts';
 import { adminThrottle } from './http/admin-throttle.ts';
 import { shopOrigins } from './http/cors.ts';
+import { refusalBody } from './http/app-error.ts';
 import { directLane } from './http/direct-lane.ts';
 import { clientAddressOf, trustedPeer } from './http/client-address.ts';
 import { ClientBudgets, createRateLimit, type Budgets } from './http/rate-limit.ts';
@@ -158,6 +159,7 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
       limits: { ...DEFAULT_CONNECTION_LIMITS, perClient: config.maxConnectionsPerClient, isProxy: trustedPeer(config.trustProxy) },
       lane,
       log,
+      refusal: refusalBody,
     });
   } catch (error) {
     await keywordLog.close();

@@ -1,5 +1,5 @@
-import { bundleService } from '../src/built/service-bundle.ts';
-import { serviceCode } from '../src/built/service-manifest.ts';
+import { bundleService } from '../scripts/service-bundle.ts';
+import { serviceCode } from '../src/serving/bundle/service-manifest.ts';
 import { createLogger } from '../src/log.ts';
 import { loadBrowserPages } from '../src/web-assets/browser-page.ts';
 import { findChromium } from './helpers/browser.ts';

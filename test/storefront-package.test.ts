@@ -119,7 +119,7 @@ describe('the package a storefront installs', () => {
   test('is packed by npm, installs offline, type-checks against its own .d.ts and calls the service from plain Node', async () => {
     assert.deepEqual(
       // search-browser's modules: the search, the text it normalises, the cache of its words' matches.
-      files.filter((file) => !/^(search|text)\/|^recent-cache\./.test(file)),
+      files.filter((file) => !/^(search|text)\/|^serving\/recent-cache\./.test(file)),
       [
         'client/api-types.d.ts',
         'client/endpoints.d.ts',

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { staticFile, type StaticFile } from '../http/static-file.ts';
+import { staticFile, type StaticFile } from '../serving/static-file.ts';
 
 // The interactive reference at /docs: Swagger UI, served from its npm package by the service itself
 // (no CDN: the reference works offline and the shop depends on no third party for it).

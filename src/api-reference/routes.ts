@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { sendCachedJson, serializeJson, type CachedJson } from '../http/cached-json.ts';
+import { serializeJson, type CachedJson } from '../serving/cached-json.ts';
+import { sendCachedJson } from '../http/reply.ts';
 import { defineRoute, type Route } from '../http/route.ts';
 import { ERROR_CODES } from '../http/error-codes.ts';
 import { errorResponses } from '../http/schemas.ts';
-import { hashedFilesRoute, sendStaticFile } from '../http/static-file.ts';
+import { hashedFilesRoute, sendStaticFile } from '../http/send-file.ts';
 import packageJson from '../../package.json' with { type: 'json' };
 import { DOCS_CSP, loadDocsPage, type DocsPage } from './docs-page.ts';
 import { openApiDocument } from './openapi-document.ts';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { answerWeight, sendCachedJson, serializeJson, type CachedJson } from '../http/cached-json.ts';
-import { RecentCache } from '../recent-cache.ts';
+import { answerWeight, serializeJson, type CachedJson } from '../serving/cached-json.ts';
+import { sendCachedJson } from '../http/reply.ts';
+import { RecentCache } from '../serving/recent-cache.ts';
 import { JA } from '../http/storefront-texts.ts';
 import { requestTarget } from '../http/request.ts';
 import { defineRoute, type Route } from '../http/route.ts';

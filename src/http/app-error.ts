@@ -1,5 +1,6 @@
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { statusOf, type AnswerCode, type ErrorCode } from './error-codes.ts';
+import type { RefusalStatus } from '../serving/node-server.ts';
 
 export interface FieldError {
   field: string;
@@ -43,4 +44,17 @@ export class AppError extends Error {
 /** The envelope of an error that is not an AppError (one Node or the adapter found before the app). */
 export function errorBody(code: ErrorCode, message: string): ErrorBody {
   return { success: false, error: message, code };
+}
+
+const REFUSALS: Record<RefusalStatus, [code: ErrorCode, message: string]> = {
+  400: ['bad_request', 'Bad request'],
+  408: ['request_timeout', 'Request timeout'],
+  413: ['payload_too_large', 'Payload too large'],
+  431: ['headers_too_large', 'Request header fields too large'],
+};
+
+/** The envelope of what Node's server refuses before the app (src/serving/node-server.ts), as JSON. */
+export function refusalBody(status: RefusalStatus): string {
+  const [code, message] = REFUSALS[status];
+  return JSON.stringify(errorBody(code, message));
 }

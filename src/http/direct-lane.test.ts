@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { createLogger } from '../log.ts';
+import { refusalBody } from './app-error.ts';
 import { directLane } from './direct-lane.ts';
-import { createNodeServer } from './node-server.ts';
+import { createNodeServer } from '../serving/node-server.ts';
 import { defineRoute } from './route.ts';
 
 // Which requests the direct lane answers, and which it leaves to the app: here the app is a
@@ -32,6 +33,7 @@ test('the lane answers its routes’ GETs; every other request, and an answer th
     hostname: '127.0.0.1',
     lane,
     log: createLogger('silent'),
+    refusal: refusalBody,
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -1,13 +1,12 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Logger } from '../log.ts';
+import type { DirectLane } from '../serving/node-server.ts';
 import { corsHeaders } from './cors.ts';
-import type { PlainAnswer, PlainRequest } from './plain.ts';
+import type { PlainAnswer } from '../serving/cached-json.ts';
+import type { PlainRequest } from './plain.ts';
 import { everyAnswerHeaders, requestAnswered, requestIdOf, type RequestObserver } from './request-context.ts';
 import { nodeHeader } from './request.ts';
 import type { Route } from './route.ts';
-
-/** Answers a request from Node's server before the app, and says so; false leaves it to the app. */
-export type DirectLane = (request: IncomingMessage, response: ServerResponse) => boolean;
 
 interface LaneOptions {
   log: Logger;

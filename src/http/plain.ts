@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import type { PlainAnswer } from '../serving/cached-json.ts';
 import type { AppEnv } from './app-env.ts';
 import { reply } from './reply.ts';
 import { nodeRequest, requestHeader, requestTarget } from './request.ts';
@@ -15,13 +16,6 @@ export interface PlainRequest {
   header(name: string): string | undefined;
   /** The connection's peer address ('unknown' without one); the client is resolved from it (client-address.ts). */
   peer: string;
-}
-
-/** What such a route answers: a body already serialized, and its own headers. */
-export interface PlainAnswer {
-  status: 200 | 304;
-  headers: Record<string, string>;
-  body: Uint8Array | null;
 }
 
 export function plainRequestOf(c: Context<AppEnv>): PlainRequest {

@@ -1,8 +1,9 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode, StatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from './app-env.ts';
-import { NodeAnswer } from './node-adapter.ts';
-import { nodeRequest } from './request.ts';
+import { cachedJsonAnswer, type CachedJson } from '../serving/cached-json.ts';
+import { NodeAnswer } from '../serving/node-adapter.ts';
+import { nodeRequest, requestHeader } from './request.ts';
 
 // Responses are built here, from headers collected in a plain object during the request (the
 // header bag). Hono's c.header() keeps a web Headers object, which would have to be converted
@@ -44,4 +45,10 @@ function unframeable(headers: HeaderBag): HeaderBag {
 
 export function replyJson(c: Context<AppEnv>, status: ContentfulStatusCode, value: unknown, headers?: HeaderBag): Response {
   return reply(c, status, JSON.stringify(value), { 'Content-Type': 'application/json; charset=utf-8', ...headers });
+}
+
+/** Answers with JSON serialized once (src/serving/cached-json.ts), or 304 when the client already holds it (If-None-Match). */
+export function sendCachedJson(c: Context<AppEnv>, entry: CachedJson, headers: Record<string, string> = {}): Response {
+  const { status, body, headers: sent } = cachedJsonAnswer(entry, requestHeader(c, 'if-none-match'), headers);
+  return reply(c, status, body, sent);
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
-import type { NodeBindings } from './node-adapter.ts';
+import type { NodeBindings } from '../serving/node-adapter.ts';
 
 // Requests are read here, from Node's own parsed request when there is one. Reading a header
 // through c.req builds a web Headers object from the raw headers, which Node has already parsed

@@ -1,7 +1,7 @@
 import { normalize, normalizeWithMap, type MappedText } from '../text/normalize.ts';
 import type { ContentDocument } from './index-fields.ts';
 import { excerptBody, forgetCuts, type ExcerptBody } from './excerpt.ts';
-import { RecentCache } from '../recent-cache.ts';
+import { RecentCache } from '../serving/recent-cache.ts';
 
 /**
  * What answering a search reads of a page besides the page: its title and body normalised with the

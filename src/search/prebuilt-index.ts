@@ -102,7 +102,7 @@ declare const __TENPO_INDEX_CODE_HASH__: string | undefined;
 
 /**
  * The hash of the code that decides what the index holds. The service's bundle has it written in at
- * its build (src/built/service-bundle.ts), since a release holds the bundle and not these sources;
+ * its build (scripts/service-bundle.ts), since a release holds the bundle and not these sources;
  * from the sources it is read from the files.
  */
 export function indexCodeHash(): string {

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { isLoopback, type ClientResolver } from '../http/client-address.ts';
-import { answerWeight, cachedJsonAnswer, serializeJson, type CachedJson } from '../http/cached-json.ts';
-import { RecentCache } from '../recent-cache.ts';
+import { answerWeight, cachedJsonAnswer, serializeJson, type CachedJson } from '../serving/cached-json.ts';
+import { RecentCache } from '../serving/recent-cache.ts';
 import { replyJson } from '../http/reply.ts';
 import { defineRoute, TAKES_ANYTHING, type Route } from '../http/route.ts';
 import { errorResponses } from '../http/schemas.ts';
 import type { KeywordLogWriter } from '../keyword-log/writer.ts';
-import { staticFile, sendStaticFile, type StaticFile } from '../http/static-file.ts';
+import { staticFile, type StaticFile } from '../serving/static-file.ts';
+import { sendStaticFile } from '../http/send-file.ts';
 import {
   clampExcerptLength,
   normalizeQuery,

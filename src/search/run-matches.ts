@@ -1,6 +1,6 @@
 import type MiniSearch from 'minisearch';
 import type { Query, SearchOptions } from 'minisearch';
-import { RecentCache } from '../recent-cache.ts';
+import { RecentCache } from '../serving/recent-cache.ts';
 
 /**
  * A query's matches, as MiniSearch's `search({queries: [one per word]}, options)` finds them, with

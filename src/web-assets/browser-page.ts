@@ -6,7 +6,8 @@ import { errorResponses } from '../http/schemas.ts';
 import type { Logger } from '../log.ts';
 import { outOfDate, PROJECT_ROOT, readManifest, WEB_BUILD_ROOT, type PageManifest } from './page-manifest.ts';
 import { BROWSER_PAGES, type BrowserPageDefinition, type PageName } from './pages.ts';
-import { builtFile, hashedFilesRoute, sendStaticFile, staticFile, type StaticFile } from '../http/static-file.ts';
+import { builtFile, staticFile, type StaticFile } from '../serving/static-file.ts';
+import { hashedFilesRoute, sendStaticFile } from '../http/send-file.ts';
 
 /** A page ready to serve: its HTML, policy and files, read once at start. */
 export interface BuiltPage {

@@ -1,7 +1,7 @@
 import { rmSync, renameSync, mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { build, type Metafile } from 'esbuild';
-import { stampSources } from '../built/sources.ts';
+import { stampSources } from '../serving/bundle/sources.ts';
 import { PROJECT_ROOT, WEB_BUILD_ROOT, type PageManifest } from './page-manifest.ts';
 import { BROWSER_PAGES, type PageName } from './pages.ts';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { firstChanged, PROJECT_ROOT, type SourceStamp } from '../built/sources.ts';
+import { firstChanged, PROJECT_ROOT, type SourceStamp } from '../serving/bundle/sources.ts';
 
 // What a page's build (bundle.ts) leaves beside its files, and the one check of whether it is still
 // the build of the sources as they are now.

@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { build, type BuildOptions, type Plugin } from 'esbuild';
-import { indexCodeFiles, indexCodeHash } from '../search/prebuilt-index.ts';
-import { PROJECT_ROOT, stampSources } from './sources.ts';
-import { SERVICE_BUILD_DIR, type ServiceManifest } from './service-manifest.ts';
+import { indexCodeFiles, indexCodeHash } from '../src/search/prebuilt-index.ts';
+import { PROJECT_ROOT, stampSources } from '../src/serving/bundle/sources.ts';
+import { SERVICE_BUILD_DIR, type ServiceManifest } from '../src/serving/bundle/service-manifest.ts';
 
 // The service (src/run.ts and all it imports) bundled by esbuild at `npm run build` into one
 // CommonJS file, build/service/run.cjs, beside main.js (src/main.ts, the Node version check) and

@@ -1,8 +1,4 @@
 import { hash } from 'node:crypto';
-import type { Context } from 'hono';
-import type { AppEnv } from './app-env.ts';
-import { replyPlain, type PlainAnswer } from './plain.ts';
-import { requestHeader } from './request.ts';
 
 /** A JSON body serialized once, with its strong validator. */
 export interface CachedJson {
@@ -40,9 +36,11 @@ export function answerWeight(entries: number, maxBytes: number): (json: CachedJs
   return (json, key) => Math.max(1, Math.ceil((json.bytes.byteLength + key.length) / unit));
 }
 
-/** Answers with the cached bytes, or 304 when the client already holds them (If-None-Match). */
-export function sendCachedJson(c: Context<AppEnv>, entry: CachedJson, headers: Record<string, string> = {}): Response {
-  return replyPlain(c, cachedJsonAnswer(entry, requestHeader(c, 'if-none-match'), headers));
+/** An answer made of bytes already serialized, and its own headers. */
+export interface PlainAnswer {
+  status: 200 | 304;
+  headers: Record<string, string>;
+  body: Uint8Array | null;
 }
 
 /** The cached bytes, or a 304 when `ifNoneMatch` names them. */

@@ -3,9 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { Hono } from 'hono';
 import { createLogger } from '../log.ts';
-import type { AppEnv } from './app-env.ts';
+import type { AppEnv } from '../http/app-env.ts';
 import { createNodeServer } from './node-server.ts';
-import { reply } from './reply.ts';
+import { refusalBody } from '../http/app-error.ts';
+import { reply } from '../http/reply.ts';
 
 // The app under Node's server gets a request that holds its method and URL; whatever else a
 // handler asks of it (headers, the body) comes from a web Request made then. The answers the
@@ -19,7 +20,7 @@ test('a handler that asks the request for its headers and body gets them, the bo
       'Content-Type': 'application/json',
     });
   });
-  const server = createNodeServer(app.fetch, { hostname: '127.0.0.1', log: createLogger('silent') });
+  const server = createNodeServer(app.fetch, { hostname: '127.0.0.1', log: createLogger('silent'), refusal: refusalBody });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
     const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/echo`, {

@@ -1,20 +1,22 @@
-import { createServer, STATUS_CODES, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Logger } from '../log.ts';
-import { errorBody } from './app-error.ts';
-import type { DirectLane } from './direct-lane.ts';
 import { NodeAnswer, requestListener, type NodeBindings } from './node-adapter.ts';
-import { statusOf, type AnswerCode } from './error-codes.ts';
 
-/** What Node's parser found wrong, as the code and message of the envelope; anything else is a 400. */
-const PARSER_ERRORS: Record<string, [code: AnswerCode, message: string]> = {
-  HPE_HEADER_OVERFLOW: ['headers_too_large', 'Request header fields too large'],
-  HPE_CHUNK_EXTENSIONS_OVERFLOW: ['payload_too_large', 'Payload too large'],
-  ERR_HTTP_REQUEST_TIMEOUT: ['request_timeout', 'Request timeout'],
+/** Answers a request from Node's server before the app, and says so; false leaves it to the app. */
+export type DirectLane = (request: IncomingMessage, response: ServerResponse) => boolean;
+
+/** The statuses Node's server answers by itself, before any app sees the request. */
+export type RefusalStatus = 400 | 408 | 413 | 431;
+
+/** What Node's parser found wrong, as the status of the answer; anything else is a 400. */
+const PARSER_ERRORS: Record<string, RefusalStatus> = {
+  HPE_HEADER_OVERFLOW: 431,
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: 413,
+  ERR_HTTP_REQUEST_TIMEOUT: 408,
 };
 
-const BAD_REQUEST = JSON.stringify(errorBody('bad_request', 'Bad request'));
 const BAD_REQUEST_HEADERS = { 'Content-Type': 'application/json; charset=utf-8', 'X-Content-Type-Options': 'nosniff' };
 
 /**
@@ -28,7 +30,8 @@ const BAD_REQUEST_HEADERS = { 'Content-Type': 'application/json; charset=utf-8',
   fetch: (request: Request, bindings: NodeBindings) => NodeAnswer | Response | Promise<NodeAnswer | Response>,
   options: NodeServerOptions,
 ): Server {
-  const { hostname, limits = DEFAULT_CONNECTION_LIMITS, lane, log } = options;
+  const { hostname, limits = DEFAULT_CONNECTION_LIMITS, lane, log, refusal } = options;
+  const BAD_REQUEST = refusal(400);
   const unreadable = () => new NodeAnswer(400, BAD_REQUEST, BAD_REQUEST_HEADERS);
   const listener = requestListener(fetch, { hostname, unreadable, log });
   const timeouts = {
@@ -50,9 +53,8 @@ const BAD_REQUEST_HEADERS = { 'Content-Type': 'application/json; charset=utf-8',
     // As Node's own default: nothing more can be written once a response on this connection has begun.
     const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
     if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) return void socket.destroy();
-    const [code, message] = PARSER_ERRORS[error.code ?? ''] ?? ['bad_request', 'Bad request'];
-    const status = statusOf(code);
-    const body = JSON.stringify(errorBody(code, message));
+    const status = PARSER_ERRORS[error.code ?? ''] ?? 400;
+    const body = refusal(status);
     socket.end(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
@@ -71,6 +73,8 @@ export interface NodeServerOptions {
   lane?: DirectLane;
   /** Where an answer that could not be written is logged. */
   log: Logger;
+  /** The JSON body of a refusal Node's server makes itself (malformed HTTP, an invalid Host). */
+  refusal: (status: RefusalStatus) => string;
 }
 
 /**

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 // the service's bundle (service-bundle.ts) and the browser pages' (src/web-assets) keep their
 // sources this way, and a start checks them before it uses the build.
 
-export const PROJECT_ROOT = join(import.meta.dirname, '..', '..');
+export const PROJECT_ROOT = join(import.meta.dirname, '..', '..', '..');
 
 /** A source as a build read it: its content's hash, and its size and modification time then. */
 export interface SourceStamp {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { RecentCache } from '../recent-cache.ts';
+import { RecentCache } from './recent-cache.ts';
 import { answerWeight, serializeJson } from './cached-json.ts';
 
 test('a cache of answers weighed by answerWeight holds its count of small answers, and its bytes of large ones', () => {

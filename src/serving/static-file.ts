@@ -1,13 +1,6 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
-import type { Context } from 'hono';
-import type { AppEnv } from './app-env.ts';
-import { AppError } from './app-error.ts';
 import { matchesEtag } from './cached-json.ts';
-import { reply } from './reply.ts';
-import { requestHeader } from './request.ts';
-import { defineRoute, type Route } from './route.ts';
-import { errorResponses } from './schemas.ts';
 
 /** A file served to browsers (a page, a script, a stylesheet), held in memory. */
 export interface StaticFile {
@@ -65,14 +58,25 @@ export function builtFile(name: string, content: Buffer): StaticFile {
   return { ...staticFile(name, content, { hashed: false }), hashed: true };
 }
 
+/** A file's answer, as `sendStaticFile` (src/http/send-file.ts) sends it. */
+export interface FileAnswer {
+  status: 200 | 304;
+  headers: Record<string, string>;
+  body: Buffer | null;
+}
+
 /**
- * Sends a file with its caching headers, gzipped when the client accepts it, or 304 when the
- * client's copy is current. The gzip form has its own validator, as RFC 9110 asks of a different
+ * The file with its caching headers, gzipped when the client accepts it, or 304 when the client's
+ * copy is current. The gzip form has its own validator, as RFC 9110 asks of a different
  * representation.
  */
-export async function sendStaticFile(c: Context<AppEnv>, file: StaticFile, extraHeaders: Record<string, string> = {}): Promise<Response> {
+export async function fileAnswer(
+  file: StaticFile,
+  request: { acceptEncoding: string | undefined; ifNoneMatch: string | undefined },
+  extraHeaders: Record<string, string> = {},
+): Promise<FileAnswer> {
   const compressible = COMPRESSIBLE.test(file.contentType) && file.bytes.length >= MIN_COMPRESSED_BYTES;
-  const useGzip = compressible && acceptsGzip(requestHeader(c, 'accept-encoding'));
+  const useGzip = compressible && acceptsGzip(request.acceptEncoding);
   const etag = useGzip ? `${file.etag.slice(0, -1)}-gzip"` : file.etag;
   const headers: Record<string, string> = {
     'Cache-Control': file.hashed ? IMMUTABLE : REVALIDATE,
@@ -80,10 +84,10 @@ export async function sendStaticFile(c: Context<AppEnv>, file: StaticFile, extra
     ...(compressible ? { Vary: 'Accept-Encoding' } : {}),
     ...extraHeaders,
   };
-  if (matchesEtag(requestHeader(c, 'if-none-match'), etag)) return reply(c, 304, null, headers);
-  if (!useGzip) return reply(c, 200, file.bytes, { 'Content-Type': file.contentType, ...headers });
+  if (matchesEtag(request.ifNoneMatch, etag)) return { status: 304, headers, body: null };
+  if (!useGzip) return { status: 200, headers: { 'Content-Type': file.contentType, ...headers }, body: file.bytes };
   file.gzipped ??= gzip(file.bytes);
-  return reply(c, 200, await file.gzipped, { 'Content-Type': file.contentType, 'Content-Encoding': 'gzip', ...headers });
+  return { status: 200, headers: { 'Content-Type': file.contentType, 'Content-Encoding': 'gzip', ...headers }, body: await file.gzipped };
 }
 
 /**
@@ -103,37 +107,5 @@ function acceptsGzip(header: string | undefined): boolean {
     if (coding !== 'gzip' && coding !== '*') return false;
     const q = parameters.map((p) => p.trim()).find((p) => p.startsWith('q='));
     return q === undefined || Number(q.slice(2)) > 0;
-  });
-}
-
-/**
- * The route of a page's content-hashed files (modules, scripts, stylesheets): each `find`s its file
- * from the request's path parameters; any other name is 404.
- */
-export function hashedFilesRoute(options: {
-  path: string;
-  tag: string;
-  summary: string;
-  files: string;
-  find: (c: Context<AppEnv>) => StaticFile | undefined;
-}): Route {
-  return defineRoute({
-    method: 'GET',
-    path: options.path,
-    tag: options.tag,
-    summary: options.summary,
-    description:
-      'Named by a hash of its content, so it is cached for a year (`Cache-Control: public, max-age=31536000, immutable`) with a strong `ETag`; gzipped when the client accepts it; an unknown name is 404.',
-    cors: 'none',
-    errors: ['not_found'],
-    responses: {
-      200: { description: options.files, contentType: 'text/*' },
-      ...errorResponses(404, 405, 500),
-    },
-    handle: (c) => {
-      const file = options.find(c);
-      if (!file) throw new AppError('not_found', 'Not found');
-      return sendStaticFile(c, file);
-    },
   });
 }
