@@ -65,6 +65,22 @@ export function writeCorpus(dir: string, sample: ContentDocument[], count: numbe
 
 const toHiragana = (text: string) => text.replace(/[\u30a1-\u30f6]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0x60));
 
+/** The sample's words a shopper would type: katakana words, kanji compounds, English words of 4 letters or more. */
+function wordsByScript(sample: ContentDocument[]): { katakana: string[]; kanji: string[]; english: string[] } {
+  const text = sample.map((d) => `${d.title}\n${d.description}\n${d.body}`).join('\n');
+  return {
+    katakana: [...new Set(text.match(/[\u30a1-\u30fa\u30fc]{3,10}/g) ?? [])],
+    kanji: [...new Set(text.match(/\p{sc=Han}{2,4}/gu) ?? [])],
+    english: [...new Set((text.match(/[A-Za-z]{4,}/g) ?? []).map((w) => w.toLowerCase()))],
+  };
+}
+
+/** Every word of wordsByScript, whatever its script. */
+export function contentWords(sample: ContentDocument[]): string[] {
+  const { katakana, kanji, english } = wordsByScript(sample);
+  return [...katakana, ...kanji, ...english];
+}
+
 /**
  * `count` distinct queries of the kinds shoppers type: katakana words and their hiragana spelling,
  * kanji compounds and single kanji, English words, prefixes and one-letter typos of them, and
@@ -72,10 +88,7 @@ const toHiragana = (text: string) => text.replace(/[\u30a1-\u30f6]/g, (c) => Str
  */
 export function makeQueries(sample: ContentDocument[], count: number, seed = 7): string[] {
   const random = seededRandom(seed);
-  const text = sample.map((d) => `${d.title}\n${d.description}\n${d.body}`).join('\n');
-  const katakana = [...new Set(text.match(/[\u30a1-\u30fa\u30fc]{3,10}/g) ?? [])];
-  const kanji = [...new Set(text.match(/\p{sc=Han}{2,4}/gu) ?? [])];
-  const english = [...new Set((text.match(/[A-Za-z]{4,}/g) ?? []).map((w) => w.toLowerCase()))];
+  const { katakana, kanji, english } = wordsByScript(sample);
   const typo = (word: string) => {
     const at = 1 + Math.floor(random() * (word.length - 2));
     return word.slice(0, at) + word.slice(at + 1);

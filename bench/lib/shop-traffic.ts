@@ -6,7 +6,7 @@ import { makeQueries } from './search-corpus.ts';
 
 // A shop's traffic for runMixedLoad (mixed-load.ts), as the sustained and capacity suites send it.
 
-interface Product {
+export interface Product {
   slug: string;
   name: string;
   tags: string[];
@@ -20,20 +20,8 @@ interface Product {
  * customers, moves of real reservations.
  */
 export function shopTraffic(random: () => number, adminToken: string): Endpoint[] {
-  const products = JSON.parse(readFileSync('data/products.json', 'utf8')) as Product[];
+  const products = readProducts();
   const pick = <T>(items: T[]) => items[Math.floor(random() * items.length)]!;
-  const tags = [...new Set(products.flatMap((p) => p.tags))];
-  const words = [...new Set(products.flatMap((p) => p.name.split(/\s+/)).filter((w) => w.length >= 3))];
-  const catalogPaths = Array.from({ length: 200 }, (_, i) => {
-    const query = [
-      () => `tag=${pick(tags)}`,
-      () => `tag=${pick(tags)}&tag=${pick(tags)}`,
-      () => `q=${encodeURIComponent(pick(words))}`,
-      () => `q=${encodeURIComponent(pick(words).slice(0, 3))}&tag=${pick(tags)}`,
-      () => `page=${1 + Math.floor(random() * 4)}&per_page=20`,
-    ][i % 5]!();
-    return `/api/products?${query}`;
-  });
   const searchPaths = makeQueries(parseContent(readContentSources('content')), 300).map((q) => `/api/search?q=${encodeURIComponent(q)}`);
   const admin = { authorization: `Bearer ${adminToken}` };
   const statuses = ['pending', 'confirmed', 'fulfilled', 'cancelled'];
@@ -47,28 +35,13 @@ export function shopTraffic(random: () => number, adminToken: string): Endpoint[
     ({ pending: 'confirmed', confirmed: random() < 0.2 ? 'cancelled' : 'fulfilled', fulfilled: 'confirmed', cancelled: 'pending' })[
       status
     ]!;
-  let customer = 0;
 
   return [
-    { name: 'GET /api/products', weight: 40, next: () => ({ method: 'GET', path: pick(catalogPaths) }) },
+    catalogPages(random, products, 40),
     { name: 'GET /api/search', weight: 40, next: () => ({ method: 'GET', path: pick(searchPaths) }) },
-    {
-      name: 'POST /api/reservation',
-      weight: 10,
-      next: () => ({
-        method: 'POST',
-        path: '/api/reservation',
-        body: { name: `負荷 太郎 ${++customer}`, email: `buyer${customer}@example.com`, productSlug: pick(products).slug },
-      }),
-      answered: (call: LoadCall, body: string) => {
-        if (movable.length < 5_000)
-          movable.push({
-            id: JSON.parse(body).reservationId,
-            productSlug: (call.body as { productSlug: string }).productSlug,
-            status: 'pending',
-          });
-      },
-    },
+    newReservations(random, products, 10, (reservation) => {
+      if (movable.length < 5_000) movable.push({ ...reservation, status: 'pending' });
+    }),
     {
       name: 'POST /api/notify',
       weight: 5,
@@ -122,6 +95,59 @@ export function shopTraffic(random: () => number, adminToken: string): Endpoint[
       next: () => ({ method: 'POST', path: '/api/admin-dashboard-stats', headers: admin, body: {} }),
     },
   ];
+}
+
+/** The sample catalog's products (data/products.json). */
+export function readProducts(): Product[] {
+  return JSON.parse(readFileSync('data/products.json', 'utf8')) as Product[];
+}
+
+/**
+ * Shoppers browsing the catalog: 200 pages (by tag, two tags, a word of a name, a prefix and a tag,
+ * a page number), so the answers' cache holds many but not one per request.
+ */
+export function catalogPages(random: () => number, products: Product[], weight: number): Endpoint {
+  const pick = <T>(items: T[]) => items[Math.floor(random() * items.length)]!;
+  const tags = [...new Set(products.flatMap((p) => p.tags))];
+  const words = [...new Set(products.flatMap((p) => p.name.split(/\s+/)).filter((w) => w.length >= 3))];
+  const paths = Array.from({ length: 200 }, (_, i) => {
+    const query = [
+      () => `tag=${pick(tags)}`,
+      () => `tag=${pick(tags)}&tag=${pick(tags)}`,
+      () => `q=${encodeURIComponent(pick(words))}`,
+      () => `q=${encodeURIComponent(pick(words).slice(0, 3))}&tag=${pick(tags)}`,
+      () => `page=${1 + Math.floor(random() * 4)}&per_page=20`,
+    ][i % 5]!();
+    return `/api/products?${query}`;
+  });
+  return { name: 'GET /api/products', weight, next: () => ({ method: 'GET', path: pick(paths) }) };
+}
+
+/** New customers reserving a product each; `taken` sees each reservation made. */
+export function newReservations(
+  random: () => number,
+  products: Product[],
+  weight: number,
+  taken?: (reservation: { id: string; productSlug: string }) => void,
+): Endpoint {
+  let customer = 0;
+  return {
+    name: 'POST /api/reservation',
+    weight,
+    next: () => ({
+      method: 'POST',
+      path: '/api/reservation',
+      body: {
+        name: `負荷 太郎 ${++customer}`,
+        email: `buyer${customer}@example.com`,
+        productSlug: products[Math.floor(random() * products.length)]!.slug,
+      },
+    }),
+    answered: taken
+      ? (call: LoadCall, body: string) =>
+          taken({ id: JSON.parse(body).reservationId, productSlug: (call.body as { productSlug: string }).productSlug })
+      : undefined,
+  };
 }
 
 /**

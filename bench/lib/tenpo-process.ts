@@ -3,6 +3,12 @@ import { launchServiceProcess } from '../../test/helpers/service-process.ts';
 import { startCommand } from './checkouts.ts';
 import { preciseCpuMilliseconds } from './process-cpu.ts';
 
+/**
+ * How an operator starts it: `command`, what `npm start` runs, spawned as it is (the default);
+ * `node`, the same script without npm start's flags; `npm`, through `npm start` itself.
+ */
+export type StartWay = 'command' | 'node' | 'npm';
+
 export interface TenpoProcess {
   url: string;
   /** Process start to the first 200 from /healthz. */
@@ -16,15 +22,18 @@ export interface TenpoProcess {
 
 /**
  * Starts tenpo as `npm start` would (the script it names, test/helpers/service-process.ts) in its
- * own process, from this checkout or from `root` (another checkout, bench/lib/checkouts.ts), with
- * the given environment and Node flags beyond npm start's (`extraFlags`), and waits until /healthz answers 200. Logs go to /dev/null unless
+ * own process, or another `way`, from this checkout or from `root` (another checkout,
+ * bench/lib/checkouts.ts), with the given environment and Node flags beyond npm start's
+ * (`extraFlags`), and waits until /healthz answers 200. Logs go to /dev/null unless
  * TENPO_BENCH_LOGS is set; stderr is shown.
  */
 export async function startTenpo(
   env: Record<string, string> & { DATABASE_URL: string },
-  options: { port: number; root?: string; readyWithinMs?: number; extraFlags?: string[] },
+  options: { port: number; root?: string; readyWithinMs?: number; extraFlags?: string[]; way?: StartWay },
 ): Promise<TenpoProcess> {
-  const { flags, script } = startCommand(options.root);
+  const command = startCommand(options.root);
+  const flags = options.way === 'node' ? [] : command.flags;
+  const script = command.script;
   const started = performance.now();
   const service = await launchServiceProcess({
     env: { PREORDER_API_TOKEN: 'bench-admin-token', ...env },
@@ -32,7 +41,7 @@ export async function startTenpo(
     output: process.env.TENPO_BENCH_LOGS ? 'inherit' : 'ignore',
     root: options.root,
     entry: script,
-    wrap: ([node, ...rest]) => [node!, ...flags, ...(options.extraFlags ?? []), ...rest],
+    wrap: ([node, ...rest]) => (options.way === 'npm' ? ['npm', 'start'] : [node!, ...flags, ...(options.extraFlags ?? []), ...rest]),
   });
   try {
     await service.ready(options.readyWithinMs);
