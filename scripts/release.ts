@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { basename, join, relative, resolve } from 'node:path';
+import { builtCodeFile } from '../src/serving/bundle/load-bundle.ts';
 import { serviceCode } from '../src/serving/bundle/service-manifest.ts';
 import { PROJECT_ROOT } from '../src/serving/bundle/sources.ts';
 import { buildIndexFile, heapIndexFile, heapIndexPath } from '../src/search/prebuilt-index.ts';
@@ -29,11 +30,15 @@ try {
   // Released only as built from the sources as they are: `npm run release` builds first.
   const service = serviceCode();
   const admin = outOfDate(readManifest(join(WEB_BUILD_ROOT, 'admin')));
-  if (service.why || admin) throw new Error(`the build is not that of the sources (${service.why ?? admin}): run npm run build`);
+  if (!service.bundle || admin) throw new Error(`the build is not that of the sources (${service.why ?? admin}): run npm run build`);
   rmSync(RELEASE, { recursive: true, force: true });
   mkdirSync(join(RELEASE, 'build', 'service'), { recursive: true });
   for (const path of COPIED) cpSync(join(PROJECT_ROOT, path), join(RELEASE, path), { recursive: true });
-  for (const file of SERVICE_FILES) cpSync(join(PROJECT_ROOT, 'build', 'service', file), join(RELEASE, 'build', 'service', file));
+  // With the code V8 compiled at a start of the bundle (scripts/keep-start-code.ts), which the first
+  // start of the release runs with on a server with the build's Node.
+  const keptCode = basename(builtCodeFile(service.bundle, service.bundleHash));
+  for (const file of [...SERVICE_FILES, keptCode])
+    cpSync(join(PROJECT_ROOT, 'build', 'service', file), join(RELEASE, 'build', 'service', file));
   writeWithoutSources(join('build', 'service', 'manifest.json'));
   // The pages production serves (the demo storefront is development's only).
   cpSync(join(PROJECT_ROOT, 'build', 'web', 'admin'), join(RELEASE, 'build', 'web', 'admin'), { recursive: true });

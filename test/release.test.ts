@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
 import packageJson from '../package.json' with { type: 'json' };
@@ -83,14 +83,17 @@ test("the systemd unit's ExecStart is npm start's command, run from the release'
   assert.deepEqual(unitValues('WorkingDirectory'), ['/srv/tenpo/current']);
 });
 
-test("started by the unit's ExecStart, it answers /healthz, a catalog page, a search and the console", async () => {
+test("started by the unit's ExecStart with its cache directory empty, it runs with the code the release holds and answers /healthz, a catalog page, a search and the console", async () => {
   const [node, ...args] = unitValues('ExecStart')[0]!.split(' ');
   assert.equal(node, '/usr/bin/node');
   const environment = Object.fromEntries(unitValues('Environment').map((line) => line.split(/=(.*)/s).slice(0, 2) as [string, string]));
+  // The unit's cache directory, which systemd makes, empty as at the release's first start.
+  assert.deepEqual([environment.NODE_COMPILE_CACHE, unitValues('CacheDirectory')], ['/var/cache/tenpo', ['tenpo']]);
+  const cache = mkdtempSync(join(dir, 'cache-'));
   service = await launchServiceProcess({
     root: release,
     wrap: () => [NODE, ...args],
-    env: { ...environment, ...PRODUCTION, DATABASE_URL: `sqlite:${join(dir, 'var', 'tenpo.db')}` },
+    env: { ...environment, NODE_COMPILE_CACHE: cache, ...PRODUCTION, DATABASE_URL: `sqlite:${join(dir, 'var', 'tenpo.db')}` },
   });
   await service.ready();
   const health = (await (await service.request('/healthz')).json()) as { status: string; environment: string };
@@ -105,6 +108,8 @@ test("started by the unit's ExecStart, it answers /healthz, a catalog page, a se
   assert.equal(listening?.code, 'build/service', 'it runs the bundle, with no source to compare it with');
   assert.ok(!service.logs().some((line) => String(line.msg).includes('no prebuilt search index')), 'the prebuilt index is used');
   assert.equal((await service.stop()).code, 0);
+  const compiled = readdirSync(cache, { recursive: true, encoding: 'utf8' }).filter((name) => basename(name).startsWith('tenpo-service-'));
+  assert.deepEqual(compiled, [], "it ran with the code the release holds, V8's for its bundle: it had nothing to keep");
 });
 
 test("the store's commands run from the release as its package.json names them", async () => {

@@ -2,8 +2,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { connect } from 'node:net';
-import { basename, dirname, join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { basename, join } from 'node:path';
 import { describe, test } from 'node:test';
+import { builtCodeFile } from '../src/serving/bundle/load-bundle.ts';
+import { serviceCode } from '../src/serving/bundle/service-manifest.ts';
 import { freePort } from './helpers/ports.ts';
 import { launchServiceProcess, startServiceProcess } from './helpers/service-process.ts';
 import { waitUntil } from './helpers/wait.ts';
@@ -304,7 +307,7 @@ test('a start from the bundle answers /healthz without loading undici or node:ht
   );
 });
 
-test('a start from the bundle keeps the code V8 compiled for it, which the next starts run with; code V8 refuses is replaced', async () => {
+test('a start with an empty compile cache runs with the code the build kept; one the cache holds is used first, and replaced if V8 refuses it', async () => {
   const cache = mkdtempSync(join(tmpdir(), 'tenpo-compile-cache-'));
   const start = async () => {
     const service = await startServiceProcess({
@@ -318,24 +321,26 @@ test('a start from the bundle keeps the code V8 compiled for it, which the next 
       .filter((name) => basename(name).startsWith('tenpo-service-'))
       .map((name) => join(cache, name));
 
+  // The build's code, accepted: nothing compiled at this start is kept.
+  const code = serviceCode();
+  assert.ok(code.bundle && statSync(builtCodeFile(code.bundle, code.bundleHash)).size > 100_000, 'npm run build kept the code of a start');
   await start();
-  assert.equal(kept().length, 1);
-  const [file] = kept() as [string];
+  assert.deepEqual(kept(), []);
+
+  // Code in the cache for this bundle that V8 refuses, an earlier build's at this place, and another checkout's.
+  const [folder] = readdirSync(cache) as [string]; // Node's, for its version and flags, made by that start
+  const place = `tenpo-service-${createHash('sha256').update(code.bundle).digest('hex').slice(0, 12)}-`;
+  const file = join(cache, folder, place + code.bundleHash);
+  const earlier = join(cache, folder, `${place}an-earlier-build`);
+  const elsewhere = join(cache, folder, 'tenpo-service-another-checkout-its-build');
+  for (const path of [file, earlier, elsewhere]) writeFileSync(path, 'not code');
+  await start();
+  assert.ok(statSync(file).size > 100_000, 'the refused code is replaced by the code of this start');
+  assert.deepEqual(kept().sort(), [elsewhere, file].sort(), "an earlier build's code is deleted, another checkout's kept");
   const written = statSync(file).mtimeMs;
   await start();
   // Found and accepted: not written again.
   assert.equal(statSync(file).mtimeMs, written);
-
-  // An earlier build's code at this place, and another checkout's.
-  const place = basename(file).slice(0, 'tenpo-service-'.length + 13); // its place's 12 hex digits and a dash
-  const earlier = join(dirname(file), `${place}an-earlier-build`);
-  const elsewhere = join(dirname(file), 'tenpo-service-another-checkout-its-build');
-  writeFileSync(earlier, 'code');
-  writeFileSync(elsewhere, 'code');
-  writeFileSync(file, 'not code');
-  await start();
-  assert.ok(statSync(file).size > 100_000, 'the refused code is replaced by the code of this start');
-  assert.deepEqual(kept().sort(), [elsewhere, file].sort(), "an earlier build's code is deleted, another checkout's kept");
 });
 
 /** The command `npm start` runs, as package.json says. */

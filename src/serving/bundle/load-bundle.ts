@@ -35,7 +35,8 @@ export function loadBundle(file: string, hash: string): LoadedBundle {
   const cacheDir = getCompileCacheDir();
   const place = `tenpo-service-${createHash('sha256').update(file).digest('hex').slice(0, 12)}-`;
   const codeFile = cacheDir === undefined ? undefined : join(cacheDir, place + hash);
-  const kept = codeFile === undefined ? undefined : readIfThere(codeFile);
+  // With Node's compile cache off, or its directory not writable, no code at all, as with Node's own.
+  const kept = codeFile === undefined ? undefined : (readIfThere(codeFile) ?? readIfThere(builtCodeFile(file, hash)));
   const script = new Script(WRAPPER[0] + readFileSync(file, 'utf8') + WRAPPER[1], {
     filename: file,
     cachedData: kept,
@@ -61,6 +62,16 @@ export function loadBundle(file: string, hash: string): LoadedBundle {
       }
     },
   };
+}
+
+/**
+ * Where the build keeps the code of a start of the bundle it made (scripts/keep-start-code.ts): a
+ * start whose compile cache holds none for this bundle (the first after a build or a release is
+ * installed, or one whose cache directory does not outlive it) runs with it when its Node is the
+ * build's, instead of compiling everything it calls.
+ */
+export function builtCodeFile(bundle: string, hash: string): string {
+  return join(dirname(bundle), `run-${hash}.code`);
 }
 
 function readIfThere(file: string): Buffer | undefined {
