@@ -44,7 +44,7 @@ export async function run(): Promise<string[]> {
     }).flat();
     for (let i = 0; i < entries.length; i += 1000) await server.services.keywordLogStore.append(entries.slice(i, i + 1000));
 
-    const app = createApp(server.services);
+    const { app } = createApp(server.services);
     const prefixes = Array.from({ length: REQUESTS + WARM_UP }, () => {
       const word = words[Math.floor(random() * words.length)]!;
       return Array.from(word)

@@ -12,10 +12,8 @@ import { healthRoutes } from './health/routes.ts';
 import type { AppEnv } from './http/app-env.ts';
 import { clientAddressOf, clientResolver } from './http/client-address.ts';
 import { shopOrigins } from './http/cors.ts';
-import { errorHandler, notFound } from './http/error-handler.ts';
-import { mountRoutes } from './http/mount.ts';
+import { mountRoutes, type PathHandler } from './http/mount.ts';
 import { personalDataRoutes } from './personal-data/routes.ts';
-import { requestContext } from './http/request-context.ts';
 import type { SessionReader } from './http/admin-auth.ts';
 import type { AdminThrottle } from './http/admin-throttle.ts';
 import type { Budgets, RateLimit } from './http/rate-limit.ts';
@@ -160,19 +158,24 @@ export function allRoutes(services: Services): Route[] {
   return routes;
 }
 
-/** Builds the HTTP application, of the routes given (the server shares them with its direct lane). Does no I/O of its own. */
-export function createApp(services: Services, routes: Route[] = allRoutes(services)): Hono<AppEnv> {
+/** The HTTP application, and the handlers of its paths without parameters (for the server's direct lane). */
+export interface ServedApp {
+  app: Hono<AppEnv>;
+  exactPaths: ReadonlyMap<string, PathHandler>;
+}
+
+/** Builds the HTTP application, of the routes given. Does no I/O of its own. */
+export function createApp(services: Services, routes: Route[] = allRoutes(services)): ServedApp {
   const app = new Hono<AppEnv>();
-  app.use(requestContext(services.log, services.metrics));
-  app.onError(errorHandler(services.log));
-  app.notFound(notFound);
-  mountRoutes(app, routes, {
+  const exactPaths = mountRoutes(app, routes, {
     adminToken: services.config.adminToken,
     adminThrottle: services.adminThrottle,
     sessions: services.sessions,
     isShopOrigin: shopOrigins(services.config.cors),
     serviceOrigin: new URL(services.config.publicBaseUrl).origin,
     clientAddress: clientAddressOf(services.config.trustProxy),
+    log: services.log,
+    metrics: services.metrics,
   });
-  return app;
+  return { app, exactPaths };
 }

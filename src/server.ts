@@ -1,16 +1,15 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { allRoutes, createApp, type Services } from './app.ts';
+import { createApp, type Services } from './app.ts';
 import { loadCatalog } from './catalog/catalog.ts';
 import type { Config } from './config.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { Readiness } from './health/readiness.ts';
 import { startKeyPurge } from './idempotency/purge.ts';
+import { directLane } from './serving/direct-lane.ts';
 import { createNodeServer, DEFAULT_CONNECTION_LIMITS, type NodeServerOptions } from './serving/node-server.ts';
 import { adminThrottle } from './http/admin-throttle.ts';
-import { shopOrigins } from './http/cors.ts';
 import { refusalBody } from './http/app-error.ts';
-import { directLane } from './http/direct-lane.ts';
 import { clientAddressOf, trustedPeer } from './http/client-address.ts';
 import { ClientBudgets, createRateLimit, type Budgets } from './http/rate-limit.ts';
 import { createKeywordLogStore } from './keyword-log/store.ts';
@@ -148,16 +147,14 @@ export async function startServer(config: Config, log: Logger, options: StartOpt
     now,
     pages,
   };
-  const routes = allRoutes(services);
-  const app = createApp(services, routes);
-  const lane = directLane(routes, { log, metrics, isShopOrigin: shopOrigins(config.cors) });
+  const { app, exactPaths } = createApp(services);
 
   let server: Server;
   try {
     server = await listen(app.fetch, config.port, {
       hostname: config.host,
       limits: { ...DEFAULT_CONNECTION_LIMITS, perClient: config.maxConnectionsPerClient, isProxy: trustedPeer(config.trustProxy) },
-      lane,
+      lane: directLane(exactPaths),
       log,
       refusal: refusalBody,
     });

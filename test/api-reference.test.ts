@@ -28,7 +28,7 @@ for (const dialect of DIALECTS) {
       // Every path mounted on the app, but the request-context middleware's catch-all.
       const paths = new Set(
         createApp(app.services)
-          .routes.map((route) => route.path)
+          .app.routes.map((route) => route.path)
           .filter((path) => path !== '/*'),
       );
       for (const path of paths) {

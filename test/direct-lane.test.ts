@@ -1,12 +1,15 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { createApp } from '../src/app.ts';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from './helpers/app.ts';
 
-// GET /api/search is answered by Node's server directly (src/http/direct-lane.ts), the rest by the
-// app. A search must not be able to tell: the same body and headers as the app gives the same
-// request (a percent-escaped path, which the lane leaves to the app, and a HEAD), the caller's
-// request id, CORS, 304s, the request metrics and the access line.
+// A GET or HEAD of a path written exactly as mounted is answered by the direct lane
+// (src/serving/direct-lane.ts), which calls the path's handler without Hono's router; the rest by
+// the app, through the router, to the same handler. A client must not be able to tell: the same
+// bytes as the app gives the same request (a percent-escaped path, which the lane leaves to the
+// app), HEAD the same header lines as GET without the body, the caller's request id, CORS, 304s,
+// the request metrics and the access line.
 
 const SEARCH = '/api/search?q=%E3%82%B7%E3%83%B3%E3%82%BB&excerpt_length=80';
 /** The same request, its path written so that only the app reads it as /api/search. */
@@ -17,7 +20,7 @@ function lasting(response: Response): Record<string, string> {
   return Object.fromEntries([...response.headers].filter(([name]) => name !== 'x-request-id' && name !== 'date'));
 }
 
-describe('searches answered before the app', () => {
+describe('requests answered by the direct lane', () => {
   let app: TestApp;
   before(async () => {
     app = await startTestApp({ env: { LOG_LEVEL: 'debug' } });
@@ -47,6 +50,46 @@ describe('searches answered before the app', () => {
     assert.equal(direct.headers.get('content-length'), String(Buffer.byteLength(body)));
     const head = await app.request(SEARCH, { method: 'HEAD' });
     assert.equal(head.headers.get('etag'), direct.headers.get('etag'));
+  });
+
+  test('answer every exact path with the bytes the app gives, and a HEAD with its GET’s header lines', async () => {
+    const port = new URL(app.url).port;
+    const catalog = '/api/products?tag=vco&per_page=3';
+    const exactPaths = [SEARCH, catalog, '/healthz', '/', '/api/search-index', '/openapi.json'];
+    for (const path of exactPaths) {
+      const [direct] = await exchangeRaw(port, `GET ${path} HTTP/1.1\r\nHost: shop.test\r\nOrigin: https://evil.example\r\n\r\n`);
+      const escaped = path.replace(/^\/(.)/, (_, first: string) => `/%${first.charCodeAt(0).toString(16)}`);
+      const [throughApp] = await exchangeRaw(port, `GET ${escaped} HTTP/1.1\r\nHost: shop.test\r\nOrigin: https://evil.example\r\n\r\n`);
+      const [head] = await exchangeRaw(port, `HEAD ${path} HTTP/1.1\r\nHost: shop.test\r\nOrigin: https://evil.example\r\n\r\n`, 'head');
+      assert.equal(direct!.status, 200, path);
+      if (path !== '/') {
+        // The front page is mounted at "/", which no other spelling reaches.
+        assert.deepEqual(throughApp!.lines, direct!.lines, path);
+        assert.equal(throughApp!.body, direct!.body, path);
+      }
+      assert.deepEqual(head!.lines, direct!.lines, `HEAD ${path}`);
+      assert.equal(head!.body, '', `HEAD ${path}`);
+    }
+    // A path with parameters goes through the app's router, a HEAD as its GET.
+    const asset = '/admin/assets/none.js';
+    const [get] = await exchangeRaw(port, `GET ${asset} HTTP/1.1\r\nHost: shop.test\r\n\r\n`);
+    const [head] = await exchangeRaw(port, `HEAD ${asset} HTTP/1.1\r\nHost: shop.test\r\n\r\n`, 'head');
+    assert.equal(get!.status, 404);
+    assert.deepEqual(head!.lines, get!.lines);
+    assert.match(get!.lines.join('\n'), /^Content-Type: application\/json/m, 'header names as the app wrote them');
+  });
+
+  test('call, for each exact path, the handler the app’s router reaches for it', () => {
+    const { app: built, exactPaths } = createApp(app.services);
+    assert.ok(exactPaths.size > 40, `only ${exactPaths.size} exact paths`);
+    for (const [path, handler] of exactPaths) {
+      const [matched] = built.router.match('GET', path);
+      assert.deepEqual(
+        matched.map(([[reached]]) => reached),
+        [handler],
+        path,
+      );
+    }
   });
 
   test('give each answer a request id, the caller’s own when it is plain', async () => {
@@ -154,6 +197,37 @@ describe('searches answered before the app', () => {
 
 function searchOf(word: string): string {
   return `/api/search?q=${encodeURIComponent(word)}&excerpt_length=60`;
+}
+
+/** One answer as sent: its status, its header lines but those of the moment (request id, date), its body. */
+interface RawAnswer {
+  status: number;
+  lines: string[];
+  body: string;
+}
+
+/** Sends one raw request and reads its answer whole (a HEAD's has no body, whatever its Content-Length). */
+async function exchangeRaw(port: string, request: string, method: 'get' | 'head' = 'get'): Promise<RawAnswer[]> {
+  const socket = connect(Number(port), '127.0.0.1');
+  socket.write(request);
+  let received = Buffer.alloc(0);
+  for await (const chunk of socket) {
+    received = Buffer.concat([received, chunk as Buffer]);
+    const headEnd = received.indexOf('\r\n\r\n');
+    if (headEnd === -1) continue;
+    const [statusLine, ...lines] = received.subarray(0, headEnd).toString('latin1').split('\r\n');
+    const length = method === 'head' ? 0 : Number(/^content-length: *(\d+)$/im.exec(lines.join('\n'))?.[1] ?? 0);
+    if (received.length < headEnd + 4 + length) continue;
+    socket.destroy();
+    return [
+      {
+        status: Number(statusLine!.split(' ')[1]),
+        lines: lines.filter((line) => !/^(x-request-id|date):/i.test(line)),
+        body: received.subarray(headEnd + 4, headEnd + 4 + length).toString('utf8'),
+      },
+    ];
+  }
+  throw new Error(`no answer to ${request.split('\r\n')[0]}`);
 }
 
 /** Sends raw bytes on one connection and reads `count` answers (each with a Content-Length). */

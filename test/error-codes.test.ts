@@ -9,7 +9,6 @@ import type { AppEnv } from '../src/http/app-env.ts';
 import { AppError } from '../src/http/app-error.ts';
 import { shopOrigins } from '../src/http/cors.ts';
 import { ERROR_CODES, type AnswerCode } from '../src/http/error-codes.ts';
-import { errorHandler } from '../src/http/error-handler.ts';
 import { mountRoutes } from '../src/http/mount.ts';
 import { defineRoute } from '../src/http/route.ts';
 import { errorResponses } from '../src/http/schemas.ts';
@@ -84,7 +83,6 @@ describe('a route answering a code it does not declare', () => {
     }),
   );
   const app = new Hono<AppEnv>();
-  app.onError(errorHandler(log));
   const route = (path: string, thrown: AnswerCode) =>
     defineRoute({
       method: 'GET',
@@ -105,6 +103,8 @@ describe('a route answering a code it does not declare', () => {
     isShopOrigin: shopOrigins({}),
     serviceOrigin: 'http://localhost',
     clientAddress: () => '192.0.2.1',
+    log,
+    metrics: { observeRequest: () => {} },
   });
 
   test('is answered as the bug it is: a logged 500; a declared one as thrown', async () => {

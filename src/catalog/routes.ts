@@ -3,7 +3,6 @@ import { answerWeight, serializeJson, type CachedJson } from '../serving/cached-
 import { sendCachedJson } from '../http/reply.ts';
 import { RecentCache } from '../serving/recent-cache.ts';
 import { JA } from '../http/storefront-texts.ts';
-import { requestTarget } from '../http/request.ts';
 import { defineRoute, type Route } from '../http/route.ts';
 import { errorResponses } from '../http/schemas.ts';
 import { codePointLength } from '../text/code-points.ts';
@@ -61,18 +60,16 @@ export const ProductsResponse = z.object({
 });
 
 /**
- * Distinct answers kept serialized, in each of the two caches: 2,000 at most, 8 MB at most (a
+ * Distinct answers kept serialized, by query and by URL: 2,000 at most, 8 MB at most each (a
  * page of 200 products is some 36 KB); the catalog is fixed, so an answer never goes stale.
  */
 const CACHE_ENTRIES = 2_000;
 const CACHE_BYTES = 8 * 1024 * 1024;
 
 export function catalogRoutes(catalog: Catalog): Route[] {
-  // Two levels: by the normalised query (so `?tag=a&tag=b` and `?tag=b&tag=a` share one answer),
-  // and by the URL exactly as sent, so a repeated URL skips parsing and validation altogether.
-  const weigh = answerWeight(CACHE_ENTRIES, CACHE_BYTES);
-  const byQuery = new RecentCache<string, CachedJson>(CACHE_ENTRIES, { weigh });
-  const byUrl = new RecentCache<string, CachedJson>(CACHE_ENTRIES, { weigh });
+  // By the normalised query, so `?tag=a&tag=b` and `?tag=b&tag=a` share one answer; kept by URL too
+  // (keptByUrl), so a repeated URL skips parsing and validation altogether.
+  const byQuery = new RecentCache<string, CachedJson>(CACHE_ENTRIES, { weigh: answerWeight(CACHE_ENTRIES, CACHE_BYTES) });
   return [
     defineRoute({
       method: 'GET',
@@ -88,10 +85,7 @@ export function catalogRoutes(catalog: Catalog): Route[] {
         200: { description: 'One page of matching products', schema: ProductsResponse },
         ...errorResponses(400, 405, 500),
       },
-      answerKnown: (c) => {
-        const entry = byUrl.get(requestTarget(c));
-        return entry && sendCachedJson(c, entry);
-      },
+      keptByUrl: { entries: CACHE_ENTRIES, bytes: CACHE_BYTES },
       handle: (c, { query }) => {
         const tags = [...new Set(query.tag)].sort();
         const words = queryWords(query.q);
@@ -99,7 +93,6 @@ export function catalogRoutes(catalog: Catalog): Route[] {
         const perPage = query.per_page ?? 50;
         const key = JSON.stringify([tags, words, page, perPage]);
         const entry = byQuery.getOrCompute(key, () => serializeJson(queryProducts(catalog, { tags, words, page, perPage })));
-        byUrl.set(requestTarget(c), entry);
         return sendCachedJson(c, entry);
       },
     }),

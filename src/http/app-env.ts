@@ -1,5 +1,6 @@
 import type { IdempotencyKey } from '../idempotency/claim.ts';
 import type { Logger } from '../log.ts';
+import type { SentJson } from '../serving/cached-json.ts';
 import type { AdminIdentity } from './admin-auth.ts';
 
 /** What every request carries through the middleware chain. Read with c.get(): c.var copies. */
@@ -11,8 +12,8 @@ export interface AppEnv {
     log: Logger;
     /** Headers for the response, whichever code ends up producing it (see reply.ts). */
     responseHeaders: Record<string, string>;
-    /** The mounted path template that served the request (absent: no route matched). */
-    route: string;
+    /** The JSON a route answered with through `sendCachedJson` (reply.ts), for a route kept by URL (mount.ts). */
+    sentJson: SentJson;
     /** The 500 message of the route being served (some routes answer in Japanese). */
     serverErrorMessage: string;
     /** A valid Idempotency-Key and its client, on a route that takes one (idempotency-key.ts). */

@@ -3,7 +3,7 @@ import type { Config } from '../config.ts';
 import type { AppEnv } from './app-env.ts';
 import { reply, setHeader } from './reply.ts';
 import { AppError } from './app-error.ts';
-import { requestHeader, requestHeaderLines } from './request.ts';
+import { requestHeader, requestHeaderLines, requestMethod } from './request.ts';
 import type { CorsPolicy } from './route.ts';
 
 const LOCAL_DEVELOPMENT = /^http:\/\/(?:[a-z0-9-]+\.)*localhost:34434$/;
@@ -97,7 +97,7 @@ export function corsFor(
   return (c) => {
     const headers = corsHeaders(policy, requestHeader(c, 'origin'), isShopOrigin);
     for (const name in headers) setHeader(c, name, headers[name]!);
-    if (c.req.method !== 'OPTIONS') return undefined;
+    if (requestMethod(c) !== 'OPTIONS') return undefined;
     if (policy === 'none') return reply(c, 204, null);
     return reply(c, 204, null, {
       'Access-Control-Allow-Methods': allowMethods,

@@ -30,6 +30,10 @@ const RULES: { pattern: RegExp; why: string }[] = [
     why: 'builds web Headers from headers Node has already parsed (bench/catalog.ts); use requestHeader() or requestHeaderLines()',
   },
   {
+    pattern: new RegExp(String.raw`${CONTEXT}\.req\.method\b`),
+    why: "reads GET for a HEAD under Node's server (the adapter hands Hono a HEAD as its GET); use requestMethod()",
+  },
+  {
     pattern: new RegExp(String.raw`${CONTEXT}\.req\.(?:json|text|arrayBuffer|blob|formData|parseBody)\(`),
     why: "reads the body without the 64 KiB limit and the route's 400 envelope; declare the route's `body` schema instead",
   },
@@ -78,13 +82,14 @@ describe('Hono calls outside src/http', () => {
       'const all = c.req.raw.headers;',
       'const body = await c.req.json();',
       'const form = await c.req.parseBody();',
+      "const apply = c.req.method !== 'HEAD';",
       '// c.json() here would lose CORS',
       'return replyJson(c, 200, value);',
       "const file = assets.get(c.req.param('file'));",
     ].join('\n');
     assert.deepEqual(
       findBypasses(sample).map((b) => b.line),
-      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
+      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
     );
   });
 

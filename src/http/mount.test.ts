@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Hono } from 'hono';
+import { z } from 'zod';
+import { serializeJson } from '../serving/cached-json.ts';
 import type { AppEnv } from './app-env.ts';
 import { shopOrigins } from './cors.ts';
-import { errorHandler } from './error-handler.ts';
 import { mountRoutes } from './mount.ts';
 import { idempotencyKeyOf } from './idempotency-key.ts';
-import { replyJson } from './reply.ts';
-import { defineRoute } from './route.ts';
+import { replyJson, sendCachedJson } from './reply.ts';
+import { defineRoute, type Route } from './route.ts';
 import { errorResponses } from './schemas.ts';
 import { createLogger } from '../log.ts';
 
@@ -19,7 +20,6 @@ const SERVICE = 'https://shop.example.jp';
 
 function appWith(origins: 'shop' | 'shop-or-service', idempotent = false): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.onError(errorHandler(createLogger('silent')));
   const route = defineRoute({
     method: 'POST',
     path: '/form',
@@ -32,16 +32,22 @@ function appWith(origins: 'shop' | 'shop-or-service', idempotent = false): Hono<
     responses: idempotent ? errorResponses(400) : {},
     handle: (c) => replyJson(c, 200, { success: true, key: idempotencyKeyOf(c) ?? null }),
   });
+  mounted(app, [route]);
+  return app;
+}
+
+function mounted(app: Hono<AppEnv>, routes: Route[]): void {
   const clientAddress = () => '192.0.2.1';
-  mountRoutes(app, [route], {
+  mountRoutes(app, routes, {
     adminToken: 'x'.repeat(32),
     adminThrottle: async (_c, authenticate) => authenticate('test'),
     sessions: { read: async () => undefined },
     isShopOrigin: shopOrigins({}),
     serviceOrigin: SERVICE,
     clientAddress,
+    log: createLogger('silent'),
+    metrics: { observeRequest: () => {} },
   });
-  return app;
 }
 
 test("'shop-or-service' lets the service's own origin post, and the shop's; not another site", async () => {
@@ -83,4 +89,48 @@ test('an Idempotency-Key of 1-255 visible ASCII characters reaches the handler w
     200,
     'a route without the flag ignores the header',
   );
+});
+
+// A route kept by URL (catalog's pages): the JSON it answered a URL with answers that URL again,
+// with its headers, ETag and 304s, and its handler is not called; another spelling is another URL.
+test('a route kept by URL answers a URL it has answered from what it kept, its handler not called again', async () => {
+  let handled = 0;
+  const app = new Hono<AppEnv>();
+  mounted(app, [
+    defineRoute({
+      method: 'GET',
+      path: '/kept',
+      tag: 'Test',
+      summary: 'Depends on its URL alone',
+      cors: 'any',
+      query: z.object({ n: z.string().regex(/^\d+$/) }),
+      keptByUrl: { entries: 10, bytes: 100_000 },
+      responses: errorResponses(400),
+      handle: (c, { query }) => {
+        handled++;
+        return sendCachedJson(c, serializeJson({ n: Number(query.n) }), { 'Cache-Control': 'no-cache' });
+      },
+    }),
+  ]);
+  const first = await app.request('/kept?n=1');
+  assert.deepEqual(await first.json(), { n: 1 });
+  const again = await app.request('/kept?n=1');
+  assert.deepEqual(await again.json(), { n: 1 });
+  for (const name of ['etag', 'cache-control', 'content-type', 'access-control-allow-origin'])
+    assert.equal(again.headers.get(name), first.headers.get(name), name);
+  assert.ok(again.headers.get('x-request-id'), 'every answer has its own request id');
+  assert.notEqual(again.headers.get('x-request-id'), first.headers.get('x-request-id'));
+  const held = await app.request('/kept?n=1', { headers: { 'If-None-Match': first.headers.get('etag')! } });
+  assert.equal(held.status, 304);
+  assert.equal(handled, 1);
+  assert.deepEqual(await (await app.request('/kept?n=01')).json(), { n: 1 });
+  assert.equal(handled, 2, 'another spelling of the same query is handled');
+  assert.equal((await app.request('/kept?n=x')).status, 400);
+  assert.equal((await app.request('/kept?n=x')).status, 400);
+  assert.equal(handled, 2);
+});
+
+test('only a GET can be kept by URL', () => {
+  const post = { method: 'POST' as const, path: '/kept', tag: 'Test', summary: 'A form', cors: 'none' as const, responses: {} };
+  assert.throws(() => defineRoute({ ...post, keptByUrl: { entries: 1, bytes: 1 }, handle: (c) => replyJson(c, 200, {}) }), /kept by URL/);
 });

@@ -1,12 +1,17 @@
 import type { Context, Hono } from 'hono';
+import type { Logger } from '../log.ts';
+import { answersByUrl } from '../serving/cached-json.ts';
 import type { AppEnv } from './app-env.ts';
 import { adminAuthentication, adminGuard, type SessionReader } from './admin-auth.ts';
 import type { AdminThrottle } from './admin-throttle.ts';
 import { AppError } from './app-error.ts';
 import { corsFor, originGuard, type shopOrigins } from './cors.ts';
+import { errorHandler, notFound } from './error-handler.ts';
 import { readIdempotencyKey } from './idempotency-key.ts';
 import { readInput } from './input.ts';
-import { setHeader } from './reply.ts';
+import { sendCachedJson, setHeader } from './reply.ts';
+import { inRequestContext, type RequestObserver } from './request-context.ts';
+import { requestMethod, requestTarget } from './request.ts';
 import type { Route } from './route.ts';
 
 interface MountOptions {
@@ -19,9 +24,14 @@ interface MountOptions {
   serviceOrigin: string;
   /** Who the client is (client-address.ts): Idempotency-Keys are per client. */
   clientAddress: (c: Context) => string;
+  /** Where failures are logged, with an access line for each (request-context.ts). */
+  log: Logger;
+  /** Where every answered request is counted. */
+  metrics: RequestObserver;
 }
 
-const NO_INPUT = { query: undefined, body: undefined };
+/** What the app serves one path with: everything from the request's id to the answer. */
+export type PathHandler = (c: Context<AppEnv>) => Promise<Response>;
 
 /**
  * A bug, when a route answers an error code it does not declare (and so does not document): the
@@ -34,16 +44,23 @@ function undeclared(route: Route, error: unknown): Error | undefined {
 }
 
 /**
- * Mounts routes one path at a time, so every path behaves the same way around its handlers:
- * OPTIONS is the CORS preflight (204), HEAD is GET without a body, any other method is 405 with an
- * `Allow` header; a cross-site post is refused (the route's `origins`), then the admin check (the
- * token or a session; then an owner-only route refuses a `staff` account) and the rate limit come
- * before the body is read, then the Idempotency-Key is read, then input is validated.
+ * Mounts routes one path at a time, each path's whole chain one function, so every path behaves
+ * the same way around its handlers: the request's id and access line, then OPTIONS is the CORS
+ * preflight (204), HEAD is GET without a body, any other method is 405 with an `Allow` header; a
+ * cross-site post is refused (the route's `origins`), then the admin check (the token or a session;
+ * then an owner-only route refuses a `staff` account) and the rate limit come before the body is
+ * read, then the Idempotency-Key is read, then a route kept by URL answers a URL it has answered,
+ * then input is validated and the route handles it; what it throws becomes the envelope. Returns
+ * the handlers of the paths without parameters, which the serving layer's direct lane calls as
+ * Hono's router would (src/serving/direct-lane.ts).
  */
-export function mountRoutes(app: Hono<AppEnv>, routes: Route[], options: MountOptions): void {
+export function mountRoutes(app: Hono<AppEnv>, routes: Route[], options: MountOptions): Map<string, PathHandler> {
   const checkAdmin = adminGuard(options.adminToken);
   const checkOrigin = originGuard(options.isShopOrigin, options.serviceOrigin);
   const authenticate = adminAuthentication({ sessions: options.sessions, checkOrigin });
+  const onError = errorHandler(options.log);
+  const inContext = inRequestContext(options.log, options.metrics, onError);
+  const exact = new Map<string, PathHandler>();
   for (const [path, pathRoutes] of Map.groupBy(routes, (route) => route.path)) {
     const served = pathRoutes.map((route) => route.method);
     const allow = [...served, ...(served.includes('GET') ? ['HEAD'] : []), 'OPTIONS'];
@@ -53,14 +70,14 @@ export function mountRoutes(app: Hono<AppEnv>, routes: Route[], options: MountOp
     const guards = new Map(
       pathRoutes.map((route) => [route, route.alsoAccepts ? adminGuard(options.adminToken, route.alsoAccepts) : checkAdmin]),
     );
+    const kept = new Map(pathRoutes.flatMap((route) => (route.keptByUrl ? [[route, answersByUrl(route.keptByUrl)] as const] : [])));
 
-    app.all(path, async (c) => {
-      // For the request metrics: the path as mounted, never the raw URL.
-      c.set('route', path);
-      if (c.req.method === 'OPTIONS') setHeader(c, 'Allow', allowHeader);
+    const handler = inContext(path, async (c) => {
+      const sent = requestMethod(c);
+      if (sent === 'OPTIONS') setHeader(c, 'Allow', allowHeader);
       const preflight = cors(c);
       if (preflight) return preflight;
-      const method = c.req.method === 'HEAD' ? 'GET' : c.req.method;
+      const method = sent === 'HEAD' ? 'GET' : sent;
       const route = pathRoutes.find((r) => r.method === method);
       if (!route) throw new AppError('method_not_allowed', 'Method not allowed', { headers: { Allow: allowHeader } });
       c.set('serverErrorMessage', route.serverError);
@@ -73,11 +90,21 @@ export function mountRoutes(app: Hono<AppEnv>, routes: Route[], options: MountOp
       await route.rateLimit?.check(c);
       if (route.idempotent) readIdempotencyKey(c, options.clientAddress);
       try {
-        // A route with `answer` reads its own query (route.ts).
-        return await (route.answerKnown?.(c) ?? route.handle(c, route.answer ? NO_INPUT : await readInput(c, route)));
+        const byUrl = kept.get(route);
+        const known = byUrl?.get(requestTarget(c));
+        if (known) return sendCachedJson(c, known.json, known.headers);
+        const response = await route.handle(c, await readInput(c, route));
+        const answered = c.get('sentJson');
+        if (byUrl && answered) byUrl.set(requestTarget(c), answered);
+        return response;
       } catch (error) {
         throw undeclared(route, error) ?? error;
       }
     });
+    app.all(path, handler);
+    if (!path.includes(':') && !path.includes('*')) exact.set(path, handler);
   }
+  app.notFound(inContext(undefined, notFound));
+  app.onError(onError);
+  return exact;
 }

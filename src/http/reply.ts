@@ -49,6 +49,7 @@ export function replyJson(c: Context<AppEnv>, status: ContentfulStatusCode, valu
 
 /** Answers with JSON serialized once (src/serving/cached-json.ts), or 304 when the client already holds it (If-None-Match). */
 export function sendCachedJson(c: Context<AppEnv>, entry: CachedJson, headers: Record<string, string> = {}): Response {
+  c.set('sentJson', { json: entry, headers });
   const { status, body, headers: sent } = cachedJsonAnswer(entry, requestHeader(c, 'if-none-match'), headers);
   return reply(c, status, body, sent);
 }

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context, ErrorHandler } from 'hono';
 import type { Logger } from '../log.ts';
 import type { AppEnv } from './app-env.ts';
 import { setHeader } from './reply.ts';
-import { requestHeader } from './request.ts';
+import { requestHeader, requestMethod } from './request.ts';
 
 const ACCEPTABLE_ID = /^[\w\-.=]{1,128}$/;
 
@@ -48,25 +48,39 @@ export function everyAnswerHeaders(reqId: string): Record<string, string> {
   return { 'X-Request-Id': reqId, 'X-Content-Type-Options': 'nosniff' };
 }
 
+/** How a path answers, once in its request's context. */
+type Answer = (c: Context<AppEnv>) => Response | Promise<Response>;
+
 /**
- * The first middleware: gives the request an id (requestIdOf), returns it as X-Request-Id, and logs
- * one line when the request is answered: at debug when it succeeded, info for a client error, warn
- * for a server error. A line per success is what the load balancer already logs, and here it would
- * cost a quarter of the catalog's throughput (bench/catalog.ts); LOG_LEVEL=debug shows them. Only
- * the path is logged: query strings can carry tokens (unsubscribe links). The direct lane
- * (direct-lane.ts) does the same for the requests it answers.
+ * Puts a path's answer (mount.ts) in its request's context: gives the request an id (requestIdOf),
+ * returns it as X-Request-Id, turns what it throws into a response (`onError`), and logs one line
+ * when the request is answered: at debug when it succeeded, info for a client error, warn for a
+ * server error. A line per success is what the load balancer already logs, and here it would cost a
+ * quarter of the catalog's throughput (bench/catalog.ts); LOG_LEVEL=debug shows them. Only the path
+ * is logged: query strings can carry tokens (unsubscribe links). `route` is the path as mounted
+ * (undefined: none matched), for the request metrics.
  */
-export function requestContext(log: Logger, metrics: RequestObserver): MiddlewareHandler<AppEnv> {
+export function inRequestContext(
+  log: Logger,
+  metrics: RequestObserver,
+  onError: ErrorHandler<AppEnv>,
+): (route: string | undefined, answer: Answer) => (c: Context<AppEnv>) => Promise<Response> {
   const answered = requestAnswered(log, metrics);
-  return async (c, next) => {
+  return (route, answer) => async (c) => {
     const started = performance.now();
     const reqId = requestIdOf(requestHeader(c, 'x-request-id'));
     c.set('requestId', reqId);
     c.set('baseLog', log);
     const headers = everyAnswerHeaders(reqId);
     for (const name in headers) setHeader(c, name, headers[name]!);
-    await next();
-    answered({ reqId, route: c.get('route'), method: c.req.method, path: c.req.path, status: c.res.status, started });
+    let response: Response;
+    try {
+      response = await answer(c);
+    } catch (error) {
+      response = await onError(error as Error, c);
+    }
+    answered({ reqId, route, method: requestMethod(c), path: c.req.path, status: response.status, started });
+    return response;
   };
 }
 

@@ -37,6 +37,14 @@ export function requestHeaderLines(c: Context, name: string): string[] {
   return incoming.headersDistinct[name] ?? [];
 }
 
+/**
+ * The method the client sent. Under Node's server a HEAD reaches the app as its GET, answered the
+ * same way, its body left unsent (src/serving/node-adapter.ts); this is where it still reads HEAD.
+ */
+export function requestMethod(c: Context): string {
+  return nodeRequest(c)?.method ?? c.req.method;
+}
+
 /** The request target as the client sent it: path and query string, undecoded. */
 export function requestTarget(c: Context): string {
   const incoming = nodeRequest(c);

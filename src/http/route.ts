@@ -2,8 +2,6 @@ import type { Context } from 'hono';
 import type { z } from 'zod';
 import type { AppEnv } from './app-env.ts';
 import type { AllowedOrigins } from './cors.ts';
-import type { PlainAnswer } from '../serving/cached-json.ts';
-import { plainRequestOf, replyPlain, type PlainRequest } from './plain.ts';
 import { AppError } from './app-error.ts';
 import { ALL_ERROR_CODES, ERROR_CODES, type AnswerCode } from './error-codes.ts';
 import type { RateLimit } from './rate-limit.ts';
@@ -57,18 +55,12 @@ interface RouteCommon {
   rateLimit?: RateLimit;
   responses: Record<number, ResponseDoc>;
   /**
-   * Answers a request this route has already answered, before its input is parsed again (a cache
-   * keyed by the raw URL, say); undefined lets the request go the normal way.
+   * Its answer depends on the URL alone (path and query, as sent): the JSON it answers with
+   * `sendCachedJson` is kept under the URL, `entries` answers and `bytes` between them at most, and
+   * the same URL is answered from it again, with its ETag and 304s, after the checks the route
+   * declares and before its input is parsed (mount.ts). A GET.
    */
-  answerKnown?(c: Context<AppEnv>): Response | undefined;
-  /**
-   * Instead of `handle`, for a GET answered from its target and headers alone (the site search):
-   * Node's server hands such a GET to it directly, before the app (direct-lane.ts), with the same
-   * request id, CORS headers, metrics and access line as the app gives; a HEAD, and a request made
-   * without Node's server, go through the app to the same function. It reads its own query; the
-   * route's `query` schema documents it.
-   */
-  answer?(request: PlainRequest): PlainAnswer;
+  keptByUrl?: { entries: number; bytes: number };
 }
 
 /**
@@ -130,8 +122,7 @@ export interface RouteDefinition<Q extends z.ZodType | undefined, B extends z.Zo
   serverError?: string;
   /** The error codes the handler itself answers with (a record not found, a refused move, …). */
   errors?: readonly AnswerCode[];
-  /** The handler, unless the route has `answer` (one or the other). */
-  handle?(c: Context<AppEnv>, input: { query: Output<Q>; body: Output<B> }): Response | Promise<Response>;
+  handle(c: Context<AppEnv>, input: { query: Output<Q>; body: Output<B> }): Response | Promise<Response>;
 }
 
 type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -149,19 +140,8 @@ export function defineRoute<Q extends z.ZodType | undefined = undefined, B exten
   definition: RouteDefinition<Q, B>,
 ): Route {
   if (definition.ownerOnly && !definition.admin) throw new Error(`${definition.path} is owner-only but not an admin route`);
-  const { handle, answer } = definition;
-  if (!handle === !answer) throw new Error(`${definition.path} needs either handle or answer`);
-  // The direct lane answers such a route's GETs before the app, so it must need nothing the app checks first.
-  if (
-    answer &&
-    (definition.method !== 'GET' ||
-      definition.admin ||
-      definition.origins ||
-      definition.rateLimit ||
-      definition.idempotent ||
-      definition.body)
-  )
-    throw new Error(`${definition.path} answers from its target alone: a GET without admin, origins, rateLimit, idempotent or body`);
+  const { handle } = definition;
+  if (definition.keptByUrl && definition.method !== 'GET') throw new Error(`${definition.path} is kept by URL, so it is a GET`);
   const invalid = definition.invalid ?? INVALID;
   const notAnObject = definition.notAnObject ?? { code: 'invalid_json_body', message: 'Invalid JSON body' };
   const codes = new Set<AnswerCode>([...UNIVERSAL_CODES, ...(definition.errors ?? [])]);
@@ -189,10 +169,8 @@ export function defineRoute<Q extends z.ZodType | undefined = undefined, B exten
     notAnObject: new AppError(notAnObject.code, notAnObject.message),
     serverError: definition.serverError ?? INTERNAL_SERVER_ERROR,
     codes,
-    handle: handle
-      ? // The input was parsed by this route's own schemas (see mount.ts), so it has their output types.
-        (c, input) => handle(c, input as { query: Output<Q>; body: Output<B> })
-      : (c) => replyPlain(c, answer!(plainRequestOf(c))),
+    // The input was parsed by this route's own schemas (see mount.ts), so it has their output types.
+    handle: (c, input) => handle(c, input as { query: Output<Q>; body: Output<B> }),
   };
 }
 

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { isLoopback, type ClientResolver } from '../http/client-address.ts';
-import { answerWeight, cachedJsonAnswer, serializeJson, type CachedJson } from '../serving/cached-json.ts';
+import { answerWeight, serializeJson, type CachedJson } from '../serving/cached-json.ts';
 import { RecentCache } from '../serving/recent-cache.ts';
-import { replyJson } from '../http/reply.ts';
+import { replyJson, sendCachedJson } from '../http/reply.ts';
+import { nodeRequest, requestHeader, requestMethod } from '../http/request.ts';
 import { defineRoute, TAKES_ANYTHING, type Route } from '../http/route.ts';
 import { errorResponses } from '../http/schemas.ts';
 import type { KeywordLogWriter } from '../keyword-log/writer.ts';
@@ -23,7 +24,6 @@ import { MAX_SUGGESTIONS, type Suggester } from './suggest.ts';
 /** A name given twice counts once, with its first value: search answers every input. */
 const firstValue = z.union([z.string(), z.array(z.string())]).optional();
 
-/** Documents the search's query; searchInput reads it. */
 export const SearchQuery = z.object({
   q: firstValue.describe('Keywords: NFKC-normalised, trimmed, inner whitespace collapsed, cut to 200 characters'),
   excerpt_length: firstValue.describe(
@@ -32,14 +32,15 @@ export const SearchQuery = z.object({
 });
 
 /**
- * The search's input from its target, as SearchQuery documents it: the first `q` and
- * `excerpt_length` (URLSearchParams reads a broken percent-escape as written), `q` normalised,
- * the length clamped. Every value is an input: nothing is refused.
+ * The search's input from its query: the first `q` and `excerpt_length`, `q` normalised, the
+ * length clamped. Every value is an input: nothing is refused.
  */
-export function searchInput(target: string): { q: string; excerptLength: number } {
-  const at = target.indexOf('?');
-  const params = new URLSearchParams(at === -1 ? '' : target.slice(at + 1));
-  return { q: normalizeQuery(params.get('q') ?? ''), excerptLength: excerptLength(params.get('excerpt_length') ?? undefined) };
+function searchInput(query: z.output<typeof SearchQuery>): { q: string; excerptLength: number } {
+  return { q: normalizeQuery(firstOf(query.q) ?? ''), excerptLength: excerptLength(firstOf(query.excerpt_length)) };
+}
+
+function firstOf(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
 }
 
 /** A number as written (`Number('')` would be 0): clampExcerptLength takes it from there. */
@@ -150,13 +151,11 @@ export function searchRoutes(
     weigh: (answer, key) => weight(answer.json, key),
     keepOnSecondUse: QUERIES_ASKED_ONCE,
   });
-  const answerOf = (target: string): Answer => {
-    const { q, excerptLength } = searchInput(target);
-    return answers.getOrCompute(`${excerptLength}\n${q}`, () => {
+  const answerOf = ({ q, excerptLength }: { q: string; excerptLength: number }): Answer =>
+    answers.getOrCompute(`${excerptLength}\n${q}`, () => {
       const response = siteSearch.search(q, { excerptLength });
       return { json: serializeJson(response), query: response.query, totalResults: response.totalResults };
     });
-  };
 
   return [
     defineRoute({
@@ -179,20 +178,21 @@ export function searchRoutes(
         200: { description: 'Matches by relevance', schema: SearchResponseSchema, headers: CACHE_HEADERS },
         ...errorResponses(405, 500),
       },
-      answer: (request) => {
-        const answer = answerOf(request.target);
+      handle: (c, { query }) => {
+        const answer = answerOf(searchInput(query));
         // A HEAD is not a search anybody made (monitors, link checkers): it is not logged.
-        if (answer.query !== '' && request.method === 'GET') {
-          const client = clientOf(request.peer, request.header('x-forwarded-for'));
+        if (answer.query !== '' && requestMethod(c) === 'GET') {
+          const peer = nodeRequest(c)?.socket.remoteAddress ?? 'unknown';
+          const client = clientOf(peer, requestHeader(c, 'x-forwarded-for'));
           keywordLog.append({
             keyword: answer.query,
             timestamp: new Date().toISOString(),
             resultCount: answer.totalResults,
             client,
-            ...(client !== request.peer && isLoopback(request.peer) ? { via: request.peer } : {}),
+            ...(client !== peer && isLoopback(peer) ? { via: peer } : {}),
           });
         }
-        return cachedJsonAnswer(answer.json, request.header('if-none-match'), CACHE_HEADERS);
+        return sendCachedJson(c, answer.json, CACHE_HEADERS);
       },
     }),
     defineRoute({

@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto';
+import { RecentCache } from './recent-cache.ts';
 
 /** A JSON body serialized once, with its strong validator. */
 export interface CachedJson {
@@ -56,4 +57,16 @@ export function matchesEtag(header: string | undefined, etag: string): boolean {
     const tag = candidate.trim();
     return tag === '*' || tag === etag || tag === `W/${etag}`;
   });
+}
+
+/** JSON a route answered with, and its own headers (not those every answer carries). */
+export interface SentJson {
+  json: CachedJson;
+  headers: Record<string, string>;
+}
+
+/** The answers of a route declared `keptByUrl` (src/http/route.ts), by the URL as sent, bounded as answerWeight bounds them. */
+export function answersByUrl(bounds: { entries: number; bytes: number }): RecentCache<string, SentJson> {
+  const weigh = answerWeight(bounds.entries, bounds.bytes);
+  return new RecentCache(bounds.entries, { weigh: (sent, url) => weigh(sent.json, url) });
 }

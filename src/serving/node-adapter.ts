@@ -8,8 +8,8 @@ import type { Logger } from '../log.ts';
 // but its method and URL under Node (request.ts reads Node's own request) and answers through
 // reply.ts with plain headers, so a request reaches it as a `NodeRequest`, which makes a web Request
 // only for code that asks for more, and reply.ts answers with a `NodeAnswer`, written to Node's
-// response as it is. Hono's own HEAD (the GET's answer without its body) comes back as a web
-// Response, written the same way as any other.
+// response as it is. A HEAD reaches the app as its GET, and Node's response sends no body for it:
+// HEAD is GET's answer without the body, with the same headers, whichever way it was answered.
 
 /** What the app's context holds in `c.env` under Node's server: the request Node parsed, and the response it writes. */
 export interface NodeBindings {
@@ -41,8 +41,12 @@ export class NodeAnswer {
   }
 }
 
-/** What a request the app answers with its method and URL alone needs; anything else comes from a web Request made on first use. */
-class NodeRequest {
+/**
+ * What a request the app answers with its method and URL alone needs; anything else comes from a web
+ * Request made on first use. A HEAD's method reads GET (Hono would otherwise answer it with a web
+ * Response of its own); what the client sent is Node's request's (src/http/request.ts, requestMethod).
+ */
+export class NodeRequest {
   readonly method: string;
   readonly url: string;
   readonly #incoming: IncomingMessage;
@@ -50,7 +54,7 @@ class NodeRequest {
 
   constructor(incoming: IncomingMessage, url: string) {
     this.#incoming = incoming;
-    this.method = incoming.method!;
+    this.method = incoming.method === 'HEAD' ? 'GET' : incoming.method!;
     this.url = url;
   }
 
@@ -60,9 +64,9 @@ class NodeRequest {
       const headers = new Headers();
       const raw = this.#incoming.rawHeaders;
       for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
-      const bodiless = this.method === 'GET' || this.method === 'HEAD';
+      const bodiless = this.method === 'GET';
       this.#web = new Request(this.url, {
-        method: this.method,
+        method: this.#incoming.method!,
         headers,
         ...(bodiless ? {} : { body: Readable.toWeb(this.#incoming) as ReadableStream<Uint8Array>, duplex: 'half' }),
       });
@@ -101,27 +105,37 @@ for (const name of ['arrayBuffer', 'blob', 'bytes', 'clone', 'formData', 'json',
 /** What a body gets when its answer names no type (as the web's Response does for text). */
 const DEFAULT_CONTENT_TYPE = 'text/plain; charset=UTF-8';
 
+type Answered = NodeAnswer | Response | Promise<NodeAnswer | Response>;
+
+/** Answers a request without the app's router (direct-lane.ts); undefined leaves it to the app. */
+export type Lane = (request: NodeRequest, bindings: NodeBindings) => Answered | undefined;
+
 /**
- * Node's request listener for `fetch` (the app's). A request whose URL cannot be made (an invalid
- * Host, a target that is not a path), or one the app fails to answer, gets `unreadable()`'s answer.
- * A request body the app did not read is drained once it is answered, for half a second and 64 MiB
- * at most, so that the client, still sending, reads the answer.
+ * Node's request listener for `fetch` (the app's), and before it the direct lane, when given. A
+ * request whose URL cannot be made (an invalid Host, a target that is not a path), or one the app
+ * fails to answer, gets `unreadable()`'s answer. A request body the app did not read is drained once
+ * it is answered, for half a second and 64 MiB at most, so that the client, still sending, reads the
+ * answer.
  */
 export function requestListener(
-  fetch: (request: Request, bindings: NodeBindings) => NodeAnswer | Response | Promise<NodeAnswer | Response>,
-  options: { hostname: string; unreadable: () => NodeAnswer; log: Logger },
+  fetch: (request: Request, bindings: NodeBindings) => Answered,
+  options: { hostname: string; unreadable: () => NodeAnswer; log: Logger; lane?: Lane },
 ): (incoming: IncomingMessage, outgoing: ServerResponse) => Promise<void> {
   return async (incoming, outgoing) => {
     let answer: NodeAnswer | Response;
+    let direct = false;
     try {
       const request = new NodeRequest(incoming, urlOf(incoming, options.hostname));
-      if (!(request.method === 'GET' || request.method === 'HEAD')) outgoing.on('close', () => drainLater(incoming));
-      answer = await fetch(request as unknown as Request, { incoming, outgoing });
+      if (request.method !== 'GET') outgoing.on('close', () => drainLater(incoming));
+      const bindings = { incoming, outgoing };
+      const laneAnswer = options.lane?.(request, bindings);
+      direct = laneAnswer !== undefined;
+      answer = await (laneAnswer ?? fetch(request as unknown as Request, bindings));
     } catch {
       answer = options.unreadable();
     }
     try {
-      if (answer instanceof NodeAnswer) await writeAnswer(answer, outgoing);
+      if (answer instanceof NodeAnswer) await writeAnswer(answer, outgoing, direct);
       else await writeWebResponse(answer, outgoing);
     } catch (error) {
       failed(error, outgoing, options.log);
@@ -168,65 +182,52 @@ function refuseBackslash(target: string): void {
 }
 
 /**
- * Writes an answer with its headers as they were set. A body of known length gets its
- * Content-Length from Node (unless the headers give one, or a Transfer-Encoding or Trailer that
- * rules it out, when it is added to them); a stream is written as the client takes it.
+ * Writes an answer with its headers as they were set, and after them the Content-Length of a body
+ * of known length (unless they give one): a HEAD's the same as its GET's. A stream is written as the
+ * client takes it, and cancelled for a HEAD. The lane's answers end with their turn (endWithTurn).
  */
-async function writeAnswer(answer: NodeAnswer, outgoing: ServerResponse): Promise<void> {
+async function writeAnswer(answer: NodeAnswer, outgoing: ServerResponse, direct: boolean): Promise<void> {
   const { status, body } = answer;
   let headers: OutgoingHttpHeaders = answer.plainHeaders;
-  let hasLength = false;
-  let canSetLength = true;
-  for (const key in headers) {
-    if (key.length === 14 && key.toLowerCase() === 'content-length') {
-      hasLength = true;
-      break;
-    }
-    if ((key.length === 17 && key.toLowerCase() === 'transfer-encoding') || (key.length === 7 && key.toLowerCase() === 'trailer'))
-      canSetLength = false;
-  }
-  if (!hasLength) {
-    const length = typeof body === 'string' ? Buffer.byteLength(body) : body instanceof Uint8Array ? body.byteLength : undefined;
-    if (length !== undefined && (!canSetLength || !nodeSetsLength(outgoing, status, length)))
-      headers = { ...headers, 'Content-Length': length };
-  }
+  const length = typeof body === 'string' ? Buffer.byteLength(body) : body instanceof Uint8Array ? body.byteLength : undefined;
+  if (length !== undefined && !namesLength(headers)) headers = { ...headers, 'Content-Length': length };
   outgoing.writeHead(status, headers);
-  if (body === null) outgoing.end();
-  else if (typeof body === 'string' || body instanceof Uint8Array) outgoing.end(body);
-  else await writeStream(body, outgoing);
+  if (body === null || typeof body === 'string' || body instanceof Uint8Array) {
+    if (direct) endWithTurn(outgoing, body);
+    else outgoing.end(body);
+  } else if (outgoing.req.method === 'HEAD') {
+    outgoing.end();
+    await body.cancel();
+  } else await writeStream(body, outgoing);
 }
 
-/**
- * Has Node write Content-Length itself, as the last header, when it would otherwise send the body
- * chunked: what Hono's Node adapter did, so every answer keeps its bytes.
- */
-function nodeSetsLength(outgoing: ServerResponse, status: number, length: number): boolean {
-  const http1 = outgoing as ServerResponse & {
-    _contentLength: number | null;
-    _hasBody: boolean;
-    _removedContLen: boolean;
-    useChunkedEncodingByDefault: boolean;
-  };
-  if (
-    http1._contentLength === null &&
-    http1._hasBody &&
-    http1.useChunkedEncodingByDefault &&
-    !http1._removedContLen &&
-    status >= 200 &&
-    status !== 204 &&
-    status !== 304 &&
-    !outgoing.hasHeader('content-length') &&
-    !outgoing.hasHeader('transfer-encoding') &&
-    !outgoing.hasHeader('trailer')
-  ) {
-    http1._contentLength = length;
-    return true;
-  }
+function namesLength(headers: OutgoingHttpHeaders): boolean {
+  for (const key in headers) if (key.length === 14 && key.toLowerCase() === 'content-length') return true;
   return false;
 }
 
 /**
- * A web Response (Hono's HEAD, which carries no body): its headers as the web's Headers list them,
+ * The lane's answers of one turn of the event loop, ended together once the requests that turn read
+ * are answered (setImmediate runs right after them). Under load a turn reads many requests; each
+ * answer written as soon as it is made would wake the client (or the proxy in front, on the same
+ * machine) once per answer, and the service would pay for that wake-up in its write: sent together,
+ * they wake it once. A lone request waits for nothing: its turn ends with it.
+ */
+let endsOfThisTurn: { outgoing: ServerResponse; body: string | Uint8Array | null }[] = [];
+
+function endWithTurn(outgoing: ServerResponse, body: string | Uint8Array | null): void {
+  endsOfThisTurn.push({ outgoing, body });
+  if (endsOfThisTurn.length === 1) setImmediate(endAll);
+}
+
+function endAll(): void {
+  const ends = endsOfThisTurn;
+  endsOfThisTurn = [];
+  for (const { outgoing, body } of ends) outgoing.end(body);
+}
+
+/**
+ * A web Response (one a handler made itself): its headers as the web's Headers list them,
  * lowercase and sorted, with the default Content-Type when there is a body; a body is written whole,
  * with its length.
  */
@@ -279,11 +280,7 @@ function failed(error: unknown, outgoing: ServerResponse, log: Logger): void {
   const err = error instanceof Error ? error : new Error('unknown error', { cause: error });
   if ((err as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE') return;
   log.error({ err }, 'answer not written');
-  if (!outgoing.headersSent) {
-    // A length Node was told to write for the answer that failed is not this one's.
-    (outgoing as ServerResponse & { _contentLength: number | null })._contentLength = null;
-    outgoing.writeHead(500, { 'Content-Type': 'text/plain' });
-  }
+  if (!outgoing.headersSent) outgoing.writeHead(500, { 'Content-Type': 'text/plain' });
   outgoing.end(`Error: ${err.message}`);
   outgoing.destroy(err);
 }

@@ -1,11 +1,8 @@
-import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Logger } from '../log.ts';
-import { NodeAnswer, requestListener, type NodeBindings } from './node-adapter.ts';
-
-/** Answers a request from Node's server before the app, and says so; false leaves it to the app. */
-export type DirectLane = (request: IncomingMessage, response: ServerResponse) => boolean;
+import { NodeAnswer, requestListener, type Lane, type NodeBindings } from './node-adapter.ts';
 
 /** The statuses Node's server answers by itself, before any app sees the request. */
 export type RefusalStatus = 400 | 408 | 413 | 431;
@@ -25,7 +22,7 @@ const BAD_REQUEST_HEADERS = { 'Content-Type': 'application/json; charset=utf-8',
  * closed), a request with no URL to make (an invalid Host, `OPTIONS *`) and two Host headers (400,
  * RFC 9112 §3.2). An `Expect` other than `100-continue` is treated as absent (RFC 9110 §10.1.1 allows
  * it), not a bare 417. A request without Host is still Node's bare 400, as RFC 9112 asks. Then the
- * direct lane (direct-lane.ts), when given, answers the GETs it serves; the app the rest.
+ * direct lane (direct-lane.ts), when given, answers the GETs and HEADs of exact paths; the app the rest.
  */ export function createNodeServer(
   fetch: (request: Request, bindings: NodeBindings) => NodeAnswer | Response | Promise<NodeAnswer | Response>,
   options: NodeServerOptions,
@@ -33,7 +30,7 @@ const BAD_REQUEST_HEADERS = { 'Content-Type': 'application/json; charset=utf-8',
   const { hostname, limits = DEFAULT_CONNECTION_LIMITS, lane, log, refusal } = options;
   const BAD_REQUEST = refusal(400);
   const unreadable = () => new NodeAnswer(400, BAD_REQUEST, BAD_REQUEST_HEADERS);
-  const listener = requestListener(fetch, { hostname, unreadable, log });
+  const listener = requestListener(fetch, { hostname, unreadable, log, lane });
   const timeouts = {
     headersTimeout: limits.headersTimeoutMs,
     requestTimeout: limits.requestTimeoutMs,
@@ -46,7 +43,6 @@ const BAD_REQUEST_HEADERS = { 'Content-Type': 'application/json; charset=utf-8',
       return void response
         .writeHead(400, { ...BAD_REQUEST_HEADERS, 'Content-Length': BAD_REQUEST.length, Connection: 'close' })
         .end(BAD_REQUEST);
-    if (lane?.(request, response)) return;
     return listener(request, response);
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
@@ -69,8 +65,8 @@ export interface NodeServerOptions {
   hostname: string;
   /** Default: DEFAULT_CONNECTION_LIMITS. */
   limits?: ConnectionLimits;
-  /** Answers the GETs it serves before the app (direct-lane.ts). */
-  lane?: DirectLane;
+  /** Answers the GETs and HEADs of the app's exact paths without its router (direct-lane.ts). */
+  lane?: Lane;
   /** Where an answer that could not be written is logged. */
   log: Logger;
   /** The JSON body of a refusal Node's server makes itself (malformed HTTP, an invalid Host). */

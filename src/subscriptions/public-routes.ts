@@ -6,6 +6,7 @@ import { IDEMPOTENCY_KEY_REUSED, idempotencyKeyOf } from '../http/idempotency-ke
 import { JA } from '../http/storefront-texts.ts';
 import type { RateLimit } from '../http/rate-limit.ts';
 import { reply, replyJson } from '../http/reply.ts';
+import { requestMethod } from '../http/request.ts';
 import { defineRoute, refusedAs, type Route } from '../http/route.ts';
 import { errorResponses, ErrorSchema } from '../http/schemas.ts';
 import { EmailField, ProductSlugField } from '../records/form-fields.ts';
@@ -65,7 +66,7 @@ export function publicSubscriptionRoutes(deps: PublicSubscriptionDeps): Route[] 
       serverError: JA.serverError,
       responses: PAGE_DOCS,
       handle: async (c, { query }) => {
-        const result = await unsubscribe(deps, query.token, { apply: c.req.method !== 'HEAD' });
+        const result = await unsubscribe(deps, query.token, { apply: requestMethod(c) !== 'HEAD' });
         const shop = await readShop(deps.database.db);
         if (!result.ok) return reply(c, 400, invalidLinkPage(shop), UNSUBSCRIBE_PAGE_HEADERS);
         const product = result.productSlug === undefined ? undefined : deps.catalog.bySlug.get(result.productSlug);
