@@ -1,4 +1,4 @@
-import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
+import type { Context, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { Logger } from '../log.ts';
 import type { AppEnv } from './app-env.ts';
@@ -12,7 +12,7 @@ import { INTERNAL_SERVER_ERROR } from './route.ts';
  * anything else is a bug or an outage: logged with the request id, answered with the route's
  * generic 500 message and never a stack trace or SQL.
  */
-export function errorHandler(log: Logger): ErrorHandler<AppEnv> {
+export function errorHandler(log: Logger): (error: unknown, c: Context<AppEnv>) => Response {
   return (error, c) => {
     if (error instanceof AppError) return replyJson(c, error.status, error.toBody(), error.headers);
     if (error instanceof HTTPException && error.status < 500) {

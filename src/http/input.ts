@@ -12,14 +12,24 @@ import type { Route } from './route.ts';
  * The body is parsed as JSON whatever the Content-Type says, and must be an object; a route that
  * accepts forms reads a form's body as its fields, like a query (see pageFields).
  */
-export async function readInput(c: Context<AppEnv>, route: Route): Promise<{ query: unknown; body: unknown }> {
-  const query = route.query ? parse(route, route.query, queryOf(c.req.url)) : undefined;
-  const body = route.body ? parse(route, route.body, route.acceptsForm ? await pageFields(c) : await jsonObject(c, route)) : undefined;
-  return { query, body };
+export function readInput(c: Context<AppEnv>, route: Route): Input | Promise<Input> {
+  // A query's values are always well-formed: URLSearchParams decodes what is not UTF-8 as U+FFFD.
+  const query = route.query ? parse(route, route.query, queryOf(c.req.url), false) : undefined;
+  if (!route.body) return { query, body: undefined };
+  return (route.acceptsForm ? pageFields(c) : jsonObject(c, route)).then((fields) => ({
+    query,
+    body: parse(route, route.body!, fields, true),
+  }));
 }
 
-function parse(route: Route, schema: NonNullable<Route['query']>, value: unknown): unknown {
-  const malformed = replaceHalfCharacters(value);
+/** A request's input, parsed by its route's schemas (without a body, read at once). */
+export interface Input {
+  query: unknown;
+  body: unknown;
+}
+
+function parse(route: Route, schema: NonNullable<Route['query']>, value: unknown, mayBeIllFormed: boolean): unknown {
+  const malformed = mayBeIllFormed ? replaceHalfCharacters(value) : [];
   const result = schema.safeParse(value);
   if (!result.success) throw route.invalid.error(result.error.issues);
   if (malformed.length > 0 && holdsIllFormed(result.data)) throw route.invalid.error(malformed);

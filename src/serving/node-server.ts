@@ -29,7 +29,7 @@ const BAD_REQUEST_HEADERS = { 'Content-Type': 'application/json; charset=utf-8',
 ): Server {
   const { hostname, limits = DEFAULT_CONNECTION_LIMITS, lane, log, refusal } = options;
   const BAD_REQUEST = refusal(400);
-  const unreadable = () => new NodeAnswer(400, BAD_REQUEST, BAD_REQUEST_HEADERS);
+  const unreadable = () => new NodeAnswer(400, BAD_REQUEST, { ...BAD_REQUEST_HEADERS });
   const listener = requestListener(fetch, { hostname, unreadable, log, lane });
   const timeouts = {
     headersTimeout: limits.headersTimeoutMs,
