@@ -50,14 +50,12 @@ function undeclared(route: Route, error: unknown): Error | undefined {
 
 /**
  * Mounts routes one path at a time, each path's whole chain one function, so every path behaves
- * the same way around its handlers: the request's id and access line, then OPTIONS is the CORS
- * preflight (204), HEAD is GET without a body, any other method is 405 with an `Allow` header; a
- * cross-site post is refused (the route's `origins`), then the admin check (the token or a session;
- * then an owner-only route refuses a `staff` account) and the rate limit come before the body is
- * read, then the Idempotency-Key is read, then a route kept by URL answers a URL it has answered,
- * then input is validated and the route handles it; what it throws becomes the envelope. Returns
- * the handlers of the paths without parameters, which the serving layer's direct lane calls as
- * Hono's router would (src/serving/direct-lane.ts).
+ * alike: the request's id and access line; OPTIONS is the CORS preflight (204), HEAD is GET without
+ * a body, any other method 405 with `Allow`; a cross-site post is refused (`origins`), then the admin
+ * check (an owner-only route refuses a `staff` account) and the rate limit, before the body is read;
+ * then the Idempotency-Key, a kept answer of a route kept by URL, the input, the handler; what it
+ * throws becomes the envelope. Returns the handlers of the paths without parameters, which the
+ * serving layer's direct lane calls as Hono's router would (src/serving/direct-lane.ts).
  */
 export function mountRoutes(app: Hono<AppEnv>, routes: Route[], options: MountOptions): Map<string, PathHandler> {
   const checkAdmin = adminGuard(options.adminToken);
