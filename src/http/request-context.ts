@@ -17,7 +17,7 @@ export function requestIdOf(given: string | undefined): string {
   return given && ACCEPTABLE_ID.test(given) ? given : randomUUID();
 }
 
-/** An answered request, as counted and logged (see requestContext). */
+/** An answered request, as counted and logged (see inRequestContext). */
 export interface AnsweredRequest {
   reqId: string;
   /** The mounted path template (undefined: no route matched). */
@@ -30,7 +30,7 @@ export interface AnsweredRequest {
   started: number;
 }
 
-/** Counts an answered request in the metrics and writes its access line (see requestContext). */
+/** Counts an answered request in the metrics and writes its access line (see inRequestContext). */
 export function requestAnswered(log: Logger, metrics: RequestObserver): (answered: AnsweredRequest) => void {
   return ({ reqId, route, method, path, status, started }) => {
     const elapsed = performance.now() - started;
