@@ -31,13 +31,12 @@ import type { Dispatcher } from './messaging/delivery/dispatcher.ts';
 import type { EmailEventCounts } from './messaging/reputation/event-counts.ts';
 import type { Messaging } from './messaging/messaging.ts';
 import { preorderRoutes } from './preorders/routes.ts';
-import type { WriteReservation } from './reservations/reserve.ts';
+import type { Transaction } from './db/group-commit.ts';
 import { reservationRoutes } from './reservations/routes.ts';
 import { reservationNames } from './reservations/store.ts';
 import { searchRoutes, type SearchServices } from './search/routes.ts';
 import { shopRoutes } from './shop/routes.ts';
 import { sessionRoutes, staffRoutes } from './staff/routes.ts';
-import type { WriteSignup } from './subscriptions/signup.ts';
 import { subscriptionRoutes } from './subscriptions/routes.ts';
 import { unsubscribeEverySignupOf } from './subscriptions/unsubscribe.ts';
 import { browserPageRoutes, type BuiltPage } from './web-assets/browser-page.ts';
@@ -60,10 +59,10 @@ export interface Services {
   metrics: Metrics;
   /** Turned off when a graceful stop begins, for /readyz. */
   readiness: Readiness;
-  /** Writes a reservation with its messages; reservations taken in the same moment share one transaction (group commit). */
-  writeReservation: WriteReservation;
-  /** Writes a restock signup with its chat notice, unless the address already waits; group-committed the same way. */
-  writeSignup: WriteSignup;
+  /** The transaction reservations are written in: those taken in the same moment share one (group commit). */
+  reservationTransaction: Transaction;
+  /** The transaction restock signups are written in, shared the same way. */
+  signupTransaction: Transaction;
   /** The one per-client budget of the public write endpoints (POST /api/reservation, POST /api/notify). */
   publicWriteLimit: RateLimit;
   /** Failed admin authentications per client: past ADMIN_AUTH_FAILURES_PER_MINUTE, 429 for the rest of the minute. */
@@ -100,7 +99,7 @@ export function allRoutes(services: Services): Route[] {
     ...reservationRoutes({
       database: services.database,
       catalog: services.catalog,
-      write: services.writeReservation,
+      transaction: services.reservationTransaction,
       rateLimit: services.publicWriteLimit,
       wakeDispatcher,
       now: services.now,
@@ -112,12 +111,13 @@ export function allRoutes(services: Services): Route[] {
     ...subscriptionRoutes({
       database: services.database,
       catalog: services.catalog,
-      write: services.writeSignup,
+      transaction: services.signupTransaction,
       rateLimit: services.publicWriteLimit,
       messaging: services.messaging,
       unsubscribeSecret: services.config.unsubscribeSecret,
       wakeDispatcher,
       idempotencySecret: services.config.idempotencySecret,
+      now: services.now,
     }),
     ...personalDataRoutes(services.database, services.config.email.addressKeySecret),
     ...shopRoutes(services.database),

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import type { DispatcherTimings } from '../src/messaging/delivery/dispatcher.ts';
-import { signUp as signUpDomain, writeSignups, type WriteSignup } from '../src/subscriptions/signup.ts';
+import type { Work } from '../src/db/group-commit.ts';
+import { signUp as signUpDomain } from '../src/subscriptions/signup.ts';
 import { ADMIN_TOKEN, DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
 import { startHttpReceiver, type HttpReceiver } from './helpers/http-receiver.ts';
 import { startPostgres } from './helpers/postgres.ts';
@@ -114,11 +115,13 @@ for (const dialect of DIALECTS) {
 
     test('twenty signups racing in twenty transactions of their own (no group commit): still one subscription', async () => {
       const { database, catalog, messaging } = app.services;
-      const write: WriteSignup = ({ item }) =>
-        database.db.transaction().execute((trx) => writeSignups(trx, messaging, [item]).then(([result]) => ({ kind: 'written', result })));
-      const results = await Promise.all(
-        Array.from({ length: 20 }, () => signUpDomain({ catalog, write, wakeDispatcher: () => {}, idempotencySecret: 'secret' }, valid)),
-      );
+      const deps = {
+        catalog,
+        messaging,
+        transaction: <R>(work: Work<R>) => database.db.transaction().execute(work),
+        wakeDispatcher: () => {},
+      };
+      const results = await Promise.all(Array.from({ length: 20 }, () => signUpDomain(deps, valid, new Date())));
       const rows = await subscriptions();
       assert.equal(rows.length, 1);
       assert.ok(results.every((r) => r.ok && r.subscriptionId === rows[0]!.id));

@@ -1,60 +1,63 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from './database.ts';
 import type { Tables } from './schema.ts';
 
+/** A use case's statements, run in the transaction it is given; what it answers once that commits. */
+export type Work<R> = (trx: Kysely<Tables>) => Promise<R>;
+
+/** Runs a unit of work in a transaction and answers its result once the transaction has committed. */
+export type Transaction = <R>(work: Work<R>) => Promise<R>;
+
 /**
- * Writes items that arrive together in one transaction ("group commit"): each caller waits for the
- * commit holding its item (durability unchanged), one commit shared by a turn's requests (most of a
- * small write's cost: bench/reservations.ts). `write` writes the batch with multi-row statements and
- * may answer a result per item. A failed batch's items are tried again alone. `inOrder`: one batch at
- * a time on PostgreSQL too, failed items retried before the next, so items are written in the order
- * they came (first come, first served). `gatherMs`: batches start at least this far apart, so a
- * steady stream is not a commit (an fsync on SQLite's thread) per item; after a quiet moment, at once.
+ * Runs units of work that arrive together in one transaction, one after another in arrival order
+ * ("group commit"): each caller waits for the commit holding its work (durability unchanged), one
+ * commit shared by a moment's requests (most of a small write's cost: bench/reservations.ts). One
+ * transaction at a time, so work is written in the order it came (first come, first served); on
+ * PostgreSQL `lock` makes that hold across instances too (an advisory lock of that name, taken first
+ * in each transaction). A failed transaction's works are tried again alone, in order, before the
+ * next batch. `gatherMs`: batches start at least this far apart, so a steady stream is not a commit
+ * (an fsync on SQLite's thread) per request; after a quiet moment, at once.
  */
-export function groupCommit<T, R = void>(
-  database: Database,
-  write: (trx: Kysely<Tables>, items: T[]) => Promise<R[] | void>,
-  options: { maxBatch?: number; inOrder?: boolean; gatherMs?: number } = {},
-): (item: T) => Promise<R> {
+export function groupCommit(database: Database, options: { maxBatch?: number; gatherMs?: number; lock?: string } = {}): Transaction {
   const maxBatch = options.maxBatch ?? 100;
-  // SQLite has one connection, so one transaction at a time; PostgreSQL commits a few batches at once.
-  const maxInFlight = database.dialect === 'sqlite' || options.inOrder ? 1 : 4;
-  let waiting: { item: T; done: (outcome: { result?: R; error?: unknown }) => void }[] = [];
-  let inFlight = 0;
+  const lock = database.dialect === 'postgres' && options.lock;
+  let waiting: { work: Work<unknown>; done: (outcome: { result?: unknown; error?: unknown }) => void }[] = [];
+  let busy = false;
   let scheduled = false;
   let lastBatchAt = -Infinity;
 
-  const commit = (items: T[]) => database.db.transaction().execute((trx) => write(trx, items));
+  const commit = (works: Work<unknown>[]) =>
+    database.db.transaction().execute(async (trx) => {
+      if (lock) await sql`select pg_advisory_xact_lock(hashtext(${lock}))`.execute(trx);
+      const results: unknown[] = [];
+      for (const work of works) results.push(await work(trx));
+      return results;
+    });
 
-  const flush = () => {
+  const flush = async () => {
     scheduled = false;
-    while (waiting.length > 0 && inFlight < maxInFlight) {
-      const batch = waiting.slice(0, maxBatch);
-      waiting = waiting.slice(maxBatch);
-      inFlight += 1;
-      lastBatchAt = performance.now();
-      void commit(batch.map((w) => w.item))
-        .then(
-          (results) => batch.forEach((w, i) => w.done({ result: results?.[i] })),
-          async (error) => {
-            if (batch.length === 1) return batch[0]!.done({ error });
-            for (const w of batch) {
-              await commit([w.item]).then(
-                (results) => w.done({ result: results?.[0] }),
-                (alone) => w.done({ error: alone }),
-              );
-            }
-          },
-        )
-        .finally(() => {
-          inFlight -= 1;
-          schedule();
-        });
+    busy = true;
+    const batch = waiting.slice(0, maxBatch);
+    waiting = waiting.slice(maxBatch);
+    lastBatchAt = performance.now();
+    try {
+      const results = await commit(batch.map((w) => w.work));
+      batch.forEach((w, i) => w.done({ result: results[i] }));
+    } catch (error) {
+      if (batch.length === 1) batch[0]!.done({ error });
+      else
+        for (const w of batch)
+          await commit([w.work]).then(
+            ([result]) => w.done({ result }),
+            (alone) => w.done({ error: alone }),
+          );
     }
+    busy = false;
+    schedule();
   };
 
   const schedule = () => {
-    if (scheduled || waiting.length === 0) return;
+    if (busy || scheduled || waiting.length === 0) return;
     scheduled = true;
     // After the current I/O phase, so every request read in this turn joins the batch.
     const wait = lastBatchAt + (options.gatherMs ?? 0) - performance.now();
@@ -62,10 +65,9 @@ export function groupCommit<T, R = void>(
     else setImmediate(flush);
   };
 
-  return (item) =>
+  return <R>(work: Work<R>) =>
     new Promise<R>((resolve, reject) => {
-      // A write that answers no results (void) resolves its callers with undefined, which R = void allows.
-      waiting.push({ item, done: ({ result, error }) => (error === undefined ? resolve(result as R) : reject(error)) });
+      waiting.push({ work, done: ({ result, error }) => (error === undefined ? resolve(result as R) : reject(error)) });
       schedule();
     });
 }

@@ -1,5 +1,7 @@
 import type { Context } from 'hono';
-import type { IdempotencyKey } from '../idempotency/claim.ts';
+import type { Transaction, Work } from '../db/group-commit.ts';
+import { claimOf, type IdempotencyKey } from '../idempotency/claim.ts';
+import { keyedTransaction, KeyReused, type KeyedAnswers } from '../idempotency/keyed-transaction.ts';
 import type { AppEnv } from './app-env.ts';
 import { AppError } from './app-error.ts';
 import { requestHeaderLines } from './request.ts';
@@ -25,4 +27,32 @@ export function readIdempotencyKey(c: Context<AppEnv>, clientAddress: (c: Contex
 /** The request's key and client, when it carried a valid key (readIdempotencyKey). */
 export function idempotencyKeyOf(c: Context<AppEnv>): IdempotencyKey | undefined {
   return c.get('idempotencyKey');
+}
+
+/** What an idempotent route's write needs: the secret its keys' fingerprints are keyed with, and the time that dates them. */
+export interface IdempotencySettings {
+  idempotencySecret: string;
+  now: () => Date;
+}
+
+/**
+ * The transaction an idempotent route's use case runs its write in: `transaction`, made to happen once
+ * per Idempotency-Key (idempotency/keyed-transaction.ts) when the request carries one. `request` names
+ * the form and its validated fields, which the key's fingerprint stands for; a key first sent with
+ * another request is the route's 422.
+ */
+export function idempotentTransaction<R>(
+  c: Context<AppEnv>,
+  settings: IdempotencySettings,
+  request: { form: string; fields: readonly string[] },
+  answers: KeyedAnswers<R>,
+  transaction: Transaction,
+): (work: Work<R>) => Promise<R> {
+  const key = idempotencyKeyOf(c);
+  const claim = key && claimOf(settings.idempotencySecret, key, request.form, request.fields);
+  const keyed = keyedTransaction<R>(transaction, claim, answers, settings.now);
+  return (work) =>
+    keyed(work).catch((error: unknown) => {
+      throw error instanceof KeyReused ? new AppError('idempotency_key_reused', IDEMPOTENCY_KEY_REUSED) : error;
+    });
 }

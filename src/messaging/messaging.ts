@@ -3,7 +3,7 @@ import type { Catalog } from '../catalog/catalog.ts';
 import type { Product } from '../catalog/product.ts';
 import type { Tables } from '../db/schema.ts';
 import { seatReopened } from '../preorders/seats.ts';
-import { campaignsOf, customerCancelNotice, reservationTakenMessages, statusEmail, type ReservationRecord } from './events/reservations.ts';
+import { campaignOf, customerCancelNotice, reservationTakenMessages, statusEmail, type ReservationRecord } from './events/reservations.ts';
 import { restockAnnouncement, restockEmails, signupNotice, type SubscriptionRecord } from './events/restock.ts';
 import { capFormEmails } from './events/daily-cap.ts';
 import { enqueueMessages } from './outbox/store.ts';
@@ -28,10 +28,10 @@ export interface MessagingSettings {
 
 export interface Messaging {
   /**
-   * Reservations were taken: each customer's confirmation email (skipped past the daily cap per
+   * A reservation was taken: the customer's confirmation email (skipped past the daily cap per
    * address, events/daily-cap.ts) and the shop's chat notice.
    */
-  reservationsTaken(trx: Kysely<Tables>, taken: { reservation: ReservationRecord; product: Product }[]): Promise<void>;
+  reservationTaken(trx: Kysely<Tables>, reservation: ReservationRecord, product: Product): Promise<void>;
   /**
    * A reservation's status moved from `from` to the status it holds now (`at`): the customer's email
    * about it when the move calls for one, its template is enabled and `notifyCustomer` is not false;
@@ -43,8 +43,8 @@ export interface Messaging {
     reservation: ReservationRecord & { status: string },
     move: { from: string; at: Date; notifyCustomer?: boolean; byCustomer?: boolean },
   ): Promise<{ customerEmailed: boolean }>;
-  /** Restock subscriptions were made: the shop's chat notice of each. */
-  signupsTaken(trx: Kysely<Tables>, signups: { subscription: SubscriptionRecord; product: Product }[]): Promise<void>;
+  /** A restock subscription was made: the shop's chat notice of it. */
+  signupTaken(trx: Kysely<Tables>, subscription: SubscriptionRecord, product: Product): Promise<void>;
   /** These subscriptions were told, at `at`, that the product is back: each one's restock email. */
   restockSent(trx: Kysely<Tables>, product: Product, subscriptions: Pick<SubscriptionRecord, 'id' | 'email'>[], at: string): Promise<void>;
   /** A restock send notified its last subscriber: the public announcement. */
@@ -53,22 +53,9 @@ export interface Messaging {
 
 export function createMessaging(settings: MessagingSettings): Messaging {
   return {
-    reservationsTaken: async (trx, taken) => {
-      if (taken.length === 0) return;
-      const campaigns = await campaignsOf(
-        trx,
-        taken.map(({ reservation }) => reservation),
-      );
-      const messages = taken.flatMap(({ reservation, product }) =>
-        reservationTakenMessages(
-          settings,
-          reservation,
-          product,
-          reservation.preorder_id ? campaigns.get(reservation.preorder_id) : undefined,
-        ),
-      );
-      const at = new Date(taken.at(-1)!.reservation.created_at);
-      await enqueueMessages(trx, await capFormEmails(trx, messages, settings.emailsPerAddressPerDay, at));
+    reservationTaken: async (trx, reservation, product) => {
+      const messages = reservationTakenMessages(settings, reservation, product, await campaignOf(trx, reservation));
+      await enqueueMessages(trx, await capFormEmails(trx, messages, settings.emailsPerAddressPerDay, new Date(reservation.created_at)));
     },
     reservationStatusMoved: async (trx, reservation, move) => {
       const email = move.notifyCustomer === false ? undefined : await statusEmail(trx, settings, reservation, move.from, move.at);
@@ -86,11 +73,7 @@ export function createMessaging(settings: MessagingSettings): Messaging {
       );
       return { customerEmailed: email !== undefined };
     },
-    signupsTaken: (trx, signups) =>
-      enqueueMessages(
-        trx,
-        signups.map(({ subscription, product }) => signupNotice(settings, subscription, product)),
-      ),
+    signupTaken: (trx, subscription, product) => enqueueMessages(trx, [signupNotice(settings, subscription, product)]),
     restockSent: (trx, product, subscriptions, at) => enqueueMessages(trx, restockEmails(settings, product, subscriptions, at)),
     restockAnnounced: (trx, product, at) => enqueueMessages(trx, [restockAnnouncement(settings, product, at)]),
   };

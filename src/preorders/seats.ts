@@ -12,48 +12,26 @@ export interface SeatRequest {
   at: string;
 }
 
-/** Per request: the campaign whose seat it took, null when its product has no campaign, or why it was refused. */
+/** The campaign whose seat a request took, null when its product has none, or why it was refused. */
 export type SeatOutcome = { taken: true; preorderId: string | null } | { taken: false; refusal: SeatRefusal };
 
 /**
- * Takes a seat for each request of a batch (a group commit's), in the caller's transaction, first
- * come first served: the campaigns of the batch's products are locked, each request is checked
- * against its campaign's dates, seats and its address's limit as they stand after the requests
- * before it, and the counters move once per campaign. A batch may ask for more seats than are
- * left: the first requests take them and the rest are refused, none counted twice, and a product
- * without a campaign never waits for a lock. An address's seats are counted under its canonical
- * form (text/canonical-address.ts): taro+1@ and taro+2@ are one customer against the limit.
+ * Takes a seat of the product's campaign, in the caller's transaction: the campaign is locked, the
+ * request checked against its dates, its seats and the address's limit as they stand, and the
+ * counters moved. A product without a campaign never waits for a lock. An address's seats are
+ * counted under its canonical form (text/canonical-address.ts): taro+1@ and taro+2@ are one
+ * customer against the limit.
  */
-export async function takeSeats(trx: Kysely<Tables>, dialect: Dialect, requests: SeatRequest[]): Promise<SeatOutcome[]> {
-  const preorders = await lockPreorders(trx, dialect, [...new Set(requests.map((r) => r.productSlug))]);
-  const outcomes: SeatOutcome[] = requests.map(() => ({ taken: true, preorderId: null }));
-  for (const preorder of preorders) {
-    const indexes = requests.flatMap((r, i) => (r.productSlug === preorder.product_slug ? [i] : []));
-    const customers = new Map(indexes.map((i) => [i, canonicalAddress(requests[i]!.email)]));
-    const held = await customerSeats(trx, preorder.id, [...new Set(customers.values())]);
-    const added = new Map<string, number>();
-    const seats = { ...preorder };
-    for (const i of indexes) {
-      const { at } = requests[i]!;
-      const email = customers.get(i)!;
-      const state = preorderState(seats, at);
-      const refusal: SeatRefusal | undefined =
-        state !== 'open'
-          ? state
-          : !withinCustomerLimit(seats, (held.get(email) ?? 0) + (added.get(email) ?? 0))
-            ? 'customerLimit'
-            : undefined;
-      if (refusal) {
-        outcomes[i] = { taken: false, refusal };
-        continue;
-      }
-      seats.reserved += 1;
-      added.set(email, (added.get(email) ?? 0) + 1);
-      outcomes[i] = { taken: true, preorderId: preorder.id };
-    }
-    await addSeats(trx, preorder.id, added);
-  }
-  return outcomes;
+export async function takeSeat(trx: Kysely<Tables>, dialect: Dialect, request: SeatRequest): Promise<SeatOutcome> {
+  const [preorder] = await lockPreorders(trx, dialect, [request.productSlug]);
+  if (!preorder) return { taken: true, preorderId: null };
+  const state = preorderState(preorder, request.at);
+  if (state !== 'open') return { taken: false, refusal: state };
+  const email = canonicalAddress(request.email);
+  const held = await customerSeats(trx, preorder.id, [email]);
+  if (!withinCustomerLimit(preorder, held.get(email) ?? 0)) return { taken: false, refusal: 'customerLimit' };
+  await addSeats(trx, preorder.id, new Map([[email, 1]]));
+  return { taken: true, preorderId: preorder.id };
 }
 
 /** A reservation as its seat is concerned: the campaign it was taken under (if any) and its address. */

@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import type { Catalog } from '../catalog/catalog.ts';
 import type { Database } from '../db/database.ts';
+import type { Transaction } from '../db/group-commit.ts';
 import { AppError } from '../http/app-error.ts';
-import { IDEMPOTENCY_KEY_REUSED, idempotencyKeyOf } from '../http/idempotency-key.ts';
+import { idempotentTransaction } from '../http/idempotency-key.ts';
+import type { KeyedAnswers } from '../idempotency/keyed-transaction.ts';
+import type { Messaging } from '../messaging/messaging.ts';
 import { JA } from '../http/storefront-texts.ts';
 import type { RateLimit } from '../http/rate-limit.ts';
 import { replyJson } from '../http/reply.ts';
@@ -12,7 +15,8 @@ import { errorResponses } from '../http/schemas.ts';
 import { EmailField, ProductSlugField } from '../records/form-fields.ts';
 import { codePointLength } from '../text/code-points.ts';
 import { readsAsLink } from '../text/reads-as-link.ts';
-import { reserve, type ReserveResult, type WriteReservation } from './reserve.ts';
+import { reserve, type ReserveResult } from './reserve.ts';
+import { numbersOf } from './store.ts';
 
 /**
  * What a name never holds, since the confirmation email quotes it to whatever address was typed, from
@@ -52,8 +56,9 @@ export const ReservationResponse = z.object({
 export interface PublicReservationDeps {
   database: Database;
   catalog: Catalog;
-  /** Writes the reservation and its messages (writeReservations under groupCommit, made where the app is assembled). */
-  write: WriteReservation;
+  messaging: Messaging;
+  /** The transaction reservations are written in: shared by those of a moment (groupCommit, made where the app is assembled). */
+  transaction: Transaction;
   rateLimit: RateLimit;
   wakeDispatcher: () => void;
   /** Keys the fingerprint an Idempotency-Key keeps of its request. */
@@ -89,7 +94,9 @@ export function publicReservationRoutes(deps: PublicReservationDeps): Route[] {
         ...errorResponses(400, 409, 413, 429, 500),
       },
       handle: async (c, { body }) => {
-        const result = await reserve(deps, body, deps.now(), idempotencyKeyOf(c));
+        const request = { form: 'reservation', fields: [body.name, body.email, body.productSlug] };
+        const transaction = idempotentTransaction(c, deps, request, ANSWERED_AGAIN, deps.transaction);
+        const result = await reserve({ ...deps, dialect: deps.database.dialect, transaction }, body, deps.now());
         if (!result.ok) throw refusal(result.reason);
         return replyJson(c, 200, { success: true, reservationId: result.reservationId, reservationNumber: result.reservationNumber });
       },
@@ -97,9 +104,14 @@ export function publicReservationRoutes(deps: PublicReservationDeps): Route[] {
   ];
 }
 
+/** An Idempotency-Key answers with its reservation (once a seat was taken), and its number as it is now. */
+const ANSWERED_AGAIN: KeyedAnswers<ReserveResult> = {
+  idOf: (result) => (result.ok ? result.reservationId : undefined),
+  again: async (trx, id) => ({ ok: true, reservationId: id, reservationNumber: (await numbersOf(trx, [id])).get(id) ?? null }),
+};
+
 function refusal(reason: Extract<ReserveResult, { ok: false }>['reason']): AppError {
   if (reason === 'unknownProduct') return new AppError('product_not_found', JA.productNotFound);
-  if (reason === 'keyReused') return new AppError('idempotency_key_reused', IDEMPOTENCY_KEY_REUSED);
   return new AppError(PREORDER_REFUSALS[reason], JA.preorder[reason]);
 }
 

@@ -35,6 +35,11 @@ export async function insertReservations(db: Kysely<Tables>, rows: NewReservatio
   return numbers;
 }
 
+/** Inserts one reservation; the number the database gave it. */
+export async function insertReservation(db: Kysely<Tables>, row: NewReservationRow): Promise<number> {
+  return (await insertReservations(db, [row])).get(row.id)!;
+}
+
 /** The number and name of these reservations, by id (ids not found are absent): how staff know them. */
 export async function reservationNames(db: Kysely<Tables>, ids: string[]): Promise<Map<string, { number: number; name: string }>> {
   if (ids.length === 0) return new Map();

@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import type { Catalog } from '../catalog/catalog.ts';
 import type { Database } from '../db/database.ts';
+import type { Transaction } from '../db/group-commit.ts';
 import { AppError } from '../http/app-error.ts';
-import { IDEMPOTENCY_KEY_REUSED, idempotencyKeyOf } from '../http/idempotency-key.ts';
+import { idempotentTransaction } from '../http/idempotency-key.ts';
+import type { KeyedAnswers } from '../idempotency/keyed-transaction.ts';
+import type { Messaging } from '../messaging/messaging.ts';
 import { JA } from '../http/storefront-texts.ts';
 import type { RateLimit } from '../http/rate-limit.ts';
 import { reply, replyJson } from '../http/reply.ts';
@@ -11,7 +14,7 @@ import { defineRoute, refusedAs, type Route } from '../http/route.ts';
 import { errorResponses, ErrorSchema } from '../http/schemas.ts';
 import { EmailField, ProductSlugField } from '../records/form-fields.ts';
 import { readShop } from '../shop/shop.ts';
-import { signUp, type WriteSignup } from './signup.ts';
+import { signUp, type SignupOutcome } from './signup.ts';
 import { unsubscribe } from './unsubscribe.ts';
 import { invalidLinkPage, UNSUBSCRIBE_PAGE_HEADERS, unsubscribedPage } from './unsubscribe-page.ts';
 
@@ -41,14 +44,23 @@ const PAGE_DOCS = {
 export interface PublicSubscriptionDeps {
   database: Database;
   catalog: Catalog;
-  /** Writes a signup and its notice (writeSignups under groupCommit, made where the app is assembled). */
-  write: WriteSignup;
+  messaging: Messaging;
+  /** The transaction signups are written in: shared by those of a moment (groupCommit, made where the app is assembled). */
+  transaction: Transaction;
   rateLimit: RateLimit;
   unsubscribeSecret: string;
   wakeDispatcher: () => void;
   /** Keys the fingerprint an Idempotency-Key keeps of its request. */
   idempotencySecret: string;
+  /** Dates Idempotency-Keys. */
+  now: () => Date;
 }
+
+/** An Idempotency-Key answers with the subscription its signup ended with. */
+const ANSWERED_AGAIN: KeyedAnswers<SignupOutcome> = {
+  idOf: (outcome) => outcome?.subscriptionId,
+  again: async (_trx, id) => ({ subscriptionId: id, created: false }),
+};
 
 export function publicSubscriptionRoutes(deps: PublicSubscriptionDeps): Route[] {
   const unsubscribeRoute = (method: 'GET' | 'POST') =>
@@ -97,11 +109,10 @@ export function publicSubscriptionRoutes(deps: PublicSubscriptionDeps): Route[] 
         ...errorResponses(400, 413, 429, 500),
       },
       handle: async (c, { body }) => {
-        const result = await signUp(deps, body, new Date(), idempotencyKeyOf(c));
-        if (!result.ok)
-          throw result.reason === 'keyReused'
-            ? new AppError('idempotency_key_reused', IDEMPOTENCY_KEY_REUSED)
-            : new AppError('product_not_found', JA.productNotFound);
+        const request = { form: 'notify', fields: [body.email, body.productSlug] };
+        const transaction = idempotentTransaction(c, deps, request, ANSWERED_AGAIN, deps.transaction);
+        const result = await signUp({ ...deps, transaction }, body, new Date());
+        if (!result.ok) throw new AppError('product_not_found', JA.productNotFound);
         return replyJson(c, 200, { success: true, subscriptionId: result.subscriptionId });
       },
     }),

@@ -16,35 +16,30 @@ export type NewSubscriptionRow = Pick<Subscription, 'id' | 'email' | 'product_sl
 const ONE_PENDING = sql.raw<SqlBool>("status = 'pending' and archived_at is null");
 
 /**
- * Inserts the rows that have no active pending twin (same address and product) and returns the ids
- * it inserted. A twin being written by a concurrent transaction is waited for, so of twenty
- * identical signups exactly one row is inserted, whichever batch or connection each is in.
+ * Inserts the row unless it has an active pending twin (same address and product); whether it did.
+ * A twin being written by a concurrent transaction is waited for, so of twenty identical signups
+ * exactly one row is inserted, whichever transaction or connection each is in.
  */
-export async function insertUnlessPending(db: Kysely<Tables>, rows: NewSubscriptionRow[]): Promise<Set<string>> {
-  if (rows.length === 0) return new Set();
+export async function insertUnlessPending(db: Kysely<Tables>, row: NewSubscriptionRow): Promise<boolean> {
   const inserted = await db
     .insertInto('subscriptions')
-    .values(rows.map((row) => ({ ...row, updated_at: row.created_at })))
+    .values({ ...row, updated_at: row.created_at })
     .onConflict((conflict) => conflict.columns(['product_slug', 'email']).where(ONE_PENDING).doNothing())
     .returning('id')
-    .execute();
-  return new Set(inserted.map((row) => row.id));
+    .executeTakeFirst();
+  return inserted !== undefined;
 }
 
-/** `<product>\n<address>`: what makes two subscriptions twins. */
-export const pairKey = (productSlug: string, email: string) => `${productSlug}\n${email}`;
-
-/** The active pending subscription of each of these address/product pairs that has one, by pairKey. */
-export async function findPendingIds(db: Kysely<Tables>, pairs: { email: string; productSlug: string }[]): Promise<Map<string, string>> {
-  if (pairs.length === 0) return new Map();
-  const rows = await db
+/** The id of the active pending subscription of this address and product, if there is one. */
+export async function findPendingId(db: Kysely<Tables>, email: string, productSlug: string): Promise<string | undefined> {
+  const row = await db
     .selectFrom('subscriptions')
-    .select(['id', 'email', 'product_slug'])
+    .select('id')
     .where(ONE_PENDING)
-    .where('email', 'in', [...new Set(pairs.map((p) => p.email))])
-    .where('product_slug', 'in', [...new Set(pairs.map((p) => p.productSlug))])
-    .execute();
-  return new Map(rows.map((row) => [pairKey(row.product_slug, row.email), row.id]));
+    .where('email', '=', email)
+    .where('product_slug', '=', productSlug)
+    .executeTakeFirst();
+  return row?.id;
 }
 
 /** Whether another active pending subscription has this one's address and product. */

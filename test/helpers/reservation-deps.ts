@@ -1,13 +1,14 @@
 import { loadCatalog } from '../../src/catalog/catalog.ts';
 import type { Database } from '../../src/db/database.ts';
 import { createMessaging } from '../../src/messaging/messaging.ts';
-import { reservationWriter } from '../../src/reservations/reserve.ts';
+import type { ReserveDeps } from '../../src/reservations/reserve.ts';
+import { reservationsTransaction } from '../../src/server.ts';
 
 /** The shop's catalog, as data/products.json holds it. */
 export const catalog = loadCatalog(new URL('../../data/products.json', import.meta.url).pathname);
 
-/** What the reservation use case needs on `database`, assembled as the app does it: its store's own writer. */
-export function reservationDeps(database: Database, wakeDispatcher: () => void = () => {}) {
+/** What the reservation use case needs on `database`, assembled as the app does it: a group commit of its own, as each instance has. */
+export function reservationDeps(database: Database, wakeDispatcher: () => void = () => {}): ReserveDeps & { database: Database } {
   const messaging = createMessaging({
     catalog,
     publicBaseUrl: 'https://shop.example',
@@ -15,5 +16,5 @@ export function reservationDeps(database: Database, wakeDispatcher: () => void =
     linkSecret: 'secret',
     emailsPerAddressPerDay: 10,
   });
-  return { database, catalog, write: reservationWriter(database, messaging), wakeDispatcher, idempotencySecret: 'secret' };
+  return { database, dialect: database.dialect, catalog, messaging, transaction: reservationsTransaction(database), wakeDispatcher };
 }

@@ -20,9 +20,9 @@ export type ReservationRecord = Pick<Selectable<ReservationRow>, 'id' | 'number'
   preorder_id?: string | null;
 };
 
-/** What the campaigns of these reservations tell their customers, read in the caller's transaction (none read when none has a campaign). */
-export async function campaignsOf(trx: Kysely<Tables>, reservations: ReservationRecord[]): Promise<Map<string, Campaign>> {
-  return campaignNotes(trx, [...new Set(reservations.flatMap((r) => (r.preorder_id ? [r.preorder_id] : [])))]);
+/** What the reservation's campaign tells its customers, read in the caller's transaction (nothing read without one). */
+export async function campaignOf(trx: Kysely<Tables>, reservation: ReservationRecord): Promise<Campaign | undefined> {
+  return reservation.preorder_id ? (await campaignNotes(trx, [reservation.preorder_id])).get(reservation.preorder_id) : undefined;
 }
 
 type Campaign = { shipsIn: string | null; note: string | null };
@@ -81,7 +81,7 @@ export async function statusEmail(
   if (!kind || from === reservation.status) return undefined;
   const template = await currentVersion(trx, kind);
   if (!template?.enabled) return undefined;
-  const campaign = reservation.preorder_id ? (await campaignsOf(trx, [reservation])).get(reservation.preorder_id) : undefined;
+  const campaign = await campaignOf(trx, reservation);
   // A product gone from the catalog is named by its slug, its price unknown.
   const product = settings.catalog.bySlug.get(reservation.product_slug) ?? {
     name: reservation.product_slug,
