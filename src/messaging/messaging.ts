@@ -3,7 +3,13 @@ import type { Catalog } from '../catalog/catalog.ts';
 import type { Product } from '../catalog/product.ts';
 import type { Tables } from '../db/schema.ts';
 import { seatReopened } from '../preorders/seats.ts';
-import { campaignOf, customerCancelNotice, reservationTakenMessages, statusEmail, type ReservationRecord } from './events/reservations.ts';
+import {
+  customerCancelNotice,
+  reservationTakenMessages,
+  statusEmail,
+  type Campaign,
+  type ReservationRecord,
+} from './events/reservations.ts';
 import { restockAnnouncement, restockEmails, signupNotice, type SubscriptionRecord } from './events/restock.ts';
 import { capFormEmails } from './events/daily-cap.ts';
 import { enqueueMessages } from './outbox/store.ts';
@@ -28,10 +34,11 @@ export interface MessagingSettings {
 
 export interface Messaging {
   /**
-   * A reservation was taken: the customer's confirmation email (skipped past the daily cap per
-   * address, events/daily-cap.ts) and the shop's chat notice.
+   * A reservation was taken (of a preorder campaign, whose words its email carries): the customer's
+   * confirmation email (skipped past the daily cap per address, events/daily-cap.ts) and the shop's
+   * chat notice.
    */
-  reservationTaken(trx: Kysely<Tables>, reservation: ReservationRecord, product: Product): Promise<void>;
+  reservationTaken(trx: Kysely<Tables>, reservation: ReservationRecord, product: Product, campaign: Campaign | undefined): Promise<void>;
   /**
    * A reservation's status moved from `from` to the status it holds now (`at`): the customer's email
    * about it when the move calls for one, its template is enabled and `notifyCustomer` is not false;
@@ -53,8 +60,8 @@ export interface Messaging {
 
 export function createMessaging(settings: MessagingSettings): Messaging {
   return {
-    reservationTaken: async (trx, reservation, product) => {
-      const messages = reservationTakenMessages(settings, reservation, product, await campaignOf(trx, reservation));
+    reservationTaken: async (trx, reservation, product, campaign) => {
+      const messages = reservationTakenMessages(settings, reservation, product, campaign);
       await enqueueMessages(trx, await capFormEmails(trx, messages, settings.emailsPerAddressPerDay, new Date(reservation.created_at)));
     },
     reservationStatusMoved: async (trx, reservation, move) => {

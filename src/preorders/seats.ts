@@ -12,8 +12,15 @@ export interface SeatRequest {
   at: string;
 }
 
+/** The campaign a seat was taken of, with the words its customers' emails carry. */
+export interface SeatCampaign {
+  id: string;
+  shipsIn: string | null;
+  note: string | null;
+}
+
 /** The campaign whose seat a request took, null when its product has none, or why it was refused. */
-export type SeatOutcome = { taken: true; preorderId: string | null } | { taken: false; refusal: SeatRefusal };
+export type SeatOutcome = { taken: true; campaign: SeatCampaign | null } | { taken: false; refusal: SeatRefusal };
 
 /**
  * Takes a seat of the product's campaign, in the caller's transaction: the campaign is locked, the
@@ -24,14 +31,14 @@ export type SeatOutcome = { taken: true; preorderId: string | null } | { taken: 
  */
 export async function takeSeat(trx: Kysely<Tables>, dialect: Dialect, request: SeatRequest): Promise<SeatOutcome> {
   const [preorder] = await lockPreorders(trx, dialect, [request.productSlug]);
-  if (!preorder) return { taken: true, preorderId: null };
+  if (!preorder) return { taken: true, campaign: null };
   const state = preorderState(preorder, request.at);
   if (state !== 'open') return { taken: false, refusal: state };
   const email = canonicalAddress(request.email);
   const held = await customerSeats(trx, preorder.id, [email]);
   if (!withinCustomerLimit(preorder, held.get(email) ?? 0)) return { taken: false, refusal: 'customerLimit' };
   await addSeats(trx, preorder.id, new Map([[email, 1]]));
-  return { taken: true, preorderId: preorder.id };
+  return { taken: true, campaign: { id: preorder.id, shipsIn: preorder.ships_in, note: preorder.note } };
 }
 
 /** A reservation as its seat is concerned: the campaign it was taken under (if any) and its address. */

@@ -44,9 +44,17 @@ export async function reserve(deps: ReserveDeps, request: ReservationRequest, no
   const result = await deps.transaction(async (trx): Promise<ReserveResult> => {
     const seat = await takeSeat(trx, deps.dialect, { productSlug: product.slug, email: request.email, at });
     if (!seat.taken) return { ok: false, reason: seat.refusal };
-    const reservation = { id, name: request.name, email: request.email, product_slug: product.slug, status: 'pending', created_at: at };
-    const number = await insertReservation(trx, { ...reservation, preorder_id: seat.preorderId });
-    await deps.messaging.reservationTaken(trx, { ...reservation, number, preorder_id: seat.preorderId }, product);
+    const reservation = {
+      id,
+      name: request.name,
+      email: request.email,
+      product_slug: product.slug,
+      status: 'pending',
+      created_at: at,
+      preorder_id: seat.campaign?.id ?? null,
+    };
+    const number = await insertReservation(trx, reservation);
+    await deps.messaging.reservationTaken(trx, { ...reservation, number }, product, seat.campaign ?? undefined);
     return { ok: true, reservationId: id, reservationNumber: number };
   });
 

@@ -21,11 +21,12 @@ export type ReservationRecord = Pick<Selectable<ReservationRow>, 'id' | 'number'
 };
 
 /** What the reservation's campaign tells its customers, read in the caller's transaction (nothing read without one). */
-export async function campaignOf(trx: Kysely<Tables>, reservation: ReservationRecord): Promise<Campaign | undefined> {
+async function campaignOf(trx: Kysely<Tables>, reservation: ReservationRecord): Promise<Campaign | undefined> {
   return reservation.preorder_id ? (await campaignNotes(trx, [reservation.preorder_id])).get(reservation.preorder_id) : undefined;
 }
 
-type Campaign = { shipsIn: string | null; note: string | null };
+/** What a reservation's campaign tells its customers. */
+export type Campaign = { shipsIn: string | null; note: string | null };
 
 /** A reservation just taken: the customer's confirmation email and the shop's chat notice, both due when it was taken. */
 export function reservationTakenMessages(
