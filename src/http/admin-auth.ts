@@ -1,20 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'hono';
-import type { AppEnv } from './app-env.ts';
+import type { AdminIdentity, AppEnv } from './app-env.ts';
 import { AppError } from './app-error.ts';
 import type { OriginGuard } from './cors.ts';
 import { requestHeaderLines } from './request.ts';
 import { sessionTokenOf } from './session-cookie.ts';
-
-/** Who an admin request comes from: a signed-in staff account, or the holder of the bearer token. */
-export interface AdminIdentity {
-  /** What the caller may do: an `owner` everything, a `staff` account all but the owner-only routes. */
-  role: 'owner' | 'staff';
-  /** The signed-in account; null for the bearer token, which acts as an owner and is no one's. */
-  staff: { id: string; name: string } | null;
-  /** The session the request came with (its id, never its token); null for the bearer token. */
-  sessionId: string | null;
-}
 
 /** The bearer token's identity: an owner, and no account. */
 export const TOKEN_HOLDER: AdminIdentity = { role: 'owner', staff: null, sessionId: null };

@@ -1,7 +1,6 @@
 import type { IdempotencyKey } from '../idempotency/claim.ts';
 import type { Logger } from '../log.ts';
 import type { SentJson } from '../serving/cached-json.ts';
-import type { AdminIdentity } from './admin-auth.ts';
 
 /** What every request carries through the middleware chain. Read with c.get(): c.var copies. */
 export interface AppEnv {
@@ -21,4 +20,14 @@ export interface AppEnv {
     /** Who an admin route's request comes from, once authenticated (read with adminIdentity(c)). */
     admin: AdminIdentity | undefined;
   };
+}
+
+/** Who an admin request comes from: a signed-in staff account, or the holder of the bearer token. */
+export interface AdminIdentity {
+  /** What the caller may do: an `owner` everything, a `staff` account all but the owner-only routes. */
+  role: 'owner' | 'staff';
+  /** The signed-in account; null for the bearer token, which acts as an owner and is no one's. */
+  staff: { id: string; name: string } | null;
+  /** The session the request came with (its id, never its token); null for the bearer token. */
+  sessionId: string | null;
 }

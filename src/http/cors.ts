@@ -4,7 +4,15 @@ import type { AppEnv } from './app-env.ts';
 import { reply, setHeader } from './reply.ts';
 import { AppError } from './app-error.ts';
 import { requestHeader, requestHeaderLines, requestMethod } from './request.ts';
-import type { CorsPolicy } from './route.ts';
+
+/** Who may read a route's responses from a browser on another origin. */
+export type CorsPolicy =
+  /** The shop's own sites only (production, preview pattern, local development). */
+  | 'allow-list'
+  /** Anyone: `Access-Control-Allow-Origin: *`. */
+  | 'any'
+  /** No CORS headers at all. */
+  | 'none';
 
 const LOCAL_DEVELOPMENT = /^http:\/\/(?:[a-z0-9-]+\.)*localhost:34434$/;
 

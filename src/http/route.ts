@@ -1,21 +1,12 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import type { AppEnv } from './app-env.ts';
-import type { AllowedOrigins } from './cors.ts';
+import type { AllowedOrigins, CorsPolicy } from './cors.ts';
 import { AppError } from './app-error.ts';
 import { ALL_ERROR_CODES, ERROR_CODES, type AnswerCode } from './error-codes.ts';
 import type { RateLimit } from './rate-limit.ts';
 import { errorResponses, ErrorSchema, type ResponseDoc } from './schemas.ts';
 import { detailsFrom } from './validation.ts';
-
-/** Who may read a route's responses from a browser on another origin. */
-export type CorsPolicy =
-  /** The shop's own sites only (production, preview pattern, local development). */
-  | 'allow-list'
-  /** Anyone: `Access-Control-Allow-Origin: *`. */
-  | 'any'
-  /** No CORS headers at all. */
-  | 'none';
 
 export type Method = 'GET' | 'POST';
 

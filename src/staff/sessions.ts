@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Tables } from '../db/schema.ts';
-import type { AdminIdentity, SessionReader } from '../http/admin-auth.ts';
+import type { SessionReader } from '../http/admin-auth.ts';
+import type { AdminIdentity } from '../http/app-env.ts';
 import { deleteEndedSessionsOf, deleteSession, findSession, insertSession, touchSession } from './store.ts';
 
 // Signed-in sessions, kept in the database: whichever instance a request reaches finds the session,
