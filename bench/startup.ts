@@ -51,7 +51,7 @@ const WAYS: { name: string; way: StartWay; emptyCache?: boolean }[] = [
   { name: 'npm start', way: 'npm' },
 ];
 
-/** The two traffics memory is measured after: the shop's (the docs') and the browsing mix issue 37 measured. */
+/** The two traffics memory is measured after: the shop's (the docs') and a browsing mix heavier on search. */
 const TRAFFICS = [
   { name: 'shop traffic', endpoints: shopTraffic, connections: 8 },
   { name: 'browsing mix', endpoints: browseMix, connections: 10 },

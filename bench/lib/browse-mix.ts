@@ -4,9 +4,10 @@ import type { Endpoint } from './mixed-load.ts';
 import { contentWords } from './search-corpus.ts';
 import { catalogPages, newReservations, readProducts } from './shop-traffic.ts';
 
-// The mix issue 37 measured from outside, for runMixedLoad (mixed-load.ts): heavier on search's
-// answers than the shop's traffic (shop-traffic.ts), as nearly every search is one never asked
-// before and its excerpt length varies, so every one is a new answer to keep.
+// A mix the service was once measured with from outside, for runMixedLoad (mixed-load.ts): heavier
+// on search than the shop's traffic (shop-traffic.ts). Nearly every search is one never asked
+// before, its excerpt length its own, so it measures what searches leave in memory rather than
+// what the answers' caches serve.
 
 /**
  * Browsing and searching, by weight out of 100: catalog pages as the shop's traffic sends them (40),
