@@ -1,4 +1,4 @@
-import type { IdempotencyKey } from '../idempotency/claim.ts';
+import type { IdempotencyKey } from '../idempotency/store.ts';
 import type { Logger } from '../log.ts';
 import type { SentJson } from '../serving/cached-json.ts';
 

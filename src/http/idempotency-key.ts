@@ -1,13 +1,12 @@
 import type { Context } from 'hono';
 import type { Transaction, Work } from '../db/group-commit.ts';
-import { claimOf, type IdempotencyKey } from '../idempotency/claim.ts';
-import { keyedTransaction, KeyReused, type KeyedAnswers } from '../idempotency/keyed-transaction.ts';
+import { claimOf, IDEMPOTENCY_KEY_REUSED, keyedTransaction, KeyReused, type KeyedAnswers } from '../idempotency/keyed-transaction.ts';
+import type { IdempotencyKey } from '../idempotency/store.ts';
 import type { AppEnv } from './app-env.ts';
 import { AppError } from './app-error.ts';
 import { requestHeaderLines } from './request.ts';
 
 export const INVALID_IDEMPOTENCY_KEY = 'Idempotency-Key must be 1 to 255 visible ASCII characters';
-export const IDEMPOTENCY_KEY_REUSED = 'Idempotency-Key reused with a different request';
 
 /** 1-255 characters from `!` to `~` (no space, no control character, nothing past ASCII). */
 const VALID_KEY = /^[\x21-\x7e]{1,255}$/;

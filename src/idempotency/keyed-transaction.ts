@@ -1,6 +1,24 @@
+import { createHmac } from 'node:crypto';
 import type { Work } from '../db/group-commit.ts';
-import { KEY_LIFETIME_MS, type Claim } from './claim.ts';
-import { answerKey, claimKey, releaseKey, storedAnswer } from './store.ts';
+import { answerKey, claimKey, releaseKey, storedAnswer, type Claim, type IdempotencyKey } from './store.ts';
+
+/** How long a key answers with its first answer. */
+export const KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The request a key stands for, as the form validated it: the form's name and its fields in a
+ * fixed order (the name trimmed, the address lowercased), hashed. A retry that serialises its JSON
+ * differently (key order, spacing, escapes, extra fields the form ignores) is the same request,
+ * because it would write the same record; raw bytes would call it a different one and answer 422.
+ * An HMAC under the service's secret, so the table holds no name or address, and one who reads it
+ * cannot confirm a guessed name and address by hashing them (a plain hash of so little would).
+ */
+export function claimOf(secret: string, key: IdempotencyKey, form: string, fields: readonly string[]): Claim {
+  const fingerprint = createHmac('sha256', secret)
+    .update(JSON.stringify([form, ...fields]))
+    .digest('hex');
+  return { client: key.client, key: key.key, fingerprint };
+}
 
 /** How a keyed write answers: the id each answer names, and the answer again from that id. */
 export interface KeyedAnswers<R> {
@@ -10,10 +28,13 @@ export interface KeyedAnswers<R> {
   again(trx: Parameters<Work<R>>[0], recordId: string): Promise<R>;
 }
 
+/** What a client is told when its key was first sent with another request. */
+export const IDEMPOTENCY_KEY_REUSED = 'Idempotency-Key reused with a different request';
+
 /** A key first sent with another request. */
 export class KeyReused extends Error {
   constructor() {
-    super('Idempotency-Key reused with a different request');
+    super(IDEMPOTENCY_KEY_REUSED);
   }
 }
 

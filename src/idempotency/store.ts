@@ -1,8 +1,18 @@
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Tables } from '../db/schema.ts';
-import type { Claim } from './claim.ts';
 
 // The idempotency_keys table's SQL (migration 009).
+
+/** A client's Idempotency-Key as the request carried it: keys are per client address. */
+export interface IdempotencyKey {
+  client: string;
+  key: string;
+}
+
+/** A key and what it stands for: the request it was first sent with, by fingerprint. */
+export interface Claim extends IdempotencyKey {
+  fingerprint: string;
+}
 
 /** A key's first answer, as stored. */
 export interface StoredAnswer {

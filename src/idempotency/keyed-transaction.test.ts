@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { test } from 'node:test';
-import { claimOf } from './claim.ts';
+import { claimOf } from './keyed-transaction.ts';
 
 const key = { client: '203.0.113.9', key: 'k-1' };
 const fields = ['山田 太郎', 'taro@example.com', 'kumo-vco-2'];
