@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Catalog } from '../catalog/catalog.ts';
 import type { Product } from '../catalog/product.ts';
 import type { Tables } from '../db/schema.ts';
-import { seatReopened } from '../preorders/seats.ts';
+import { seatReopened } from '../preorders/campaign.ts';
 import {
   customerCancelNotice,
   reservationTakenMessages,
@@ -11,7 +11,6 @@ import {
   type ReservationRecord,
 } from './events/reservations.ts';
 import { restockAnnouncement, restockEmails, signupNotice, type SubscriptionRecord } from './events/restock.ts';
-import { capFormEmails } from './events/daily-cap.ts';
 import { enqueueMessages } from './outbox/store.ts';
 
 // What the domains tell messaging. Each call names something that happened and is made inside the
@@ -35,7 +34,7 @@ export interface MessagingSettings {
 export interface Messaging {
   /**
    * A reservation was taken (of a preorder campaign, whose words its email carries): the customer's
-   * confirmation email (skipped past the daily cap per address, events/daily-cap.ts) and the shop's
+   * confirmation email (skipped past the daily cap per address) and the shop's
    * chat notice.
    */
   reservationTaken(trx: Kysely<Tables>, reservation: ReservationRecord, product: Product, campaign: Campaign | undefined): Promise<void>;
@@ -61,8 +60,7 @@ export interface Messaging {
 export function createMessaging(settings: MessagingSettings): Messaging {
   return {
     reservationTaken: async (trx, reservation, product, campaign) => {
-      const messages = reservationTakenMessages(settings, reservation, product, campaign);
-      await enqueueMessages(trx, await capFormEmails(trx, messages, settings.emailsPerAddressPerDay, new Date(reservation.created_at)));
+      await enqueueMessages(trx, await reservationTakenMessages(trx, settings, reservation, product, campaign));
     },
     reservationStatusMoved: async (trx, reservation, move) => {
       const email = move.notifyCustomer === false ? undefined : await statusEmail(trx, settings, reservation, move.from, move.at);

@@ -3,12 +3,14 @@ import type { Product } from '../../catalog/product.ts';
 import type { ReservationRow, Tables } from '../../db/schema.ts';
 import { uuidV7 } from '../../db/time-ordered-id.ts';
 import { campaignNotes } from '../../preorders/store.ts';
+import { canonicalAddress } from '../../text/canonical-address.ts';
 import { reservationCancelledChatMessage, reservationChatMessage } from '../chat/reservation-notices.ts';
 import { statusEmailKind } from '../kinds.ts';
 import { consoleRecordUrl, manageUrl, productPageUrl } from '../links.ts';
 import type { MessagingSettings } from '../messaging.ts';
 import type { OutboxEntry } from '../outbox/message.ts';
 import { reservationEmailFacts, type ReservationEmailFacts } from '../templates/facts.ts';
+import { CAP_REASON, emailsQueuedTo } from '../outbox/store.ts';
 import { currentVersion } from '../templates/store.ts';
 
 // The messages a reservation's events queue, with their idempotency keys (stable for their cause:
@@ -28,17 +30,25 @@ async function campaignOf(trx: Kysely<Tables>, reservation: ReservationRecord): 
 /** What a reservation's campaign tells its customers. */
 export type Campaign = { shipsIn: string | null; note: string | null };
 
-/** A reservation just taken: the customer's confirmation email and the shop's chat notice, both due when it was taken. */
-export function reservationTakenMessages(
+/**
+ * A reservation just taken: the customer's confirmation email and the shop's chat notice, both due
+ * when it was taken. A stranger can make the shop send a confirmation to any address, so one address
+ * gets at most EMAILS_PER_ADDRESS_PER_DAY of them in 24 hours (counted in its canonical form, so
+ * +tags and gmail's dots make no new mailbox); past that the email is queued `skipped` with
+ * CAP_REASON, so staff see why in the message log, and the reservation is taken all the same.
+ */
+export async function reservationTakenMessages(
+  trx: Kysely<Tables>,
   settings: MessagingSettings,
   reservation: ReservationRecord,
   product: Product,
   campaign: Campaign | undefined,
-): OutboxEntry[] {
+): Promise<OutboxEntry[]> {
   const { id, email, created_at: queuedAt } = reservation;
+  const capped = await pastDailyCap(trx, settings.emailsPerAddressPerDay, email, queuedAt);
   return [
     {
-      idempotencyKey: `reservation/${id}/confirmation-email`,
+      idempotencyKey: `reservation/${id}/${CONFIRMATION}`,
       recordId: id,
       queuedAt,
       message: {
@@ -46,6 +56,7 @@ export function reservationTakenMessages(
         to: email,
         email: { template: 'reservation-received', facts: reservationFacts(settings, reservation, product, campaign) },
       },
+      ...(capped ? { skippedBecause: CAP_REASON } : {}),
     },
     {
       idempotencyKey: `reservation/${id}/chat`,
@@ -62,6 +73,16 @@ export function reservationTakenMessages(
       },
     },
   ];
+}
+
+const CONFIRMATION = 'confirmation-email';
+const DAY_MS = 86_400_000;
+
+/** Whether `address` has had `perDay` confirmations in the 24 hours up to `at` (0: no cap). */
+async function pastDailyCap(trx: Kysely<Tables>, perDay: number, address: string, at: string): Promise<boolean> {
+  if (perDay === 0) return false;
+  const since = new Date(Date.parse(at) - DAY_MS).toISOString();
+  return (await emailsQueuedTo(trx, canonicalAddress(address), `reservation/%/${CONFIRMATION}`, since)) >= perDay;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import type { OutboxRow, Tables } from '../../db/schema.ts';
+import { atAddress } from '../../db/address.ts';
 import { uuidV7 } from '../../db/time-ordered-id.ts';
 import { currentVersionNumbers } from '../templates/store.ts';
 import type { OutboxEntry, OutgoingMessage, QueuedMessage, WebhookName } from './message.ts';
@@ -54,6 +55,29 @@ export async function enqueueMessages(db: Kysely<Tables>, entries: OutboxEntry[]
     )
     .onConflict((conflict) => conflict.column('idempotency_key').doNothing())
     .execute();
+}
+
+/** Why an email a public form caused was queued `skipped`: its address had had its day's emails. */
+export const CAP_REASON = 'not sent: EMAILS_PER_ADDRESS_PER_DAY reached for this address in the last 24 hours';
+
+/** A literal, so the planner can match the partial index `outbox_customer`. */
+const EMAIL = sql.lit('email');
+
+/**
+ * How many emails whose idempotency key is like `keyLike` were queued since `since` to the address
+ * whose canonical form is `address` (any spelling of it), not counting those the cap skipped.
+ */
+export async function emailsQueuedTo(db: Kysely<Tables>, address: string, keyLike: string, since: string): Promise<number> {
+  const row = await db
+    .selectFrom('outbox')
+    .select((eb) => eb.fn.countAll<number>().as('queued'))
+    .where('channel', '=', EMAIL)
+    .where(atAddress('destination', address))
+    .where('created_at', '>=', since)
+    .where('idempotency_key', 'like', keyLike)
+    .where((eb) => eb.or([eb('status', '!=', 'skipped'), eb('last_error', 'is', null), eb('last_error', '!=', CAP_REASON)]))
+    .executeTakeFirstOrThrow();
+  return Number(row.queued);
 }
 
 /** A claimed message and the lease that must be named to settle it. */
