@@ -1,6 +1,6 @@
 import type { Database } from '../db/database.ts';
 import type { Messaging } from '../messaging/messaging.ts';
-import { releaseSeat, retakeSeat } from '../preorders/seats.ts';
+import { releaseSeat, retakeSeat } from '../preorders/campaign.ts';
 import { byStaff, BY_CUSTOMER, recordStatusChange } from '../records/history.ts';
 import { changeTime, invalidTransition, NOT_FOUND, refusedStatusChange, type StatusChangeResult } from '../records/status-checks.ts';
 import { findRecordForUpdate } from '../records/store.ts';

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { Tables } from '../db/schema.ts';
 import { eraseMessagesAbout } from '../messaging/about-records.ts';
-import { releaseSeat } from '../preorders/seats.ts';
+import { releaseSeat } from '../preorders/campaign.ts';
 import { deleteHistoryOf } from '../records/history-store.ts';
 import { deleteReservation, deleteReservationsAt } from './store.ts';
 

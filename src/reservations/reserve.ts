@@ -3,8 +3,7 @@ import type { Dialect } from '../db/database.ts';
 import type { Work } from '../db/group-commit.ts';
 import { uuidV7 } from '../db/time-ordered-id.ts';
 import type { Messaging } from '../messaging/messaging.ts';
-import type { SeatRefusal } from '../preorders/campaign.ts';
-import { takeSeat } from '../preorders/seats.ts';
+import { takeSeat, type SeatRefusal } from '../preorders/campaign.ts';
 import { insertReservation } from './store.ts';
 
 export interface ReservationRequest {
