@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import type { z } from 'zod';
 import type { AppEnv } from './app-env.ts';
 import { AppError } from './app-error.ts';
+import { queryOf } from './query-string.ts';
 import { nodeRequest, requestHeader } from './request.ts';
 import type { Route } from './route.ts';
 
@@ -13,7 +14,7 @@ import type { Route } from './route.ts';
  * accepts forms reads a form's body as its fields, like a query (see pageFields).
  */
 export function readInput(c: Context<AppEnv>, route: Route): Input | Promise<Input> {
-  // A query's values are always well-formed: URLSearchParams decodes what is not UTF-8 as U+FFFD.
+  // A query's values are always well-formed: what is not UTF-8 is read as U+FFFD (query-string.ts).
   const query = route.query ? parse(route, route.query, queryOf(c.req.url), false) : undefined;
   if (!route.body) return { query, body: undefined };
   return (route.acceptsForm ? pageFields(c) : jsonObject(c, route)).then((fields) => ({
@@ -84,18 +85,6 @@ function pathOf(visit: Visit): PropertyKey[] {
   const path: PropertyKey[] = [];
   for (let at: Visit | undefined = visit; at?.parent; at = at.parent) path.unshift(at.key);
   return path;
-}
-
-function queryOf(url: string): Record<string, string | string[]> {
-  const query: Record<string, string | string[]> = Object.create(null);
-  const start = url.indexOf('?');
-  if (start === -1) return query;
-  // URLSearchParams never throws: a broken percent-escape stays as written.
-  for (const [name, value] of new URLSearchParams(url.slice(start + 1))) {
-    const previous = query[name];
-    query[name] = previous === undefined ? value : [previous, value].flat();
-  }
-  return query;
 }
 
 /**
