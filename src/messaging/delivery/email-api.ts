@@ -1,4 +1,4 @@
-import type { Email, EmailSender } from './email-sender.ts';
+import type { Email, EmailSender } from './email.ts';
 import type { JsonPoster } from './http-post.ts';
 
 /**

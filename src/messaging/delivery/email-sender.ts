@@ -1,23 +1,8 @@
 import type { Config } from '../../config.ts';
 import { emailApiSender } from './email-api.ts';
 import type { JsonPoster } from './http-post.ts';
-import type { EmailContent } from '../outbox/message.ts';
+import type { Email, EmailSender } from './email.ts';
 import { singleLine } from '../../text/safe-text.ts';
-
-/** An email ready to hand to a provider. */
-export interface Email extends EmailContent {
-  from: string;
-  to: string;
-}
-
-export interface EmailSender {
-  /**
-   * Resolves once the provider accepted the email, with the id it gave it (which its later events
-   * name; undefined when its answer named none); throws otherwise.
-   */
-  send(email: Email, idempotencyKey: string): Promise<string | undefined>;
-  close(): Promise<void>;
-}
 
 /**
  * The configured provider: the HTTP API when its key is set, else SMTP when its URL is; none → undefined.

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import nodemailer from 'nodemailer';
 import type { DkimKey } from '../../config.ts';
 import { DeliveryFailure, isPermanentSmtpCode } from './delivery-failure.ts';
-import type { Email, EmailSender } from './email-sender.ts';
+import type { Email, EmailSender } from './email.ts';
 import { SEND_TIMEOUT_MS } from './http-post.ts';
 
 /**
