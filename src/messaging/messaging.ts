@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import type { Catalog } from '../catalog/catalog.ts';
 import type { Product } from '../catalog/product.ts';
 import type { Tables } from '../db/schema.ts';
 import { seatReopened } from '../preorders/campaign.ts';
@@ -11,6 +10,7 @@ import {
   type ReservationRecord,
 } from './events/reservations.ts';
 import { restockAnnouncement, restockEmails, signupNotice, type SubscriptionRecord } from './events/restock.ts';
+import type { MessagingSettings } from './events/settings.ts';
 import { enqueueMessages } from './outbox/store.ts';
 
 // What the domains tell messaging. Each call names something that happened and is made inside the
@@ -18,18 +18,6 @@ import { enqueueMessages } from './outbox/store.ts';
 // not at all; the caller wakes the dispatcher once that transaction has committed. Which messages
 // follow, their idempotency keys, facts and links are messaging's to decide (events/), never the
 // caller's.
-
-export interface MessagingSettings {
-  catalog: Catalog;
-  /** PUBLIC_BASE_URL: the base of the links to tenpo's own pages (unsubscribe, manage, the console). */
-  publicBaseUrl: string;
-  /** STOREFRONT_URL: the base of the links to a product's page, which the storefront serves. */
-  storefrontUrl: string;
-  /** Signs the links that name a record (UNSUBSCRIBE_SECRET). */
-  linkSecret: string;
-  /** Emails public forms may cause to one address in 24 hours (EMAILS_PER_ADDRESS_PER_DAY; 0: no cap). */
-  emailsPerAddressPerDay: number;
-}
 
 export interface Messaging {
   /**

@@ -7,7 +7,7 @@ import { canonicalAddress } from '../../text/canonical-address.ts';
 import { reservationCancelledChatMessage, reservationChatMessage } from '../chat/reservation-notices.ts';
 import { statusEmailKind } from '../kinds.ts';
 import { consoleRecordUrl, manageUrl, productPageUrl } from '../links.ts';
-import type { MessagingSettings } from '../messaging.ts';
+import type { MessagingSettings } from './settings.ts';
 import type { OutboxEntry } from '../outbox/message.ts';
 import { reservationEmailFacts, type ReservationEmailFacts } from '../templates/facts.ts';
 import { CAP_REASON, emailsQueuedTo } from '../outbox/store.ts';

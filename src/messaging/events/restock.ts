@@ -4,7 +4,7 @@ import type { SubscriptionRow } from '../../db/schema.ts';
 import { uuidV7 } from '../../db/time-ordered-id.ts';
 import { restockPublicChatMessage, restockSignupChatMessage } from '../chat/restock-notices.ts';
 import { consoleRecordUrl, productPageUrl, unsubscribeToken, unsubscribeUrl } from '../links.ts';
-import type { MessagingSettings } from '../messaging.ts';
+import type { MessagingSettings } from './settings.ts';
 import type { OutboxEntry } from '../outbox/message.ts';
 import { restockEmailFacts } from '../templates/facts.ts';
 
