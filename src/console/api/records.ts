@@ -1,28 +1,9 @@
-import type { EndpointPath, TenpoClient } from '../../client/tenpo-client.ts';
-import type { ActiveRecord, BulkResult, Filter, Page, Sort } from '../records/record-kind.ts';
+import type { TenpoClient } from '../../client/tenpo-client.ts';
+import type { ActiveRecord, BulkResult, Filter, Page, RecordEndpoints, Sort } from '../records/record-kind.ts';
 import { reasonOf } from './errors.ts';
 
 // A record kind's calls, made the same way for every kind from its endpoints: which path serves
 // each role, and the key its answers hold records under.
-
-/** `'/api/admin/reservations' | '/api/admin/notify'`: where a kind's archive routes live. */
-type ArchivePrefix = EndpointPath extends infer P ? (P extends `${infer Prefix}/archives/list` ? Prefix : never) : never;
-
-/** The endpoint answering one record and its history. */
-export type DetailPath = '/api/admin/reservations/get' | '/api/admin/notify/get';
-
-export interface RecordEndpoints {
-  list: Extract<EndpointPath, `/api/admin-${string}-list`>;
-  detail: DetailPath;
-  /** Moves many records to a status in one request. */
-  bulkStatus: '/api/admin/reservations/bulk-status' | '/api/admin/notify/bulk-status';
-  status: Extract<EndpointPath, `/api/admin-${string}-status`>;
-  archive: ArchivePrefix;
-  /** The key of the records in list answers: 'reservations'. */
-  listKey: string;
-  /** The key of the record in a status change's answer: 'reservation'. */
-  itemKey: string;
-}
 
 /** The most records one archive request may name; more are sent in several. */
 export const BULK_BATCH = 500;

@@ -1,10 +1,10 @@
 import { ApiError } from '../../client/tenpo-client.ts';
 import { errorReason } from '../api/errors.ts';
-import { BULK_BATCH, setArchived, type RecordEndpoints } from '../api/records.ts';
+import { BULK_BATCH, setArchived } from '../api/records.ts';
 import type { ScreenContext } from '../screen.ts';
 import { h, replace } from '../ui/dom.ts';
 import { formatCount } from '../ui/format.ts';
-import type { ActiveRecord, ArchivedRecord, RecordKind } from './record-kind.ts';
+import type { ActiveRecord, ArchivedRecord, RecordEndpoints, RecordKind } from './record-kind.ts';
 import { recordLink } from './record-page.ts';
 
 // What the bulk actions on selected records share: archiving in batches, the outcome said in a

@@ -1,7 +1,6 @@
-import type { ErrorCode } from '../../client/tenpo-client.ts';
+import type { EndpointPath, ErrorCode } from '../../client/tenpo-client.ts';
 import type { StatusTable } from '../../records/status-transitions.ts';
 import type { Child } from '../ui/dom.ts';
-import type { RecordEndpoints } from '../api/records.ts';
 import type { StatusEmail } from './status-email.ts';
 import type { ScreenContext } from '../screen.ts';
 
@@ -76,6 +75,26 @@ export interface Column<R> {
   sort?: string;
 }
 
+/** `'/api/admin/reservations' | '/api/admin/notify'`: where a kind's archive routes live. */
+type ArchivePrefix = EndpointPath extends infer P ? (P extends `${infer Prefix}/archives/list` ? Prefix : never) : never;
+
+/** The endpoint answering one record and its history. */
+export type DetailPath = '/api/admin/reservations/get' | '/api/admin/notify/get';
+
+/** A kind's endpoints, one for each role, and the keys its answers hold records under (api/records.ts calls them). */
+export interface RecordEndpoints {
+  list: Extract<EndpointPath, `/api/admin-${string}-list`>;
+  detail: DetailPath;
+  /** Moves many records to a status in one request. */
+  bulkStatus: '/api/admin/reservations/bulk-status' | '/api/admin/notify/bulk-status';
+  status: Extract<EndpointPath, `/api/admin-${string}-status`>;
+  archive: ArchivePrefix;
+  /** The key of the records in list answers: 'reservations'. */
+  listKey: string;
+  /** The key of the record in a status change's answer: 'reservation'. */
+  itemKey: string;
+}
+
 export interface RecordKind<R extends ActiveRecord, A extends ArchivedRecord> {
   /** What one record is called: 予約, 登録. */
   noun: string;
@@ -97,7 +116,7 @@ export interface RecordKind<R extends ActiveRecord, A extends ArchivedRecord> {
   campaignEffect?(context: ScreenContext, records: R[], status: string): Promise<CampaignEffect | undefined>;
   statusLabels: Record<string, string>;
   statusTable: StatusTable<string>;
-  /** Where its records are listed, moved and archived (record-api.ts calls them). */
+  /** Where its records are listed, moved and archived. */
   endpoints: RecordEndpoints;
   columns: Column<R>[];
   archivedColumns: Column<A>[];
