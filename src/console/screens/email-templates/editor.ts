@@ -1,4 +1,4 @@
-import { ApiError, type Output } from '../../../client/tenpo-client.ts';
+import { ApiError } from '../../../client/tenpo-client.ts';
 import { KIND_RULES, type TemplateKind } from '../../../messaging/kinds.ts';
 import { h, replace } from '../../ui/dom.ts';
 import { TEMPLATE_KIND_LABELS } from '../../../words/email-kinds.ts';
@@ -9,9 +9,8 @@ import { formatDateTime } from '../../ui/format.ts';
 import type { ScreenContext } from '../../screen.ts';
 import { templatePreview } from './preview.ts';
 import { testSender } from './test-send.ts';
+import type { Template } from './template.ts';
 import { templateVersions } from './versions.ts';
-
-export type Template = Output<'/api/admin/email-templates/list'>['templates'][number];
 
 /** Where each field's problems are shown; a problem naming another field is shown with the form's. */
 const PROBLEM_FIELDS = ['subject', 'body', 'enabled'] as const;

@@ -3,7 +3,8 @@ import { h, replace } from '../../ui/dom.ts';
 import { TEMPLATE_KIND_LABELS } from '../../../words/email-kinds.ts';
 import { placeholder } from '../../records/record-table.ts';
 import type { Screen, ScreenContext } from '../../screen.ts';
-import { TEMPLATE_DRAFT, templateEditor, type Template } from './editor.ts';
+import { TEMPLATE_DRAFT, templateEditor } from './editor.ts';
+import type { Template } from './template.ts';
 import { writeParams } from '../../shell/url-state.ts';
 
 /**

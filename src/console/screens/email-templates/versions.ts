@@ -5,7 +5,7 @@ import { confirmDialog } from '../../ui/confirm-dialog.ts';
 import { h, replace } from '../../ui/dom.ts';
 import { formatDateTime } from '../../ui/format.ts';
 import type { ScreenContext } from '../../screen.ts';
-import type { Template } from './editor.ts';
+import type { Template } from './template.ts';
 import { PLACEHOLDER_LABELS } from './words.ts';
 
 type Version = Output<'/api/admin/email-templates/versions'>['versions'][number];
