@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { escapeHtml } from '../src/text/safe-text.ts';
-import { DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
-import { startHttpReceiver, type HttpReceiver } from './helpers/http-receiver.ts';
+import { DIALECTS, type TestApp } from './helpers/app.ts';
+import { startEmailTestApp } from './helpers/email-app.ts';
+import type { HttpReceiver } from './helpers/http-receiver.ts';
 import { EmailApiBody, SlackBody } from './helpers/sent-bodies.ts';
 import { settle } from './helpers/wait.ts';
 
@@ -13,7 +14,7 @@ import { settle } from './helpers/wait.ts';
 // taken, and its email and chat notice quote it as plain text. Over real HTTP, with a real email API
 // and webhook receiver, on both databases.
 
-const WEBHOOK_PATH = '/services/T000/B000/names';
+const WEBHOOK_PATH = '/hooks/reservation';
 const NAME_DETAIL = [{ field: 'name', message: 'お名前を入力してください' }];
 
 /** 52 names that would carry a link, the probe's among them. */
@@ -94,26 +95,13 @@ const REAL = [
 
 for (const dialect of DIALECTS) {
   describe(`a customer's name in the email and the chat notice (${dialect})`, () => {
-    let receiver: HttpReceiver;
+    let api: HttpReceiver;
     let app: TestApp;
+    let close: () => Promise<void>;
     before(async () => {
-      receiver = await startHttpReceiver();
-      app = await startTestApp({
-        dialect,
-        env: {
-          RATE_LIMIT_PER_MINUTE: '0',
-          EMAILS_PER_ADDRESS_PER_DAY: '0',
-          EMAIL_PROVIDER_API_KEY: 're_test_key',
-          EMAIL_API_URL: `${receiver.url}/emails`,
-          RESERVATION_WEBHOOK_URL: `${receiver.url}${WEBHOOK_PATH}`,
-        },
-        dispatcher: { pollIntervalMs: 25 },
-      });
+      ({ app, api, close } = await startEmailTestApp({ dialect, webhooks: ['reservation'], env: { EMAILS_PER_ADDRESS_PER_DAY: '0' } }));
     });
-    after(async () => {
-      await app.close();
-      await receiver.close();
-    });
+    after(() => close());
 
     const reserve = (name: string) =>
       app.request('/api/reservation', {
@@ -132,13 +120,13 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(accepted, []);
       assert.equal((await app.call('/api/admin-reservations-list', {})).success().reservations.length, 0);
       await settle(200);
-      assert.equal(receiver.requests.length, 0);
+      assert.equal(api.requests.length, 0);
     });
 
     test('real names are taken; the email’s first line and the chat notice quote each as it was typed, and its HTML makes no link of it', async () => {
       for (const name of REAL) assert.equal((await reserve(name)).status, 200, name);
-      const emails = (await receiver.waitForAccepted(REAL.length, '/emails')).map((request) => EmailApiBody.parse(request.body));
-      const chats = (await receiver.waitForAccepted(REAL.length, WEBHOOK_PATH)).map((request) => SlackBody.parse(request.body).text);
+      const emails = (await api.waitForAccepted(REAL.length, '/emails')).map((request) => EmailApiBody.parse(request.body));
+      const chats = (await api.waitForAccepted(REAL.length, WEBHOOK_PATH)).map((request) => SlackBody.parse(request.body).text);
       for (const name of REAL) {
         const email = emails.find((sent) => sent.text.startsWith(`${name} 様\n`));
         assert.ok(email, `an email to ${name}`);

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import type { DispatcherTimings } from '../src/messaging/delivery/dispatcher.ts';
 import { DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
 import { launchBrowser, recordPage, screenshot } from './helpers/browser.ts';
-import { startHttpReceiver, type HttpReceiver } from './helpers/http-receiver.ts';
+import { startEmailTestApp } from './helpers/email-app.ts';
+import type { HttpReceiver } from './helpers/http-receiver.ts';
 import { freePort } from './helpers/ports.ts';
 import { EmailApiBody, SlackBody } from './helpers/sent-bodies.ts';
 import { waitUntil } from './helpers/wait.ts';
@@ -14,26 +14,15 @@ import { waitUntil } from './helpers/wait.ts';
 // the shop instead. Through HTTP on both dialects, and in Chromium at laptop and phone sizes
 // without JavaScript.
 
-const FAST: Partial<DispatcherTimings> = { pollIntervalMs: 25, retryBaseMs: 40, retryCapMs: 100, leaseMs: 5_000 };
-const WEBHOOK = '/services/T000/B000/reservation-hook';
+const WEBHOOK = '/hooks/reservation';
 
 for (const dialect of DIALECTS) {
   describe(`the customer's reservation page (${dialect})`, () => {
     let app: TestApp;
     let api: HttpReceiver;
+    let close: () => Promise<void>;
     before(async () => {
-      api = await startHttpReceiver();
-      app = await startTestApp({
-        dialect,
-        env: {
-          RATE_LIMIT_PER_MINUTE: '0',
-          EMAIL_PROVIDER_API_KEY: 're_test',
-          EMAIL_API_URL: `${api.url}/emails`,
-          RESERVATION_WEBHOOK_URL: `${api.url}${WEBHOOK}`,
-          PUBLIC_BASE_URL: 'https://shop.example.jp',
-        },
-        dispatcher: FAST,
-      });
+      ({ app, api, close } = await startEmailTestApp({ dialect, webhooks: ['reservation'] }));
       (
         await app.call('/api/admin/shop/update', {
           name: 'テンポ楽器',
@@ -43,10 +32,7 @@ for (const dialect of DIALECTS) {
         })
       ).success();
     });
-    after(async () => {
-      await app.close();
-      await api.close();
-    });
+    after(() => close());
     beforeEach(() => (api.requests.length = 0));
 
     /** A reservation and the page path its confirmation email links to. */

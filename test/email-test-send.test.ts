@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
-import { startHttpReceiver, type HttpReceiver } from './helpers/http-receiver.ts';
+import { startEmailTestApp } from './helpers/email-app.ts';
+import type { HttpReceiver } from './helpers/http-receiver.ts';
 import { outboxStatusCounts } from './helpers/outbox.ts';
 import { EmailApiBody } from './helpers/sent-bodies.ts';
 import { startSmtpReceiver, type SmtpReceiver } from './helpers/smtp-receiver.ts';
@@ -20,22 +21,11 @@ for (const dialect of DIALECTS) {
   describe(`test send through the email API (${dialect})`, () => {
     let app: TestApp;
     let api: HttpReceiver;
+    let close: () => Promise<void>;
     before(async () => {
-      api = await startHttpReceiver();
-      app = await startTestApp({
-        dialect,
-        env: {
-          EMAIL_PROVIDER_API_KEY: 're_test_key',
-          EMAIL_API_URL: `${api.url}/emails`,
-          EMAIL_FROM: 'tenpo <shop@tenpo.example>',
-          PUBLIC_BASE_URL: 'https://shop.example.jp',
-        },
-      });
+      ({ app, api, close } = await startEmailTestApp({ dialect, env: { EMAIL_FROM: 'tenpo <shop@tenpo.example>' } }));
     });
-    after(async () => {
-      await app.close();
-      await api.close();
-    });
+    after(() => close());
 
     test('sends the unsaved text, rendered as the preview, to the address typed; nothing is queued or saved', async () => {
       const text = {
@@ -64,7 +54,7 @@ for (const dialect of DIALECTS) {
         ),
       );
       assert.ok(sent.html.includes('様 &lt;テスト&gt;'), 'escaped in the HTML part');
-      assert.equal(request!.headers.authorization, 'Bearer re_test_key');
+      assert.equal(request!.headers.authorization, 'Bearer re_test');
       assert.match(String(request!.headers['idempotency-key']), /^test-send\/[0-9a-f-]{36}$/);
       assert.deepEqual(await outboxStatusCounts(app.services.database.db), { pending: 0, sent: 0, skipped: 0, dead: 0, superseded: 0 });
       const [current] = (await app.call('/api/admin/email-templates/versions', { kind: 'reservation-confirmed' })).success().versions;

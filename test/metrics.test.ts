@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { prometheusContentType } from 'prom-client';
+import type { DispatcherTimings } from '../src/messaging/delivery/dispatcher.ts';
 import { ADMIN_TOKEN, DIALECTS, startTestApp, type TestApp } from './helpers/app.ts';
-import { startHttpReceiver, type HttpReceiver } from './helpers/http-receiver.ts';
+import { startEmailTestApp } from './helpers/email-app.ts';
+import type { HttpReceiver } from './helpers/http-receiver.ts';
 import { startPostgres } from './helpers/postgres.ts';
 import { waitUntil } from './helpers/wait.ts';
 
@@ -174,27 +176,18 @@ describe('requests by route template, method and status', () => {
   });
 });
 
+// Two quick attempts, so a failing provider gives a message up within the test.
+const GIVE_UP_FAST: Partial<DispatcherTimings> = { retryBaseMs: 30, retryCapMs: 60, maxAttempts: 2 };
+
 for (const dialect of DIALECTS) {
   describe(`the outbox and its deliveries (${dialect})`, () => {
-    let receiver: HttpReceiver;
+    let api: HttpReceiver;
     let app: TestApp;
+    let close: () => Promise<void>;
     before(async () => {
-      receiver = await startHttpReceiver();
-      app = await startTestApp({
-        dialect,
-        env: {
-          RATE_LIMIT_PER_MINUTE: '0',
-          EMAIL_PROVIDER_API_KEY: 're_test',
-          EMAIL_API_URL: `${receiver.url}/emails`,
-          RESERVATION_WEBHOOK_URL: `${receiver.url}/chat`,
-        },
-        dispatcher: { pollIntervalMs: 25, retryBaseMs: 30, retryCapMs: 60, maxAttempts: 2 },
-      });
+      ({ app, api, close } = await startEmailTestApp({ dialect, webhooks: ['reservation'], dispatcher: GIVE_UP_FAST }));
     });
-    after(async () => {
-      await app?.close();
-      await receiver?.close();
-    });
+    after(() => close());
 
     const reserve = async (email: string) => {
       const response = await app.request('/api/reservation', {
@@ -206,8 +199,8 @@ for (const dialect of DIALECTS) {
 
     test('delivered messages count as sent by channel; nothing waits', async () => {
       await reserve('sent@example.com');
-      await receiver.waitForAccepted(1, '/emails');
-      await receiver.waitForAccepted(1, '/chat');
+      await api.waitForAccepted(1, '/emails');
+      await api.waitForAccepted(1, '/hooks/reservation');
       // An attempt is counted when the provider accepts it, and the message leaves `pending` when the
       // batch of deliveries is written a moment later: wait for both.
       const text = await waitUntil(
@@ -226,7 +219,7 @@ for (const dialect of DIALECTS) {
     });
 
     test('failing deliveries count as retry, then dead; a message waiting shows its age', async () => {
-      receiver.failAlways(503);
+      api.failAlways(503);
       await reserve('dead@example.com');
       const text = await waitUntil(
         async () => {
@@ -248,7 +241,7 @@ for (const dialect of DIALECTS) {
       assert.equal(sample(waiting, 'tenpo_outbox_messages', { status: 'pending' }), 2);
       const age = sample(waiting, 'tenpo_outbox_oldest_pending_age_seconds')!;
       assert.ok(age >= 1 && age < 30, String(age));
-      receiver.failAlways(0);
+      api.failAlways(0);
     });
   });
 }

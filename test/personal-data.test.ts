@@ -5,8 +5,9 @@ import { atAddress } from '../src/db/address.ts';
 import type { Tables } from '../src/db/schema.ts';
 import type { DispatcherTimings } from '../src/messaging/delivery/dispatcher.ts';
 import { enqueueMessages } from '../src/messaging/outbox/store.ts';
-import { DIALECTS, startTestApp, type Dialect, type TestApp } from './helpers/app.ts';
-import { startHttpReceiver, type HttpReceiver } from './helpers/http-receiver.ts';
+import { DIALECTS, type Dialect, type TestApp } from './helpers/app.ts';
+import { startEmailTestApp } from './helpers/email-app.ts';
+import type { HttpReceiver } from './helpers/http-receiver.ts';
 import { settle, waitUntil } from './helpers/wait.ts';
 
 // A customer's request to see or erase their data, over real HTTP on both dialects, with
@@ -16,7 +17,6 @@ import { settle, waitUntil } from './helpers/wait.ts';
 
 const EXPORT = '/api/admin/personal-data/export';
 const ERASE = '/api/admin/personal-data/erase';
-const WEBHOOK_PATH = '/hooks/reservation-secret-path';
 // Retries wait two seconds, long enough to erase a message between its failed attempt and the next.
 const RETRY_MS = 2_000;
 const TIMINGS: Partial<DispatcherTimings> = {
@@ -27,37 +27,25 @@ const TIMINGS: Partial<DispatcherTimings> = {
   maxAttempts: 5,
 };
 
+// A message sent in 2025 is planted below: the longest retention keeps it from the purge that runs a
+// second after the start.
+const RETAIN = { OUTBOX_RETENTION_DAYS: '3650' };
+
 for (const dialect of DIALECTS) {
   describe(`personal data (${dialect})`, () => {
     let app: TestApp;
-    let receiver: HttpReceiver;
+    let api: HttpReceiver;
+    let close: () => Promise<void>;
     before(async () => {
-      receiver = await startHttpReceiver();
-      app = await startTestApp({
-        dialect,
-        dispatcher: TIMINGS,
-        env: {
-          RATE_LIMIT_PER_MINUTE: '0',
-          EMAIL_PROVIDER_API_KEY: 're_test_key',
-          EMAIL_API_URL: `${receiver.url}/emails`,
-          RESERVATION_WEBHOOK_URL: `${receiver.url}${WEBHOOK_PATH}`,
-          RESTOCK_WEBHOOK_URL: `${receiver.url}${WEBHOOK_PATH}`,
-          // A message sent in 2025 is planted below: the longest retention keeps it from the purge
-          // that runs a second after the start.
-          OUTBOX_RETENTION_DAYS: '3650',
-        },
-      });
+      ({ app, api, close } = await startEmailTestApp({ dialect, dispatcher: TIMINGS, webhooks: ['reservation', 'restock'], env: RETAIN }));
     });
-    after(async () => {
-      await app.close();
-      await receiver.close();
-    });
+    after(() => close());
     beforeEach(async () => {
       const { db } = app.services.database;
       for (const table of ['outbox', 'reservations', 'subscriptions', 'record_history', 'preorder_customers', 'preorders'] as const)
         await db.deleteFrom(table).execute();
-      receiver.failAlways(0);
-      receiver.requests.length = 0;
+      api.failAlways(0);
+      api.requests.length = 0;
     });
 
     async function reserve(email: string, productSlug = 'kumo-vco-2', name = '山田 太郎'): Promise<string> {
@@ -109,7 +97,7 @@ for (const dialect of DIALECTS) {
       for (const message of data.messages) {
         assert.equal(message.status, 'sent');
         assert.equal(message.to, message.channel === 'email' ? 'taro@example.com' : message.kind);
-        assert.ok(!JSON.stringify(message).includes(WEBHOOK_PATH) && !JSON.stringify(message).includes('http'), 'no webhook URL');
+        assert.ok(!JSON.stringify(message).includes('/hooks/') && !JSON.stringify(message).includes('http'), 'no webhook URL');
       }
       assert.deepEqual(
         data.messages.filter((m) => m.channel === 'email').map((m) => m.kind),
@@ -341,26 +329,25 @@ for (const dialect of DIALECTS) {
     });
 
     test('a message waiting for its next attempt is never sent once its record is erased', async () => {
-      receiver.failAlways(503);
+      api.failAlways(503);
       const id = await reserve('waiting@example.com');
       const { db } = app.services.database;
       // Both messages (the email, the chat notice) failed once and wait for their retry, none in flight.
       const waiting = () => db.selectFrom('outbox').select(['attempts', 'locked_until']).where('record_id', '=', id).execute();
-      await waitUntil(
-        async () => (await waiting()).every((m) => m.attempts >= 1 && m.locked_until === null) && receiver.requests.length >= 2,
-        { what: 'both first attempts failed' },
-      );
+      await waitUntil(async () => (await waiting()).every((m) => m.attempts >= 1 && m.locked_until === null) && api.requests.length >= 2, {
+        what: 'both first attempts failed',
+      });
       const before = await exported('waiting@example.com');
       assert.ok(
         before.messages.some((m) => m.channel === 'email' && m.status === 'pending' && m.lastError),
         'due again in a couple of seconds',
       );
       assert.equal((await app.call(ERASE, { email: 'waiting@example.com' })).success().erased.reservations, 1);
-      const tried = receiver.requests.length;
-      receiver.failAlways(0);
+      const tried = api.requests.length;
+      api.failAlways(0);
       await settle(2 * RETRY_MS + 500);
-      assert.equal(receiver.requests.length, tried, 'nothing was sent after the erase');
-      assert.equal(receiver.accepted().length, 0, 'nothing about it was ever accepted');
+      assert.equal(api.requests.length, tried, 'nothing was sent after the erase');
+      assert.equal(api.accepted().length, 0, 'nothing about it was ever accepted');
       assert.deepEqual(await outboxIds(), []);
     });
 
