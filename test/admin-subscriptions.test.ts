@@ -362,21 +362,14 @@ for (const dialect of DIALECTS) {
     });
 
     describe('unarchiving under the one-pending rule', () => {
+      // An archived subscription of taro@example.com (to kumo-vco-2, pending unless `status` says otherwise).
+      const insertArchived = (id: string, createdAt: string, archivedAt: string, status = 'pending') =>
+        insert({ id, status, email: 'taro@example.com', createdAt, archivedAt });
+
       test('a pending subscription whose address and product have an active pending one stays archived, with its own error', async () => {
-        await insert({
-          id: 'ntf_old',
-          email: 'taro@example.com',
-          createdAt: '2025-01-01T00:00:00.000Z',
-          archivedAt: '2025-01-05T00:00:00.000Z',
-        });
+        await insertArchived('ntf_old', '2025-01-01T00:00:00.000Z', '2025-01-05T00:00:00.000Z');
         await insert({ id: 'ntf_new', email: 'taro@example.com', createdAt: '2025-01-06T00:00:00.000Z' });
-        await insert({
-          id: 'ntf_done',
-          status: 'notified',
-          email: 'taro@example.com',
-          createdAt: '2025-01-01T00:00:00.000Z',
-          archivedAt: '2025-01-05T00:00:00.000Z',
-        });
+        await insertArchived('ntf_done', '2025-01-01T00:00:00.000Z', '2025-01-05T00:00:00.000Z', 'notified');
         const { status, body } = await app.call('/api/admin/notify/unarchive', {
           ids: [
             { id: 'ntf_old', productSlug: 'kumo-vco-2' },
@@ -394,18 +387,8 @@ for (const dialect of DIALECTS) {
       });
 
       test('of two archived pending twins named together, the first comes back and the second is refused', async () => {
-        await insert({
-          id: 'ntf_1',
-          email: 'taro@example.com',
-          createdAt: '2025-01-01T00:00:00.000Z',
-          archivedAt: '2025-01-02T00:00:00.000Z',
-        });
-        await insert({
-          id: 'ntf_2',
-          email: 'taro@example.com',
-          createdAt: '2025-01-03T00:00:00.000Z',
-          archivedAt: '2025-01-04T00:00:00.000Z',
-        });
+        await insertArchived('ntf_1', '2025-01-01T00:00:00.000Z', '2025-01-02T00:00:00.000Z');
+        await insertArchived('ntf_2', '2025-01-03T00:00:00.000Z', '2025-01-04T00:00:00.000Z');
         const { body } = await app.call('/api/admin/notify/unarchive', {
           ids: [
             { id: 'ntf_2', productSlug: 'kumo-vco-2' },
@@ -425,12 +408,7 @@ for (const dialect of DIALECTS) {
       });
 
       test('twins of other products or addresses do not clash', async () => {
-        await insert({
-          id: 'ntf_1',
-          email: 'taro@example.com',
-          createdAt: '2025-01-01T00:00:00.000Z',
-          archivedAt: '2025-01-02T00:00:00.000Z',
-        });
+        await insertArchived('ntf_1', '2025-01-01T00:00:00.000Z', '2025-01-02T00:00:00.000Z');
         await insert({ id: 'ntf_2', email: 'hanako@example.com', createdAt: '2025-01-01T00:00:00.000Z' });
         await insert({ id: 'ntf_3', email: 'taro@example.com', productSlug: 'tsuki-dual-lfo', createdAt: '2025-01-01T00:00:00.000Z' });
         const { body } = await app.call('/api/admin/notify/unarchive', { ids: [{ id: 'ntf_1', productSlug: 'kumo-vco-2' }] });

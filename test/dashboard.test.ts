@@ -79,10 +79,9 @@ for (const dialect of DIALECTS) {
 
     test('records by status, archived ones counted in both, legacy statuses added; demand per product with catalog names', async () => {
       const { db } = app.services.database;
-      const reservation = (id: string, productSlug: string, status: string, archived = false) => ({
+      // The columns a reservation and a subscription share; a reservation adds the customer's name.
+      const subscription = (id: string, productSlug: string, status: string, archived = false) => ({
         id,
-        name: '名前',
-        name_fold: '名前',
         email: `${id}@example.com`,
         product_slug: productSlug,
         status,
@@ -90,6 +89,7 @@ for (const dialect of DIALECTS) {
         updated_at: '2025-01-01T00:00:00.000Z',
         archived_at: archived ? '2025-02-01T00:00:00.000Z' : null,
       });
+      const reservation = (...row: Parameters<typeof subscription>) => ({ ...subscription(...row), name: '名前', name_fold: '名前' });
       await db
         .insertInto('reservations')
         .values([
@@ -100,15 +100,6 @@ for (const dialect of DIALECTS) {
           reservation('res_5', 'retired-module', 'reserved', true),
         ])
         .execute();
-      const subscription = (id: string, productSlug: string, status: string, archived = false) => ({
-        id,
-        email: `${id}@example.com`,
-        product_slug: productSlug,
-        status,
-        created_at: '2025-01-01T00:00:00.000Z',
-        updated_at: '2025-01-01T00:00:00.000Z',
-        archived_at: archived ? '2025-02-01T00:00:00.000Z' : null,
-      });
       await db
         .insertInto('subscriptions')
         .values([
