@@ -107,6 +107,7 @@ const editing: Editing[] = [
     field: '#preorder-note',
     what: '「Tsuki デュアルLFO」の予約受付',
   },
+  // The two memos are rows of this table like the others: each names its own selectors, which a builder would hide.
   {
     name: 'a memo in the list',
     view: 'reservations',

@@ -64,6 +64,7 @@ function recordOf(answer: Answer<Kind['status']>) {
 
 for (const dialect of DIALECTS) {
   describe(`staff side by side (${dialect})`, () => {
+    // A suite's usual start on one dialect, as in admin-reservations.test.ts; what it clears is its own.
     let app: TestApp;
     before(async () => {
       app = await startTestApp({ dialect, env: { RATE_LIMIT_PER_MINUTE: '0' } });
