@@ -22,9 +22,6 @@ export interface LoadedBundle {
   keepCompiledCode(): void;
 }
 
-/** The wrapper Node puts around a CommonJS module: the script is a function of these. */
-const WRAPPER = ['(function (exports, require, module, __filename, __dirname) { ', '\n})'] as const;
-
 /**
  * Runs the bundle at `file`. `hash` is its content's, from the build's manifest: V8 checks a kept
  * code's source only by its length, so the file the code is kept in is named by the content, after
@@ -37,7 +34,8 @@ export function loadBundle(file: string, hash: string): LoadedBundle {
   const codeFile = cacheDir === undefined ? undefined : join(cacheDir, place + hash);
   // With Node's compile cache off, or its directory not writable, no code at all, as with Node's own.
   const kept = codeFile === undefined ? undefined : (readIfThere(codeFile) ?? readIfThere(builtCodeFile(file, hash)));
-  const script = new Script(WRAPPER[0] + readFileSync(file, 'utf8') + WRAPPER[1], {
+  // The build writes the bundle as a CommonJS module's wrapping function, in ASCII only (it checks).
+  const script = new Script(readFileSync(file, 'latin1'), {
     filename: file,
     cachedData: kept,
     importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
